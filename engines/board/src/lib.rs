@@ -1,0 +1,31 @@
+//! The rules of Othello on bitboards.
+//!
+//! A position is two `u64` masks: the discs of the side to move (`player`) and those of the
+//! other side (`opponent`). Bit `i` is the square with index `i`, where a1 = 0, h1 = 7,
+//! a8 = 56 and h8 = 63 (columns a-h left to right, rows 1-8 top to bottom). This crate is the
+//! single source of truth for the rules: the harness validates every move with it and the
+//! engines search with it.
+//!
+//! Layers, from hot to cold:
+//! - [`Board`] (`board`): move generation, flips, play and pass, branch-free;
+//! - [`Position`] (`position`): a board with the colour to move, board strings, disc counts;
+//! - [`Move`] and [`Square`] (`notation`), transcripts (`transcript`), OBF lines (`obf`);
+//! - [`Symmetry`] (`symmetry`) and [`perft`] (`perft`).
+//!
+//! Invariant kept by every constructor: `player & opponent == 0`.
+
+mod board;
+mod notation;
+mod obf;
+mod perft;
+mod position;
+mod symmetry;
+mod transcript;
+
+pub use board::Board;
+pub use notation::{Move, ParseMoveError, Square};
+pub use obf::{ObfLine, ParseObfError};
+pub use perft::{perft, PassRule};
+pub use position::{Color, IllegalMove, ParsePositionError, Position};
+pub use symmetry::Symmetry;
+pub use transcript::{parse_transcript, replay, write_transcript, ReplayError, TranscriptError};
