@@ -45,6 +45,7 @@ int main(void) {
         .expect("a C compiler (cc) runs");
     assert!(status.success(), "the header does not compile as C11");
     let out = Command::new(&exe).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()

@@ -1,0 +1,1193 @@
+//! The tournament file: a TOML description of who plays, how long, from which openings.
+//!
+//! This module reads and validates the file into a [`Tournament`]; it does not load plugins,
+//! read opening files or play games. The invariant it keeps: a `Tournament` value is always
+//! valid — the format has the engines it needs, exactly one time control is set and every
+//! duration is finite and in range, engine names are unique and non-empty, exactly one opening
+//! source is named, and relative paths are already resolved against the tournament file's
+//! folder. Anything else is a [`ConfigError`] naming the file, the line and the key.
+
+use crate::openings::{self, OpeningError, OpeningSet, BUILTIN_NAMES};
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use toml::Spanned;
+
+/// The repository's `tournament.toml`, compiled in: what the harness runs with no file given.
+pub const DEFAULT_TOURNAMENT: &str = include_str!("../../tournament.toml");
+
+/// The `source` of [`embedded_default`].
+pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";
+
+/// Margin used when `[time]` gives none, in seconds.
+pub const DEFAULT_MARGIN_SECS: f64 = 0.2;
+
+/// Stall timeout used when `[time]` gives none, in seconds.
+pub const DEFAULT_STALL_TIMEOUT_SECS: f64 = 60.0;
+
+/// A validated tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    /// The file path as given, or [`EMBEDDED_SOURCE`].
+    pub source: String,
+    pub format: Format,
+    /// Game pairs per engine pairing (each pair: one opening, played twice, colours swapped).
+    pub pairs: u32,
+    /// Games played at once (at least 1).
+    pub concurrency: usize,
+    /// Output folder, resolved against the tournament file's folder.
+    pub out: PathBuf,
+    pub time: TimeControl,
+    /// How far an engine may exceed its budget before it forfeits on time.
+    pub margin: Duration,
+    /// How long a depth- or node-limited search may go without answering before it counts as
+    /// stalled.
+    pub stall_timeout: Duration,
+    pub openings: OpeningsConfig,
+    /// At least two; exactly two for [`Format::Match`].
+    pub engines: Vec<EngineConfig>,
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Exactly two engines, one pairing.
+    Match,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+impl Format {
+    /// The spelling used in the tournament file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Match => "match",
+            Format::Gauntlet => "gauntlet",
+            Format::RoundRobin => "round-robin",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How long an engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    /// A game clock per side: `base` to start with, `increment` added after each move.
+    Clock { base: Duration, increment: Duration },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed search depth in plies.
+    Depth(u32),
+    /// A fixed node budget per move.
+    Nodes(u64),
+}
+
+impl fmt::Display for TimeControl {
+    /// `10s+0.1s`, `0.5s/move`, `depth 6`, `100000 nodes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Clock { base, increment } => {
+                write!(f, "{}s", base.as_secs_f64())?;
+                if !increment.is_zero() {
+                    write!(f, "+{}s", increment.as_secs_f64())?;
+                }
+                Ok(())
+            }
+            TimeControl::MoveTime(t) => write!(f, "{}s/move", t.as_secs_f64()),
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes"),
+        }
+    }
+}
+
+/// Where the openings come from and how they are drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsConfig {
+    pub source: OpeningSource,
+    pub order: OpeningOrder,
+    /// 1-based position in the draw sequence of the first opening used.
+    pub start: usize,
+}
+
+impl OpeningsConfig {
+    /// Read the opening set: the file, or the embedded set.
+    pub fn load(&self) -> Result<OpeningSet, OpeningError> {
+        match &self.source {
+            OpeningSource::File(path) => openings::load_openings(path),
+            OpeningSource::Builtin(name) => openings::builtin(name)
+                .ok_or_else(|| OpeningError::UnknownBuiltin { name: name.clone() }),
+        }
+    }
+}
+
+/// An opening file (resolved path) or the name of an embedded set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    File(PathBuf),
+    Builtin(String),
+}
+
+/// The order openings are drawn in; see `schedule::draw_sequence`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningOrder {
+    /// File order.
+    Sequential,
+    /// A reproducible permutation of the whole set.
+    Shuffled { seed: u64 },
+}
+
+/// One `[[engine]]` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Display name, unique within the tournament.
+    pub name: String,
+    pub plugin: PluginRef,
+    /// Engine options in file order, values as text.
+    pub options: Vec<(String, String)>,
+}
+
+/// How an engine's plugin library is found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PluginRef {
+    /// A bare name: `lib<name>.so` (per OS) in the plugin folder.
+    Name(String),
+    /// A library path, already resolved against the tournament file's folder.
+    Path(PathBuf),
+}
+
+impl PluginRef {
+    /// The library file: for a name, `plugin_dir/<DLL_PREFIX><name><DLL_SUFFIX>`; a path as is.
+    pub fn resolve(&self, plugin_dir: &Path) -> PathBuf {
+        match self {
+            PluginRef::Name(name) => plugin_dir.join(format!(
+                "{}{name}{}",
+                std::env::consts::DLL_PREFIX,
+                std::env::consts::DLL_SUFFIX
+            )),
+            PluginRef::Path(path) => path.clone(),
+        }
+    }
+
+    /// Whether `text` names a path rather than a bare plugin name.
+    fn is_path(text: &str) -> bool {
+        text.contains('/')
+            || text.contains('\\')
+            || [".so", ".dylib", ".dll"]
+                .iter()
+                .any(|ext| text.ends_with(ext))
+    }
+}
+
+/// The folder bare plugin names are looked up in: the folder of the running harness binary
+/// (the build output folder). A test binary in `target/<profile>/deps` maps to
+/// `target/<profile>`.
+pub fn default_plugin_dir() -> std::io::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    if dir.file_name().is_some_and(|n| n == "deps") {
+        if let Some(parent) = dir.parent() {
+            return Ok(parent.to_path_buf());
+        }
+    }
+    Ok(dir)
+}
+
+impl Tournament {
+    /// Engine index pairs that play each other: match `[(0, 1)]`, gauntlet `(0, i)` for each
+    /// later engine, round robin every `(i, j)` with `i < j`.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        match self.format {
+            Format::Match => vec![(0, 1)],
+            Format::Gauntlet => (1..n).map(|i| (0, i)).collect(),
+            Format::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+        }
+    }
+
+    /// Total number of games: two per pair, `pairs` pairs per pairing.
+    pub fn game_count(&self) -> usize {
+        self.pairings().len() * self.pairs as usize * 2
+    }
+}
+
+/// A tournament file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: cannot read the tournament file: {error}")]
+    Read { path: String, error: std::io::Error },
+    /// TOML syntax, an unknown or missing key, or a value of the wrong type or spelling.
+    #[error("{file}:{line}:{column}: {}{message}", key_prefix(.key))]
+    Toml {
+        file: String,
+        line: usize,
+        column: usize,
+        /// The key whose value is wrong, when the message does not name it already.
+        key: Option<String>,
+        message: String,
+    },
+    /// A well-typed value that breaks a rule (a zero count, two time controls, …).
+    #[error("{file}:{line}: key `{key}`: {message}")]
+    Invalid {
+        file: String,
+        line: usize,
+        key: String,
+        message: String,
+    },
+}
+
+impl ConfigError {
+    /// The 1-based line the error points at, if it points into the file.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            ConfigError::Read { .. } => None,
+            ConfigError::Toml { line, .. } | ConfigError::Invalid { line, .. } => Some(*line),
+        }
+    }
+}
+
+fn key_prefix(key: &Option<String>) -> String {
+    key.as_ref()
+        .map(|k| format!("key `{k}`: "))
+        .unwrap_or_default()
+}
+
+/// Read and validate a tournament file. Relative paths in it are resolved against its folder;
+/// errors name `path` as given.
+pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+    let source = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
+        path: source.clone(),
+        error,
+    })?;
+    let base_dir = path.parent().unwrap_or(Path::new(""));
+    parse(&text, &source, base_dir)
+}
+
+/// Validate a tournament from text. `source` names the file in errors (and gives the default
+/// output folder `out/<stem>`); relative paths are resolved against `base_dir`.
+pub fn parse(text: &str, source: &str, base_dir: &Path) -> Result<Tournament, ConfigError> {
+    let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, source, &e))?;
+    Validator { text, source }.tournament(raw, base_dir)
+}
+
+/// The compiled-in default tournament ([`DEFAULT_TOURNAMENT`]), paths resolved against the
+/// current folder. Its openings are a built-in set, so it works from anywhere.
+pub fn embedded_default() -> Tournament {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    parse(DEFAULT_TOURNAMENT, EMBEDDED_SOURCE, &cwd)
+        .expect("the embedded default tournament is valid (checked by a test)")
+}
+
+// ---- The file as written ----------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    tournament: Spanned<RawTournament>,
+    time: Spanned<RawTime>,
+    openings: Spanned<RawOpenings>,
+    engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTournament {
+    format: Spanned<Format>,
+    pairs: Spanned<u32>,
+    concurrency: Option<Spanned<usize>>,
+    out: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawTime {
+    base: Option<Spanned<f64>>,
+    increment: Option<Spanned<f64>>,
+    move_time: Option<Spanned<f64>>,
+    depth: Option<Spanned<u32>>,
+    nodes: Option<Spanned<u64>>,
+    margin: Option<Spanned<f64>>,
+    stall_timeout: Option<Spanned<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawOrder {
+    Sequential,
+    Shuffled,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOpenings {
+    file: Option<Spanned<String>>,
+    builtin: Option<Spanned<String>>,
+    order: Option<Spanned<RawOrder>>,
+    seed: Option<Spanned<u64>>,
+    start: Option<Spanned<usize>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawEngine {
+    name: Spanned<String>,
+    plugin: Spanned<String>,
+    options: Option<RawOptions>,
+}
+
+/// Engine options in file order.
+struct RawOptions(Vec<(Spanned<String>, Spanned<toml::Value>)>);
+
+impl<'de> Deserialize<'de> for RawOptions {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawOptions, D::Error> {
+        struct OptionsVisitor;
+        impl<'de> Visitor<'de> for OptionsVisitor {
+            type Value = RawOptions;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a table of engine options")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawOptions, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<Spanned<String>, Spanned<toml::Value>>()? {
+                    entries.push(entry);
+                }
+                // The TOML map may come sorted by key; the spans give back the file order.
+                entries.sort_by_key(|(key, _)| key.span().start);
+                Ok(RawOptions(entries))
+            }
+        }
+        deserializer.deserialize_map(OptionsVisitor)
+    }
+}
+
+// ---- Validation -------------------------------------------------------------------------
+
+struct Validator<'a> {
+    text: &'a str,
+    source: &'a str,
+}
+
+impl Validator<'_> {
+    fn invalid(&self, span: Range<usize>, key: &str, message: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            file: self.source.to_string(),
+            line: line_col(self.text, span.start).0,
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn line(&self, span: &Range<usize>) -> usize {
+        line_col(self.text, span.start).0
+    }
+
+    fn tournament(&self, raw: RawFile, base_dir: &Path) -> Result<Tournament, ConfigError> {
+        let t = raw.tournament.into_inner();
+        let format = *t.format.get_ref();
+        let pairs = *t.pairs.get_ref();
+        if pairs == 0 {
+            return Err(self.invalid(t.pairs.span(), "pairs", "must be at least 1"));
+        }
+        let concurrency = match t.concurrency {
+            Some(c) if *c.get_ref() == 0 => {
+                return Err(self.invalid(c.span(), "concurrency", "must be at least 1"))
+            }
+            Some(c) => c.into_inner(),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let out = match t.out {
+            Some(out) if out.get_ref().trim().is_empty() => {
+                return Err(self.invalid(out.span(), "out", "must not be empty"))
+            }
+            Some(out) => base_dir.join(out.into_inner()),
+            None => {
+                let stem = Path::new(self.source)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "tournament".to_string());
+                base_dir.join("out").join(stem)
+            }
+        };
+        let time_span = raw.time.span();
+        let (time, margin, stall_timeout) = self.time(raw.time.into_inner(), time_span)?;
+        let openings_span = raw.openings.span();
+        let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
+        let engines = self.engines(raw.engine, format, t.format.span(), base_dir)?;
+        Ok(Tournament {
+            source: self.source.to_string(),
+            format,
+            pairs,
+            concurrency,
+            out,
+            time,
+            margin,
+            stall_timeout,
+            openings,
+            engines,
+        })
+    }
+
+    /// Seconds as a duration: finite, not negative, zero only if `allow_zero`.
+    fn seconds(
+        &self,
+        value: &Spanned<f64>,
+        key: &str,
+        allow_zero: bool,
+    ) -> Result<Duration, ConfigError> {
+        let secs = *value.get_ref();
+        let bad = |m: &str| Err(self.invalid(value.span(), key, m));
+        if !secs.is_finite() {
+            return bad("must be a finite number of seconds");
+        }
+        if secs < 0.0 {
+            return bad("must not be negative");
+        }
+        if secs == 0.0 && !allow_zero {
+            return bad("must be more than 0 seconds");
+        }
+        Duration::try_from_secs_f64(secs).or_else(|_| bad("is too large"))
+    }
+
+    fn time(
+        &self,
+        raw: RawTime,
+        span: Range<usize>,
+    ) -> Result<(TimeControl, Duration, Duration), ConfigError> {
+        let limits = [
+            ("base", raw.base.as_ref().map(Spanned::span)),
+            ("move-time", raw.move_time.as_ref().map(Spanned::span)),
+            ("depth", raw.depth.as_ref().map(Spanned::span)),
+            ("nodes", raw.nodes.as_ref().map(Spanned::span)),
+        ];
+        let given: Vec<(&str, Range<usize>)> = limits
+            .into_iter()
+            .filter_map(|(k, s)| s.map(|s| (k, s)))
+            .collect();
+        match given.as_slice() {
+            [] => {
+                return Err(self.invalid(
+                    span,
+                    "time",
+                    "needs one of `base` (with optional `increment`), `move-time`, `depth` or \
+                     `nodes`",
+                ))
+            }
+            [_] => {}
+            [(first, first_span), (second, second_span), ..] => {
+                return Err(self.invalid(
+                    second_span.clone(),
+                    second,
+                    format!(
+                        "conflicts with `{first}` on line {}: give exactly one of `base`, \
+                         `move-time`, `depth` or `nodes`",
+                        self.line(first_span)
+                    ),
+                ))
+            }
+        }
+        if let (Some(inc), None) = (&raw.increment, &raw.base) {
+            return Err(self.invalid(
+                inc.span(),
+                "increment",
+                "is only allowed with `base` (a clock)",
+            ));
+        }
+        let time = if let Some(base) = &raw.base {
+            let increment = match &raw.increment {
+                Some(inc) => self.seconds(inc, "increment", true)?,
+                None => Duration::ZERO,
+            };
+            TimeControl::Clock {
+                base: self.seconds(base, "base", false)?,
+                increment,
+            }
+        } else if let Some(mt) = &raw.move_time {
+            TimeControl::MoveTime(self.seconds(mt, "move-time", false)?)
+        } else if let Some(depth) = &raw.depth {
+            if *depth.get_ref() == 0 {
+                return Err(self.invalid(depth.span(), "depth", "must be at least 1"));
+            }
+            TimeControl::Depth(*depth.get_ref())
+        } else {
+            let nodes = raw.nodes.as_ref().expect("exactly one limit is given");
+            if *nodes.get_ref() == 0 {
+                return Err(self.invalid(nodes.span(), "nodes", "must be at least 1"));
+            }
+            TimeControl::Nodes(*nodes.get_ref())
+        };
+        let margin = match &raw.margin {
+            Some(m) => self.seconds(m, "margin", true)?,
+            None => Duration::from_secs_f64(DEFAULT_MARGIN_SECS),
+        };
+        let stall_timeout = match &raw.stall_timeout {
+            Some(s) => self.seconds(s, "stall-timeout", false)?,
+            None => Duration::from_secs_f64(DEFAULT_STALL_TIMEOUT_SECS),
+        };
+        Ok((time, margin, stall_timeout))
+    }
+
+    fn openings(
+        &self,
+        raw: RawOpenings,
+        span: Range<usize>,
+        base_dir: &Path,
+    ) -> Result<OpeningsConfig, ConfigError> {
+        let source = match (raw.file, raw.builtin) {
+            (Some(_), Some(builtin)) => {
+                return Err(self.invalid(
+                    builtin.span(),
+                    "builtin",
+                    "give either `file` or `builtin`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(self.invalid(
+                    span,
+                    "openings",
+                    format!(
+                        "needs `file` (an opening file) or `builtin` (one of {})",
+                        BUILTIN_NAMES.join(", ")
+                    ),
+                ))
+            }
+            (Some(file), None) => {
+                if file.get_ref().trim().is_empty() {
+                    return Err(self.invalid(file.span(), "file", "must not be empty"));
+                }
+                OpeningSource::File(base_dir.join(file.into_inner()))
+            }
+            (None, Some(builtin)) => {
+                if !BUILTIN_NAMES.contains(&builtin.get_ref().as_str()) {
+                    return Err(self.invalid(
+                        builtin.span(),
+                        "builtin",
+                        format!(
+                            "unknown built-in opening set `{}` (known: {})",
+                            builtin.get_ref(),
+                            BUILTIN_NAMES.join(", ")
+                        ),
+                    ));
+                }
+                OpeningSource::Builtin(builtin.into_inner())
+            }
+        };
+        let order = match raw.order.map(Spanned::into_inner) {
+            None | Some(RawOrder::Sequential) => OpeningOrder::Sequential,
+            Some(RawOrder::Shuffled) => OpeningOrder::Shuffled {
+                seed: raw.seed.map_or(0, Spanned::into_inner),
+            },
+        };
+        let start = match raw.start {
+            Some(s) if *s.get_ref() == 0 => {
+                return Err(self.invalid(s.span(), "start", "must be at least 1 (it is 1-based)"))
+            }
+            Some(s) => s.into_inner(),
+            None => 1,
+        };
+        Ok(OpeningsConfig {
+            source,
+            order,
+            start,
+        })
+    }
+
+    fn engines(
+        &self,
+        raw: Option<Spanned<Vec<Spanned<RawEngine>>>>,
+        format: Format,
+        format_span: Range<usize>,
+        base_dir: &Path,
+    ) -> Result<Vec<EngineConfig>, ConfigError> {
+        let raw = raw.map(Spanned::into_inner).unwrap_or_default();
+        let count = raw.len();
+        let (ok, needs) = match format {
+            Format::Match => (count == 2, "exactly 2"),
+            Format::Gauntlet | Format::RoundRobin => (count >= 2, "at least 2"),
+        };
+        if !ok {
+            // Point at the first engine too many, else the format that asks for more.
+            let span = match raw.get(2) {
+                Some(third) if count > 2 => third.span(),
+                _ => format_span,
+            };
+            return Err(self.invalid(
+                span,
+                "engine",
+                format!("a {format} needs {needs} engines (`[[engine]]` tables), found {count}"),
+            ));
+        }
+        let mut engines: Vec<EngineConfig> = Vec::with_capacity(count);
+        let mut name_lines: Vec<usize> = Vec::with_capacity(count);
+        for entry in raw {
+            let entry = entry.into_inner();
+            let name = entry.name.get_ref();
+            if name.trim().is_empty() {
+                return Err(self.invalid(entry.name.span(), "name", "must not be empty"));
+            }
+            if let Some(i) = engines.iter().position(|e| &e.name == name) {
+                return Err(self.invalid(
+                    entry.name.span(),
+                    "name",
+                    format!(
+                        "duplicate engine name `{name}` (also on line {}); names must be unique",
+                        name_lines[i]
+                    ),
+                ));
+            }
+            let plugin_text = entry.plugin.get_ref().trim();
+            if plugin_text.is_empty() {
+                return Err(self.invalid(entry.plugin.span(), "plugin", "must not be empty"));
+            }
+            let plugin = if PluginRef::is_path(plugin_text) {
+                PluginRef::Path(base_dir.join(plugin_text))
+            } else {
+                PluginRef::Name(plugin_text.to_string())
+            };
+            let mut options = Vec::new();
+            for (key, value) in entry.options.map(|o| o.0).unwrap_or_default() {
+                let dotted = format!("options.{}", key.get_ref());
+                if key.get_ref().trim().is_empty() {
+                    return Err(self.invalid(
+                        key.span(),
+                        "options",
+                        "option names must not be empty",
+                    ));
+                }
+                let text = match value.get_ref() {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
+                    toml::Value::Boolean(b) => b.to_string(),
+                    other => {
+                        return Err(self.invalid(
+                            value.span(),
+                            &dotted,
+                            format!(
+                                "an option value must be a string, integer, float or boolean, \
+                                 not {}",
+                                other.type_str()
+                            ),
+                        ))
+                    }
+                };
+                options.push((key.into_inner(), text));
+            }
+            name_lines.push(self.line(&entry.name.span()));
+            engines.push(EngineConfig {
+                name: entry.name.into_inner(),
+                plugin,
+                options,
+            });
+        }
+        Ok(engines)
+    }
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+/// The key a value at byte `offset` belongs to: the `key =` directly in front of it on its
+/// line (also inside an inline table). `None` when the offset is not at a value.
+fn key_before(text: &str, offset: usize) -> Option<String> {
+    let before = text.get(..offset.min(text.len()))?;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let eq = line.rfind('=')?;
+    if !line[eq + 1..].trim().is_empty() {
+        return None;
+    }
+    let key = line[..eq]
+        .rsplit(['{', ','])
+        .next()?
+        .trim()
+        .trim_matches(|c| c == '"' || c == '\'');
+    (!key.is_empty() && !key.starts_with('[')).then(|| key.to_string())
+}
+
+/// A toml/serde error as a [`ConfigError::Toml`] with file, line, column and (when the
+/// message does not name it) the key.
+fn toml_error(text: &str, source: &str, err: &toml::de::Error) -> ConfigError {
+    let offset = err.span().map_or(0, |s| s.start);
+    let (line, column) = line_col(text, offset);
+    let message = err.message().trim().to_string();
+    let names_its_key = message.contains("field `") || message.contains("key");
+    let key = if names_its_key {
+        None
+    } else {
+        err.span().and_then(|s| key_before(text, s.start))
+    };
+    ConfigError::Toml {
+        file: source.to_string(),
+        line,
+        column,
+        key,
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A valid file; tests break one thing at a time. Line numbers matter: see the comments.
+    const GOOD: &str = r#"[tournament]
+format = "round-robin"
+pairs = 3
+concurrency = 2
+out = "results/rr"
+
+[time]
+base = 10.0
+increment = 0.1
+margin = 0.5
+
+[openings]
+file = "openings/mine.txt"
+order = "shuffled"
+seed = 7
+start = 5
+
+[[engine]]
+name = "alpha"
+plugin = "heuristic"
+options = { Depth = 7, Pruning = "alphabeta", Ratio = 0.5, Book = true }
+
+[[engine]]
+name = "beta"
+plugin = "plugins/libbeta.so"
+
+[[engine]]
+name = "gamma"
+plugin = "greedy"
+"#;
+
+    fn good() -> Tournament {
+        parse(GOOD, "dir/t.toml", Path::new("dir")).unwrap()
+    }
+
+    /// Parse `text` as `bad.toml`, expect an error, check it names the file, `line` and every
+    /// fragment, and return the message.
+    fn err(text: &str, line: usize, fragments: &[&str]) -> String {
+        let e = parse(text, "bad.toml", Path::new("")).expect_err("should not parse");
+        let msg = e.to_string();
+        assert_eq!(e.line(), Some(line), "{msg}");
+        assert!(msg.starts_with(&format!("bad.toml:{line}:")), "{msg}");
+        for f in fragments {
+            assert!(msg.contains(f), "`{f}` not in: {msg}");
+        }
+        msg
+    }
+
+    fn edit(from: &str, to: &str) -> String {
+        assert!(GOOD.contains(from), "{from}");
+        GOOD.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn good_file_parses() {
+        let t = good();
+        assert_eq!(t.source, "dir/t.toml");
+        assert_eq!(t.format, Format::RoundRobin);
+        assert_eq!(t.pairs, 3);
+        assert_eq!(t.concurrency, 2);
+        assert_eq!(t.out, Path::new("dir/results/rr"));
+        assert_eq!(
+            t.time,
+            TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            }
+        );
+        assert_eq!(t.time.to_string(), "10s+0.1s");
+        assert_eq!(t.margin, Duration::from_millis(500));
+        assert_eq!(t.stall_timeout, Duration::from_secs(60));
+        assert_eq!(
+            t.openings,
+            OpeningsConfig {
+                source: OpeningSource::File(PathBuf::from("dir/openings/mine.txt")),
+                order: OpeningOrder::Shuffled { seed: 7 },
+                start: 5,
+            }
+        );
+        let names: Vec<_> = t.engines.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["alpha", "beta", "gamma"]);
+        assert_eq!(t.engines[0].plugin, PluginRef::Name("heuristic".into()));
+        assert_eq!(
+            t.engines[1].plugin,
+            PluginRef::Path(PathBuf::from("dir/plugins/libbeta.so"))
+        );
+        let options: Vec<(&str, &str)> = t.engines[0]
+            .options
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            options,
+            [
+                ("Depth", "7"),
+                ("Pruning", "alphabeta"),
+                ("Ratio", "0.5"),
+                ("Book", "true")
+            ]
+        );
+        assert!(t.engines[2].options.is_empty());
+        assert_eq!(t.pairings(), [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(t.game_count(), 18);
+    }
+
+    #[test]
+    fn defaults() {
+        let text = r#"
+[tournament]
+format = "match"
+pairs = 1
+[time]
+depth = 4
+[openings]
+builtin = "xot-large"
+[[engine]]
+name = "a"
+plugin = "a"
+[[engine]]
+name = "a2"
+plugin = "a"
+"#;
+        let t = parse(text, "some/where/quick.toml", Path::new("some/where")).unwrap();
+        assert!(t.concurrency >= 1);
+        assert_eq!(t.out, Path::new("some/where/out/quick"));
+        assert_eq!(t.time, TimeControl::Depth(4));
+        assert_eq!(t.margin, Duration::from_millis(200));
+        assert_eq!(t.stall_timeout, Duration::from_secs(60));
+        assert_eq!(
+            t.openings.source,
+            OpeningSource::Builtin("xot-large".into())
+        );
+        assert_eq!(t.openings.order, OpeningOrder::Sequential);
+        assert_eq!(t.openings.start, 1);
+        assert_eq!(t.pairings(), [(0, 1)]);
+        let shuffled = text.replace(
+            "builtin = \"xot-large\"",
+            "builtin = \"xot-large\"\norder = \"shuffled\"",
+        );
+        let t = parse(&shuffled, "q.toml", Path::new("")).unwrap();
+        assert_eq!(t.openings.order, OpeningOrder::Shuffled { seed: 0 });
+        let t = parse(
+            &text.replace("depth = 4", "nodes = 5000"),
+            "q",
+            Path::new(""),
+        )
+        .unwrap();
+        assert_eq!(t.time, TimeControl::Nodes(5000));
+        let t = parse(
+            &text.replace("depth = 4", "move-time = 1"),
+            "q",
+            Path::new(""),
+        )
+        .unwrap();
+        assert_eq!(t.time, TimeControl::MoveTime(Duration::from_secs(1)));
+        let t = parse(&text.replace("depth = 4", "base = 3"), "q", Path::new("")).unwrap();
+        assert_eq!(
+            t.time,
+            TimeControl::Clock {
+                base: Duration::from_secs(3),
+                increment: Duration::ZERO
+            }
+        );
+    }
+
+    #[test]
+    fn gauntlet_pairings() {
+        let t = parse(&edit("round-robin", "gauntlet"), "g.toml", Path::new("")).unwrap();
+        assert_eq!(t.pairings(), [(0, 1), (0, 2)]);
+    }
+
+    #[test]
+    fn repo_file_and_embedded_default_parse() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament.toml");
+        let t = load(&path).unwrap();
+        assert_eq!(t.format, Format::Gauntlet);
+        assert_eq!(
+            t.openings.source,
+            OpeningSource::Builtin("xot-small".into())
+        );
+        assert!(matches!(t.openings.order, OpeningOrder::Shuffled { .. }));
+        let names: Vec<_> = t.engines.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["heuristic", "minimax", "greedy"]);
+        assert!(matches!(t.time, TimeControl::Clock { .. }));
+        assert!(t.out.ends_with("out/default"));
+
+        let d = embedded_default();
+        assert_eq!(d.source, EMBEDDED_SOURCE);
+        assert_eq!(d.engines, t.engines);
+        assert_eq!(d.openings, t.openings);
+        assert_eq!(d.time, t.time);
+        assert!(d.openings.load().unwrap().len() == 3_623);
+    }
+
+    #[test]
+    fn read_errors_name_the_path() {
+        let e = load(Path::new("/nonexistent/t.toml")).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/t.toml: cannot read"),
+            "{e}"
+        );
+        assert_eq!(e.line(), None);
+    }
+
+    #[test]
+    fn plugin_resolution() {
+        let dir = Path::new("/build/out");
+        let name = PluginRef::Name("greedy".into()).resolve(dir);
+        let expected = format!(
+            "{}greedy{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        );
+        assert_eq!(name, dir.join(expected));
+        let path = PluginRef::Path(PathBuf::from("x/libq.so"));
+        assert_eq!(path.resolve(dir), Path::new("x/libq.so"));
+        assert!(PluginRef::is_path("engine.dll"));
+        assert!(PluginRef::is_path("./engine"));
+        assert!(!PluginRef::is_path("engine"));
+        assert!(default_plugin_dir().unwrap().is_dir());
+    }
+
+    #[test]
+    fn toml_syntax_error() {
+        err(&edit("pairs = 3", "pairs = = 3"), 3, &[]);
+        err(&edit("[time]", "[time"), 7, &[]);
+    }
+
+    #[test]
+    fn unknown_keys() {
+        err(
+            &edit("pairs = 3", "pair = 3"),
+            3,
+            &["bad.toml:3:1:", "unknown field `pair`"],
+        );
+        err(
+            &edit("margin = 0.5", "margn = 0.5"),
+            10,
+            &["unknown field `margn`"],
+        );
+        err(&edit("seed = 7", "sead = 7"), 15, &["unknown field `sead`"]);
+        err(
+            &edit("name = \"beta\"", "nam = \"beta\""),
+            24,
+            &["unknown field `nam`"],
+        );
+        err(
+            &format!("{GOOD}\n[extra]\nx = 1\n"),
+            31,
+            &["unknown field `extra`"],
+        );
+    }
+
+    #[test]
+    fn missing_keys() {
+        err(&edit("pairs = 3\n", ""), 1, &["missing field `pairs`"]);
+        err(
+            &edit("plugin = \"greedy\"\n", ""),
+            27,
+            &["missing field `plugin`"],
+        );
+    }
+
+    #[test]
+    fn wrong_types() {
+        err(
+            &edit("pairs = 3", "pairs = \"3\""),
+            3,
+            &["key `pairs`", "invalid type"],
+        );
+        err(&edit("pairs = 3", "pairs = -1"), 3, &["key `pairs`"]);
+        err(&edit("base = 10.0", "base = \"10s\""), 8, &["key `base`"]);
+        err(
+            &edit("concurrency = 2", "concurrency = 1.5"),
+            4,
+            &["key `concurrency`"],
+        );
+        err(
+            &edit("Depth = 7", "Depth = [7]"),
+            21,
+            &["key `options.Depth`", "array"],
+        );
+        err(&edit("name = \"alpha\"", "name = 1"), 19, &["key `name`"]);
+    }
+
+    #[test]
+    fn unknown_format_and_order() {
+        err(
+            &edit("round-robin", "swiss"),
+            2,
+            &["key `format`", "unknown variant `swiss`", "round-robin"],
+        );
+        err(
+            &edit("\"shuffled\"", "\"random\""),
+            14,
+            &["key `order`", "unknown variant `random`"],
+        );
+    }
+
+    #[test]
+    fn zero_counts() {
+        let m = err(&edit("pairs = 3", "pairs = 0"), 3, &["key `pairs`"]);
+        assert_eq!(m, "bad.toml:3: key `pairs`: must be at least 1");
+        err(
+            &edit("concurrency = 2", "concurrency = 0"),
+            4,
+            &["key `concurrency`", "at least 1"],
+        );
+        err(
+            &edit("start = 5", "start = 0"),
+            16,
+            &["key `start`", "at least 1"],
+        );
+        err(
+            &edit("out = \"results/rr\"", "out = \"\""),
+            5,
+            &["key `out`", "empty"],
+        );
+    }
+
+    #[test]
+    fn time_section_errors() {
+        err(
+            &edit("base = 10.0\nincrement = 0.1\n", ""),
+            7,
+            &["key `time`", "needs one of"],
+        );
+        err(
+            &edit("increment = 0.1", "increment = 0.1\ndepth = 3"),
+            10,
+            &["key `depth`", "conflicts with `base` on line 8"],
+        );
+        err(
+            &edit("base = 10.0", "move-time = 1.0"),
+            9,
+            &["key `increment`", "only allowed with `base`"],
+        );
+        err(
+            &edit("base = 10.0", "base = -1.0"),
+            8,
+            &["key `base`", "negative"],
+        );
+        err(
+            &edit("base = 10.0", "base = 0"),
+            8,
+            &["key `base`", "more than 0"],
+        );
+        err(
+            &edit("base = 10.0", "base = nan"),
+            8,
+            &["key `base`", "finite"],
+        );
+        err(
+            &edit("increment = 0.1", "increment = -0.1"),
+            9,
+            &["key `increment`", "negative"],
+        );
+        err(
+            &edit("margin = 0.5", "margin = -0.5"),
+            10,
+            &["key `margin`", "negative"],
+        );
+        err(
+            &edit("margin = 0.5", "stall-timeout = 0"),
+            10,
+            &["key `stall-timeout`"],
+        );
+        let depth = edit("base = 10.0\nincrement = 0.1", "depth = 0");
+        err(&depth, 8, &["key `depth`", "at least 1"]);
+        let nodes = edit("base = 10.0\nincrement = 0.1", "nodes = 0");
+        err(&nodes, 8, &["key `nodes`", "at least 1"]);
+    }
+
+    #[test]
+    fn openings_errors() {
+        let both = edit(
+            "order = \"shuffled\"",
+            "builtin = \"xot-small\"\norder = \"shuffled\"",
+        );
+        err(&both, 14, &["key `builtin`", "not both"]);
+        let neither = edit("file = \"openings/mine.txt\"\n", "");
+        err(&neither, 12, &["key `openings`", "xot-small"]);
+        let unknown = edit("file = \"openings/mine.txt\"", "builtin = \"xot-huge\"");
+        err(
+            &unknown,
+            13,
+            &["key `builtin`", "`xot-huge`", "xot-small, xot-large"],
+        );
+    }
+
+    #[test]
+    fn engine_count_errors() {
+        let none = GOOD[..GOOD.find("[[engine]]").unwrap()].to_string();
+        err(&none, 2, &["key `engine`", "at least 2", "found 0"]);
+        let one = GOOD[..GOOD.find("\n[[engine]]\nname = \"beta\"").unwrap()].to_string();
+        err(
+            &one,
+            2,
+            &["key `engine`", "round-robin needs at least 2", "found 1"],
+        );
+        let gauntlet_one = one.replace("round-robin", "gauntlet");
+        err(
+            &gauntlet_one,
+            2,
+            &["a gauntlet needs at least 2", "found 1"],
+        );
+        err(
+            &edit("round-robin", "match"),
+            27,
+            &["key `engine`", "a match needs exactly 2", "found 3"],
+        );
+        err(
+            &one.replace("round-robin", "match"),
+            2,
+            &["exactly 2", "found 1"],
+        );
+    }
+
+    #[test]
+    fn engine_name_errors() {
+        let dup = edit("name = \"gamma\"", "name = \"alpha\"");
+        err(
+            &dup,
+            28,
+            &["key `name`", "duplicate engine name `alpha`", "line 19"],
+        );
+        err(
+            &edit("name = \"beta\"", "name = \" \""),
+            24,
+            &["key `name`", "empty"],
+        );
+        err(
+            &edit("plugin = \"greedy\"", "plugin = \"\""),
+            29,
+            &["key `plugin`", "empty"],
+        );
+        let table = edit("Book = true", "Book = { x = 1 }");
+        err(&table, 21, &["key `options.Book`", "table"]);
+    }
+}

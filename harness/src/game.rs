@@ -1,0 +1,262 @@
+//! Playing one game between two engine hosts, with the coordinator's clocks.
+//!
+//! The coordinator validates every move with the board crate; forced passes are played without
+//! asking the engine (its clock does not run). Any failure of an engine (crash, time forfeit,
+//! stall, error, illegal move) ends the game at once with that engine forfeiting; the record
+//! keeps the position where it happened so the fault can be reproduced.
+
+use crate::config::TimeControl;
+use crate::host::protocol::WireLimits;
+use crate::host::{EngineHost, HostError, SearchBudget};
+use crate::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
+use crate::openings::Opening;
+use crate::schedule::ScheduledGame;
+use othello_abi as abi;
+use othello_board::{Color, Move, Position};
+use std::time::Duration;
+
+/// The fixed facts of one game.
+pub struct GameSetup<'a> {
+    pub scheduled: &'a ScheduledGame,
+    pub opening: &'a Opening,
+    /// Engine display names, [Black, White].
+    pub names: [&'a str; 2],
+    pub time: &'a TimeControl,
+    pub margin: Duration,
+    pub stall_timeout: Duration,
+}
+
+/// How a forfeit maps to a termination.
+fn termination_of(e: &HostError) -> Termination {
+    match e {
+        HostError::TimeForfeit { .. } => Termination::TimeForfeit,
+        HostError::Crashed { .. } => Termination::Crash,
+        HostError::Stalled { .. } => Termination::Stalled,
+        _ => Termination::EngineError,
+    }
+}
+
+fn ms(d: Duration) -> i64 {
+    d.as_millis().min(i64::MAX as u128) as i64
+}
+
+/// Play the game; `hosts` are [Black, White]. Hosts that fail are left dead for the caller to
+/// replace.
+pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
+    let mut hosts = hosts;
+    let mut moves = book_moves(setup.opening);
+    let mut pos = setup.opening.position();
+    let mut time_used = [0u64; 2];
+    let mut nodes = [0u64; 2];
+    let (mut clock, increment) = match *setup.time {
+        TimeControl::Clock { base, increment } => ([base, base], increment),
+        _ => ([Duration::ZERO; 2], Duration::ZERO),
+    };
+    let mut forfeit: Option<(Color, Termination, String)> = None;
+
+    for color in [Color::Black, Color::White] {
+        if let Err(e) = hosts[color.index()].new_game() {
+            forfeit = Some((color, termination_of(&e), e.to_string()));
+            break;
+        }
+    }
+
+    while forfeit.is_none() && !pos.is_game_over() {
+        if pos.must_pass() {
+            pos = pos.play(Move::PASS).expect("forced pass is legal");
+            moves.push(PlayedMove {
+                mv: Move::PASS.to_string(),
+                book: false,
+                score: None,
+                depth: None,
+                nodes: None,
+                time_ms: None,
+            });
+            continue;
+        }
+        let side = pos.side_to_move;
+        let (limits, budget) = limits_for(setup, &clock, increment, side);
+        let host = &mut hosts[side.index()];
+        let reply = match host.search(&pos, limits, budget, |_| {}) {
+            Ok(r) => r,
+            Err(e) => {
+                forfeit = Some((side, termination_of(&e), e.to_string()));
+                break;
+            }
+        };
+        time_used[side.index()] += reply.elapsed.as_millis() as u64;
+        nodes[side.index()] += reply.info.nodes;
+        if let TimeControl::Clock { .. } = setup.time {
+            clock[side.index()] = clock[side.index()].saturating_sub(reply.elapsed) + increment;
+        }
+        let mv = match Move::from_wire(reply.mv as i64) {
+            Some(mv) if pos.is_legal(mv) => mv,
+            _ => {
+                let text = Move::from_wire(reply.mv as i64)
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| format!("value {}", reply.mv));
+                let reason = format!(
+                    "engine {} played an illegal move: {text}",
+                    setup.names[side.index()]
+                );
+                forfeit = Some((side, Termination::IllegalMove, reason));
+                break;
+            }
+        };
+        pos = pos.play(mv).expect("checked legal");
+        moves.push(PlayedMove {
+            mv: mv.to_string(),
+            book: false,
+            score: Some(reply.info.score),
+            depth: Some(reply.info.depth),
+            nodes: Some(reply.info.nodes),
+            time_ms: Some(reply.elapsed.as_millis() as u64),
+        });
+    }
+
+    build_record(setup, moves, pos, forfeit, time_used, nodes)
+}
+
+/// The record of a game that could not start because an engine's worker could not be
+/// (re)started: that engine forfeits at the opening position.
+pub fn forfeit_before_start(setup: &GameSetup, side: Color, error: &HostError) -> GameRecord {
+    let forfeit = Some((side, termination_of(error), error.to_string()));
+    build_record(
+        setup,
+        book_moves(setup.opening),
+        setup.opening.position(),
+        forfeit,
+        [0; 2],
+        [0; 2],
+    )
+}
+
+fn book_moves(opening: &Opening) -> Vec<PlayedMove> {
+    opening
+        .moves
+        .iter()
+        .map(|m| PlayedMove {
+            mv: m.to_string(),
+            book: true,
+            score: None,
+            depth: None,
+            nodes: None,
+            time_ms: None,
+        })
+        .collect()
+}
+
+fn build_record(
+    setup: &GameSetup,
+    moves: Vec<PlayedMove>,
+    pos: Position,
+    forfeit: Option<(Color, Termination, String)>,
+    time_used: [u64; 2],
+    nodes: [u64; 2],
+) -> GameRecord {
+    let opening = setup.opening;
+    let (black, white) = pos.disc_counts();
+    let (score, termination, forfeit_by, reason, forfeit_position) = match forfeit {
+        None => (
+            pos.final_score_black(),
+            Termination::Normal,
+            None,
+            String::new(),
+            None,
+        ),
+        Some((side, term, reason)) => {
+            let score = if side == Color::Black { -64 } else { 64 };
+            (score, term, Some(side), reason, Some(pos.to_string()))
+        }
+    };
+    GameRecord {
+        game: setup.scheduled.index,
+        pair: setup.scheduled.pair,
+        black: setup.names[0].to_string(),
+        white: setup.names[1].to_string(),
+        opening: OpeningRef {
+            index: setup.scheduled.opening,
+            line: opening.line,
+            text: opening.text.clone(),
+        },
+        start: opening.start.to_string(),
+        moves,
+        discs: PerColor { black, white },
+        score,
+        result: GameRecord::result_text(score).to_string(),
+        termination,
+        forfeit_by,
+        reason,
+        forfeit_position,
+        time_ms: PerColor {
+            black: time_used[0],
+            white: time_used[1],
+        },
+        nodes: PerColor {
+            black: nodes[0],
+            white: nodes[1],
+        },
+    }
+}
+
+/// The ABI limits and the coordinator's deadline rule for the side to move.
+fn limits_for(
+    setup: &GameSetup,
+    clock: &[Duration; 2],
+    increment: Duration,
+    side: Color,
+) -> (WireLimits, SearchBudget) {
+    let stall = SearchBudget::Stall {
+        timeout: setup.stall_timeout,
+    };
+    match *setup.time {
+        TimeControl::Clock { .. } => (
+            WireLimits {
+                flags: abi::LIMIT_CLOCK,
+                time_left_ms: [ms(clock[0]), ms(clock[1])],
+                increment_ms: [ms(increment), ms(increment)],
+                ..WireLimits::default()
+            },
+            SearchBudget::Deadline {
+                budget: clock[side.index()],
+                margin: setup.margin,
+            },
+        ),
+        TimeControl::MoveTime(t) => (
+            WireLimits {
+                flags: abi::LIMIT_MOVE_TIME,
+                move_time_ms: ms(t),
+                ..WireLimits::default()
+            },
+            SearchBudget::Deadline {
+                budget: t,
+                margin: setup.margin,
+            },
+        ),
+        TimeControl::Depth(d) => (
+            WireLimits {
+                flags: abi::LIMIT_DEPTH,
+                depth: d as i32,
+                ..WireLimits::default()
+            },
+            stall,
+        ),
+        TimeControl::Nodes(n) => (
+            WireLimits {
+                flags: abi::LIMIT_NODES,
+                nodes: n,
+                ..WireLimits::default()
+            },
+            stall,
+        ),
+    }
+}
+
+/// The position where a record's game ended, replayed from its moves (for checks and tools).
+pub fn replay_record(record: &GameRecord) -> Option<Position> {
+    let mut pos = record.start_position()?;
+    for mv in record.parsed_moves()? {
+        pos = pos.play(mv).ok()?;
+    }
+    Some(pos)
+}

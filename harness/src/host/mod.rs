@@ -1,0 +1,22 @@
+//! Engine hosting: every engine instance runs in its own worker process.
+//!
+//! - `plugin`: loading a plugin library and calling it through the C ABI (the only `unsafe`
+//!   code of the harness);
+//! - `protocol`: the framed messages between coordinator and worker (JSON lines);
+//! - `worker`: the worker process (`harness worker`), which loads one plugin, creates one
+//!   instance and serves the coordinator's requests;
+//! - `engine_host`: the coordinator's handle on a worker ([`EngineHost`]): spawning, the
+//!   handshake, and a search with deadlines.
+//!
+//! The protocol runs over a Unix domain socket that the worker connects to at start-up, never
+//! over the worker's stdout, so a plugin that prints cannot corrupt it (the worker's stdout goes
+//! to /dev/null, its stderr to a log file). A worker that dies or stops answering costs its
+//! engine the game in progress; the coordinator replaces it.
+
+pub mod engine_host;
+pub mod plugin;
+pub mod protocol;
+pub mod worker;
+
+pub use engine_host::{EngineHost, HostError, MoveReply, SearchBudget, WorkerSpec};
+pub use plugin::{LoadError, OptionInfo, Plugin, PluginInfo};

@@ -1,0 +1,390 @@
+//! Loading an engine plugin and calling it through the C ABI.
+//!
+//! This module is the host side of the ABI boundary and the only place in the harness with
+//! `unsafe`. A plugin is loaded once per process and never unloaded (the library handle is
+//! leaked on purpose: unloading code that may still have threads or thread-local destructors
+//! running is a classic source of crashes, and the ABI promises plugins it never happens).
+//!
+//! Before any other call, [`Plugin::load`] checks the entry symbol, the table's size and its
+//! major version, and refuses a mismatched plugin with an error naming the file and both
+//! versions.
+
+use othello_abi as abi;
+use othello_board::{Move, Position};
+use serde::{Deserialize, Serialize};
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU32;
+use std::sync::mpsc::Sender;
+
+/// Why a plugin could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: no such file")]
+    NotFound { path: PathBuf },
+    #[error("{path}: cannot be loaded as a plugin library: {message}")]
+    NotALibrary { path: PathBuf, message: String },
+    #[error("{path}: no `othello_engine_v1` symbol; not an Othello engine plugin of ABI major version 1 (the harness speaks ABI {host_major}.{host_minor})")]
+    NoEntry {
+        path: PathBuf,
+        host_major: u16,
+        host_minor: u16,
+    },
+    #[error("{path}: othello_engine_v1() returned a null table")]
+    NullTable { path: PathBuf },
+    #[error("{path}: plugin is built for ABI {plugin_major}.{plugin_minor}, the harness speaks ABI {host_major}.{host_minor}")]
+    WrongVersion {
+        path: PathBuf,
+        plugin_major: u16,
+        plugin_minor: u16,
+        host_major: u16,
+        host_minor: u16,
+    },
+    #[error("{path}: function table is {size} bytes, smaller than ABI {major}.{minor} requires ({needed})")]
+    TableTooSmall {
+        path: PathBuf,
+        size: u32,
+        needed: u32,
+        major: u16,
+        minor: u16,
+    },
+    #[error("{path}: the function table has no `{function}`")]
+    MissingFunction {
+        path: PathBuf,
+        function: &'static str,
+    },
+    #[error("{path}: malformed metadata: {message}")]
+    BadMetadata { path: PathBuf, message: String },
+}
+
+/// One option as the plugin declares it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionInfo {
+    pub name: String,
+    /// `bool`, `int`, `float`, `enum` or `string`.
+    pub kind: String,
+    pub default: String,
+    pub min: f64,
+    pub max: f64,
+    pub values: Vec<String>,
+    pub help: String,
+}
+
+/// A plugin's static metadata.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PluginInfo {
+    pub path: PathBuf,
+    pub name: String,
+    pub version: String,
+    pub author: String,
+    pub abi_major: u16,
+    pub abi_minor: u16,
+    pub options: Vec<OptionInfo>,
+}
+
+/// A loaded plugin: its static table, valid for the life of the process.
+#[derive(Clone, Copy)]
+pub struct Plugin {
+    api: &'static abi::EngineApi,
+}
+
+/// Read a static C string from the plugin.
+///
+/// # Safety
+/// `p` must be null or point to a NUL-terminated string that lives for the process.
+unsafe fn static_str(p: *const c_char, what: &str) -> Result<String, String> {
+    if p.is_null() {
+        return Ok(String::new());
+    }
+    // SAFETY: as documented above.
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map(str::to_string)
+        .map_err(|_| format!("{what} is not UTF-8"))
+}
+
+impl Plugin {
+    /// Load the plugin at `path`, check its ABI version and read its metadata.
+    pub fn load(path: &Path) -> Result<(Plugin, PluginInfo), LoadError> {
+        let p = path.to_path_buf();
+        if !path.exists() {
+            return Err(LoadError::NotFound { path: p });
+        }
+        // SAFETY: loading a library runs its initialisers; loading engine code is the point of
+        // a plugin host, and the process is a worker dedicated to this plugin.
+        let lib =
+            unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::NotALibrary {
+                path: p.clone(),
+                message: e.to_string(),
+            })?;
+        // Never unload: see the module docs.
+        let lib: &'static libloading::Library = Box::leak(Box::new(lib));
+        // SAFETY: the symbol, if present, has the type the header declares for it.
+        let entry: libloading::Symbol<'static, abi::EntryV1> =
+            unsafe { lib.get(abi::ENTRY_SYMBOL_V1) }.map_err(|_| LoadError::NoEntry {
+                path: p.clone(),
+                host_major: abi::ABI_MAJOR,
+                host_minor: abi::ABI_MINOR,
+            })?;
+        // SAFETY: the entry takes no arguments and returns a pointer to a static table.
+        let table = unsafe { entry() };
+        if table.is_null() {
+            return Err(LoadError::NullTable { path: p });
+        }
+        // Read the fixed header (size and version) before trusting the rest of the struct.
+        // SAFETY: every version of the table starts with struct_size, abi_major, abi_minor.
+        let (size, major, minor) = unsafe {
+            let head = table as *const u32;
+            let size = head.read();
+            let versions = (table as *const u8).add(4) as *const u16;
+            (size, versions.read(), versions.add(1).read())
+        };
+        if major != abi::ABI_MAJOR {
+            return Err(LoadError::WrongVersion {
+                path: p,
+                plugin_major: major,
+                plugin_minor: minor,
+                host_major: abi::ABI_MAJOR,
+                host_minor: abi::ABI_MINOR,
+            });
+        }
+        let needed = abi::size_of::<abi::EngineApi>();
+        if size < needed {
+            return Err(LoadError::TableTooSmall {
+                path: p,
+                size,
+                needed,
+                major,
+                minor,
+            });
+        }
+        // SAFETY: the table is at least as large as the v1.0 struct and static.
+        let api: &'static abi::EngineApi = unsafe { &*table };
+        let functions: [(&'static str, bool); 6] = [
+            ("create", api.create.is_some()),
+            ("destroy", api.destroy.is_some()),
+            ("set_option", api.set_option.is_some()),
+            ("new_game", api.new_game.is_some()),
+            ("search", api.search.is_some()),
+            ("last_error", api.last_error.is_some()),
+        ];
+        if let Some((function, _)) = functions.iter().find(|(_, present)| !present) {
+            return Err(LoadError::MissingFunction { path: p, function });
+        }
+        let plugin = Plugin { api };
+        let info = plugin
+            .read_info(path)
+            .map_err(|message| LoadError::BadMetadata { path: p, message })?;
+        Ok((plugin, info))
+    }
+
+    fn read_info(&self, path: &Path) -> Result<PluginInfo, String> {
+        let api = self.api;
+        // SAFETY: the header says metadata strings are static UTF-8.
+        let (name, version, author) = unsafe {
+            (
+                static_str(api.name, "name")?,
+                static_str(api.version, "version")?,
+                static_str(api.author, "author")?,
+            )
+        };
+        if name.is_empty() {
+            return Err("the engine has no name".to_string());
+        }
+        let mut options = Vec::new();
+        if api.option_count > 0 {
+            if api.options.is_null() || api.option_count > 1024 {
+                return Err(format!("{} options at {:p}", api.option_count, api.options));
+            }
+            // SAFETY: the table declares option_count static descriptors at `options`.
+            let descs =
+                unsafe { std::slice::from_raw_parts(api.options, api.option_count as usize) };
+            for d in descs {
+                // SAFETY: descriptor strings are static UTF-8 (header).
+                let name = unsafe { static_str(d.name, "option name")? };
+                let kind = match d.option_type {
+                    abi::OPTION_BOOL => "bool",
+                    abi::OPTION_INT => "int",
+                    abi::OPTION_FLOAT => "float",
+                    abi::OPTION_ENUM => "enum",
+                    abi::OPTION_STRING => "string",
+                    t => return Err(format!("option {name} has unknown type {t}")),
+                };
+                let mut values = Vec::new();
+                if d.option_type == abi::OPTION_ENUM {
+                    if d.enum_values.is_null() || d.enum_count > 1024 {
+                        return Err(format!("option {name} has no enum values"));
+                    }
+                    // SAFETY: enum_count static strings at enum_values (header).
+                    let list =
+                        unsafe { std::slice::from_raw_parts(d.enum_values, d.enum_count as usize) };
+                    for &v in list {
+                        // SAFETY: as above.
+                        values.push(unsafe { static_str(v, "enum value")? });
+                    }
+                }
+                // SAFETY: as above.
+                let (default, help) = unsafe {
+                    (
+                        static_str(d.default_value, "option default")?,
+                        static_str(d.help, "option help")?,
+                    )
+                };
+                options.push(OptionInfo {
+                    name,
+                    kind: kind.to_string(),
+                    default,
+                    min: d.min,
+                    max: d.max,
+                    values,
+                    help,
+                });
+            }
+        }
+        Ok(PluginInfo {
+            path: path.to_path_buf(),
+            name,
+            version,
+            author,
+            abi_major: api.abi_major,
+            abi_minor: api.abi_minor,
+            options,
+        })
+    }
+
+    /// Create an instance whose live search info is sent to `info`.
+    pub fn instantiate(&self, info: Sender<abi::SearchInfo>) -> Result<Instance, String> {
+        let sink = Box::new(info);
+        let host = Box::new(abi::Host {
+            struct_size: abi::size_of::<abi::Host>(),
+            host_data: &*sink as *const Sender<abi::SearchInfo> as *mut c_void,
+            info: Some(on_info),
+        });
+        let create = self.api.create.expect("checked at load");
+        // SAFETY: `host` is boxed and lives as long as the instance (it is dropped after
+        // destroy, see Instance's Drop).
+        let raw = unsafe { create(&*host) };
+        if raw.is_null() {
+            return Err("the plugin's create() returned null".to_string());
+        }
+        Ok(Instance {
+            api: self.api,
+            raw,
+            _host: host,
+            _sink: sink,
+        })
+    }
+}
+
+/// The info callback given to every instance: copy the report and queue it; never blocks.
+unsafe extern "C" fn on_info(host_data: *mut c_void, info: *const abi::SearchInfo) {
+    if host_data.is_null() || info.is_null() {
+        return;
+    }
+    // SAFETY: host_data is the Sender boxed in `instantiate`, alive while the instance is;
+    // `info` is valid during the call (header).
+    let (sink, info) = unsafe { (&*(host_data as *const Sender<abi::SearchInfo>), &*info) };
+    let _ = sink.send(*info);
+}
+
+/// One engine instance. Calls on it never overlap (`&mut self`), as the ABI requires.
+pub struct Instance {
+    api: &'static abi::EngineApi,
+    raw: *mut abi::Engine,
+    _host: Box<abi::Host>,
+    _sink: Box<Sender<abi::SearchInfo>>,
+}
+
+// SAFETY: the ABI allows an instance to be called from any thread as long as calls on it do not
+// overlap; `Instance` only exposes `&mut self` methods, so moving it between threads is sound.
+unsafe impl Send for Instance {}
+
+/// What an engine answered to a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchAnswer {
+    /// The raw move value (validated by the caller: it may be out of range).
+    pub mv: i32,
+    pub info: abi::SearchInfo,
+}
+
+impl SearchAnswer {
+    /// The move, if the value is one.
+    pub fn legal_value(&self) -> Option<Move> {
+        Move::from_wire(self.mv as i64)
+    }
+}
+
+impl Instance {
+    fn last_error(&self) -> String {
+        let f = self.api.last_error.expect("checked at load");
+        // SAFETY: a live instance; the string is valid until the next call on it, and we copy it
+        // at once.
+        let p = unsafe { f(self.raw) };
+        // SAFETY: as above; null is handled.
+        unsafe { static_str(p, "last_error") }.unwrap_or_else(|e| e)
+    }
+
+    fn check(&self, status: abi::Status, call: &str) -> Result<(), String> {
+        if status == abi::OK {
+            return Ok(());
+        }
+        let code = match status {
+            abi::INVALID_ARGUMENT => "invalid argument",
+            abi::UNKNOWN_OPTION => "unknown option",
+            abi::INVALID_VALUE => "invalid value",
+            abi::PANIC => "engine panic",
+            _ => "error",
+        };
+        Err(format!(
+            "{call} failed ({code}, status {status}): {}",
+            self.last_error()
+        ))
+    }
+
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let n = CString::new(name).map_err(|_| "option name contains NUL".to_string())?;
+        let v = CString::new(value).map_err(|_| "option value contains NUL".to_string())?;
+        let f = self.api.set_option.expect("checked at load");
+        // SAFETY: live instance, strings valid during the call.
+        let status = unsafe { f(self.raw, n.as_ptr(), v.as_ptr()) };
+        self.check(status, &format!("set_option {name}={value}"))
+    }
+
+    pub fn new_game(&mut self) -> Result<(), String> {
+        let f = self.api.new_game.expect("checked at load");
+        // SAFETY: live instance.
+        let status = unsafe { f(self.raw) };
+        self.check(status, "new_game")
+    }
+
+    pub fn search(
+        &mut self,
+        position: &Position,
+        limits: &abi::Limits,
+        stop: &AtomicU32,
+    ) -> Result<SearchAnswer, String> {
+        let pos = abi::Position {
+            black: position.black(),
+            white: position.white(),
+            side_to_move: position.side_to_move.index() as u32,
+            reserved: 0,
+        };
+        let mut result = abi::SearchResult::default();
+        let f = self.api.search.expect("checked at load");
+        // SAFETY: live instance; all pointers are to locals valid during the call.
+        let status = unsafe { f(self.raw, &pos, limits, stop, &mut result) };
+        self.check(status, "search")?;
+        Ok(SearchAnswer {
+            mv: result.mv,
+            info: result.info,
+        })
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let f = self.api.destroy.expect("checked at load");
+        // SAFETY: the instance is live and destroyed exactly once, here.
+        unsafe { f(self.raw) };
+    }
+}

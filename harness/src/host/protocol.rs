@@ -1,0 +1,143 @@
+//! The coordinator-worker protocol: one JSON object per line, over a Unix domain socket.
+//!
+//! A worker starts by sending [`Reply::Hello`] (plugin loaded, instance created) or
+//! [`Reply::Failed`] (and exits). Then each [`Request`] but `Stop` gets exactly one final reply
+//! (`Ok`, `Error` or, for `Go`, `Moved`), and `Go` may be preceded by any number of `Info`
+//! replies. `Stop` only raises the running search's stop flag; it has no reply of its own.
+//! Every line is one complete message; a line that does not parse is a protocol error.
+
+use super::plugin::PluginInfo;
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, Write};
+
+/// Live or final search information, as the worker forwards it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WireInfo {
+    pub depth: i32,
+    pub selectivity: i32,
+    /// Discs, side to move's view.
+    pub score: f64,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// Raw move values (0..63, 64 pass).
+    pub pv: Vec<u8>,
+}
+
+impl From<&othello_abi::SearchInfo> for WireInfo {
+    fn from(i: &othello_abi::SearchInfo) -> WireInfo {
+        let n = (i.pv_length.max(0) as usize).min(othello_abi::MAX_PV);
+        WireInfo {
+            depth: i.depth,
+            selectivity: i.selectivity,
+            score: if i.score.is_finite() { i.score } else { 0.0 },
+            nodes: i.nodes,
+            time_ms: i.time_ms,
+            pv: i.pv[..n].to_vec(),
+        }
+    }
+}
+
+/// The limits of a search, as the ABI's `oe_limits` flags and fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireLimits {
+    pub flags: u32,
+    pub time_left_ms: [i64; 2],
+    pub increment_ms: [i64; 2],
+    pub move_time_ms: i64,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Coordinator to worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Request {
+    SetOption {
+        name: String,
+        value: String,
+    },
+    NewGame,
+    Go {
+        black: u64,
+        white: u64,
+        /// 0 = Black, 1 = White.
+        side: u32,
+        limits: WireLimits,
+    },
+    Stop,
+    Quit,
+}
+
+/// Worker to coordinator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Reply {
+    Hello { plugin: PluginInfo },
+    Failed { message: String },
+    Ok,
+    Error { message: String },
+    Info { info: WireInfo },
+    Moved { mv: i32, info: WireInfo },
+}
+
+/// Write one message as a line and flush it.
+pub fn send<T: Serialize>(out: &mut impl Write, msg: &T) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(msg).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    out.write_all(&line)?;
+    out.flush()
+}
+
+/// Read one message; `Ok(None)` at end of stream.
+pub fn receive<T: for<'de> Deserialize<'de>>(
+    input: &mut impl BufRead,
+) -> std::io::Result<Option<T>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    serde_json::from_str(&line).map(Some).map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("bad message `{}`: {e}", line.trim_end()),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_as_single_lines() {
+        let msgs = vec![
+            Request::SetOption {
+                name: "Depth".into(),
+                value: "7".into(),
+            },
+            Request::Go {
+                black: 1,
+                white: 2,
+                side: 1,
+                limits: WireLimits {
+                    flags: 4,
+                    depth: 3,
+                    ..Default::default()
+                },
+            },
+            Request::Stop,
+        ];
+        let mut buf = Vec::new();
+        for m in &msgs {
+            send(&mut buf, m).unwrap();
+        }
+        assert_eq!(buf.iter().filter(|&&b| b == b'\n').count(), 3);
+        let mut input = std::io::Cursor::new(buf);
+        for m in &msgs {
+            assert_eq!(receive::<Request>(&mut input).unwrap().as_ref(), Some(m));
+        }
+        assert_eq!(receive::<Request>(&mut input).unwrap(), None);
+        let mut garbage = std::io::Cursor::new(b"hello\n".to_vec());
+        assert!(receive::<Request>(&mut garbage).is_err());
+    }
+}

@@ -1,0 +1,158 @@
+//! The worker process: `harness worker --connect SOCKET --plugin PATH`.
+//!
+//! It loads one plugin, creates one instance and serves the coordinator over the socket. Three
+//! threads: the main thread reads requests (and handles `Stop` at once by raising the stop
+//! flag), the engine thread runs every call on the instance in order, and the writer thread
+//! owns the socket's write side, so that replies and the engine's info reports (queued by the
+//! ABI callback without blocking) never interleave within a line.
+
+use super::plugin::Plugin;
+use super::protocol::{receive, send, Reply, Request, WireInfo};
+use othello_abi as abi;
+use othello_board::{Color, Position};
+use std::io::BufReader;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+
+/// How long a quitting worker waits for the engine to finish and destroy its instance.
+const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Run the worker until the coordinator sends `Quit` or goes away.
+pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
+    let stream = UnixStream::connect(socket)?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let (out_tx, out_rx) = mpsc::channel::<Reply>();
+    let mut writer_stream = stream;
+    let writer = std::thread::spawn(move || {
+        for msg in out_rx {
+            if send(&mut writer_stream, &msg).is_err() {
+                break;
+            }
+        }
+    });
+
+    let (info_tx, info_rx) = mpsc::channel::<abi::SearchInfo>();
+    let loaded = Plugin::load(plugin_path)
+        .map_err(|e| e.to_string())
+        .and_then(|(plugin, info)| Ok((plugin.instantiate(info_tx)?, info)));
+    let (mut instance, info) = match loaded {
+        Ok(x) => x,
+        Err(message) => {
+            let _ = out_tx.send(Reply::Failed { message });
+            drop(out_tx);
+            let _ = writer.join();
+            return Ok(());
+        }
+    };
+    let _ = out_tx.send(Reply::Hello { plugin: info });
+
+    // Info reports from the engine's callback go straight to the writer.
+    let info_out = out_tx.clone();
+    std::thread::spawn(move || {
+        for i in info_rx {
+            if info_out
+                .send(Reply::Info {
+                    info: WireInfo::from(&i),
+                })
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+
+    let stop = Arc::new(AtomicU32::new(0));
+    let (work_tx, work_rx) = mpsc::channel::<Request>();
+    let engine_stop = stop.clone();
+    let engine_out = out_tx.clone();
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        for req in work_rx {
+            let reply = match req {
+                Request::SetOption { name, value } => match instance.set_option(&name, &value) {
+                    Ok(()) => Reply::Ok,
+                    Err(message) => Reply::Error { message },
+                },
+                Request::NewGame => match instance.new_game() {
+                    Ok(()) => Reply::Ok,
+                    Err(message) => Reply::Error { message },
+                },
+                Request::Go {
+                    black,
+                    white,
+                    side,
+                    limits,
+                } => {
+                    let color = if side == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    match Position::from_colors(black, white, color) {
+                        None => Reply::Error {
+                            message: "overlapping bitboards".to_string(),
+                        },
+                        Some(pos) => {
+                            let l = abi::Limits {
+                                struct_size: abi::size_of::<abi::Limits>(),
+                                flags: limits.flags,
+                                time_left_ms: limits.time_left_ms,
+                                increment_ms: limits.increment_ms,
+                                move_time_ms: limits.move_time_ms,
+                                depth: limits.depth,
+                                reserved: 0,
+                                nodes: limits.nodes,
+                            };
+                            match instance.search(&pos, &l, &engine_stop) {
+                                Ok(answer) => Reply::Moved {
+                                    mv: answer.mv,
+                                    info: WireInfo::from(&answer.info),
+                                },
+                                Err(message) => Reply::Error { message },
+                            }
+                        }
+                    }
+                }
+                Request::Stop | Request::Quit => continue,
+            };
+            if engine_out.send(reply).is_err() {
+                break;
+            }
+        }
+        drop(instance);
+        let _ = done_tx.send(());
+    });
+
+    loop {
+        match receive::<Request>(&mut reader) {
+            Ok(Some(Request::Stop)) => stop.store(1, Ordering::Relaxed),
+            Ok(Some(Request::Quit)) | Ok(None) => break,
+            Ok(Some(req @ Request::Go { .. })) => {
+                stop.store(0, Ordering::Relaxed);
+                if work_tx.send(req).is_err() {
+                    break;
+                }
+            }
+            Ok(Some(req)) => {
+                if work_tx.send(req).is_err() {
+                    break;
+                }
+            }
+            Err(e) => {
+                let _ = out_tx.send(Reply::Error {
+                    message: format!("worker: {e}"),
+                });
+                break;
+            }
+        }
+    }
+    // Stop any search, let the engine thread destroy the instance, but do not wait for long: a
+    // search that ignores the stop flag or a hanging destroy must not keep the process alive.
+    stop.store(1, Ordering::Relaxed);
+    drop(work_tx);
+    let _ = done_rx.recv_timeout(DESTROY_GRACE);
+    std::process::exit(0);
+}

@@ -1,0 +1,204 @@
+//! The results journal: every finished game, appended and flushed the moment it ends.
+//!
+//! Two files in the output folder, written only by the coordinator's single journal writer:
+//! - `games.jsonl`: one [`GameRecord`] per line (JSON), the source of every statistic;
+//! - `games.ggf`: the same game as one GGF record per line, for Othello tools.
+//!
+//! Each record is written with one `write_all` of a complete line followed by a flush, so an
+//! interrupted run leaves every finished game in both files; a reader skips a torn last line.
+
+use crate::ggf;
+use othello_board::{Color, Move, Position};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// Played to the end by the rules.
+    Normal,
+    /// An engine answered later than its budget plus the margin.
+    TimeForfeit,
+    /// An engine's worker died (signal or exit).
+    Crash,
+    /// An engine did not answer a depth/node-limited search within the stall timeout.
+    Stalled,
+    /// An engine played an illegal move or an out-of-range value.
+    IllegalMove,
+    /// An engine reported an error (including a caught panic) or broke the protocol.
+    EngineError,
+}
+
+impl Termination {
+    pub fn is_forfeit(self) -> bool {
+        self != Termination::Normal
+    }
+}
+
+/// One move as played: by the opening, or by an engine with what it reported.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// `f5`, or `PA` for a pass.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Part of the opening, not chosen by an engine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
+    /// Engine's score in discs, side to move's view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Wall time the coordinator measured for this move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+/// The opening a game started from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpeningRef {
+    /// Index in the opening set (0-based).
+    pub index: usize,
+    /// Line in the opening file (1-based).
+    pub line: usize,
+    /// The line as written.
+    pub text: String,
+}
+
+/// Per-colour totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerColor<T> {
+    pub black: T,
+    pub white: T,
+}
+
+/// One finished game. Field names are stable: `harness stats` and later tools read them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game number in the schedule (0-based).
+    pub game: usize,
+    /// Pair number in the schedule (0-based): the two games of an opening, colours swapped.
+    pub pair: usize,
+    pub black: String,
+    pub white: String,
+    pub opening: OpeningRef,
+    /// Start position of the game (before the opening moves), as a board string.
+    pub start: String,
+    /// Every move, opening moves first, passes included as `PA`.
+    pub moves: Vec<PlayedMove>,
+    /// Discs on the board at the end.
+    pub discs: PerColor<u32>,
+    /// The result as a disc difference from Black's view: the final score (empties to the
+    /// winner) for a normal end, +64 / -64 for a forfeit.
+    pub score: i32,
+    /// `1-0` (Black won), `0-1`, or `1/2-1/2`.
+    pub result: String,
+    pub termination: Termination,
+    /// The forfeiting side, for a forfeit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit_by: Option<Color>,
+    /// Human-readable detail of the end (the forfeit's reason, with the error).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// For a forfeit: the position (board string) where it happened, for reproduction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit_position: Option<String>,
+    pub time_ms: PerColor<u64>,
+    pub nodes: PerColor<u64>,
+}
+
+impl GameRecord {
+    /// The result text for a Black disc difference.
+    pub fn result_text(score: i32) -> &'static str {
+        match score.signum() {
+            1 => "1-0",
+            -1 => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+
+    /// The start position.
+    pub fn start_position(&self) -> Option<Position> {
+        self.start.parse().ok()
+    }
+
+    /// The moves as `Move`s (None if a move text is malformed).
+    pub fn parsed_moves(&self) -> Option<Vec<Move>> {
+        self.moves.iter().map(|m| m.mv.parse().ok()).collect()
+    }
+}
+
+/// A journal opened for appending.
+pub struct Journal {
+    jsonl: File,
+    ggf: File,
+    pub dir: PathBuf,
+}
+
+/// File names inside the output folder.
+pub const JSONL_FILE: &str = "games.jsonl";
+pub const GGF_FILE: &str = "games.ggf";
+
+impl Journal {
+    /// Create the output folder if needed and open both files for appending.
+    pub fn open(dir: &Path) -> anyhow::Result<Journal> {
+        use anyhow::Context;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output folder {}", dir.display()))?;
+        let open = |name: &str| {
+            let path = dir.join(name);
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .with_context(|| format!("cannot open {} for writing", path.display()))
+        };
+        Ok(Journal {
+            jsonl: open(JSONL_FILE)?,
+            ggf: open(GGF_FILE)?,
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Append one game to both files and flush.
+    pub fn append(&mut self, record: &GameRecord) -> anyhow::Result<()> {
+        let mut line = serde_json::to_string(record)?;
+        line.push('\n');
+        self.jsonl.write_all(line.as_bytes())?;
+        self.jsonl.flush()?;
+        let mut g = ggf::write_game(record);
+        g.push('\n');
+        self.ggf.write_all(g.as_bytes())?;
+        self.ggf.flush()?;
+        Ok(())
+    }
+}
+
+/// Read a `games.jsonl` file. A torn last line (an interrupted write) is skipped; any other bad
+/// line is an error naming the file and line.
+pub fn read_journal(path: &Path) -> anyhow::Result<Vec<GameRecord>> {
+    use anyhow::Context;
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let lines: Vec<String> = BufReader::new(file)
+        .lines()
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let mut records = Vec::with_capacity(lines.len());
+    let last = lines.len();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(r) => records.push(r),
+            Err(_) if i + 1 == last => break,
+            Err(e) => anyhow::bail!("{}:{}: not a game record: {e}", path.display(), i + 1),
+        }
+    }
+    Ok(records)
+}

@@ -1,0 +1,221 @@
+//! The game schedule: which engines play which opening, with which colours, in which order.
+//!
+//! A schedule is a plain list of games computed from the pairings, the number of pairs, the
+//! size of the opening set and the opening order; it plays nothing and reads no files. The
+//! invariants it keeps: games come in adjacent pairs that play the same opening with colours
+//! swapped, every pairing plays the same opening in the same round (so engines are compared on
+//! equal terms), and the same inputs always give the same schedule.
+
+use crate::config::{OpeningOrder, Tournament};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// One game of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScheduledGame {
+    /// 0-based game number; games are listed in this order.
+    pub index: usize,
+    /// 0-based pair number; the two games of a pair have adjacent indices.
+    pub pair: usize,
+    /// Index into the opening set.
+    pub opening: usize,
+    /// Engine index playing Black.
+    pub black: usize,
+    /// Engine index playing White.
+    pub white: usize,
+}
+
+/// Every game of a tournament, in playing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairedSchedule {
+    pub games: Vec<ScheduledGame>,
+}
+
+impl PairedSchedule {
+    /// The schedule for `pairs` rounds over `pairings` (engine index pairs `(a, b)`).
+    ///
+    /// Round `r` uses opening `draw[r]` for every pairing, where `draw` is the draw sequence
+    /// of [`draw_sequence`]. Within a round, each pairing `(a, b)` in order gets one pair:
+    /// first `a` Black / `b` White, then `b` Black / `a` White on the same opening.
+    ///
+    /// # Panics
+    /// If `openings` is 0 while games are to be scheduled (an opening set is never empty).
+    pub fn new(
+        pairings: &[(usize, usize)],
+        pairs: u32,
+        openings: usize,
+        order: &OpeningOrder,
+        start: usize,
+    ) -> PairedSchedule {
+        let rounds = pairs as usize;
+        let mut games = Vec::with_capacity(rounds * pairings.len() * 2);
+        if rounds == 0 || pairings.is_empty() {
+            return PairedSchedule { games };
+        }
+        let draw = draw_sequence(openings, order, start, rounds);
+        let mut pair = 0;
+        for &opening in &draw {
+            for &(a, b) in pairings {
+                for (black, white) in [(a, b), (b, a)] {
+                    games.push(ScheduledGame {
+                        index: games.len(),
+                        pair,
+                        opening,
+                        black,
+                        white,
+                    });
+                }
+                pair += 1;
+            }
+        }
+        PairedSchedule { games }
+    }
+
+    /// The schedule of a validated tournament whose opening set has `openings` openings.
+    pub fn for_tournament(tournament: &Tournament, openings: usize) -> PairedSchedule {
+        PairedSchedule::new(
+            &tournament.pairings(),
+            tournament.pairs,
+            openings,
+            &tournament.openings.order,
+            tournament.openings.start,
+        )
+    }
+
+    /// Number of game pairs.
+    pub fn pair_count(&self) -> usize {
+        self.games.len() / 2
+    }
+}
+
+/// The first `count` openings drawn from a set of `openings`: the set in file order
+/// (sequential) or permuted by ChaCha8 seeded with `seed` (shuffled), read from 1-based
+/// position `start` on and wrapping around at the end. `start` 0 counts as 1.
+///
+/// # Panics
+/// If `openings` is 0 and `count` is not.
+pub fn draw_sequence(
+    openings: usize,
+    order: &OpeningOrder,
+    start: usize,
+    count: usize,
+) -> Vec<usize> {
+    if count == 0 {
+        return Vec::new();
+    }
+    assert!(openings > 0, "cannot draw from an empty opening set");
+    let mut sequence: Vec<usize> = (0..openings).collect();
+    if let OpeningOrder::Shuffled { seed } = *order {
+        sequence.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+    }
+    let first = start.saturating_sub(1);
+    (0..count)
+        .map(|r| sequence[(first + r) % openings])
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    const GAUNTLET: [(usize, usize); 3] = [(0, 1), (0, 2), (0, 3)];
+
+    #[test]
+    fn counts_and_numbering() {
+        let s = PairedSchedule::new(&GAUNTLET, 5, 100, &OpeningOrder::Sequential, 1);
+        assert_eq!(s.games.len(), 3 * 5 * 2);
+        assert_eq!(s.pair_count(), 15);
+        for (i, g) in s.games.iter().enumerate() {
+            assert_eq!(g.index, i);
+            assert_eq!(g.pair, i / 2);
+        }
+        assert!(
+            PairedSchedule::new(&GAUNTLET, 0, 100, &OpeningOrder::Sequential, 1)
+                .games
+                .is_empty()
+        );
+        assert!(
+            PairedSchedule::new(&[], 3, 100, &OpeningOrder::Sequential, 1)
+                .games
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn pairs_swap_colours_on_the_same_opening() {
+        let order = OpeningOrder::Shuffled { seed: 7 };
+        let s = PairedSchedule::new(&[(0, 1), (0, 2), (1, 2)], 4, 50, &order, 1);
+        for pair in s.games.chunks(2) {
+            let (x, y) = (pair[0], pair[1]);
+            assert_eq!(x.pair, y.pair);
+            assert_eq!(x.opening, y.opening);
+            assert_eq!((x.black, x.white), (y.white, y.black));
+            assert_ne!(x.black, x.white);
+        }
+        // The first game of each pair has the pairing's first engine as Black.
+        let firsts: Vec<_> = s
+            .games
+            .iter()
+            .step_by(2)
+            .take(3)
+            .map(|g| (g.black, g.white))
+            .collect();
+        assert_eq!(firsts, vec![(0, 1), (0, 2), (1, 2)]);
+    }
+
+    #[test]
+    fn every_pairing_plays_the_same_opening_in_a_round() {
+        let order = OpeningOrder::Shuffled { seed: 42 };
+        let s = PairedSchedule::new(&GAUNTLET, 6, 3_623, &order, 1);
+        let per_round = GAUNTLET.len() * 2;
+        let mut seen = HashSet::new();
+        for (r, round) in s.games.chunks(per_round).enumerate() {
+            assert!(
+                round.iter().all(|g| g.opening == round[0].opening),
+                "round {r}"
+            );
+            seen.insert(round[0].opening);
+        }
+        assert_eq!(
+            seen.len(),
+            6,
+            "a permutation draws no opening twice before wrapping"
+        );
+    }
+
+    #[test]
+    fn sequential_draw_starts_at_start_and_wraps() {
+        let seq = OpeningOrder::Sequential;
+        assert_eq!(draw_sequence(5, &seq, 1, 7), vec![0, 1, 2, 3, 4, 0, 1]);
+        assert_eq!(draw_sequence(5, &seq, 4, 4), vec![3, 4, 0, 1]);
+        assert_eq!(draw_sequence(5, &seq, 0, 2), vec![0, 1]);
+        assert_eq!(draw_sequence(5, &seq, 12, 2), vec![1, 2]);
+        let s = PairedSchedule::new(&[(0, 1)], 4, 3, &seq, 2);
+        let openings: Vec<_> = s.games.iter().map(|g| g.opening).collect();
+        assert_eq!(openings, vec![1, 1, 2, 2, 0, 0, 1, 1]);
+    }
+
+    #[test]
+    fn shuffled_draw_is_reproducible() {
+        let order = OpeningOrder::Shuffled { seed: 42 };
+        let a = draw_sequence(3_623, &order, 1, 3_623 + 5);
+        let b = draw_sequence(3_623, &order, 1, 3_623 + 5);
+        assert_eq!(a, b);
+        // A permutation of the whole set, then wrapping around.
+        let distinct: HashSet<_> = a[..3_623].iter().collect();
+        assert_eq!(distinct.len(), 3_623);
+        assert_eq!(a[3_623..], a[..5]);
+        // Recorded: a change here changes every shuffled tournament's openings.
+        assert_eq!(a[..5], RECORDED_SEED_42);
+        assert_ne!(
+            draw_sequence(3_623, &OpeningOrder::Shuffled { seed: 43 }, 1, 5),
+            a[..5]
+        );
+        // `start` moves through the same permutation.
+        assert_eq!(draw_sequence(3_623, &order, 3, 3), a[2..5]);
+    }
+
+    const RECORDED_SEED_42: [usize; 5] = [3325, 3195, 1924, 2543, 3309];
+}

@@ -1,0 +1,1409 @@
+//! Statistics of a tournament: per-match Elo estimates and a joint rating list.
+//!
+//! Everything here is a pure function of a slice of [`GameOutcome`]s, so the final table of a
+//! run and `harness stats FILE` (which re-reads the journal) compute identical numbers.
+//!
+//! # The statistical unit: the game pair
+//!
+//! Every opening is played twice by the same two engines with the colours swapped. The two
+//! games of such a *pair* are strongly correlated (a lopsided opening helps whoever has the good
+//! side, once for each engine), so treating the games as independent draws would overstate the
+//! noise: the opening's bias cancels inside a pair. All interval estimates below that are labelled
+//! "paired" therefore use one number per complete pair, never one per game.
+//!
+//! Two outcomes with the same [`GameOutcome::pair`] between the same two engines form a complete
+//! pair when there are exactly two of them and each engine had Black once. Any other group (a lone
+//! game whose partner was never played, or a malformed group: two games with the same colours, or
+//! three or more games under one id) is *incomplete*: its games count in the win/draw/loss totals,
+//! the score, the draw ratio and the trinomial estimate, but not in the pentanomial counts, the
+//! pentanomial Elo, the LOS or the disc difference, and they are reported in
+//! [`MatchStats::incomplete_games`]. Pair ids are only compared among the games of one engine
+//! pair, so a journal may reuse an opening index as the pair id across different matches.
+//!
+//! Self-play games (`black == white`) carry no information about the strength of one engine
+//! relative to another; every function here ignores them.
+//!
+//! # Score to Elo
+//!
+//! Under the logistic Elo model a player rated `D` points above its opponent is expected to score
+//! `x = 1 / (1 + 10^(-D/400))`. Solving for `D`:
+//!
+//! ```text
+//! 1/x = 1 + 10^(-D/400)  =>  10^(-D/400) = 1/x - 1  =>  Elo(x) = D = -400 * log10(1/x - 1)
+//! ```
+//!
+//! `Elo(1/2) = 0`, `Elo(1 - x) = -Elo(x)` and `Elo` diverges at 0 and 1. A score of exactly 0 or
+//! 1 is therefore clamped to `[1e-6, 1 - 1e-6]` first, so a clean sweep reports about ±2400 Elo
+//! (a large finite number) and never infinity or NaN. See [`elo_from_score`].
+//!
+//! # Pentanomial model (the headline Elo of a match)
+//!
+//! For each of the `N` complete pairs, the pair score is `s_i = (points of the two games) / 2`,
+//! one of `0, 0.25, 0.5, 0.75, 1` (LL, LD, WL or DD, WD, WW: the five categories counted in
+//! [`MatchStats::pentanomial`]). The `s_i` are independent, identically distributed draws from a
+//! five-point distribution, so by the central limit theorem their mean is approximately normal:
+//!
+//! ```text
+//! mu  = (1/N) * sum s_i
+//! var = (1/N) * sum (s_i - mu)^2        (population variance, as fishtest and fastchess use)
+//! se  = sqrt(var / N)                    (standard error of mu)
+//! Elo = Elo(mu),  95% interval = [Elo(mu - 1.959964 se), Elo(mu + 1.959964 se)]
+//! ```
+//!
+//! The interval is built on the score scale, where the normal approximation holds, and then
+//! mapped through the monotone `Elo` function, so it is not symmetric in Elo. Both ends are
+//! clamped like the value. 1.959964 is the 97.5% quantile of the standard normal distribution.
+//!
+//! The likelihood of superiority is the probability, under the same normal approximation, that the
+//! true expected score exceeds one half: `LOS = Phi((mu - 0.5) / se)` with `Phi` the standard
+//! normal CDF. When `se == 0` (every pair had the same score) the normal law degenerates to a point
+//! mass at `mu`, giving `LOS = 1` if `mu > 0.5`, `0` if `mu < 0.5` and `0.5` if `mu == 0.5`.
+//!
+//! # Trinomial model (for comparison)
+//!
+//! The same construction over single games (score 0, 0.5 or 1 per game, mean and population
+//! variance over games), ignoring the pairing. It uses all games between the two engines, paired
+//! or not. Comparing its interval with the pentanomial one shows how much the pairing reduces
+//! the noise.
+//!
+//! # Disc difference
+//!
+//! For each complete pair, `d_i` is the sum of the two games' final disc differences from A's view
+//! (Black's difference for the game where A had Black, its negation for the other). The `d_i` are
+//! independent, but their variance is unknown and `N` may be small, so the interval is Student's t
+//! with `N - 1` degrees of freedom and the *sample* variance (denominator `N - 1`, the unbiased
+//! estimate that the t distribution assumes):
+//!
+//! ```text
+//! m = (1/N) sum d_i,  s^2 = (1/(N-1)) sum (d_i - m)^2,  h = t_{0.975, N-1} * s / sqrt(N)
+//! per-game estimate = m / 2,  95% interval = [(m - h) / 2, (m + h) / 2]
+//! ```
+//!
+//! Dividing by two turns "discs per pair" into "discs per game". With one complete pair there is
+//! no variance estimate and the t interval has infinite width: this module then still reports the
+//! mean, with `low = -inf` and `high = +inf` (the value is informative, the interval honestly is
+//! not). Such an [`Estimate`] prints as `+4.0 [-inf, +inf]`; note that `serde_json` writes
+//! non-finite numbers as `null`. With no complete pair the estimate is `None`.
+//!
+//! # Joint ratings (round robins, gauntlets)
+//!
+//! [`ratings`] fits the Bradley-Terry model on the logistic Elo scale,
+//! `P(i beats j) = 1 / (1 + 10^((R_j - R_i) / 400))`, by maximum likelihood over all games, with a
+//! draw counting as half a win for each side. Writing `r = R * ln(10) / 400` (natural units),
+//! `p_ij = sigma(r_i - r_j)` with `sigma` the logistic function, `n_ij` the games and `s_ij` the
+//! points of `i` against `j`, the log-likelihood is
+//!
+//! ```text
+//! L(r) = sum_{i<j} [ s_ij ln p_ij + s_ji ln p_ji ]
+//! dL/dr_i = S_i - sum_j n_ij p_ij              (points scored minus points expected)
+//! -d2L/dr_i dr_j = -n_ij p_ij p_ji  (i != j),   -d2L/dr_i^2 = sum_j n_ij p_ij p_ji
+//! ```
+//!
+//! `L` is concave and invariant under adding a constant to every rating, so one rating is held
+//! fixed while solving. It is maximised by Newton's method (step = inverse of the negative Hessian
+//! times the gradient), with each step capped and halved until the likelihood does not decrease,
+//! until the largest step is below 1e-9 Elo. The ratings are then shifted so the `anchor` engine
+//! is at 0, or so that their mean is 0 when there is no anchor (or the anchor never played).
+//!
+//! **Degenerate data.** The maximum-likelihood estimate exists and is unique (up to the shift)
+//! exactly when the "scored against" graph (an edge `i -> j` when `i` won or drew at least one game
+//! against `j`) is strongly connected (Zermelo; Ford 1957). Otherwise, for example when an engine
+//! won or lost every game or when the engines form groups that never met, some difference is
+//! infinite. Only in that case a prior is added: every engine gets one virtual draw against a
+//! virtual opponent fixed at rating 0. This is the posterior mode under a mild prior that pulls
+//! ratings toward a common centre; it makes the objective strictly concave, so the solution is
+//! unique, finite and ties separate groups together. The prior is deliberately *not* added when the
+//! data are well behaved, so that ordinary results are the exact MLE (75% between two engines is
+//! exactly `Elo(0.75)` = 190.85 apart). The price is a small jump in the ratings at the moment
+//! the data stop being degenerate (typically early in a run, or never for a truly lopsided match).
+//!
+//! **Intervals** come from the observed Fisher information `F = -Hessian` at the solution (with the
+//! prior's terms when it was used): the covariance of the estimates is `F^-1`. Without the prior
+//! `F` is singular along the shift direction, so the first engine is fixed, the reduced matrix
+//! inverted and padded with a zero row and column; with the prior `F` is invertible and is inverted
+//! directly. Either way this gives a covariance `C` whose contrasts are correct, and the reported
+//! ratings are contrasts:
+//! - anchored at `a`: `Var(r_i - r_a) = C_ii + C_aa - 2 C_ia` (the anchor itself gets `[0, 0]`;
+//!   this equals fixing the anchor and inverting the reduced matrix);
+//! - mean zero: `Var(r_i - mean r) = (P C P)_ii` with `P = I - 11^T / k` the centring projection,
+//!   which equals the Moore-Penrose pseudo-inverse of `F` in the unregularised case.
+//!
+//! The 95% interval is `R_i ± 1.959964 * sqrt(Var) * 400 / ln(10)` (a Wald interval, symmetric in
+//! Elo), relative to the anchor or to the mean.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// The 97.5% quantile of the standard normal distribution, used for every 95% normal interval.
+const Z95: f64 = 1.959964;
+
+/// Scores are clamped into `[SCORE_CLAMP, 1 - SCORE_CLAMP]` before conversion to Elo.
+const SCORE_CLAMP: f64 = 1e-6;
+
+/// Elo points per natural-log-odds unit: `400 / ln(10)`.
+const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// Newton stops once the largest rating change of an iteration is below this many Elo.
+const RATING_TOLERANCE_ELO: f64 = 1e-9;
+
+/// Largest Newton step (natural units, about 700 Elo) before the line search.
+const MAX_NEWTON_STEP: f64 = 4.0;
+
+/// Safety bound on Newton iterations; convergence normally takes well under 30.
+const MAX_NEWTON_ITERATIONS: usize = 500;
+
+/// One finished game, as the statistics see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameOutcome {
+    /// Identifies the game pair (same opening, same two engines, colours swapped). Two outcomes with the same `pair` form a complete pair.
+    pub pair: u64,
+    /// Display name of the engine that played Black.
+    pub black: String, // engine display name playing Black
+    /// Display name of the engine that played White.
+    pub white: String,
+    /// Final disc difference from Black's view (-64..=64); its sign is the result (>0 Black won, 0 draw, <0 White won). Forfeits are recorded by the caller as +-64.
+    pub black_disc_diff: i32,
+}
+
+/// A point estimate with its 95% interval `[low, high]`.
+///
+/// `low <= value <= high` always holds; the bounds may be infinite only for
+/// [`MatchStats::disc_diff`] with a single complete pair (see the module docs). Displayed as
+/// `+88.7 [+12.3, +170.2]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The point estimate.
+    pub value: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl fmt::Display for Estimate {
+    /// Formats as `+88.7 [+12.3, +170.2]`: one decimal, explicit signs, `+inf`/`-inf` for
+    /// infinite bounds. Width and alignment flags apply to the whole text (`{:>24}`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `+ 0.0` turns a negative zero into a positive one, so that a negated 0 prints `+0.0`.
+        let text = format!(
+            "{:+.1} [{:+.1}, {:+.1}]",
+            self.value + 0.0,
+            self.low + 0.0,
+            self.high + 0.0
+        );
+        f.pad(&text)
+    }
+}
+
+/// Head-to-head statistics of engine `a` against engine `b`, everything from `a`'s point of view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchStats {
+    /// The engine whose point of view the numbers take ("A").
+    pub a: String,
+    /// The opponent ("B").
+    pub b: String,
+    /// Games between A and B, in either colour, complete pairs or not.
+    pub games: u32,
+    /// Games A won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games A lost.
+    pub losses: u32,
+    /// A's score fraction `(wins + draws / 2) / games`, in `0..=1`; 0 when there are no games.
+    pub score: f64,
+    /// Complete pairs by A's pair score of 0, 0.5, 1, 1.5 and 2 points, i.e. the categories
+    /// LL, LD, WL+DD, WD, WW in that order.
+    pub pentanomial: [u32; 5],
+    /// Number of complete pairs (the sum of `pentanomial`).
+    pub pairs: u32,
+    /// Elo difference A - B with 95% interval from the pentanomial model; `None` without any
+    /// complete pair.
+    pub elo: Option<Estimate>,
+    /// Elo difference A - B with 95% interval from the trinomial (per-game) model over all games;
+    /// `None` without games.
+    pub elo_trinomial: Option<Estimate>,
+    /// Likelihood of superiority of A from the pentanomial model, in `0..=1`; `None` without any
+    /// complete pair.
+    pub los: Option<f64>,
+    /// Fraction of the games that were drawn; 0 when there are no games.
+    pub draw_ratio: f64,
+    /// Mean final disc difference per game from A's view with a paired Student's t 95% interval;
+    /// `None` without any complete pair, infinite bounds with exactly one.
+    pub disc_diff: Option<Estimate>,
+    /// Games between A and B that are not part of a complete pair (partner missing or malformed
+    /// pair id); excluded from `pentanomial`, `elo`, `los` and `disc_diff`.
+    pub incomplete_games: u32,
+}
+
+/// One engine's line in the joint rating list computed by [`ratings`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rating {
+    /// Engine display name.
+    pub name: String,
+    /// Bradley-Terry rating on the Elo scale, relative to the anchor (or to the mean).
+    pub elo: f64,
+    /// Lower end of the 95% interval of `elo`.
+    pub low: f64,
+    /// Upper end of the 95% interval of `elo`.
+    pub high: f64,
+    /// Games the engine played against other engines (self-play excluded).
+    pub games: u32,
+    /// The engine's score fraction over those games, `(wins + draws / 2) / games`.
+    pub score: f64,
+}
+
+/// Converts an expected score fraction into an Elo difference: `-400 * log10(1/x - 1)`.
+///
+/// `x` is first clamped into `[1e-6, 1 - 1e-6]`, so 0 and 1 give about ∓2400 instead of
+/// infinities; NaN input gives 0.
+pub fn elo_from_score(x: f64) -> f64 {
+    if x.is_nan() {
+        return 0.0;
+    }
+    let x = x.clamp(SCORE_CLAMP, 1.0 - SCORE_CLAMP);
+    -400.0 * (1.0 / x - 1.0).log10()
+}
+
+/// Computes the head-to-head statistics of engine `a` against engine `b` from A's point of view.
+///
+/// Only games between `a` and `b` (in either colour) are used; pairs are identified by
+/// [`GameOutcome::pair`] among those games. With `a == b` (self-play) or no such games the result
+/// is empty: zero counts, zero fractions and `None` estimates.
+pub fn match_stats(outcomes: &[GameOutcome], a: &str, b: &str) -> MatchStats {
+    let games = outcomes
+        .iter()
+        .filter(|o| a != b && ((o.black == a && o.white == b) || (o.black == b && o.white == a)));
+    match_stats_of(games, a, b)
+}
+
+/// Computes [`MatchStats`] for every unordered pair of engines that played each other.
+///
+/// Engines are numbered by the order in which their names first appear in `outcomes` (Black
+/// before White within a game). For each pair, A is the engine that appeared first. The result is
+/// ordered by A's number, then B's. Self-play games are ignored.
+pub fn all_matches(outcomes: &[GameOutcome]) -> Vec<MatchStats> {
+    let names = NameIndex::new(outcomes);
+    let mut buckets: HashMap<(usize, usize), Vec<&GameOutcome>> = HashMap::new();
+    for o in outcomes {
+        if o.black == o.white {
+            continue;
+        }
+        let (ib, iw) = (names.index(&o.black), names.index(&o.white));
+        buckets.entry((ib.min(iw), ib.max(iw))).or_default().push(o);
+    }
+    let mut keys: Vec<(usize, usize)> = buckets.keys().copied().collect();
+    keys.sort_unstable();
+    keys.into_iter()
+        .map(|key| {
+            let (a, b) = (&names.names[key.0], &names.names[key.1]);
+            match_stats_of(buckets[&key].iter().copied(), a, b)
+        })
+        .collect()
+}
+
+/// Joint Bradley-Terry ratings of all engines, sorted by rating, best first.
+///
+/// Maximum likelihood on game scores (a draw is half a win for each side) on the logistic Elo
+/// scale, anchored so that `anchor` is at 0, or so that the mean is 0 when `anchor` is `None` or
+/// names an engine without games. Intervals are 95% Wald intervals from the observed Fisher
+/// information. When the MLE does not exist (an engine won or lost everything, or groups never
+/// met) every engine gets one virtual draw against a virtual 0-rated opponent; see the module
+/// docs. Engines with no game against another engine are left out. Ties keep the order of first
+/// appearance. Never panics and never returns NaN.
+pub fn ratings(outcomes: &[GameOutcome], anchor: Option<&str>) -> Vec<Rating> {
+    // Engines that played at least one game against another engine, by first appearance.
+    let mut names: Vec<String> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for o in outcomes.iter().filter(|o| o.black != o.white) {
+        for name in [&o.black, &o.white] {
+            if !index.contains_key(name.as_str()) {
+                index.insert(name.as_str(), names.len());
+                names.push(name.clone());
+            }
+        }
+    }
+    let k = names.len();
+    if k == 0 {
+        return Vec::new();
+    }
+
+    // Per ordered engine pair: games and points (in half points, to stay exact).
+    let mut games = vec![vec![0u64; k]; k];
+    let mut half_points = vec![vec![0u64; k]; k];
+    for o in outcomes.iter().filter(|o| o.black != o.white) {
+        let (ib, iw) = (index[o.black.as_str()], index[o.white.as_str()]);
+        let hp_black = result_half_points(i64::from(o.black_disc_diff));
+        games[ib][iw] += 1;
+        games[iw][ib] += 1;
+        half_points[ib][iw] += hp_black;
+        half_points[iw][ib] += 2 - hp_black;
+    }
+    let mut matchups = Vec::new();
+    for i in 0..k {
+        for j in (i + 1)..k {
+            if games[i][j] > 0 {
+                matchups.push(Matchup {
+                    i,
+                    j,
+                    games: games[i][j] as f64,
+                    points_i: half_points[i][j] as f64 / 2.0,
+                });
+            }
+        }
+    }
+
+    let model = BradleyTerry {
+        k,
+        matchups,
+        prior: !strongly_connected(&half_points),
+    };
+    let theta = model.solve();
+    let cov = model.covariance(&theta);
+
+    let anchor_index = anchor.and_then(|name| index.get(name).copied());
+    let (centre, variances): (f64, Vec<f64>) = match anchor_index {
+        Some(a) => (
+            theta[a],
+            (0..k)
+                .map(|i| cov[i][i] + cov[a][a] - 2.0 * cov[i][a])
+                .collect(),
+        ),
+        None => {
+            let kf = k as f64;
+            let total: f64 = cov.iter().flatten().sum();
+            (
+                theta.iter().sum::<f64>() / kf,
+                (0..k)
+                    .map(|i| cov[i][i] - 2.0 * cov[i].iter().sum::<f64>() / kf + total / (kf * kf))
+                    .collect(),
+            )
+        }
+    };
+
+    let mut out: Vec<Rating> = (0..k)
+        .map(|i| {
+            let elo = finite_or_zero((theta[i] - centre) * ELO_PER_NAT);
+            let variance = variances[i];
+            let half = if variance.is_finite() && variance > 0.0 {
+                Z95 * variance.sqrt() * ELO_PER_NAT
+            } else {
+                0.0
+            };
+            let played: u64 = games[i].iter().sum();
+            let points: u64 = half_points[i].iter().sum();
+            Rating {
+                name: names[i].clone(),
+                elo,
+                low: elo - half,
+                high: elo + half,
+                games: saturating_u32(played),
+                score: ratio(points as f64 / 2.0, played as f64),
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| y.elo.total_cmp(&x.elo));
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Match statistics internals.
+
+/// Names in order of first appearance (Black before White), self-play included.
+struct NameIndex {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl NameIndex {
+    fn new(outcomes: &[GameOutcome]) -> Self {
+        let mut names = Vec::new();
+        let mut index = HashMap::new();
+        for o in outcomes {
+            for name in [&o.black, &o.white] {
+                if !index.contains_key(name) {
+                    index.insert(name.clone(), names.len());
+                    names.push(name.clone());
+                }
+            }
+        }
+        NameIndex { names, index }
+    }
+
+    fn index(&self, name: &str) -> usize {
+        self.index[name]
+    }
+}
+
+/// Half points (0, 1 or 2) scored by the side whose disc difference this is.
+fn result_half_points(disc_diff: i64) -> u64 {
+    match disc_diff.signum() {
+        1 => 2,
+        0 => 1,
+        _ => 0,
+    }
+}
+
+/// Disc difference of one game from `a`'s point of view (widened so negation cannot overflow).
+fn disc_diff_for(o: &GameOutcome, a: &str) -> i64 {
+    let d = i64::from(o.black_disc_diff);
+    if o.black == a {
+        d
+    } else {
+        -d
+    }
+}
+
+/// [`MatchStats`] from games already known to be between `a` and `b`.
+fn match_stats_of<'g>(
+    games: impl IntoIterator<Item = &'g GameOutcome>,
+    a: &str,
+    b: &str,
+) -> MatchStats {
+    let mut stats = MatchStats {
+        a: a.to_string(),
+        b: b.to_string(),
+        games: 0,
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        score: 0.0,
+        pentanomial: [0; 5],
+        pairs: 0,
+        elo: None,
+        elo_trinomial: None,
+        los: None,
+        draw_ratio: 0.0,
+        disc_diff: None,
+        incomplete_games: 0,
+    };
+
+    // Group by pair id, keeping the order of first appearance so results are deterministic.
+    let mut group_of: HashMap<u64, usize> = HashMap::new();
+    let mut groups: Vec<Vec<&GameOutcome>> = Vec::new();
+    let mut game_scores: Vec<f64> = Vec::new();
+    for o in games {
+        let half_points = result_half_points(disc_diff_for(o, a));
+        match half_points {
+            2 => stats.wins += 1,
+            1 => stats.draws += 1,
+            _ => stats.losses += 1,
+        }
+        stats.games += 1;
+        game_scores.push(half_points as f64 / 2.0);
+        let g = *group_of.entry(o.pair).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(o);
+    }
+
+    let mut pair_scores: Vec<f64> = Vec::new();
+    let mut pair_disc_sums: Vec<f64> = Vec::new();
+    for group in &groups {
+        let complete = group.len() == 2 && ((group[0].black == a) != (group[1].black == a));
+        if !complete {
+            stats.incomplete_games += group.len() as u32;
+            continue;
+        }
+        let hp: u64 = group
+            .iter()
+            .map(|o| result_half_points(disc_diff_for(o, a)))
+            .sum();
+        stats.pentanomial[hp as usize] += 1;
+        pair_scores.push(hp as f64 / 4.0);
+        pair_disc_sums.push(group.iter().map(|o| disc_diff_for(o, a)).sum::<i64>() as f64);
+    }
+    stats.pairs = pair_scores.len() as u32;
+
+    let games_f = f64::from(stats.games);
+    stats.score = ratio(
+        f64::from(stats.wins) + f64::from(stats.draws) / 2.0,
+        games_f,
+    );
+    stats.draw_ratio = ratio(f64::from(stats.draws), games_f);
+    if let Some((elo, los)) = score_estimate(&pair_scores) {
+        stats.elo = Some(elo);
+        stats.los = Some(los);
+    }
+    stats.elo_trinomial = score_estimate(&game_scores).map(|(elo, _)| elo);
+    stats.disc_diff = paired_disc_estimate(&pair_disc_sums);
+    stats
+}
+
+/// Elo estimate with normal 95% interval and LOS from i.i.d. scores in `0..=1` (pair scores for
+/// the pentanomial model, game scores for the trinomial one). `None` for an empty sample.
+fn score_estimate(scores: &[f64]) -> Option<(Estimate, f64)> {
+    if scores.is_empty() {
+        return None;
+    }
+    let n = scores.len() as f64;
+    let mu = scores.iter().sum::<f64>() / n;
+    let var = scores.iter().map(|s| (s - mu) * (s - mu)).sum::<f64>() / n;
+    let se = (var / n).sqrt();
+    let estimate = Estimate {
+        value: elo_from_score(mu),
+        low: elo_from_score(mu - Z95 * se),
+        high: elo_from_score(mu + Z95 * se),
+    };
+    let los = if se > 0.0 {
+        Normal::standard().cdf((mu - 0.5) / se)
+    } else if mu > 0.5 {
+        1.0
+    } else if mu < 0.5 {
+        0.0
+    } else {
+        0.5
+    };
+    Some((estimate, los))
+}
+
+/// Mean disc difference per game with a Student's t 95% interval, from per-pair sums.
+fn paired_disc_estimate(pair_sums: &[f64]) -> Option<Estimate> {
+    if pair_sums.is_empty() {
+        return None;
+    }
+    let n = pair_sums.len() as f64;
+    let mean = pair_sums.iter().sum::<f64>() / n;
+    if pair_sums.len() == 1 {
+        return Some(Estimate {
+            value: mean / 2.0,
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+        });
+    }
+    let sample_var = pair_sums
+        .iter()
+        .map(|d| (d - mean) * (d - mean))
+        .sum::<f64>()
+        / (n - 1.0);
+    let se = (sample_var / n).sqrt();
+    let t = t_quantile_975(n - 1.0);
+    let half = t * se;
+    Some(Estimate {
+        value: mean / 2.0,
+        low: (mean - half) / 2.0,
+        high: (mean + half) / 2.0,
+    })
+}
+
+/// The 97.5% quantile of Student's t distribution with `df >= 1` degrees of freedom.
+///
+/// statrs inverts the regularised incomplete beta function, which is accurate for moderate `df`
+/// but loses accuracy beyond about 1e4 and can stall beyond about 1e7 degrees of freedom. Above
+/// 1000 the Cornish-Fisher expansion around the normal quantile is used instead; its first
+/// neglected term is below 3e-9 there.
+fn t_quantile_975(df: f64) -> f64 {
+    const Z: f64 = 1.959963984540054;
+    if df > 1000.0 || !df.is_finite() {
+        let z3 = Z * Z * Z;
+        let z5 = z3 * Z * Z;
+        return Z + (z3 + Z) / (4.0 * df) + (5.0 * z5 + 16.0 * z3 + 3.0 * Z) / (96.0 * df * df);
+    }
+    StudentsT::new(0.0, 1.0, df.max(1.0))
+        .map(|dist| dist.inverse_cdf(0.975))
+        .ok()
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .unwrap_or(Z95)
+}
+
+/// `num / den`, or 0 when `den` is 0.
+fn ratio(num: f64, den: f64) -> f64 {
+    if den > 0.0 {
+        num / den
+    } else {
+        0.0
+    }
+}
+
+fn finite_or_zero(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+fn saturating_u32(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bradley-Terry internals. Ratings are in natural units (`r = R * ln 10 / 400`) here.
+
+/// All games between engines `i < j`: how many, and how many points `i` scored.
+struct Matchup {
+    i: usize,
+    j: usize,
+    games: f64,
+    points_i: f64,
+}
+
+struct BradleyTerry {
+    k: usize,
+    matchups: Vec<Matchup>,
+    /// Whether every engine gets one virtual draw against a virtual opponent rated 0.
+    prior: bool,
+}
+
+impl BradleyTerry {
+    /// Indices of the free ratings: all with the prior, all but the first (fixed at 0) without.
+    fn free(&self) -> std::ops::Range<usize> {
+        if self.prior {
+            0..self.k
+        } else {
+            1..self.k
+        }
+    }
+
+    fn log_likelihood(&self, theta: &[f64]) -> f64 {
+        let mut l = 0.0;
+        for m in &self.matchups {
+            let x = theta[m.i] - theta[m.j];
+            l += m.points_i * ln_sigmoid(x) + (m.games - m.points_i) * ln_sigmoid(-x);
+        }
+        if self.prior {
+            for &t in theta {
+                l += 0.5 * ln_sigmoid(t) + 0.5 * ln_sigmoid(-t);
+            }
+        }
+        l
+    }
+
+    /// Gradient of the log-likelihood and the observed Fisher information (negative Hessian).
+    fn gradient_and_information(&self, theta: &[f64]) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let k = self.k;
+        let mut g = vec![0.0; k];
+        let mut info = vec![vec![0.0; k]; k];
+        for m in &self.matchups {
+            let p = sigmoid(theta[m.i] - theta[m.j]);
+            let residual = m.points_i - m.games * p;
+            g[m.i] += residual;
+            g[m.j] -= residual;
+            let w = m.games * p * (1.0 - p);
+            info[m.i][m.i] += w;
+            info[m.j][m.j] += w;
+            info[m.i][m.j] -= w;
+            info[m.j][m.i] -= w;
+        }
+        if self.prior {
+            for i in 0..k {
+                let p = sigmoid(theta[i]);
+                g[i] += 0.5 - p;
+                info[i][i] += p * (1.0 - p);
+            }
+        }
+        (g, info)
+    }
+
+    /// Restricts a square matrix to the free indices.
+    fn reduce(&self, info: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        self.free()
+            .map(|i| self.free().map(|j| info[i][j]).collect())
+            .collect()
+    }
+
+    /// Maximises the (penalised) log-likelihood by damped Newton iterations.
+    fn solve(&self) -> Vec<f64> {
+        let mut theta = vec![0.0; self.k];
+        let free: Vec<usize> = self.free().collect();
+        if free.is_empty() {
+            return theta;
+        }
+        for _ in 0..MAX_NEWTON_ITERATIONS {
+            let (g, info) = self.gradient_and_information(&theta);
+            let Some(inverse) = invert(self.reduce(&info)) else {
+                break;
+            };
+            let mut step: Vec<f64> = inverse
+                .iter()
+                .map(|row| row.iter().zip(&free).map(|(c, &j)| c * g[j]).sum())
+                .collect();
+            let largest = step.iter().fold(0.0f64, |acc, s| acc.max(s.abs()));
+            if !largest.is_finite() {
+                break;
+            }
+            let mut length = largest;
+            if largest > MAX_NEWTON_STEP {
+                let shrink = MAX_NEWTON_STEP / largest;
+                step.iter_mut().for_each(|s| *s *= shrink);
+                length = MAX_NEWTON_STEP;
+            }
+            // Backtracking: halve until the likelihood does not decrease. Near the optimum the
+            // comparison is dominated by rounding, so tiny steps are taken as they are.
+            let start = self.log_likelihood(&theta);
+            let mut t = 1.0;
+            let candidate = loop {
+                let mut candidate = theta.clone();
+                for (s, &j) in step.iter().zip(&free) {
+                    candidate[j] += t * s;
+                }
+                if t * length * ELO_PER_NAT < 1e-6 || self.log_likelihood(&candidate) >= start {
+                    break candidate;
+                }
+                t /= 2.0;
+            };
+            if candidate.iter().any(|x| !x.is_finite()) {
+                break;
+            }
+            theta = candidate;
+            if t * length * ELO_PER_NAT < RATING_TOLERANCE_ELO {
+                break;
+            }
+        }
+        theta
+    }
+
+    /// Covariance of the estimates: the inverse observed Fisher information, padded with a zero
+    /// row and column for the fixed first engine when there is no prior. Only contrasts of it are
+    /// meaningful without the prior. Falls back to zeros if the matrix cannot be inverted.
+    fn covariance(&self, theta: &[f64]) -> Vec<Vec<f64>> {
+        let k = self.k;
+        let mut cov = vec![vec![0.0; k]; k];
+        let (_, info) = self.gradient_and_information(theta);
+        let free: Vec<usize> = self.free().collect();
+        if let Some(inverse) = invert(self.reduce(&info)) {
+            for (a, &i) in free.iter().enumerate() {
+                for (b, &j) in free.iter().enumerate() {
+                    cov[i][j] = inverse[a][b];
+                }
+            }
+        }
+        cov
+    }
+}
+
+/// Whether every engine can reach every other along "scored at least half a point against"
+/// edges, i.e. whether the Bradley-Terry MLE exists. `half_points[i][j]` is i's score against j.
+fn strongly_connected(half_points: &[Vec<u64>]) -> bool {
+    let k = half_points.len();
+    let reaches_all = |forward: bool| {
+        let mut seen = vec![false; k];
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            for j in 0..k {
+                let edge = if forward {
+                    half_points[i][j]
+                } else {
+                    half_points[j][i]
+                };
+                if edge > 0 && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen.into_iter().all(|s| s)
+    };
+    k > 0 && reaches_all(true) && reaches_all(false)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// `ln(sigmoid(x)) = -softplus(-x)`, stable for large `|x|`.
+fn ln_sigmoid(x: f64) -> f64 {
+    let y = -x;
+    -(y.max(0.0) + (-y.abs()).exp().ln_1p())
+}
+
+/// Inverse of a small square matrix by Gauss-Jordan elimination with partial pivoting; `None`
+/// when it is (numerically) singular or not finite.
+fn invert(mut m: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let n = m.len();
+    let scale = m.iter().flatten().fold(0.0f64, |acc, x| acc.max(x.abs()));
+    if !scale.is_finite() || scale == 0.0 {
+        return None;
+    }
+    let mut inv: Vec<Vec<f64>> = (0..n)
+        .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| m[x][col].abs().total_cmp(&m[y][col].abs()))?;
+        if m[pivot][col].abs() <= scale * 1e-14 {
+            return None;
+        }
+        m.swap(col, pivot);
+        inv.swap(col, pivot);
+        let p = m[col][col];
+        for j in 0..n {
+            m[col][j] /= p;
+            inv[col][j] /= p;
+        }
+        for row in 0..n {
+            if row != col {
+                let factor = m[row][col];
+                if factor != 0.0 {
+                    for j in 0..n {
+                        m[row][j] -= factor * m[col][j];
+                        inv[row][j] -= factor * inv[col][j];
+                    }
+                }
+            }
+        }
+    }
+    inv.iter().flatten().all(|x| x.is_finite()).then_some(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(pair: u64, black: &str, white: &str, black_disc_diff: i32) -> GameOutcome {
+        GameOutcome {
+            pair,
+            black: black.to_string(),
+            white: white.to_string(),
+            black_disc_diff,
+        }
+    }
+
+    fn close(actual: f64, expected: f64, tolerance: f64) {
+        assert!(
+            (actual - expected).abs() <= tolerance,
+            "expected {expected}, got {actual}"
+        );
+    }
+
+    fn close_estimate(actual: Estimate, value: f64, low: f64, high: f64) {
+        close(actual.value, value, 1e-6);
+        close(actual.low, low, 1e-6);
+        close(actual.high, high, 1e-6);
+    }
+
+    fn assert_no_nan(s: &MatchStats) {
+        let mut numbers = vec![s.score, s.draw_ratio];
+        for e in [s.elo, s.elo_trinomial, s.disc_diff].into_iter().flatten() {
+            numbers.extend([e.value, e.low, e.high]);
+        }
+        numbers.extend(s.los);
+        assert!(numbers.iter().all(|x| !x.is_nan()), "NaN in {s:?}");
+    }
+
+    /// Two complete pairs (WL and WD for A) and one game whose partner is missing.
+    fn two_pairs_and_a_loner() -> Vec<GameOutcome> {
+        vec![
+            // Pair 1: A wins with Black by 10; B wins with Black by 6 -> A: W, L, discs +10 - 6 = +4.
+            game(1, "A", "B", 10),
+            game(1, "B", "A", 6),
+            // Pair 2: A wins with Black by 20; B draws with Black -> A: W, D, discs +20 + 0 = +20.
+            game(2, "A", "B", 20),
+            game(2, "B", "A", 0),
+            // Pair 3: only one game, A wins with Black by 64 (a forfeit): incomplete.
+            game(3, "A", "B", 64),
+            // Games with another engine are not part of A vs B.
+            game(4, "A", "C", -30),
+            game(4, "C", "A", 30),
+        ]
+    }
+
+    #[test]
+    fn elo_from_score_matches_formula_and_clamps() {
+        // Elo(0.75) = -400 log10(1/0.75 - 1) = -400 log10(1/3) = 400 log10 3 = 190.848501887865
+        close(elo_from_score(0.75), 190.848501887865, 1e-9);
+        close(elo_from_score(0.25), -190.848501887865, 1e-9);
+        assert_eq!(elo_from_score(0.5), 0.0);
+        // Clamped: Elo(1 - 1e-6) = -400 log10(1e-6 / 0.999999) = 2400 + 400 log10(0.999999)
+        // = 2400 - 0.000173718 = 2399.999826281142
+        close(elo_from_score(1.0), 2399.999826281142, 1e-6);
+        close(elo_from_score(0.0), -2399.999826281142, 1e-6);
+        close(elo_from_score(f64::INFINITY), 2399.999826281142, 1e-6);
+        assert_eq!(elo_from_score(f64::NAN), 0.0);
+    }
+
+    #[test]
+    fn pentanomial_hand_example() {
+        let s = match_stats(&two_pairs_and_a_loner(), "A", "B");
+        assert_eq!((s.a.as_str(), s.b.as_str()), ("A", "B"));
+        // W/D/L counts include the incomplete game: W L W D W.
+        assert_eq!((s.games, s.wins, s.draws, s.losses), (5, 3, 1, 1));
+        close(s.score, 3.5 / 5.0, 1e-12);
+        close(s.draw_ratio, 0.2, 1e-12);
+        // WL -> 1 point (index 2), WD -> 1.5 points (index 3).
+        assert_eq!(s.pentanomial, [0, 0, 1, 1, 0]);
+        assert_eq!(s.pairs, 2);
+        assert_eq!(s.incomplete_games, 1);
+
+        // Pair scores 0.5 and 0.75: mu = 0.625, var = (0.125^2 + 0.125^2) / 2 = 0.015625,
+        // se = sqrt(0.015625 / 2) = 0.08838834764831845.
+        // Elo(0.625) = -400 log10(0.6) = 88.73949984654251.
+        // mu -/+ 1.959964 se = 0.4517620205898112 / 0.7982379794101888
+        // -> Elo = -33.62376039091523 / 238.917187469489.
+        let elo = s.elo.unwrap();
+        close_estimate(elo, 88.73949984654251, -33.62376039091523, 238.917187469489);
+        // LOS = Phi(0.125 / 0.0883883) = Phi(sqrt 2) = Phi(1.41421356) = 0.9213503964748574.
+        close(s.los.unwrap(), 0.9213503964748574, 1e-9);
+
+        // Trinomial over all 5 games: scores 1, 0, 1, 0.5, 1 -> mu = 0.7,
+        // var = (0.09 + 0.49 + 0.09 + 0.04 + 0.09) / 5 = 0.16, se = sqrt(0.16 / 5) = 0.178885438.
+        // Elo(0.7) = 400 log10(7/3) = 147.19071411783776; 0.7 - 1.959964 se = 0.3493909810038081
+        // -> -108.00335568255718; 0.7 + 1.959964 se = 1.0506 -> clamped -> 2399.999826281142.
+        let tri = s.elo_trinomial.unwrap();
+        close_estimate(
+            tri,
+            147.19071411783776,
+            -108.00335568255718,
+            2399.999826281142,
+        );
+
+        // Disc: pair sums +4 and +20 -> mean 12 (6 per game); sample sd: deviations -8, +8,
+        // s^2 = 128 / 1, s = 11.3137, se = s / sqrt 2 = 8; t_{0.975,1} = 12.706204736174698;
+        // h = 101.64963789; per game 6 -/+ 50.82481894469879.
+        let disc = s.disc_diff.unwrap();
+        close_estimate(disc, 6.0, -44.82481894469879, 56.82481894469879);
+    }
+
+    #[test]
+    fn symmetry_of_the_two_points_of_view() {
+        let outcomes = two_pairs_and_a_loner();
+        let ab = match_stats(&outcomes, "A", "B");
+        let ba = match_stats(&outcomes, "B", "A");
+        assert_eq!((ba.a.as_str(), ba.b.as_str()), ("B", "A"));
+        assert_eq!((ba.games, ba.wins, ba.draws, ba.losses), (5, 1, 1, 3));
+        assert_eq!(ba.pentanomial, [0, 1, 1, 0, 0]);
+        let mut reversed = ab.pentanomial;
+        reversed.reverse();
+        assert_eq!(ba.pentanomial, reversed);
+        assert_eq!(
+            (ba.pairs, ba.incomplete_games),
+            (ab.pairs, ab.incomplete_games)
+        );
+        close(ba.score, 1.0 - ab.score, 1e-12);
+        close(ba.draw_ratio, ab.draw_ratio, 1e-12);
+        close(ba.los.unwrap(), 1.0 - ab.los.unwrap(), 1e-9);
+        for (x, y) in [
+            (ab.elo, ba.elo),
+            (ab.elo_trinomial, ba.elo_trinomial),
+            (ab.disc_diff, ba.disc_diff),
+        ] {
+            let (x, y) = (x.unwrap(), y.unwrap());
+            close(y.value, -x.value, 1e-9);
+            close(y.low, -x.high, 1e-9);
+            close(y.high, -x.low, 1e-9);
+        }
+        close(ba.elo.unwrap().value, -88.73949984654251, 1e-6);
+    }
+
+    #[test]
+    fn all_wins_is_large_and_finite() {
+        // Three pairs, A wins all six games by 8 discs.
+        let outcomes: Vec<GameOutcome> = (0..3)
+            .flat_map(|p| [game(p, "A", "B", 8), game(p, "B", "A", -8)])
+            .collect();
+        let s = match_stats(&outcomes, "A", "B");
+        assert_no_nan(&s);
+        assert_eq!(s.pentanomial, [0, 0, 0, 0, 3]);
+        // mu = 1, se = 0 -> every bound is Elo(1 - 1e-6) = 2399.999826281142; LOS = 1.
+        close_estimate(
+            s.elo.unwrap(),
+            2399.999826281142,
+            2399.999826281142,
+            2399.999826281142,
+        );
+        close_estimate(
+            s.elo_trinomial.unwrap(),
+            2399.999826281142,
+            2399.999826281142,
+            2399.999826281142,
+        );
+        assert_eq!(s.los, Some(1.0));
+        // Every pair sum is 16 -> 8 per game, sample variance 0 -> zero-width interval.
+        close_estimate(s.disc_diff.unwrap(), 8.0, 8.0, 8.0);
+
+        let reverse = match_stats(&outcomes, "B", "A");
+        assert_no_nan(&reverse);
+        close(reverse.elo.unwrap().value, -2399.999826281142, 1e-6);
+        assert_eq!(reverse.los, Some(0.0));
+    }
+
+    #[test]
+    fn all_draws_is_zero_with_zero_width() {
+        let outcomes: Vec<GameOutcome> = (0..4)
+            .flat_map(|p| [game(p, "A", "B", 0), game(p, "B", "A", 0)])
+            .collect();
+        let s = match_stats(&outcomes, "A", "B");
+        assert_no_nan(&s);
+        assert_eq!(s.pentanomial, [0, 0, 4, 0, 0]);
+        assert_eq!(s.draw_ratio, 1.0);
+        assert_eq!(s.score, 0.5);
+        close_estimate(s.elo.unwrap(), 0.0, 0.0, 0.0);
+        close_estimate(s.elo_trinomial.unwrap(), 0.0, 0.0, 0.0);
+        assert_eq!(s.los, Some(0.5));
+        close_estimate(s.disc_diff.unwrap(), 0.0, 0.0, 0.0);
+        assert_eq!(s.elo.unwrap().to_string(), "+0.0 [+0.0, +0.0]");
+        assert_eq!(
+            match_stats(&outcomes, "B", "A").elo.unwrap().to_string(),
+            "+0.0 [+0.0, +0.0]"
+        );
+    }
+
+    #[test]
+    fn disc_difference_t_interval_three_pairs() {
+        let outcomes = vec![
+            // Pair sums from A's view: 6 + 4 = 10, 2 + 2 = 4, -1 - 1 = -2.
+            game(7, "A", "B", 6),
+            game(7, "B", "A", -4),
+            game(8, "B", "A", -2),
+            game(8, "A", "B", 2),
+            game(9, "A", "B", -1),
+            game(9, "B", "A", 1),
+        ];
+        let s = match_stats(&outcomes, "A", "B");
+        assert_eq!(s.pairs, 3);
+        // m = (10 + 4 - 2) / 3 = 4; deviations 6, 0, -6 -> s^2 = 72 / 2 = 36, s = 6;
+        // se = 6 / sqrt 3 = 3.4641016; h = t_{0.975,2} * se = 4.302653 * 3.4641016 = 14.904827;
+        // per game: 4/2 = 2, [(4 - 14.904827)/2, (4 + 14.904827)/2] = [-5.4524136, 9.4524136].
+        close_estimate(
+            s.disc_diff.unwrap(),
+            2.0,
+            -5.452413603338654,
+            9.452413603338654,
+        );
+        // Pentanomial: pair 7 WW, pair 8 WW, pair 9 LL.
+        assert_eq!(s.pentanomial, [1, 0, 0, 0, 2]);
+    }
+
+    #[test]
+    fn disc_difference_single_pair_has_infinite_interval() {
+        let outcomes = vec![game(1, "A", "B", 10), game(1, "B", "A", 2)];
+        let s = match_stats(&outcomes, "A", "B");
+        let disc = s.disc_diff.unwrap();
+        // (10 - 2) / 2 = 4 per game.
+        assert_eq!(disc.value, 4.0);
+        assert_eq!((disc.low, disc.high), (f64::NEG_INFINITY, f64::INFINITY));
+        assert_eq!(disc.to_string(), "+4.0 [-inf, +inf]");
+        // One pair with score 0.5: se = 0 -> Elo 0 [0, 0], LOS 0.5.
+        close_estimate(s.elo.unwrap(), 0.0, 0.0, 0.0);
+        assert_eq!(s.los, Some(0.5));
+    }
+
+    #[test]
+    fn t_quantiles() {
+        // Tables: t_{0.975,1} = 12.7062047, t_{0.975,2} = 4.3026527, t_{0.975,10} = 2.2281389,
+        // t_{0.975,1000} = 1.9623391 (library), 1001 = 1.9623367 (expansion); the normal limit
+        // is 1.9599640 (df = 1e9 via the expansion, also no stall).
+        close(t_quantile_975(1.0), 12.7062047, 1e-6);
+        close(t_quantile_975(2.0), 4.3026527, 1e-6);
+        close(t_quantile_975(10.0), 2.2281389, 1e-6);
+        close(t_quantile_975(1000.0), 1.9623391, 1e-6);
+        close(t_quantile_975(1001.0), 1.9623367, 1e-6);
+        close(t_quantile_975(1e9), 1.9599640, 1e-6);
+    }
+
+    #[test]
+    fn malformed_and_missing_pairs_are_incomplete() {
+        let outcomes = vec![
+            // Same colours twice under one id: not a pair.
+            game(1, "A", "B", 5),
+            game(1, "A", "B", 5),
+            // Three games under one id: not a pair.
+            game(2, "A", "B", 5),
+            game(2, "B", "A", 5),
+            game(2, "A", "B", 5),
+            // A proper pair: A wins both -> WW.
+            game(3, "B", "A", -1),
+            game(3, "A", "B", 1),
+            // Same id used by another match: irrelevant for A vs B.
+            game(3, "A", "C", 1),
+            // Self-play is ignored.
+            game(4, "A", "A", 1),
+        ];
+        let s = match_stats(&outcomes, "A", "B");
+        assert_eq!((s.games, s.wins, s.draws, s.losses), (7, 6, 0, 1));
+        assert_eq!(s.incomplete_games, 5);
+        assert_eq!(s.pairs, 1);
+        assert_eq!(s.pentanomial, [0, 0, 0, 0, 1]);
+        close(s.disc_diff.unwrap().value, 1.0, 1e-12);
+
+        let self_play = match_stats(&outcomes, "A", "A");
+        assert_eq!(self_play.games, 0);
+        assert_no_nan(&self_play);
+    }
+
+    #[test]
+    fn empty_match_is_empty_and_finite() {
+        let s = match_stats(&[], "A", "B");
+        assert_no_nan(&s);
+        assert_eq!((s.games, s.pairs, s.incomplete_games), (0, 0, 0));
+        assert_eq!((s.score, s.draw_ratio), (0.0, 0.0));
+        assert_eq!(
+            (s.elo, s.elo_trinomial, s.los, s.disc_diff),
+            (None, None, None, None)
+        );
+        // Only an incomplete game: trinomial exists, pentanomial does not.
+        let s = match_stats(&[game(1, "A", "B", 3)], "A", "B");
+        assert_eq!((s.pairs, s.incomplete_games), (0, 1));
+        assert!(s.elo.is_none() && s.los.is_none() && s.disc_diff.is_none());
+        // One win: mu = 1, se = 0.
+        close_estimate(
+            s.elo_trinomial.unwrap(),
+            2399.999826281142,
+            2399.999826281142,
+            2399.999826281142,
+        );
+    }
+
+    #[test]
+    fn all_matches_orders_and_orients_by_first_appearance() {
+        let outcomes = vec![
+            game(1, "C", "A", 4),
+            game(1, "A", "C", -4),
+            game(2, "B", "A", 0),
+            game(2, "A", "B", 2),
+            game(3, "B", "C", 2),
+            game(4, "D", "D", 2),
+        ];
+        // Appearance order: C, A, B, D. Pairs: (C, A), (A, B), (C, B); D only played itself.
+        let all = all_matches(&outcomes);
+        let names: Vec<(&str, &str)> = all.iter().map(|s| (s.a.as_str(), s.b.as_str())).collect();
+        assert_eq!(names, vec![("C", "A"), ("C", "B"), ("A", "B")]);
+        for s in &all {
+            assert_eq!(*s, match_stats(&outcomes, &s.a, &s.b));
+        }
+        assert_eq!(all[0].pentanomial, [0, 0, 0, 0, 1]);
+        assert_eq!(all[1].losses, 1);
+        assert_eq!(all[2].pentanomial, [0, 0, 0, 1, 0]);
+        assert!(all_matches(&[]).is_empty());
+    }
+
+    fn find<'r>(list: &'r [Rating], name: &str) -> &'r Rating {
+        list.iter().find(|r| r.name == name).unwrap()
+    }
+
+    #[test]
+    fn ratings_two_engines_at_75_percent() {
+        // A beats B 3 - 1 (two pairs, WL and WW).
+        let outcomes = vec![
+            game(1, "B", "A", -2),
+            game(1, "A", "B", 2),
+            game(2, "A", "B", 2),
+            game(2, "B", "A", 2),
+        ];
+        let list = ratings(&outcomes, Some("B"));
+        assert_eq!(list.len(), 2);
+        assert_eq!((list[0].name.as_str(), list[1].name.as_str()), ("A", "B"));
+        // MLE: 4 p = 3 -> p = 0.75 -> R_A - R_B = Elo(0.75) = 190.848501887865.
+        // Fisher (natural units, B fixed): n p (1 - p) = 4 * 0.75 * 0.25 = 0.75 -> var = 4/3;
+        // se = sqrt(4/3) * 400 / ln 10 = 1.1547005 * 173.7177928 = 200.5920288275292;
+        // 190.8485019 -/+ 1.959964 * 200.5920288 = -202.3046533010544 / 584.0016570767845.
+        close(list[0].elo, 190.848501887865, 1e-6);
+        close(list[0].low, -202.3046533010544, 1e-6);
+        close(list[0].high, 584.0016570767845, 1e-6);
+        assert_eq!((list[1].elo, list[1].low, list[1].high), (0.0, 0.0, 0.0));
+        assert_eq!((list[0].games, list[1].games), (4, 4));
+        close(list[0].score, 0.75, 1e-12);
+        close(list[1].score, 0.25, 1e-12);
+
+        // Mean zero: +-190.848501887865 / 2 = +-95.42425094393249.
+        let list = ratings(&outcomes, None);
+        close(find(&list, "A").elo, 95.42425094393249, 1e-6);
+        close(find(&list, "B").elo, -95.42425094393249, 1e-6);
+    }
+
+    /// A 3-1 B, B 3-1 C, A 9-1 C: exactly consistent with A = 2 * 190.85, B = 190.85, C = 0,
+    /// since 10^(381.697/400) = 9 -> P = 0.9 and every score equals its expectation.
+    fn consistent_round_robin() -> Vec<GameOutcome> {
+        let mut v = Vec::new();
+        let mut pair = 0;
+        let mut play = |v: &mut Vec<GameOutcome>, x: &str, y: &str, x_wins: u32, y_wins: u32| {
+            let total = x_wins + y_wins;
+            for g in 0..total {
+                let x_won = g < x_wins;
+                // Alternate colours so the games form pairs.
+                if g % 2 == 0 {
+                    v.push(game(pair, x, y, if x_won { 10 } else { -10 }));
+                } else {
+                    v.push(game(pair, y, x, if x_won { -10 } else { 10 }));
+                    pair += 1;
+                }
+            }
+        };
+        play(&mut v, "C", "B", 1, 3);
+        play(&mut v, "B", "A", 1, 3);
+        play(&mut v, "C", "A", 1, 9);
+        v
+    }
+
+    #[test]
+    fn ratings_three_engines_anchored() {
+        let list = ratings(&consistent_round_robin(), Some("C"));
+        let names: Vec<&str> = list.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, vec!["A", "B", "C"]);
+        // Fisher weights w = n p (1 - p): AB 4 * 0.1875 = 0.75, BC 0.75, AC 10 * 0.09 = 0.9.
+        // C fixed: F = [[0.75 + 0.9, -0.75], [-0.75, 0.75 + 0.75]] = [[1.65, -0.75], [-0.75, 1.5]],
+        // det = 2.475 - 0.5625 = 1.9125, F^-1 = [[1.5, 0.75], [0.75, 1.65]] / 1.9125.
+        // var_A = 0.7843137, var_B = 0.8627451 (natural units^2).
+        // A: 381.69700377572997 -/+ 1.959964 * sqrt(0.7843137) * 173.7177928 = -/+ 301.5347...
+        close(list[0].elo, 381.69700377572997, 1e-6);
+        close(list[0].low, 80.16229849095186, 1e-6);
+        close(list[0].high, 683.2317090605081, 1e-6);
+        // B: 190.84850188786498 -/+ 1.959964 * sqrt(0.8627451) * 173.7177928.
+        close(list[1].elo, 190.84850188786498, 1e-6);
+        close(list[1].low, -125.40376504518929, 1e-6);
+        close(list[1].high, 507.10076882091926, 1e-6);
+        assert_eq!((list[2].elo, list[2].low, list[2].high), (0.0, 0.0, 0.0));
+        // Games and scores: A 14 games, 3 + 9 = 12 points; B 8 games, 1 + 3 = 4; C 14, 1 + 1 = 2.
+        assert_eq!((list[0].games, list[1].games, list[2].games), (14, 8, 14));
+        close(list[0].score, 12.0 / 14.0, 1e-12);
+        close(list[1].score, 0.5, 1e-12);
+        close(list[2].score, 2.0 / 14.0, 1e-12);
+    }
+
+    #[test]
+    fn ratings_three_engines_mean_zero() {
+        let list = ratings(&consistent_round_robin(), None);
+        let names: Vec<&str> = list.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, vec!["A", "B", "C"]);
+        // Mean of (381.697, 190.8485, 0) is 190.8485 -> A +190.8485, B 0, C -190.8485.
+        // Covariance with C fixed and padded: [[vA, cAB, 0], [cAB, vB, 0], [0, 0, 0]],
+        // vA = 1.5 / 1.9125 = 0.7843137, vB = 1.65 / 1.9125 = 0.8627451,
+        // cAB = 0.75 / 1.9125 = 0.3921569; row sums A 1.1764706, B 1.2549020, C 0;
+        // total = 0.7843137 + 0.8627451 + 2 * 0.3921569 = 2.4313725, total / 9 = 0.2701525.
+        // (PCP)_ii = C_ii - (2/3) rowsum_i + total / 9:
+        //   A: 0.7843137 - 0.7843137 + 0.2701525 = 0.2701525
+        //   B: 0.8627451 - 0.8366013 + 0.2701525 = 0.2962963
+        //   C: 0         - 0         + 0.2701525 = 0.2701525 (A and C are symmetric: w_AB = w_BC)
+        // Half widths: 1.959964 * sqrt(0.2701525) * 173.7177928 = 176.96887777944704,
+        //              1.959964 * sqrt(0.2962963) * 173.7177928 = 185.33417471931466.
+        let b = 190.84850188786498;
+        let (ha, hb) = (176.96887777944704, 185.33417471931466);
+        for (r, value, half) in [(&list[0], b, ha), (&list[1], 0.0, hb), (&list[2], -b, ha)] {
+            close(r.elo, value, 1e-6);
+            close(r.low, value - half, 1e-6);
+            close(r.high, value + half, 1e-6);
+        }
+    }
+
+    #[test]
+    fn ratings_undefeated_engine_is_finite() {
+        // A beats B in the only game: no MLE -> one virtual draw each against a 0-rated opponent.
+        // By symmetry R_A = -R_B = x (natural units); A's equation: sigma(2x) + sigma(x) = 1 + 0.5,
+        // solved by bisection: x = 0.7563076126159646 -> A = x * 173.7177928 = 131.38408911221424.
+        // Information with prior: w = sigma(2x)(1 - sigma(2x)) = 0.1479527,
+        // q = sigma(x)(1 - sigma(x)) = 0.2174011, F = [[w + q, -w], [-w, w + q]];
+        // mean zero: var_A = 1 / (2 (2w + q)) = 0.9740769 -> half = 336.03848299806447.
+        let outcomes = vec![game(1, "A", "B", 2)];
+        let list = ratings(&outcomes, None);
+        assert_eq!(list[0].name, "A");
+        close(list[0].elo, 131.38408911221424, 1e-6);
+        close(list[0].high - list[0].elo, 336.03848299806447, 1e-6);
+        close(list[1].elo, -131.38408911221424, 1e-6);
+        close(list[1].elo - list[1].low, 336.03848299806447, 1e-6);
+        // Anchored at B: A - B = 2x = 262.7681782244285, Var(r_A - r_B) = 2 / (2w + q)
+        // -> half = 672.0769659961289.
+        let list = ratings(&outcomes, Some("B"));
+        close(list[0].elo, 262.7681782244285, 1e-6);
+        close(list[0].low, 262.7681782244285 - 672.0769659961289, 1e-6);
+        close(list[0].high, 262.7681782244285 + 672.0769659961289, 1e-6);
+        assert_eq!((list[1].elo, list[1].low, list[1].high), (0.0, 0.0, 0.0));
+
+        // A round robin where A wins everything; B and C split.
+        let outcomes = vec![
+            game(1, "A", "B", 10),
+            game(1, "B", "A", -10),
+            game(2, "C", "A", -64),
+            game(2, "A", "C", 64),
+            game(3, "B", "C", 10),
+            game(3, "C", "B", 10),
+        ];
+        let list = ratings(&outcomes, Some("C"));
+        assert_eq!(list[0].name, "A");
+        assert_eq!(list[0].score, 1.0);
+        for r in &list {
+            assert!(
+                r.elo.is_finite() && r.low.is_finite() && r.high.is_finite(),
+                "{r:?}"
+            );
+            assert!(r.low <= r.elo && r.elo <= r.high);
+        }
+        assert!(list[0].elo > 100.0 && list[0].low > -1000.0 && list[0].high < 2000.0);
+        close(find(&list, "B").elo, 0.0, 1e-6); // B and C are interchangeable.
+    }
+
+    #[test]
+    fn ratings_degenerate_inputs() {
+        assert!(ratings(&[], None).is_empty());
+        // Only self-play: no engine has a real game.
+        assert!(ratings(&[game(1, "A", "A", 3)], Some("A")).is_empty());
+        // All draws: everyone at 0; unknown anchor falls back to mean zero.
+        let outcomes = vec![game(1, "A", "B", 0), game(1, "B", "A", 0)];
+        for anchor in [None, Some("nobody"), Some("A")] {
+            let list = ratings(&outcomes, anchor);
+            assert_eq!(list.len(), 2);
+            for r in &list {
+                close(r.elo, 0.0, 1e-9);
+                assert!(r.low.is_finite() && r.high.is_finite() && r.low <= r.high);
+                // Only the anchor itself has a zero-width interval.
+                assert_eq!(r.low < r.high, anchor != Some(r.name.as_str()));
+            }
+        }
+        // Two groups that never met: the prior joins them; no NaN.
+        let outcomes = vec![
+            game(1, "A", "B", 5),
+            game(1, "B", "A", 5),
+            game(2, "C", "D", 5),
+            game(2, "D", "C", -5),
+        ];
+        let list = ratings(&outcomes, Some("A"));
+        assert_eq!(list.len(), 4);
+        for r in &list {
+            assert!(
+                r.elo.is_finite() && r.low.is_finite() && r.high.is_finite(),
+                "{r:?}"
+            );
+        }
+        close(find(&list, "A").elo, 0.0, 1e-12);
+        close(find(&list, "B").elo, 0.0, 1e-6);
+        // C won both against D.
+        assert!(find(&list, "C").elo > find(&list, "D").elo);
+    }
+
+    #[test]
+    fn strong_connectivity_decides_the_prior() {
+        // A -> B -> C -> A (each won once): strongly connected.
+        assert!(strongly_connected(&[
+            vec![0, 2, 0],
+            vec![0, 0, 2],
+            vec![2, 0, 0],
+        ]));
+        // A beat B, B and C drew: nobody scored against A.
+        assert!(!strongly_connected(&[
+            vec![0, 2, 0],
+            vec![0, 0, 1],
+            vec![0, 1, 0],
+        ]));
+    }
+
+    #[test]
+    fn display_format() {
+        let e = Estimate {
+            value: 88.73949984654251,
+            low: -33.62376039091523,
+            high: 238.917187469489,
+        };
+        assert_eq!(e.to_string(), "+88.7 [-33.6, +238.9]");
+        let e = Estimate {
+            value: 88.7,
+            low: 12.3,
+            high: 170.2,
+        };
+        assert_eq!(e.to_string(), "+88.7 [+12.3, +170.2]");
+        assert_eq!(format!("{e:>24}"), "   +88.7 [+12.3, +170.2]");
+        let e = Estimate {
+            value: -0.0,
+            low: -1.26,
+            high: 0.0,
+        };
+        assert_eq!(e.to_string(), "+0.0 [-1.3, +0.0]");
+    }
+}

@@ -1,0 +1,174 @@
+//! Text output of a run: the progress line per finished pair and the final tables.
+//!
+//! Everything here reads finished records (through the statistics); nothing drives games.
+
+use crate::journal::{GameRecord, Termination};
+use crate::stats::{self, MatchStats};
+use crate::tournament::outcomes;
+use std::fmt::Write;
+
+fn points(score: i32) -> f64 {
+    match score.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// `pair 3/12  heuristic vs minimax  1.5-0.5  (+12, -4 discs)  running: heuristic 4.5-1.5`
+pub fn pair_line(pair: &[GameRecord], done: usize, total: usize, all: &[GameRecord]) -> String {
+    let a = &pair[0].black;
+    let b = &pair[0].white;
+    let (mut pa, mut discs) = (0.0, Vec::new());
+    for g in pair {
+        let (s, d) = if &g.black == a {
+            (points(g.score), g.score)
+        } else {
+            (1.0 - points(g.score), -g.score)
+        };
+        pa += s;
+        discs.push(format!("{d:+}"));
+    }
+    let (mut ra, mut rb, mut n) = (0.0, 0.0, 0);
+    for g in all
+        .iter()
+        .filter(|g| (&g.black == a && &g.white == b) || (&g.black == b && &g.white == a))
+    {
+        let s = if &g.black == a {
+            points(g.score)
+        } else {
+            1.0 - points(g.score)
+        };
+        ra += s;
+        rb += 1.0 - s;
+        n += 1;
+    }
+    let forfeits: Vec<String> = pair
+        .iter()
+        .filter(|g| g.termination.is_forfeit())
+        .map(|g| format!("forfeit: {}", g.reason))
+        .collect();
+    let mut line = format!(
+        "pair {done:>4}/{total}  {a} vs {b}  {pa}-{}  (discs {})  running {a} {ra}-{rb} {b} in {n} games",
+        2.0 - pa,
+        discs.join(", ")
+    );
+    for f in forfeits {
+        let _ = write!(line, "  [{f}]");
+    }
+    line
+}
+
+fn opt(e: &Option<stats::Estimate>) -> String {
+    e.as_ref()
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| "-".to_string())
+}
+
+/// The final report: one block per engine pairing, then the joint rating for more than two
+/// engines, then forfeits by reason.
+/// Records are taken in schedule order (by game number), whatever order they finished in, so
+/// the table of a run and `harness stats` on its journal are the same.
+pub fn final_tables(records: &[GameRecord]) -> String {
+    let mut sorted = records.to_vec();
+    sorted.sort_by_key(|r| r.game);
+    let records = &sorted[..];
+    let outcomes = outcomes(records);
+    let matches = stats::all_matches(&outcomes);
+    let mut s = String::new();
+    let _ = writeln!(s, "\nResults ({} games)", records.len());
+    let header = format!(
+        "{:<14} {:<14} {:>5} {:>11} {:>6} {:>27} {:>6} {:>6} {:>25} {:>20}",
+        "engine",
+        "opponent",
+        "games",
+        "W-D-L",
+        "score",
+        "Elo [95%] (pentanomial)",
+        "LOS",
+        "draws",
+        "discs/game [95%]",
+        "LL LD WL+DD WD WW"
+    );
+    let _ = writeln!(s, "{header}");
+    let _ = writeln!(s, "{}", "-".repeat(header.len()));
+    for m in &matches {
+        let _ = writeln!(s, "{}", match_row(m));
+    }
+    let names: std::collections::BTreeSet<&str> = records
+        .iter()
+        .flat_map(|r| [r.black.as_str(), r.white.as_str()])
+        .collect();
+    if names.len() > 2 {
+        let anchor = records.first().map(|r| r.black.as_str());
+        let _ = writeln!(
+            s,
+            "\nJoint rating (Bradley-Terry, {} = 0)",
+            anchor.unwrap_or("mean")
+        );
+        let _ = writeln!(
+            s,
+            "{:<4} {:<16} {:>9} {:>21} {:>6} {:>6}",
+            "rank", "engine", "Elo", "95% interval", "games", "score"
+        );
+        for (i, r) in stats::ratings(&outcomes, anchor).iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "{:<4} {:<16} {:>+9.1} {:>21} {:>6} {:>5.1}%",
+                i + 1,
+                r.name,
+                r.elo,
+                format!("[{:+.1}, {:+.1}]", r.low, r.high),
+                r.games,
+                100.0 * r.score
+            );
+        }
+    }
+    let mut reasons: std::collections::BTreeMap<(String, String), usize> = Default::default();
+    for r in records
+        .iter()
+        .filter(|r| r.termination != Termination::Normal)
+    {
+        let who = match r.forfeit_by {
+            Some(othello_board::Color::Black) => r.black.clone(),
+            Some(othello_board::Color::White) => r.white.clone(),
+            None => "?".to_string(),
+        };
+        *reasons
+            .entry((who, format!("{:?}", r.termination)))
+            .or_default() += 1;
+    }
+    if !reasons.is_empty() {
+        let _ = writeln!(s, "\nForfeits");
+        for ((who, why), n) in reasons {
+            let _ = writeln!(s, "  {who}: {n} x {why}");
+        }
+    }
+    s
+}
+
+fn match_row(m: &MatchStats) -> String {
+    let penta = m
+        .pentanomial
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let los = m
+        .los
+        .map(|l| format!("{:.1}%", 100.0 * l))
+        .unwrap_or_else(|| "-".into());
+    format!(
+        "{:<14} {:<14} {:>5} {:>11} {:>5.1}% {:>27} {:>6} {:>5.1}% {:>25} {:>20}",
+        m.a,
+        m.b,
+        m.games,
+        format!("{}-{}-{}", m.wins, m.draws, m.losses),
+        100.0 * m.score,
+        opt(&m.elo),
+        los,
+        100.0 * m.draw_ratio,
+        opt(&m.disc_diff),
+        penta
+    )
+}

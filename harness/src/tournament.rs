@@ -1,0 +1,270 @@
+//! The coordinator: plays a tournament's schedule on a pool of engine workers.
+//!
+//! `concurrency` game threads take the scheduled games in order; each borrows one idle worker
+//! per engine from the pool (or starts one) and returns it after the game if it is still
+//! healthy, so workers are reused across games and a failed worker is replaced. Finished games
+//! go over a channel to the coordinator's thread, the journal's only writer, which appends each
+//! one at once and prints a line per finished pair. Statistics are computed afterwards from the
+//! records alone.
+//!
+//! Before the first game every engine is started once, so a missing plugin, a plugin of the
+//! wrong ABI version or a bad option stops the run with a clear error before anything is
+//! written.
+
+use crate::config::{OpeningSource, Tournament};
+use crate::game::{play_game, GameSetup};
+use crate::host::engine_host::WorkerSpec;
+use crate::host::{EngineHost, HostError};
+use crate::journal::{read_journal, GameRecord, Journal, JSONL_FILE};
+use crate::openings::{self, OpeningSet};
+use crate::schedule::PairedSchedule;
+use crate::stats::GameOutcome;
+use anyhow::{bail, Context};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
+
+/// Idle workers per engine index.
+struct WorkerPool {
+    specs: Vec<WorkerSpec>,
+    idle: Mutex<Vec<Vec<EngineHost>>>,
+}
+
+impl WorkerPool {
+    fn take(&self, engine: usize) -> Result<EngineHost, HostError> {
+        if let Some(h) = self
+            .idle
+            .lock()
+            .expect("pool lock")
+            .get_mut(engine)
+            .and_then(Vec::pop)
+        {
+            return Ok(h);
+        }
+        EngineHost::spawn(&self.specs[engine])
+    }
+
+    fn give_back(&self, engine: usize, host: EngineHost) {
+        if host.is_alive() {
+            self.idle.lock().expect("pool lock")[engine].push(host);
+        }
+    }
+
+    fn shutdown(&self) {
+        let all: Vec<EngineHost> = self
+            .idle
+            .lock()
+            .expect("pool lock")
+            .drain(..)
+            .flatten()
+            .collect();
+        let threads: Vec<_> = all
+            .into_iter()
+            .map(|h| std::thread::spawn(move || h.shutdown()))
+            .collect();
+        for t in threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// What a finished run hands back.
+pub struct RunSummary {
+    pub records: Vec<GameRecord>,
+    pub out_dir: PathBuf,
+}
+
+/// Load the opening set a tournament names.
+pub fn load_openings(t: &Tournament) -> anyhow::Result<OpeningSet> {
+    Ok(match &t.openings.source {
+        OpeningSource::File(path) => openings::load_openings(path)?,
+        OpeningSource::Builtin(name) => {
+            openings::builtin(name).with_context(|| format!("no built-in opening set `{name}`"))?
+        }
+    })
+}
+
+/// Outcomes for the statistics from journal records.
+pub fn outcomes(records: &[GameRecord]) -> Vec<GameOutcome> {
+    records
+        .iter()
+        .map(|r| GameOutcome {
+            pair: r.pair as u64,
+            black: r.black.clone(),
+            white: r.white.clone(),
+            black_disc_diff: r.score,
+        })
+        .collect()
+}
+
+/// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`.
+/// `progress` receives each printed progress line.
+pub fn run(
+    t: &Tournament,
+    plugin_dir: &Path,
+    mut progress: impl FnMut(&str),
+) -> anyhow::Result<RunSummary> {
+    let openings = load_openings(t)?;
+    let pairings = t.pairings();
+    let schedule = PairedSchedule::new(
+        &pairings,
+        t.pairs,
+        openings.openings.len(),
+        &t.openings.order,
+        t.openings.start,
+    );
+
+    let journal_path = t.out.join(JSONL_FILE);
+    if journal_path.exists() {
+        let done = read_journal(&journal_path)?;
+        if !done.is_empty() {
+            bail!(
+                "{}: the output folder already holds {} finished games; remove it or set another `out` in {}",
+                t.out.display(),
+                done.len(),
+                t.source
+            );
+        }
+    }
+
+    let out_existed = t.out.exists();
+    let logs = t.out.join("logs");
+    std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
+    // A run refused before its first game leaves no output behind.
+    let undo_output = || {
+        let _ = std::fs::remove_dir_all(&logs);
+        if !out_existed {
+            let _ = std::fs::remove_dir(&t.out);
+        }
+    };
+    let mut specs = Vec::new();
+    for e in &t.engines {
+        let plugin = e.plugin.resolve(plugin_dir);
+        if !plugin.exists() {
+            undo_output();
+            bail!(
+                "{}: engine `{}`: plugin not found at {} (build the engines with `cargo build --release --workspace`, or give a path)",
+                t.source,
+                e.name,
+                plugin.display()
+            );
+        }
+        specs.push(WorkerSpec {
+            name: e.name.clone(),
+            plugin,
+            options: e.options.clone(),
+            stderr_log: Some(logs.join(format!("{}.stderr.log", sanitize(&e.name)))),
+        });
+    }
+
+    // Start every engine once: load errors and bad options end the run before any game.
+    let mut idle = Vec::new();
+    for spec in &specs {
+        let host = EngineHost::spawn(spec)
+            .with_context(|| format!("{}: engine `{}`", t.source, spec.name))?;
+        idle.push(vec![host]);
+    }
+    let pool = WorkerPool {
+        specs,
+        idle: Mutex::new(idle),
+    };
+
+    let mut journal = Journal::open(&t.out)?;
+    let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
+    let next = AtomicUsize::new(0);
+    let threads = t.concurrency.max(1).min(schedule.games.len().max(1));
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let mut records = Vec::with_capacity(schedule.games.len());
+    let mut write_error = None;
+
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (pool, schedule, openings, names, next) =
+                (&pool, &schedule, &openings, &names, &next);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(g) = schedule.games.get(i) else {
+                    return;
+                };
+                let setup = GameSetup {
+                    scheduled: g,
+                    opening: &openings.openings[g.opening],
+                    names: [names[g.black], names[g.white]],
+                    time: &t.time,
+                    margin: t.margin,
+                    stall_timeout: t.stall_timeout,
+                };
+                let record = match (pool.take(g.black), pool.take(g.white)) {
+                    (Ok(mut b), Ok(mut w)) => {
+                        let r = play_game(&setup, [&mut b, &mut w]);
+                        pool.give_back(g.black, b);
+                        pool.give_back(g.white, w);
+                        r
+                    }
+                    (b, w) => {
+                        // A worker that cannot even be restarted forfeits the game.
+                        let (side, err) = match (b, w) {
+                            (Err(e), _) => (othello_board::Color::Black, e),
+                            (_, Err(e)) => (othello_board::Color::White, e),
+                            _ => unreachable!(),
+                        };
+                        crate::game::forfeit_before_start(&setup, side, &err)
+                    }
+                };
+                if tx.send(record).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+
+        let mut pair_games: HashMap<usize, Vec<GameRecord>> = HashMap::new();
+        let total_pairs = schedule.games.len() / 2;
+        let mut pairs_done = 0;
+        for record in rx {
+            if write_error.is_none() {
+                if let Err(e) = journal.append(&record) {
+                    write_error = Some(e);
+                    // Stop handing out games; those in flight finish and are dropped.
+                    next.store(usize::MAX / 2, Ordering::Relaxed);
+                }
+            }
+            records.push(record.clone());
+            let games = pair_games.entry(record.pair).or_default();
+            games.push(record);
+            if games.len() == 2 {
+                games.sort_by_key(|g| g.game);
+                pairs_done += 1;
+                let line = crate::table::pair_line(games, pairs_done, total_pairs, &records);
+                progress(&line);
+            }
+        }
+    });
+    pool.shutdown();
+    if let Some(e) = write_error {
+        return Err(e.context(format!(
+            "cannot append to the journal in {}",
+            t.out.display()
+        )));
+    }
+    records.sort_by_key(|r| r.game);
+    Ok(RunSummary {
+        records,
+        out_dir: t.out.clone(),
+    })
+}
+
+/// A name safe for a file name.
+fn sanitize(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
