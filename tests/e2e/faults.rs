@@ -1,0 +1,352 @@
+//! Engines that crash or hang cost their games, not the run: every game is still recorded.
+
+use crate::support::{
+    artifacts, check_ggf, check_record, check_schedule, engine, engine_moves, harness, read_games,
+    s, workers_of, TempDir,
+};
+use harness::journal::{GameRecord, Termination};
+use othello_board::{Color, Position};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The colour `name` played in `r`.
+fn color_of(r: &GameRecord, name: &str) -> Color {
+    if r.black == name {
+        Color::Black
+    } else {
+        assert_eq!(r.white, name, "game {}", r.game);
+        Color::White
+    }
+}
+
+/// Forfeits of `name` in `records`: each by `name`'s colour, with `name` to move in the position
+/// where it happened.
+fn assert_forfeits_by(records: &[GameRecord], name: &str, termination: Termination) {
+    for r in records {
+        let pos = check_record(r);
+        let color = color_of(r, name);
+        assert_eq!(r.termination, termination, "game {}: {}", r.game, r.reason);
+        assert_eq!(r.forfeit_by, Some(color), "game {}", r.game);
+        assert_eq!(
+            pos.side_to_move, color,
+            "game {}: forfeit when not to move",
+            r.game
+        );
+        let expected = if color == Color::Black { -64 } else { 64 };
+        assert_eq!(r.score, expected, "game {}", r.game);
+        assert!(
+            r.reason.contains(name),
+            "game {}: reason `{}`",
+            r.game,
+            r.reason
+        );
+    }
+}
+
+#[test]
+fn crashing_engine_forfeits_each_game_and_the_run_completes() {
+    let a = artifacts();
+    let dir = TempDir::new("crasher");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 2
+concurrency = 2
+out = "out"
+
+[time]
+depth = 2
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("crasher", s(&a.crasher), "CrashAt = 3"),
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("c.toml", &toml);
+    let run = harness(dir.path(), &["run", "c.toml"]);
+    run.assert_success().assert_no_workers_left();
+    let records = read_games(&dir.join("out"));
+    assert_eq!(records.len(), 4, "every game is recorded");
+    check_schedule(&records, &[("crasher", "greedy")], 2);
+    assert_forfeits_by(&records, "crasher", Termination::Crash);
+    for r in &records {
+        assert!(
+            r.reason.contains("SIGSEGV"),
+            "game {}: reason `{}`",
+            r.game,
+            r.reason
+        );
+        // It dies in its third search of every game, also in games played by a restarted
+        // worker (which must get the option again).
+        let played = engine_moves(r, color_of(r, "crasher")).len();
+        assert_eq!(played, 2, "game {}: moves before the crash", r.game);
+    }
+    check_ggf(&dir.join("out"), &records);
+    assert!(run.stdout.contains("crasher: 4 x Crash"), "{run}");
+}
+
+#[test]
+fn hanging_engine_loses_on_time_and_the_run_goes_on() {
+    let a = artifacts();
+    let dir = TempDir::new("hanger");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 2
+concurrency = 2
+out = "out"
+
+[time]
+move-time = 0.1
+margin = 0.2
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("hanger", s(&a.hanger), "HangAt = 2"),
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("h.toml", &toml);
+    let run = harness(dir.path(), &["run", "h.toml"]);
+    run.assert_success().assert_no_workers_left();
+    // Each game ends 0.3 s into the hanger's second search; allow for a slow machine.
+    assert!(
+        run.elapsed < Duration::from_secs(15),
+        "4 games took {:?}",
+        run.elapsed
+    );
+    let records = read_games(&dir.join("out"));
+    assert_eq!(records.len(), 4);
+    check_schedule(&records, &[("hanger", "greedy")], 2);
+    assert_forfeits_by(&records, "hanger", Termination::TimeForfeit);
+    for r in &records {
+        assert_eq!(
+            engine_moves(r, color_of(r, "hanger")).len(),
+            1,
+            "game {}",
+            r.game
+        );
+        assert!(
+            r.reason.contains("lost on time"),
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+        // The last move of a hanging search is not in the record: the forfeit position is
+        // where the hanger was to move.
+        let at: Position = r.forfeit_position.as_deref().unwrap().parse().unwrap();
+        assert_eq!(at.side_to_move, color_of(r, "hanger"));
+    }
+    check_ggf(&dir.join("out"), &records);
+}
+
+/// Under a depth limit there is no clock: a search that never answers is cut by the stall
+/// timeout.
+#[test]
+fn hanging_engine_under_a_depth_limit_stalls() {
+    let a = artifacts();
+    let dir = TempDir::new("staller");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1
+concurrency = 2
+out = "out"
+
+[time]
+depth = 3
+stall-timeout = 0.5
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("hanger", s(&a.hanger), "HangAt = 1"),
+        engine("minimax", s(&a.minimax), ""),
+    );
+    dir.write("s.toml", &toml);
+    let run = harness(dir.path(), &["run", "s.toml"]);
+    run.assert_success().assert_no_workers_left();
+    assert!(
+        run.elapsed < Duration::from_secs(10),
+        "took {:?}",
+        run.elapsed
+    );
+    let records = read_games(&dir.join("out"));
+    assert_eq!(records.len(), 2);
+    assert_forfeits_by(&records, "hanger", Termination::Stalled);
+    for r in &records {
+        assert_eq!(
+            engine_moves(r, color_of(r, "hanger")).len(),
+            0,
+            "game {}",
+            r.game
+        );
+    }
+}
+
+/// Engines that answer with an occupied square, a value that is no move, an error status or a
+/// pass they do not need forfeit at their first move, each with the reason.
+#[test]
+fn rule_breaking_engines_forfeit_with_the_reason() {
+    let a = artifacts();
+    let dir = TempDir::new("misbehaver");
+    let cases = [
+        ("occupied", 1, Termination::IllegalMove, "illegal move: d4"),
+        (
+            "out-of-range",
+            2,
+            Termination::IllegalMove,
+            "illegal move: value 99",
+        ),
+        (
+            "erroring",
+            3,
+            Termination::EngineError,
+            "Misbehaver failed search 1 on purpose",
+        ),
+        ("passing", 4, Termination::IllegalMove, "illegal move: PA"),
+    ];
+    let mut toml = String::from(
+        r#"[tournament]
+format = "gauntlet"
+pairs = 1
+concurrency = 2
+out = "out"
+
+[time]
+nodes = 1000
+
+[openings]
+builtin = "xot-small"
+"#,
+    );
+    toml.push_str(&engine("greedy", s(&a.greedy), ""));
+    for (name, mode, _, _) in &cases {
+        toml.push_str(&engine(name, s(&a.misbehaver), &format!("Mode = {mode}")));
+    }
+    dir.write("m.toml", &toml);
+    harness(dir.path(), &["run", "m.toml"]).assert_success();
+    let records = read_games(&dir.join("out"));
+    let pairings: Vec<(&str, &str)> = cases.iter().map(|c| ("greedy", c.0)).collect();
+    check_schedule(&records, &pairings, 1);
+    for (name, _, termination, reason) in cases {
+        let games: Vec<GameRecord> = records
+            .iter()
+            .filter(|r| r.black == name || r.white == name)
+            .cloned()
+            .collect();
+        assert_eq!(games.len(), 2, "{name}");
+        assert_forfeits_by(&games, name, termination);
+        for r in &games {
+            assert!(r.reason.contains(reason), "{name}: reason `{}`", r.reason);
+            assert!(engine_moves(r, color_of(r, name)).is_empty());
+        }
+    }
+    check_ggf(&dir.join("out"), &records);
+}
+
+/// A coordinator killed mid-run (SIGKILL: no chance to clean up) leaves every finished game
+/// complete in the journal, its workers notice and exit, and the partial journal can be read
+/// by `harness stats`; a new run refuses to mix its games into it.
+#[test]
+fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
+    let a = artifacts();
+    let dir = TempDir::new("killed");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 200
+concurrency = 2
+out = "out"
+
+[time]
+depth = 4
+
+[openings]
+builtin = "xot-large"
+{}{}"#,
+        engine("heuristic", s(&a.heuristic), ""),
+        engine("minimax", s(&a.minimax), ""),
+    );
+    dir.write("k.toml", &toml);
+    /// The run, killed however the test ends.
+    struct Killed(Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut run = Killed(
+        Command::new(&a.harness)
+            .args(["run", "k.toml"])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut run.0;
+    let journal = dir.join("out/games.jsonl");
+    let started = Instant::now();
+    let finished = || {
+        std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    while finished() < 3 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no games after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id();
+    assert!(
+        !workers_of(pid).is_empty(),
+        "workers are found while the run plays"
+    );
+    drop(run);
+
+    let killed = Instant::now();
+    while !workers_of(pid).is_empty() {
+        assert!(
+            killed.elapsed() < Duration::from_secs(10),
+            "workers outlive their coordinator: {:#?}",
+            workers_of(pid)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // The kill may tear the line being written, nothing before it.
+    let records = harness::journal::read_journal(&journal).unwrap();
+    assert!(
+        records.len() >= 3 && records.len() < 400,
+        "{} games",
+        records.len()
+    );
+    for r in &records {
+        check_record(r);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+    }
+    let stats = harness(dir.path(), &["stats", "out"]);
+    stats.assert_success();
+    assert!(
+        stats
+            .stdout
+            .contains(&format!("Results ({} games)", records.len())),
+        "{stats}"
+    );
+    harness(dir.path(), &["run", "k.toml"])
+        .assert_failure()
+        .assert_stderr_has(&["finished games"]);
+}

@@ -1,0 +1,17 @@
+//! End-to-end tests of the tournament harness: the real `harness` binary runs real engine
+//! plugins (the Rust engines, the C example and the C fixtures of `tests/fixtures/`) in worker
+//! processes and writes real journal files, which the tests replay with the board crate.
+//!
+//! One test binary, one module per topic; `support` builds the binaries once per process.
+//! Run with `cargo test --release -p e2e-tests`.
+
+mod support;
+
+mod c_plugins;
+mod checks;
+mod cli;
+mod config_errors;
+mod faults;
+mod plugin_errors;
+mod stats;
+mod tournament;

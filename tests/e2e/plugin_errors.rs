@@ -1,0 +1,119 @@
+//! Plugins that cannot be used: refused with a clear error before any game is played.
+
+use crate::support::{artifacts, engine, harness, s, TempDir};
+use std::path::Path;
+
+/// A match of `bad` against greedy; returns the tournament file's name.
+fn write_match(dir: &TempDir, bad: &str) -> &'static str {
+    let a = artifacts();
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1
+out = "out"
+
+[time]
+depth = 1
+
+[openings]
+builtin = "xot-small"
+{}{bad}"#,
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("t.toml", &toml);
+    "t.toml"
+}
+
+/// Nothing was played: no journal, or one without games.
+fn assert_no_games(out: &Path) {
+    let journal = out.join("games.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap_or_default();
+    assert!(text.trim().is_empty(), "games were written:\n{text}");
+}
+
+#[test]
+fn plugin_of_another_abi_major_version_is_refused() {
+    let a = artifacts();
+    let dir = TempDir::new("wrong-abi");
+    let path = s(&a.wrong_abi);
+    // Refused after reading the table's header: no function of it is called (they abort).
+    harness(dir.path(), &["info", path])
+        .assert_failure()
+        .assert_stderr_has(&[path, "ABI 2.1", "ABI 1.0"]);
+
+    let file = write_match(&dir, &engine("future", path, ""));
+    let run = harness(dir.path(), &["run", file]);
+    run.assert_failure()
+        .assert_stderr_has(&["future", path, "ABI 2.1", "ABI 1.0"]);
+    assert!(!run.stdout.contains("pair "), "a game was played:\n{run}");
+    assert_no_games(&dir.join("out"));
+}
+
+#[test]
+fn library_without_the_entry_symbol_is_refused() {
+    let a = artifacts();
+    let dir = TempDir::new("not-a-plugin");
+    let path = s(&a.not_a_plugin);
+    harness(dir.path(), &["info", path])
+        .assert_failure()
+        .assert_stderr_has(&[path, "othello_engine_v1"]);
+
+    let file = write_match(&dir, &engine("stranger", path, ""));
+    harness(dir.path(), &["run", file])
+        .assert_failure()
+        .assert_stderr_has(&["stranger", path, "othello_engine_v1"]);
+    assert_no_games(&dir.join("out"));
+
+    // A file that is no library at all.
+    let text = dir.write("libtext.so", "not an ELF file\n");
+    harness(dir.path(), &["info", s(&text)])
+        .assert_failure()
+        .assert_stderr_has(&[s(&text), "cannot be loaded"]);
+}
+
+#[test]
+fn missing_plugin_is_an_error_naming_the_engine_and_the_path() {
+    let dir = TempDir::new("missing-plugin");
+    let missing = dir.join("plugins/libghost.so");
+    let file = write_match(&dir, &engine("ghost", s(&missing), ""));
+    harness(dir.path(), &["run", file])
+        .assert_failure()
+        .assert_stderr_has(&["t.toml", "`ghost`", s(&missing)]);
+    assert_no_games(&dir.join("out"));
+
+    // A bare name is looked up in --plugin-dir.
+    let file = write_match(&dir, &engine("ghost", "ghost", ""));
+    let plugins = dir.join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    let expected = plugins.join(format!(
+        "{}ghost{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    harness(dir.path(), &["run", file, "--plugin-dir", s(&plugins)])
+        .assert_failure()
+        .assert_stderr_has(&["`ghost`", s(&expected)]);
+
+    harness(dir.path(), &["info", s(&missing)])
+        .assert_failure()
+        .assert_stderr_has(&[s(&missing)]);
+}
+
+/// An option the engine rejects stops the run before the first game, naming the engine, the
+/// option and the engine's own message.
+#[test]
+fn bad_engine_option_stops_the_run_before_any_game() {
+    let a = artifacts();
+    let dir = TempDir::new("bad-option");
+    let file = write_match(&dir, &engine("deep", s(&a.minimax), "Depth = 99"));
+    harness(dir.path(), &["run", file])
+        .assert_failure()
+        .assert_stderr_has(&["deep", "Depth", "99"]);
+    assert_no_games(&dir.join("out"));
+
+    let file = write_match(&dir, &engine("c", s(&a.first_move), "Skipp = 1"));
+    harness(dir.path(), &["run", file])
+        .assert_failure()
+        .assert_stderr_has(&["`c`", "Skipp", "unknown option"]);
+    assert_no_games(&dir.join("out"));
+}

@@ -1,0 +1,147 @@
+//! Running a program with a timeout, its output captured.
+
+use super::artifacts;
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one harness command may take before the test kills it and fails.
+pub const HARNESS_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A finished command.
+pub struct Output {
+    pub command: String,
+    /// The process id it ran as.
+    pub pid: u32,
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Output {
+    /// Panic with the whole output unless the command exited with status 0.
+    pub fn assert_success(&self) -> &Output {
+        assert!(self.status.success(), "command failed:\n{self}");
+        self
+    }
+
+    /// Panic with the whole output unless the command exited by itself with a non-zero status
+    /// (a kill by a signal is not a clean failure).
+    pub fn assert_failure(&self) -> &Output {
+        assert!(
+            matches!(self.status.code(), Some(c) if c != 0),
+            "expected a clean non-zero exit:\n{self}"
+        );
+        self
+    }
+
+    /// Panic unless stderr contains every fragment.
+    pub fn assert_stderr_has(&self, fragments: &[&str]) -> &Output {
+        for f in fragments {
+            assert!(
+                self.stderr.contains(f),
+                "`{f}` not in the error output:\n{self}"
+            );
+        }
+        self
+    }
+}
+
+impl Output {
+    /// Panic if a worker process of this harness run is still alive (see [`workers_of`]).
+    pub fn assert_no_workers_left(&self) -> &Output {
+        let left = workers_of(self.pid);
+        assert!(left.is_empty(), "workers left running: {left:#?}\n{self}");
+        self
+    }
+}
+
+/// Command lines of the live worker processes of the harness process `pid`, found by the
+/// socket path in their command line, `othello-harness-<harness pid>-<n>.sock` (Linux `/proc`;
+/// elsewhere none are found).
+pub fn workers_of(pid: u32) -> Vec<String> {
+    let marker = format!("othello-harness-{pid}-");
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&marker))
+        .collect()
+}
+
+impl fmt::Display for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "$ {}", self.command)?;
+        writeln!(f, "{} after {:.2?}", self.status, self.elapsed)?;
+        writeln!(f, "--- stdout ---\n{}", self.stdout)?;
+        write!(f, "--- stderr ---\n{}", self.stderr)
+    }
+}
+
+/// Run `cmd` (stdin closed, stdout and stderr captured); kill it and panic after `timeout`.
+pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Output {
+    let command = format!("{cmd:?}");
+    let started = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command}: {e}"));
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let pid = child.id();
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let (status, timed_out) = loop {
+        if let Some(status) = child.try_wait().expect("wait for the child") {
+            break (status, false);
+        }
+        if started.elapsed() > timeout {
+            let _ = child.kill();
+            break (child.wait().expect("wait for the killed child"), true);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let output = Output {
+        command,
+        pid,
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+        elapsed: started.elapsed(),
+    };
+    assert!(!timed_out, "killed after {timeout:?}:\n{output}");
+    output
+}
+
+/// Run the harness binary with `args` in the folder `dir` (its engine workers inherit it, so
+/// any core files land there too), killed after [`HARNESS_TIMEOUT`].
+pub fn harness(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(&artifacts().harness);
+    cmd.args(args).current_dir(dir);
+    run_with_timeout(cmd, HARNESS_TIMEOUT)
+}

@@ -1,0 +1,354 @@
+//! Real tournaments at a fixed depth: the schedule, the journal, the GGF file, reproducibility.
+
+use crate::support::{
+    artifacts, book_moves, check_ggf, check_record, check_schedule, engine, engine_moves, harness,
+    read_games, s, TempDir,
+};
+use harness::journal::{GameRecord, Termination};
+use othello_board::{parse_transcript, replay, Color, Move, Position};
+use std::collections::BTreeMap;
+
+/// A gauntlet of the three Rust engines (bare plugin names found through `--plugin-dir`) from an
+/// opening file with transcripts and an OBF board, sequential: every scheduled game is played
+/// once, legally, from its opening, and both files agree with the schedule.
+#[test]
+fn gauntlet_at_fixed_depth_plays_the_schedule_legally() {
+    let a = artifacts();
+    let dir = TempDir::new("gauntlet");
+    // Line numbers matter: the records must name the opening's line in the file.
+    // The OBF opening is a board with White to move, reached by five moves from the start.
+    let (_, obf) = replay(Position::START, &parse_transcript("f5d6c3d3c4").unwrap()).unwrap();
+    let openings = [
+        (3, "f5d6c3d3c4f4f6f3"),
+        (4, "f5f6e6f4e3"),
+        (6, &*format!("{obf};")),
+    ];
+    dir.write(
+        "openings.txt",
+        &format!(
+            "# e2e openings\n\n{}   # a comment\n{}\n\n{}\n",
+            openings[0].1, openings[1].1, openings[2].1
+        ),
+    );
+    let pairs = 3;
+    let toml = format!(
+        r#"[tournament]
+format = "gauntlet"
+pairs = {pairs}
+concurrency = 2
+out = "not-here"
+
+[time]
+depth = 2
+
+[openings]
+file = "openings.txt"
+order = "sequential"
+{}{}{}"#,
+        engine("heuristic", "heuristic", ""),
+        engine("minimax", "minimax", "Depth = 5"),
+        engine("greedy", "greedy", ""),
+    );
+    dir.write("gauntlet.toml", &toml);
+    let run = harness(
+        dir.path(),
+        &[
+            "run",
+            "gauntlet.toml",
+            "--plugin-dir",
+            s(&a.plugin_dir),
+            "--out",
+            "results",
+        ],
+    );
+    run.assert_success();
+    assert!(
+        !dir.join("not-here").exists(),
+        "--out overrides the file's `out`"
+    );
+    let out = dir.join("results");
+
+    let records = read_games(&out);
+    let pairings = [("heuristic", "minimax"), ("heuristic", "greedy")];
+    assert_eq!(records.len(), 2 * pairs * pairings.len());
+    check_schedule(&records, &pairings, pairs);
+    for r in &records {
+        check_record(r);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+        // Sequential order: round k plays the file's k-th opening.
+        let round = r.pair / pairings.len();
+        let (line, text) = openings[round % openings.len()];
+        assert_eq!(r.opening.index, round % openings.len(), "game {}", r.game);
+        assert_eq!(
+            (r.opening.line, r.opening.text.as_str()),
+            (line, text),
+            "game {}",
+            r.game
+        );
+        let (start, moves) = if text.ends_with(';') {
+            (obf, Vec::new())
+        } else {
+            (Position::START, parse_transcript(text).unwrap())
+        };
+        assert_eq!(r.start_position(), Some(start), "game {}: start", r.game);
+        let expected: Vec<String> = moves.iter().map(Move::to_string).collect();
+        assert_eq!(book_moves(r), expected, "game {}: book moves", r.game);
+    }
+    check_ggf(&out, &records);
+    // The run reports each finished pair once, then the total.
+    let mut done: Vec<String> = run
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("pair "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    done.sort_by_key(|d| d.split('/').next().unwrap().parse::<usize>().unwrap());
+    let expected: Vec<String> = (1..=6).map(|k| format!("{k}/6")).collect();
+    assert_eq!(done, expected, "{run}");
+    assert!(
+        run.stdout.contains(&format!("{} games in", records.len())),
+        "{run}"
+    );
+}
+
+/// Key facts of a run's games by game number.
+fn games_by_number(records: &[GameRecord]) -> BTreeMap<usize, (usize, Vec<String>, i32)> {
+    records
+        .iter()
+        .map(|r| {
+            let moves = r.moves.iter().map(|m| m.mv.clone()).collect();
+            (r.game, (r.opening.index, moves, r.score))
+        })
+        .collect()
+}
+
+/// The same deterministic tournament (shuffled built-in openings, engines given by absolute
+/// path, two games at once) played twice gives the same games, whatever order they finish in.
+#[test]
+fn same_tournament_twice_gives_the_same_games() {
+    let a = artifacts();
+    let dir = TempDir::new("repro");
+    let pairs = 2;
+    let toml = format!(
+        r#"[tournament]
+format = "round-robin"
+pairs = {pairs}
+concurrency = 2
+
+[time]
+depth = 2
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 77
+{}{}{}"#,
+        engine("heuristic", s(&a.heuristic), ""),
+        engine("minimax", s(&a.minimax), ""),
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("repro.toml", &toml);
+    let mut runs = Vec::new();
+    for out in ["first", "second"] {
+        harness(dir.path(), &["run", "repro.toml", "--out", out]).assert_success();
+        let records = read_games(&dir.join(out));
+        check_schedule(
+            &records,
+            &[
+                ("heuristic", "minimax"),
+                ("heuristic", "greedy"),
+                ("minimax", "greedy"),
+            ],
+            pairs,
+        );
+        let xot = harness::openings::builtin("xot-small").unwrap();
+        for r in &records {
+            check_record(r);
+            let opening = &xot.openings[r.opening.index];
+            assert_eq!(
+                (r.opening.line, &r.opening.text),
+                (opening.line, &opening.text)
+            );
+            let expected: Vec<String> = parse_transcript(&opening.text)
+                .unwrap()
+                .iter()
+                .map(Move::to_string)
+                .collect();
+            assert_eq!(book_moves(r), expected, "game {}", r.game);
+        }
+        check_ggf(&dir.join(out), &records);
+        runs.push(games_by_number(&records));
+    }
+    assert_eq!(runs[0], runs[1]);
+    // Shuffled: the rounds do not take the set's first openings in file order.
+    let rounds: Vec<usize> = runs[0].values().step_by(6).map(|g| g.0).collect();
+    assert_eq!(rounds.len(), pairs);
+    assert_ne!(rounds, [0, 1]);
+}
+
+/// Under a clock (base + increment) well-behaved engines finish every game without losing on
+/// time, and no side uses more than its clock allows.
+#[test]
+fn clock_games_stay_within_the_clock() {
+    let a = artifacts();
+    let dir = TempDir::new("clock");
+    let (base_ms, increment_ms, margin_ms): (u32, u32, u32) = (1000, 20, 1000);
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1
+concurrency = 2
+out = "out"
+
+[time]
+base = {}
+increment = {}
+margin = {}
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        f64::from(base_ms) / 1000.0,
+        f64::from(increment_ms) / 1000.0,
+        f64::from(margin_ms) / 1000.0,
+        engine("heuristic", s(&a.heuristic), ""),
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("clock.toml", &toml);
+    harness(dir.path(), &["run", "clock.toml"]).assert_success();
+    let records = read_games(&dir.join("out"));
+    check_schedule(&records, &[("heuristic", "greedy")], 1);
+    for r in &records {
+        check_record(r);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+        for (color, used) in [
+            (Color::Black, r.time_ms.black),
+            (Color::White, r.time_ms.white),
+        ] {
+            let moves = engine_moves(r, color).len() as u64;
+            let allowed = u64::from(base_ms + margin_ms) + moves * u64::from(increment_ms);
+            assert!(
+                used <= allowed,
+                "game {}: {color} used {used} ms of {allowed}",
+                r.game
+            );
+        }
+        // The clock, not a depth, limits the heuristic engine: it searches deeper than 1 ply.
+        let heuristic = if r.black == "heuristic" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let deepest = r
+            .moves
+            .iter()
+            .zip(replayed_sides(r))
+            .filter(|(_, side)| *side == heuristic)
+            .filter_map(|(m, _)| m.depth)
+            .max();
+        assert!(deepest >= Some(2), "game {}: depth {deepest:?}", r.game);
+    }
+    check_ggf(&dir.join("out"), &records);
+}
+
+/// The side to move before each move of a record.
+fn replayed_sides(r: &GameRecord) -> Vec<Color> {
+    let mut pos: Position = r.start.parse().unwrap();
+    r.moves
+        .iter()
+        .map(|m| {
+            let side = pos.side_to_move;
+            pos = pos.play(m.mv.parse().unwrap()).unwrap();
+            side
+        })
+        .collect()
+}
+
+/// A run never appends to (or overwrites) the journal of a finished run.
+#[test]
+fn finished_output_folder_is_left_alone() {
+    let a = artifacts();
+    let dir = TempDir::new("no-overwrite");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1
+out = "out"
+
+[time]
+depth = 1
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("minimax", s(&a.minimax), ""),
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("t.toml", &toml);
+    harness(dir.path(), &["run", "t.toml"]).assert_success();
+    let files = ["out/games.jsonl", "out/games.ggf"];
+    let before: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    harness(dir.path(), &["run", "t.toml"])
+        .assert_failure()
+        .assert_stderr_has(&["out", "2 finished games"]);
+    let after: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    assert!(before == after, "the journal changed");
+}
+
+/// Relative paths in a tournament file (plugin, opening file, output folder) are relative to
+/// the file's folder, not to the current folder; a bare plugin name without `--plugin-dir` is
+/// looked up next to the harness binary.
+#[test]
+fn relative_paths_resolve_against_the_tournament_file() {
+    let a = artifacts();
+    let dir = TempDir::new("relative");
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(sub.join("engines")).unwrap();
+    std::fs::copy(&a.first_move, sub.join("engines/libfm.so")).unwrap();
+    std::fs::write(sub.join("mine.txt"), "f5d6c3d3c4f4f6f3\n").unwrap();
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1
+out = "results"
+
+[time]
+depth = 1
+
+[openings]
+file = "mine.txt"
+{}{}"#,
+        engine("fm", "engines/libfm.so", ""),
+        engine("greedy", "greedy", ""),
+    );
+    std::fs::write(sub.join("t.toml"), toml).unwrap();
+    harness(dir.path(), &["run", "sub/t.toml"]).assert_success();
+    assert!(
+        !dir.join("results").exists(),
+        "output relative to the current folder"
+    );
+    let records = read_games(&sub.join("results"));
+    check_schedule(&records, &[("fm", "greedy")], 1);
+    for r in &records {
+        check_record(r);
+        assert_eq!(r.opening.text, "f5d6c3d3c4f4f6f3");
+    }
+}
