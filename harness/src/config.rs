@@ -49,6 +49,19 @@ pub struct Tournament {
     pub openings: OpeningsConfig,
     /// At least two; exactly two for [`Format::Match`].
     pub engines: Vec<EngineConfig>,
+    /// The sequential test of a match, if any: `pairs` is then the most the run may play.
+    pub sprt: Option<SprtConfig>,
+}
+
+/// The `[sprt]` table: a sequential test of the first engine (the candidate) against the
+/// second (the baseline) in a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtConfig {
+    pub params: crate::sprt::SprtParams,
+    /// A crash of the candidate fails the run (exit code 1) whatever the test says.
+    pub fail_on_crash: bool,
+    /// Any forfeit of the candidate (time, stall, illegal move, error, crash) fails the run.
+    pub fail_on_forfeit: bool,
 }
 
 /// Who plays whom.
@@ -301,6 +314,20 @@ struct RawFile {
     time: Spanned<RawTime>,
     openings: Spanned<RawOpenings>,
     engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
+    sprt: Option<Spanned<RawSprt>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawSprt {
+    elo0: Spanned<f64>,
+    elo1: Spanned<f64>,
+    alpha: Option<Spanned<f64>>,
+    beta: Option<Spanned<f64>>,
+    model: Option<Spanned<crate::sprt::Model>>,
+    unit: Option<Spanned<crate::sprt::Unit>>,
+    fail_on_crash: Option<bool>,
+    fail_on_forfeit: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -427,6 +454,19 @@ impl Validator<'_> {
         let openings_span = raw.openings.span();
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
         let engines = self.engines(raw.engine, format, t.format.span(), base_dir)?;
+        let sprt = match raw.sprt {
+            None => None,
+            Some(sprt) => {
+                if format != Format::Match {
+                    return Err(self.invalid(
+                        sprt.span(),
+                        "sprt",
+                        "a sequential test needs format = \"match\" (candidate first, baseline second)",
+                    ));
+                }
+                Some(self.sprt(sprt.into_inner())?)
+            }
+        };
         Ok(Tournament {
             source: self.source.to_string(),
             format,
@@ -438,6 +478,52 @@ impl Validator<'_> {
             stall_timeout,
             openings,
             engines,
+            sprt,
+        })
+    }
+
+    fn sprt(&self, raw: RawSprt) -> Result<SprtConfig, ConfigError> {
+        use crate::sprt::{Model, SprtParams, Unit};
+        let finite = |v: &Spanned<f64>, key: &str| {
+            if v.get_ref().is_finite() {
+                Ok(*v.get_ref())
+            } else {
+                Err(self.invalid(v.span(), key, "must be a finite number"))
+            }
+        };
+        let (elo0, elo1) = (finite(&raw.elo0, "elo0")?, finite(&raw.elo1, "elo1")?);
+        if elo0 >= elo1 {
+            return Err(self.invalid(raw.elo1.span(), "elo1", "must be greater than elo0"));
+        }
+        let rate = |v: &Option<Spanned<f64>>, key: &str| match v {
+            None => Ok(0.05),
+            Some(v) if *v.get_ref() > 0.0 && *v.get_ref() < 0.5 => Ok(*v.get_ref()),
+            Some(v) => Err(self.invalid(v.span(), key, "must be between 0 and 0.5 (exclusive)")),
+        };
+        let (alpha, beta) = (rate(&raw.alpha, "alpha")?, rate(&raw.beta, "beta")?);
+        let model = raw.model.as_ref().map_or(Model::Logistic, |m| *m.get_ref());
+        let unit = raw
+            .unit
+            .as_ref()
+            .map_or(Unit::Pentanomial, |u| *u.get_ref());
+        if let (Some(u), Model::Logistic, Unit::Discs) = (&raw.unit, model, unit) {
+            return Err(self.invalid(
+                u.span(),
+                "unit",
+                "the disc test works on normalised Elo: set model = \"normalized\"",
+            ));
+        }
+        Ok(SprtConfig {
+            params: SprtParams {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+                model,
+                unit,
+            },
+            fail_on_crash: raw.fail_on_crash.unwrap_or(false),
+            fail_on_forfeit: raw.fail_on_forfeit.unwrap_or(false),
         })
     }
 

@@ -13,6 +13,7 @@ pub mod host;
 pub mod journal;
 pub mod openings;
 pub mod schedule;
+pub mod sprt;
 pub mod stats;
 pub mod table;
 pub mod tournament;

@@ -2,6 +2,7 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use harness::sprt::{Decision, Model, Sample, SprtParams, Unit};
 use harness::{config, journal, table, tournament};
 use othello_board::{perft, Board, PassRule};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,25 @@ enum Command {
     },
     /// Load a plugin and print its metadata and options.
     Info { plugin: PathBuf },
+    /// Compute a sequential test from result counts alone (exit code as for `run`).
+    Sprt {
+        /// Game results: wins,draws,losses.
+        #[arg(long, value_parser = counts::<3>, conflicts_with = "penta", required_unless_present = "penta")]
+        wdl: Option<Counts>,
+        /// Pair results: LL,LD,WL+DD,WD,WW.
+        #[arg(long, value_parser = counts::<5>)]
+        penta: Option<Counts>,
+        #[arg(long, allow_negative_numbers = true)]
+        elo0: f64,
+        #[arg(long, allow_negative_numbers = true)]
+        elo1: f64,
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        #[arg(long, default_value_t = 0.05)]
+        beta: f64,
+        #[arg(long, value_enum, default_value_t = ModelArg::Logistic)]
+        model: ModelArg,
+    },
     /// Internal: an engine worker process (started by the coordinator).
     #[command(hide = true)]
     Worker {
@@ -53,6 +73,47 @@ enum Command {
     },
 }
 
+/// Comma-separated result counts.
+#[derive(Clone, Debug)]
+struct Counts(Vec<u64>);
+
+/// `N` comma-separated counts.
+fn counts<const N: usize>(text: &str) -> Result<Counts, String> {
+    let parts: Vec<u64> = text
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("`{p}` is not a count"))
+        })
+        .collect::<Result<_, _>>()?;
+    if parts.len() != N {
+        return Err(format!(
+            "expected {N} comma-separated counts, got {}",
+            parts.len()
+        ));
+    }
+    Ok(Counts(parts))
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ModelArg {
+    Logistic,
+    Normalized,
+}
+
+/// Exit codes: the decision of a sequential test, or an error.
+mod exit {
+    /// Success; with an SPRT: H1 accepted (the candidate is stronger).
+    pub const H1: i32 = 0;
+    /// H0 accepted (not stronger), or the candidate crashed/forfeited with `fail-on-…` set.
+    pub const H0: i32 = 1;
+    /// Any error: bad input, a missing or mismatched plugin, an unwritable output folder.
+    pub const ERROR: i32 = 2;
+    /// The game budget (`pairs`) ran out before the test decided.
+    pub const UNDECIDED: i32 = 3;
+}
+
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -61,25 +122,40 @@ fn main() {
             plugin_dir,
             out,
         } => run(file, plugin_dir, out),
-        Command::Stats { file } => stats(&file),
+        Command::Stats { file } => stats(&file).map(|()| exit::H1),
         Command::Perft { depth, mode } => {
             run_perft(depth, mode);
-            Ok(())
+            Ok(exit::H1)
         }
-        Command::Info { plugin } => info(&plugin),
-        Command::Worker { connect, plugin } => harness::host::worker::run(&connect, &plugin),
+        Command::Info { plugin } => info(&plugin).map(|()| exit::H1),
+        Command::Sprt {
+            wdl,
+            penta,
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+        } => sprt_from_counts(wdl, penta, elo0, elo1, alpha, beta, model),
+        Command::Worker { connect, plugin } => {
+            harness::host::worker::run(&connect, &plugin).map(|()| exit::H1)
+        }
     };
-    if let Err(e) = result {
-        eprintln!("error: {e:#}");
-        std::process::exit(2);
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::exit(exit::ERROR);
+        }
     }
 }
 
+/// Play a tournament; the exit code is the sequential test's decision (0 without one).
 fn run(
     file: Option<PathBuf>,
     plugin_dir: Option<PathBuf>,
     out: Option<PathBuf>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<i32> {
     let mut t = match file {
         Some(f) => config::load(&f)?,
         None if Path::new("tournament.toml").exists() => {
@@ -114,7 +190,114 @@ fn run(
         started.elapsed().as_secs_f64(),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
-    Ok(())
+    let Some(sprt) = t.sprt.as_ref().zip(summary.sprt.as_ref()) else {
+        return Ok(exit::H1);
+    };
+    let (config, status) = sprt;
+    print!(
+        "{}",
+        table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
+    );
+    let candidate = &t.engines[0].name;
+    let forfeits: Vec<&journal::GameRecord> = summary
+        .records
+        .iter()
+        .filter(|r| {
+            let by = match r.forfeit_by {
+                Some(othello_board::Color::Black) => &r.black,
+                Some(othello_board::Color::White) => &r.white,
+                None => return false,
+            };
+            by == candidate
+                && (config.fail_on_forfeit
+                    || (config.fail_on_crash && r.termination == journal::Termination::Crash))
+        })
+        .collect();
+    if let Some(first) = forfeits.first() {
+        println!(
+            "FAIL: {candidate} forfeited {} game(s) ({}); the run fails whatever the test says",
+            forfeits.len(),
+            first.reason
+        );
+        return Ok(exit::H0);
+    }
+    Ok(match status.decision {
+        Decision::AcceptH1 => exit::H1,
+        Decision::AcceptH0 => exit::H0,
+        Decision::Continue => exit::UNDECIDED,
+    })
+}
+
+/// `harness sprt`: the test from counts alone.
+fn sprt_from_counts(
+    wdl: Option<Counts>,
+    penta: Option<Counts>,
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: ModelArg,
+) -> anyhow::Result<i32> {
+    anyhow::ensure!(elo0 < elo1, "--elo0 ({elo0}) must be below --elo1 ({elo1})");
+    anyhow::ensure!(
+        alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5,
+        "--alpha and --beta must be between 0 and 0.5"
+    );
+    let model = match model {
+        ModelArg::Logistic => Model::Logistic,
+        ModelArg::Normalized => Model::Normalized,
+    };
+    let (unit, sample, scores) = match (wdl, penta) {
+        (Some(Counts(c)), _) => {
+            let (w, d, l) = (c[0], c[1], c[2]);
+            let scores: Vec<f64> = [(w, 1.0), (d, 0.5), (l, 0.0)]
+                .iter()
+                .flat_map(|&(n, v)| std::iter::repeat_n(v, n as usize))
+                .collect();
+            (Unit::Trinomial, Sample::trinomial(w, d, l), scores)
+        }
+        (None, Some(Counts(c))) => {
+            let counts = [c[0], c[1], c[2], c[3], c[4]];
+            let scores: Vec<f64> = counts
+                .iter()
+                .zip([0.0, 0.25, 0.5, 0.75, 1.0])
+                .flat_map(|(&n, v)| std::iter::repeat_n(v, n as usize))
+                .collect();
+            (Unit::Pentanomial, Sample::pentanomial(counts), scores)
+        }
+        (None, None) => anyhow::bail!("give --wdl W,D,L or --penta LL,LD,WL+DD,WD,WW"),
+    };
+    let params = SprtParams {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+        unit,
+    };
+    let llr = params.llr(&sample);
+    let (lower, upper) = params.bounds();
+    let status = harness::sprt::SprtStatus {
+        params,
+        llr,
+        lower,
+        upper,
+        decision: params.decide(llr),
+        observations: sample.total() as u64,
+    };
+    if let Some((elo, los)) = harness::stats::score_estimate(&scores) {
+        println!("Elo      {elo}  ({unit:?})");
+        println!("LOS      {:.1}%", 100.0 * los);
+    }
+    if let Some(nelo) = harness::sprt::normalized_elo(&sample, unit) {
+        println!("nElo     {nelo}");
+    }
+    print!("{}", table::sprt_summary(&status, "candidate", "baseline"));
+    Ok(match status.decision {
+        Decision::AcceptH1 => exit::H1,
+        Decision::AcceptH0 => exit::H0,
+        Decision::Continue => exit::UNDECIDED,
+    })
 }
 
 fn stats(file: &Path) -> anyhow::Result<()> {
@@ -145,8 +328,7 @@ fn run_perft(depth: u32, mode: u8) {
 }
 
 fn info(plugin: &Path) -> anyhow::Result<()> {
-    let (_, info) = harness::host::Plugin::load(plugin)
-        .with_context(|| format!("cannot use {}", plugin.display()))?;
+    let (_, info) = harness::host::Plugin::load(plugin)?;
     println!("path     {}", info.path.display());
     println!("name     {}", info.name);
     println!("version  {}", info.version);

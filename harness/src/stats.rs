@@ -237,6 +237,10 @@ pub struct MatchStats {
     /// Games between A and B that are not part of a complete pair (partner missing or malformed
     /// pair id); excluded from `pentanomial`, `elo`, `los` and `disc_diff`.
     pub incomplete_games: u32,
+    /// Per complete pair, in pair order: the sum of the two games' disc differences from A's
+    /// view (the sample of the disc-difference sequential test).
+    #[serde(skip)]
+    pub pair_disc_sums: Vec<i64>,
 }
 
 /// One engine's line in the joint rating list computed by [`ratings`].
@@ -479,6 +483,7 @@ fn match_stats_of<'g>(
         draw_ratio: 0.0,
         disc_diff: None,
         incomplete_games: 0,
+        pair_disc_sums: Vec::new(),
     };
 
     // Group by pair id, keeping the order of first appearance so results are deterministic.
@@ -531,12 +536,13 @@ fn match_stats_of<'g>(
     }
     stats.elo_trinomial = score_estimate(&game_scores).map(|(elo, _)| elo);
     stats.disc_diff = paired_disc_estimate(&pair_disc_sums);
+    stats.pair_disc_sums = pair_disc_sums.iter().map(|&d| d as i64).collect();
     stats
 }
 
 /// Elo estimate with normal 95% interval and LOS from i.i.d. scores in `0..=1` (pair scores for
 /// the pentanomial model, game scores for the trinomial one). `None` for an empty sample.
-fn score_estimate(scores: &[f64]) -> Option<(Estimate, f64)> {
+pub fn score_estimate(scores: &[f64]) -> Option<(Estimate, f64)> {
     if scores.is_empty() {
         return None;
     }

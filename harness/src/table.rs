@@ -172,3 +172,27 @@ fn match_row(m: &MatchStats) -> String {
         penta
     )
 }
+
+/// The sequential test's state in words: the LLR against its bounds and the decision.
+pub fn sprt_summary(status: &crate::sprt::SprtStatus, candidate: &str, baseline: &str) -> String {
+    use crate::sprt::Decision;
+    let p = &status.params;
+    let verdict = match status.decision {
+        Decision::AcceptH1 => format!(
+            "H1 accepted: {candidate} is stronger than {baseline} (LLR {:.3} >= {:.3})",
+            status.llr, status.upper
+        ),
+        Decision::AcceptH0 => format!(
+            "H0 accepted: {candidate} is not stronger than {baseline} (LLR {:.3} <= {:.3})",
+            status.llr, status.lower
+        ),
+        Decision::Continue => format!(
+            "undecided: LLR {:.3} is between {:.3} and {:.3}",
+            status.llr, status.lower, status.upper
+        ),
+    };
+    format!(
+        "\nSPRT {:?}/{:?} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations\n{verdict}\n",
+        p.model, p.unit, p.elo0, p.elo1, p.alpha, p.beta, status.llr, status.lower, status.upper, status.observations
+    )
+}

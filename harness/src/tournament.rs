@@ -18,6 +18,7 @@ use crate::host::{EngineHost, HostError};
 use crate::journal::{read_journal, GameRecord, Journal, JSONL_FILE};
 use crate::openings::{self, OpeningSet};
 use crate::schedule::PairedSchedule;
+use crate::sprt::{Decision, SprtStatus};
 use crate::stats::GameOutcome;
 use anyhow::{bail, Context};
 use std::collections::HashMap;
@@ -73,6 +74,18 @@ impl WorkerPool {
 pub struct RunSummary {
     pub records: Vec<GameRecord>,
     pub out_dir: PathBuf,
+    /// The sequential test's final state, when the tournament has one.
+    pub sprt: Option<SprtStatus>,
+}
+
+/// The state of the tournament's sequential test for these records (candidate = first engine).
+pub fn sprt_status(t: &Tournament, records: &[GameRecord]) -> Option<SprtStatus> {
+    let sprt = t.sprt.as_ref()?;
+    let (a, b) = (&t.engines[0].name, &t.engines[1].name);
+    Some(
+        sprt.params
+            .status(&crate::stats::match_stats(&outcomes(records), a, b)),
+    )
 }
 
 /// Load the opening set a tournament names.
@@ -173,6 +186,10 @@ pub fn run(
     let mut journal = Journal::open(&t.out)?;
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     let next = AtomicUsize::new(0);
+    // Games with an index at or above `limit` are not started (an SPRT decision lowers it to
+    // the end of the last pair already begun).
+    let limit = AtomicUsize::new(schedule.games.len());
+    let mut sprt = None;
     let threads = t.concurrency.max(1).min(schedule.games.len().max(1));
     let (tx, rx) = mpsc::channel::<GameRecord>();
     let mut records = Vec::with_capacity(schedule.games.len());
@@ -181,10 +198,13 @@ pub fn run(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (pool, schedule, openings, names, next) =
-                (&pool, &schedule, &openings, &names, &next);
+            let (pool, schedule, openings, names, next, limit) =
+                (&pool, &schedule, &openings, &names, &next, &limit);
             scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= limit.load(Ordering::SeqCst) {
+                    return;
+                }
                 let Some(g) = schedule.games.get(i) else {
                     return;
                 };
@@ -228,7 +248,7 @@ pub fn run(
                 if let Err(e) = journal.append(&record) {
                     write_error = Some(e);
                     // Stop handing out games; those in flight finish and are dropped.
-                    next.store(usize::MAX / 2, Ordering::Relaxed);
+                    limit.store(0, Ordering::SeqCst);
                 }
             }
             records.push(record.clone());
@@ -237,7 +257,20 @@ pub fn run(
             if games.len() == 2 {
                 games.sort_by_key(|g| g.game);
                 pairs_done += 1;
-                let line = crate::table::pair_line(games, pairs_done, total_pairs, &records);
+                let mut line = crate::table::pair_line(games, pairs_done, total_pairs, &records);
+                if let Some(status) = sprt_status(t, &records) {
+                    line.push_str(&format!(
+                        "  LLR {:+.2} [{:+.2}, {:+.2}]",
+                        status.llr, status.lower, status.upper
+                    ));
+                    if status.decision != Decision::Continue && sprt.is_none() {
+                        // Decided: finish the pairs already begun, start nothing new.
+                        let started = next.load(Ordering::SeqCst);
+                        let end_of_pair = started.div_ceil(2) * 2;
+                        limit.fetch_min(end_of_pair, Ordering::SeqCst);
+                        sprt = Some(status);
+                    }
+                }
                 progress(&line);
             }
         }
@@ -250,7 +283,14 @@ pub fn run(
         )));
     }
     records.sort_by_key(|r| r.game);
+    // The final LLR counts every finished game, including the pairs completed after the
+    // decision; the decision is the one taken when the LLR crossed a bound.
+    let mut final_sprt = sprt_status(t, &records);
+    if let (Some(f), Some(decided)) = (final_sprt.as_mut(), sprt.as_ref()) {
+        f.decision = decided.decision;
+    }
     Ok(RunSummary {
+        sprt: final_sprt,
         records,
         out_dir: t.out.clone(),
     })

@@ -13,5 +13,6 @@ mod cli;
 mod config_errors;
 mod faults;
 mod plugin_errors;
+mod sprt;
 mod stats;
 mod tournament;

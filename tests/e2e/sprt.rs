@@ -1,0 +1,133 @@
+//! The sequential test gates a run: exit code 1 when H0 is accepted (the candidate is weaker),
+//! 0 when H1 is, 3 when the game budget runs out undecided, and the run stops early.
+
+use crate::support::{artifacts, check_record, engine, harness, read_games, s, TempDir};
+
+/// A match of minimax at depth `candidate` against minimax at depth `baseline`, with a
+/// sequential test on [0, 50] Elo and at most `pairs` pairs.
+fn gate(
+    label: &str,
+    candidate: u32,
+    baseline: u32,
+    pairs: u32,
+    extra: &str,
+) -> (TempDir, crate::support::Output) {
+    let a = artifacts();
+    let dir = TempDir::new(label);
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = {pairs}
+concurrency = 2
+out = "out"
+
+[time]
+move-time = 10.0
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 3
+
+[sprt]
+elo0 = 0
+elo1 = 50
+alpha = 0.05
+beta = 0.05
+{extra}
+{}{}"#,
+        engine("candidate", s(&a.minimax), &format!("Depth = {candidate}")),
+        engine("baseline", s(&a.minimax), &format!("Depth = {baseline}")),
+    );
+    dir.write("t.toml", &toml);
+    let run = harness(dir.path(), &["run", "t.toml"]);
+    (dir, run)
+}
+
+#[test]
+fn weaker_candidate_is_rejected_with_exit_code_1() {
+    let (dir, run) = gate("sprt-weaker", 1, 4, 200, "");
+    assert_eq!(run.status.code(), Some(1), "{run}");
+    assert!(run.stdout.contains("H0 accepted"), "{run}");
+    let games = read_games(&dir.join("out"));
+    // It stopped long before the budget of 400 games, and only complete pairs were played.
+    assert!(games.len() < 200, "{} games", games.len());
+    assert_eq!(games.len() % 2, 0);
+    for g in &games {
+        check_record(g);
+    }
+}
+
+#[test]
+fn stronger_candidate_is_accepted_with_exit_code_0() {
+    let (_dir, run) = gate("sprt-stronger", 4, 1, 200, "model = \"normalized\"");
+    assert_eq!(run.status.code(), Some(0), "{run}");
+    assert!(run.stdout.contains("H1 accepted"), "{run}");
+}
+
+#[test]
+fn budget_exhausted_undecided_gives_exit_code_3() {
+    let (dir, run) = gate("sprt-undecided", 3, 3, 2, "");
+    assert_eq!(run.status.code(), Some(3), "{run}");
+    assert!(run.stdout.contains("undecided"), "{run}");
+    assert_eq!(read_games(&dir.join("out")).len(), 4);
+}
+
+#[test]
+fn sprt_needs_a_match_and_valid_bounds() {
+    let a = artifacts();
+    let dir = TempDir::new("sprt-bad");
+    let base = format!(
+        "[tournament]\nformat = \"gauntlet\"\npairs = 2\nout = \"out\"\n\n[time]\ndepth = 1\n\n[openings]\nbuiltin = \"xot-small\"\n\n[sprt]\nelo0 = 0\nelo1 = 5\n{}{}{}",
+        engine("a", s(&a.greedy), ""),
+        engine("b", s(&a.minimax), ""),
+        engine("c", s(&a.minimax), "Depth = 2"),
+    );
+    dir.write("t.toml", &base);
+    harness(dir.path(), &["run", "t.toml"])
+        .assert_failure()
+        .assert_stderr_has(&["t.toml:12", "sprt", "match"]);
+    let bounds = base
+        .replace("gauntlet", "match")
+        .replace("elo1 = 5", "elo1 = -5")
+        .replace(&engine("c", s(&a.minimax), "Depth = 2"), "");
+    dir.write("u.toml", &bounds);
+    harness(dir.path(), &["run", "u.toml"])
+        .assert_failure()
+        .assert_stderr_has(&["u.toml:14", "elo1"]);
+}
+
+#[test]
+fn sprt_from_counts_reproduces_reference_values() {
+    let dir = TempDir::new("sprt-counts");
+    let run = harness(
+        dir.path(),
+        &[
+            "sprt",
+            "--penta",
+            "400,80,920,70,330",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{run}");
+    assert!(run.stdout.contains("LLR -2.965"), "{run}");
+    let run = harness(
+        dir.path(),
+        &[
+            "sprt",
+            "--penta",
+            "3,2,11,3,6",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+            "--model",
+            "normalized",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(3), "{run}");
+    assert!(run.stdout.contains("LLR +0.106"), "{run}");
+}
