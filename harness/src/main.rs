@@ -44,6 +44,26 @@ enum Command {
     },
     /// Load a plugin and print its metadata and options.
     Info { plugin: PathBuf },
+    /// Solve every position of an OBF file exactly with an engine (in a worker process) and
+    /// check the scores: exit code 1 if one is wrong.
+    Solve {
+        file: PathBuf,
+        /// Plugin: a library path or a bare name (looked up next to the harness binary).
+        #[arg(long)]
+        engine: String,
+        /// Engine option NAME=VALUE (repeatable).
+        #[arg(long = "option", value_parser = harness::solve::parse_option)]
+        options: Vec<(String, String)>,
+        /// Sets the engine option `Threads`.
+        #[arg(long)]
+        threads: Option<u32>,
+        /// Folder where a bare plugin name is looked up.
+        #[arg(long)]
+        plugin_dir: Option<PathBuf>,
+        /// Seconds to wait for one position before giving up.
+        #[arg(long, default_value_t = 3600.0)]
+        timeout: f64,
+    },
     /// Compute a sequential test from result counts alone (exit code as for `run`).
     Sprt {
         /// Game results: wins,draws,losses.
@@ -62,6 +82,32 @@ enum Command {
         beta: f64,
         #[arg(long, value_enum, default_value_t = ModelArg::Logistic)]
         model: ModelArg,
+    },
+    /// Resampling study: how many games each sequential test needs on a journal's real pairs.
+    SprtSim {
+        /// A games.jsonl (or its output folder) of a match.
+        journal: PathBuf,
+        /// The candidate's name (default: Black of the first game).
+        #[arg(long)]
+        candidate: Option<String>,
+        /// Logistic Elo bounds of the Elo tests.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+        elo0: f64,
+        #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
+        elo1: f64,
+        /// Normalised Elo bounds of the normalised tests (pentanomial and discs).
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+        nelo0: f64,
+        #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
+        nelo1: f64,
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+        #[arg(long, default_value_t = 20_000)]
+        max_pairs: usize,
+        #[arg(long, default_value_t = 10)]
+        check_every: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Internal: an engine worker process (started by the coordinator).
     #[command(hide = true)]
@@ -128,6 +174,21 @@ fn main() {
             Ok(exit::H1)
         }
         Command::Info { plugin } => info(&plugin).map(|()| exit::H1),
+        Command::Solve {
+            file,
+            engine,
+            options,
+            threads,
+            plugin_dir,
+            timeout,
+        } => harness::solve::main(&harness::solve::SolveArgs {
+            file,
+            engine,
+            plugin_dir,
+            options,
+            threads,
+            timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),
+        }),
         Command::Sprt {
             wdl,
             penta,
@@ -137,6 +198,27 @@ fn main() {
             beta,
             model,
         } => sprt_from_counts(wdl, penta, elo0, elo1, alpha, beta, model),
+        Command::SprtSim {
+            journal,
+            candidate,
+            elo0,
+            elo1,
+            nelo0,
+            nelo1,
+            runs,
+            max_pairs,
+            check_every,
+            seed,
+        } => sprt_sim(
+            &journal,
+            candidate,
+            [elo0, elo1, nelo0, nelo1],
+            runs,
+            max_pairs,
+            check_every,
+            seed,
+        )
+        .map(|()| exit::H1),
         Command::Worker { connect, plugin } => {
             harness::host::worker::run(&connect, &plugin).map(|()| exit::H1)
         }
@@ -226,6 +308,89 @@ fn run(
         Decision::AcceptH0 => exit::H0,
         Decision::Continue => exit::UNDECIDED,
     })
+}
+
+/// `harness sprt-sim`: the resampling study of `harness::sprt_sim`.
+fn sprt_sim(
+    journal_path: &Path,
+    candidate: Option<String>,
+    [elo0, elo1, nelo0, nelo1]: [f64; 4],
+    runs: usize,
+    max_pairs: usize,
+    check_every: usize,
+    seed: u64,
+) -> anyhow::Result<()> {
+    use harness::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
+    let path = if journal_path.is_dir() {
+        journal_path.join(journal::JSONL_FILE)
+    } else {
+        journal_path.to_path_buf()
+    };
+    let records = journal::read_journal(&path)?;
+    let first = records
+        .first()
+        .with_context(|| format!("{}: no games", path.display()))?;
+    let a = candidate.unwrap_or_else(|| first.black.clone());
+    let b = if first.black == a {
+        first.white.clone()
+    } else {
+        first.black.clone()
+    };
+    let pairs = complete_pairs(&tournament::outcomes(&records), &a, &b);
+    anyhow::ensure!(
+        !pairs.is_empty(),
+        "{}: no complete pairs of {a} against {b}",
+        path.display()
+    );
+    let stats = harness::stats::match_stats(&tournament::outcomes(&records), &a, &b);
+    println!(
+        "{a} vs {b}: {} complete pairs; Elo {}; discs/game {}",
+        pairs.len(),
+        stats.elo.map(|e| e.to_string()).unwrap_or_default(),
+        stats.disc_diff.map(|e| e.to_string()).unwrap_or_default()
+    );
+    for (unit, t) in effect_sizes(&pairs) {
+        println!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
+    }
+    let p = |elo0, elo1, model, unit| SprtParams {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+        model,
+        unit,
+    };
+    let tests = [
+        p(elo0, elo1, Model::Logistic, Unit::Trinomial),
+        p(elo0, elo1, Model::Logistic, Unit::Pentanomial),
+        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial),
+        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial),
+        p(nelo0, nelo1, Model::Normalized, Unit::Discs),
+    ];
+    let cfg = SimulationConfig {
+        runs,
+        max_pairs,
+        check_every,
+        seed,
+    };
+    println!("{runs} runs, at most {max_pairs} pairs each, LLR checked every {check_every} pairs, alpha = beta = 0.05");
+    println!(
+        "{:<24} {:>14} {:>12} {:>12} {:>7} {:>7} {:>10}",
+        "test", "bounds", "mean games", "median", "H1", "H0", "undecided"
+    );
+    for s in simulate(&pairs, &tests, cfg) {
+        println!(
+            "{:<24} {:>14} {:>12.0} {:>12.0} {:>6.1}% {:>6.1}% {:>9.1}%",
+            format!("{:?}/{:?}", s.params.model, s.params.unit),
+            format!("[{}, {}]", s.params.elo0, s.params.elo1),
+            s.mean_games,
+            s.median_games,
+            100.0 * s.accepted_h1,
+            100.0 * s.accepted_h0,
+            100.0 * s.undecided
+        );
+    }
+    Ok(())
 }
 
 /// `harness sprt`: the test from counts alone.

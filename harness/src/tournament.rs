@@ -190,6 +190,8 @@ pub fn run(
     // the end of the last pair already begun).
     let limit = AtomicUsize::new(schedule.games.len());
     let mut sprt = None;
+    let started = std::time::Instant::now();
+    let mut last_report = started;
     let threads = t.concurrency.max(1).min(schedule.games.len().max(1));
     let (tx, rx) = mpsc::channel::<GameRecord>();
     let mut records = Vec::with_capacity(schedule.games.len());
@@ -272,6 +274,11 @@ pub fn run(
                     }
                 }
                 progress(&line);
+                // Refresh the reports now and then (they only read the records).
+                if last_report.elapsed() >= REPORT_REFRESH {
+                    write_reports(t, &records, started.elapsed(), false);
+                    last_report = std::time::Instant::now();
+                }
             }
         }
     });
@@ -283,6 +290,7 @@ pub fn run(
         )));
     }
     records.sort_by_key(|r| r.game);
+    write_reports(t, &records, started.elapsed(), true);
     // The final LLR counts every finished game, including the pairs completed after the
     // decision; the decision is the one taken when the LLR crossed a bound.
     let mut final_sprt = sprt_status(t, &records);
@@ -294,6 +302,31 @@ pub fn run(
         records,
         out_dir: t.out.clone(),
     })
+}
+
+/// How often the reports are rewritten during a run.
+const REPORT_REFRESH: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Write report.json, report.md and report.html; a failure is reported, not fatal (the
+/// journal is the record of the run).
+fn write_reports(
+    t: &Tournament,
+    records: &[GameRecord],
+    elapsed: std::time::Duration,
+    finished: bool,
+) {
+    let input = crate::report::ReportInput {
+        tournament: t,
+        records,
+        elapsed: Some(elapsed),
+        finished,
+    };
+    if let Err(e) = crate::report::write_reports(&t.out, &input) {
+        eprintln!(
+            "warning: cannot write the reports in {}: {e:#}",
+            t.out.display()
+        );
+    }
 }
 
 /// A name safe for a file name.

@@ -1,0 +1,144 @@
+//! `report.md`: the short summary a CI job shows (GitHub-flavoured Markdown).
+
+use super::{headline, model_name, termination_name, unit_name, PairingReport, Report};
+use std::fmt::Write;
+
+fn opt_interval(i: &Option<super::Interval>) -> String {
+    i.as_ref().map(|i| i.text()).unwrap_or_else(|| "–".into())
+}
+
+fn opt_num(x: Option<f64>, digits: usize) -> String {
+    x.map(|x| format!("{x:.digits$}"))
+        .unwrap_or_else(|| "–".into())
+}
+
+/// Escapes the characters that would break a table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+fn pairing_row(p: &PairingReport) -> String {
+    let pe = p.pentanomial;
+    format!(
+        "| {} | {} | {} | {} | {:.1}% | {} | {} | {} | {:.1}% | {} | {} | {} {} {} {} {} |",
+        cell(&p.a),
+        cell(&p.b),
+        p.games,
+        p.wdl(),
+        100.0 * p.score,
+        opt_interval(&p.elo),
+        opt_interval(&p.normalized_elo),
+        p.los
+            .map(|l| format!("{:.1}%", 100.0 * l))
+            .unwrap_or_else(|| "–".into()),
+        100.0 * p.draw_ratio,
+        opt_num(p.pair_ratio, 2),
+        opt_interval(&p.disc_diff),
+        pe[0],
+        pe[1],
+        pe[2],
+        pe[3],
+        pe[4]
+    )
+}
+
+/// Renders the Markdown summary.
+pub fn markdown(report: &Report) -> String {
+    let mut s = String::new();
+    let t = &report.tournament;
+    let _ = writeln!(s, "## Othello tournament report\n");
+    let _ = writeln!(s, "{}\n", headline(report));
+    let elapsed = report
+        .totals
+        .elapsed_seconds
+        .map(|e| format!(", {}", duration_text(e)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        s,
+        "{} · {} · {} of {} games{}{} · `{}`\n",
+        t.format,
+        t.time_control,
+        report.totals.games,
+        t.planned_games,
+        elapsed,
+        if report.finished { "" } else { " · running" },
+        t.source
+    );
+    if let Some(sp) = &report.sprt {
+        let p = &sp.params;
+        let _ = writeln!(
+            s,
+            "SPRT: {} Elo [{}, {}] on {} results, α = {}, β = {}: LLR {:.2}, bounds [{:.2}, {:.2}], {} observations.\n",
+            model_name(p.model), p.elo0, p.elo1, unit_name(p.unit), p.alpha, p.beta, sp.llr,
+            sp.lower_bound, sp.upper_bound, sp.observations
+        );
+    }
+    let _ = writeln!(
+        s,
+        "| engine | opponent | games | W-D-L | score | Elo [95%] | nElo [95%] | LOS | draws | pair ratio | discs/game [95%] | LL LD WL+DD WD WW |"
+    );
+    let _ = writeln!(
+        s,
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for p in &report.pairings {
+        let _ = writeln!(s, "{}", pairing_row(p));
+    }
+    if let Some(r) = &report.ratings {
+        let _ = writeln!(
+            s,
+            "\nJoint rating (Bradley-Terry, {} = 0):\n",
+            r.anchor.as_deref().unwrap_or("mean")
+        );
+        let _ = writeln!(s, "| rank | engine | Elo | 95% interval | games | score |");
+        let _ = writeln!(s, "| ---: | --- | ---: | ---: | ---: | ---: |");
+        for e in &r.engines {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:+.1} | [{:+.1}, {:+.1}] | {} | {:.1}% |",
+                e.rank,
+                cell(&e.name),
+                e.elo,
+                e.low,
+                e.high,
+                e.games,
+                100.0 * e.score
+            );
+        }
+    }
+    if report.forfeits.is_empty() {
+        let _ = writeln!(s, "\nNo forfeits.");
+    } else {
+        let _ = writeln!(s, "\nForfeits:\n");
+        for f in &report.forfeits {
+            let _ = writeln!(
+                s,
+                "- {}: {} × `{}` (games {}), e.g. {}",
+                cell(&f.engine),
+                f.count,
+                termination_name(f.termination),
+                f.games
+                    .iter()
+                    .map(|g| g.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                cell(&f.example)
+            );
+        }
+    }
+    s
+}
+
+/// `1h 02m 03s`, `2m 05s`, `12.3s`.
+pub(super) fn duration_text(secs: f64) -> String {
+    if secs < 60.0 {
+        return format!("{secs:.1}s");
+    }
+    let total = secs.round() as u64;
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
+    if h > 0 {
+        format!("{h}h {m:02}m {s:02}s")
+    } else {
+        format!("{m}m {s:02}s")
+    }
+}

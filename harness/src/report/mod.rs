@@ -1,0 +1,729 @@
+//! The run report: `report.json`, `report.md` and `report.html` in the output folder.
+//!
+//! Everything here is a pure function of the run's inputs (the tournament, the finished
+//! [`GameRecord`]s, the elapsed time and whether the run is over), so the coordinator can write
+//! the report after every finished pair and `harness stats` can rewrite it from a journal: the
+//! same inputs always give the same files. The numbers come from [`crate::stats`] and
+//! [`crate::sprt`]; this module only arranges them.
+//!
+//! - [`build`] makes the serializable [`Report`] (`report.json`, described field by field in
+//!   `reports/report.schema.json` and `reports/README.md`);
+//! - [`markdown`] renders the short summary a CI job shows (`report.md`);
+//! - [`html`] renders one self-contained page with inline SVG charts (`report.html`);
+//! - [`write_reports`] writes all three atomically (temporary file, then rename).
+//!
+//! Non-finite numbers never reach the JSON: an infinite interval bound (the disc difference with
+//! a single complete pair) is `null`, and so is a ratio whose denominator is zero.
+
+mod html;
+mod markdown;
+#[cfg(test)]
+mod tests;
+
+pub use html::html;
+pub use markdown::markdown;
+
+use crate::config::{OpeningOrder, OpeningSource, Tournament};
+use crate::journal::{GameRecord, Termination};
+use crate::sprt::{Decision, SprtParams};
+use crate::stats::{self, Estimate, GameOutcome, MatchStats};
+use othello_board::Color;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// Version of the `report.json` layout; raised on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// File names inside the output folder.
+pub const JSON_FILE: &str = "report.json";
+pub const MARKDOWN_FILE: &str = "report.md";
+pub const HTML_FILE: &str = "report.html";
+
+/// Trajectories (LLR and Elo over pairs) keep at most about this many points: past it they are
+/// thinned to every k-th complete pair, always keeping the last one.
+pub const MAX_TRAJECTORY_POINTS: usize = 1000;
+
+/// What a report is made from.
+pub struct ReportInput<'a> {
+    /// Names, format, time control, the sequential test (if any).
+    pub tournament: &'a Tournament,
+    /// Finished games in any order.
+    pub records: &'a [GameRecord],
+    /// Wall time of the run so far, when known.
+    pub elapsed: Option<Duration>,
+    /// False while the run is going on.
+    pub finished: bool,
+}
+
+/// The whole report, as written to `report.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Always [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// False while the run is still going on (a refreshed, partial report).
+    pub finished: bool,
+    pub tournament: TournamentSummary,
+    pub totals: Totals,
+    /// One entry per engine pairing, in the tournament's pairing order.
+    pub pairings: Vec<PairingReport>,
+    /// Joint Bradley-Terry ratings; only with more than two engines.
+    pub ratings: Option<RatingsReport>,
+    /// The sequential test; only when the tournament configures one.
+    pub sprt: Option<SprtReport>,
+    /// Every game pair (one opening between two engines), by pairing then pair number.
+    pub openings: Vec<OpeningResult>,
+    /// Forfeits counted by engine and termination.
+    pub forfeits: Vec<ForfeitCount>,
+}
+
+/// The tournament as configured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentSummary {
+    /// The tournament file as given.
+    pub source: String,
+    /// `match`, `gauntlet` or `round-robin`.
+    pub format: String,
+    /// Engine display names, in file order.
+    pub engines: Vec<String>,
+    /// `10s+0.1s`, `0.5s/move`, `depth 6` or `100000 nodes`.
+    pub time_control: String,
+    /// Game pairs per engine pairing (the most a sequential test may play).
+    pub pairs_per_pairing: u32,
+    /// Games the schedule holds in all.
+    pub planned_games: usize,
+    pub concurrency: usize,
+    /// `builtin:NAME` or the opening file's path.
+    pub openings: String,
+    /// `sequential` or `shuffled (seed N)`.
+    pub opening_order: String,
+}
+
+/// Totals over the run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Totals {
+    /// Finished games.
+    pub games: usize,
+    /// Complete pairs over all pairings.
+    pub complete_pairs: u32,
+    /// Drawn games.
+    pub draws: usize,
+    /// Games that ended by a forfeit.
+    pub forfeits: usize,
+    /// Wall time of the run so far in seconds; null when unknown.
+    pub elapsed_seconds: Option<f64>,
+    /// Engine thinking time summed over all games, in seconds.
+    pub engine_seconds: f64,
+}
+
+/// A point estimate with its 95% interval; an infinite bound is `null`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    pub value: f64,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+impl Interval {
+    fn of(e: &Estimate) -> Interval {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Interval {
+            value: e.value,
+            low: finite(e.low),
+            high: finite(e.high),
+        }
+    }
+
+    /// `+88.7 [+12.3, +170.2]`, `-inf`/`+inf` for a missing bound.
+    pub fn text(&self) -> String {
+        Estimate {
+            value: self.value,
+            low: self.low.unwrap_or(f64::NEG_INFINITY),
+            high: self.high.unwrap_or(f64::INFINITY),
+        }
+        .to_string()
+    }
+}
+
+/// Head-to-head statistics of one pairing, from engine `a`'s point of view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairingReport {
+    pub a: String,
+    pub b: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// A's score fraction in `0..=1`.
+    pub score: f64,
+    /// Complete pairs by A's pair score: LL, LD, WL+DD, WD, WW.
+    pub pentanomial: [u32; 5],
+    /// Complete pairs (the sum of `pentanomial`).
+    pub pairs: u32,
+    /// Games not in a complete pair (left out of the pentanomial numbers).
+    pub incomplete_games: u32,
+    /// Elo A − B from the pentanomial model; null without a complete pair.
+    pub elo: Option<Interval>,
+    /// Elo A − B from the per-game (trinomial) model; null without games.
+    pub elo_trinomial: Option<Interval>,
+    /// Normalised Elo of the pentanomial sample; null without spread.
+    pub normalized_elo: Option<Interval>,
+    /// Likelihood of superiority of A; null without a complete pair.
+    pub los: Option<f64>,
+    pub draw_ratio: f64,
+    /// Pairs won over pairs lost, `(WD + WW) / (LL + LD)`; null when no pair was lost.
+    pub pair_ratio: Option<f64>,
+    /// Mean disc difference per game from A's view, paired t interval.
+    pub disc_diff: Option<Interval>,
+}
+
+impl PairingReport {
+    fn of(m: &MatchStats) -> PairingReport {
+        let p = m.pentanomial;
+        let lost = p[0] + p[1];
+        let sample = crate::sprt::Sample::pentanomial(p.map(u64::from));
+        PairingReport {
+            a: m.a.clone(),
+            b: m.b.clone(),
+            games: m.games,
+            wins: m.wins,
+            draws: m.draws,
+            losses: m.losses,
+            score: m.score,
+            pentanomial: p,
+            pairs: m.pairs,
+            incomplete_games: m.incomplete_games,
+            elo: m.elo.as_ref().map(Interval::of),
+            elo_trinomial: m.elo_trinomial.as_ref().map(Interval::of),
+            normalized_elo: crate::sprt::normalized_elo(&sample, crate::sprt::Unit::Pentanomial)
+                .as_ref()
+                .map(Interval::of),
+            los: m.los,
+            draw_ratio: m.draw_ratio,
+            pair_ratio: (lost > 0).then(|| f64::from(p[3] + p[4]) / f64::from(lost)),
+            disc_diff: m.disc_diff.as_ref().map(Interval::of),
+        }
+    }
+
+    /// `12-3-5`.
+    pub fn wdl(&self) -> String {
+        format!("{}-{}-{}", self.wins, self.draws, self.losses)
+    }
+}
+
+/// The joint rating list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingsReport {
+    /// The engine held at 0 (the first engine of the tournament); null for mean zero.
+    pub anchor: Option<String>,
+    /// Best first.
+    pub engines: Vec<RatingRow>,
+}
+
+/// One engine in the joint rating list.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingRow {
+    /// 1 for the best.
+    pub rank: usize,
+    pub name: String,
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+    pub games: u32,
+    pub score: f64,
+}
+
+/// The sequential test of the candidate (first engine) against the baseline (second).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtReport {
+    pub candidate: String,
+    pub baseline: String,
+    pub params: SprtParams,
+    /// `ln(β/(1−α))`: at or below it H0 is accepted.
+    pub lower_bound: f64,
+    /// `ln((1−β)/α)`: at or above it H1 is accepted.
+    pub upper_bound: f64,
+    pub llr: f64,
+    /// `accept_h1`, `accept_h0` or `continue`.
+    pub decision: Decision,
+    /// Games between the two engines.
+    pub games: u32,
+    /// Complete pairs between the two engines.
+    pub pairs: u32,
+    /// Observations the LLR is computed from: games (trinomial) or complete pairs.
+    pub observations: u64,
+    /// LLR after each complete pair, in pair order.
+    pub trajectory: Vec<TrajectoryPoint>,
+}
+
+/// The LLR after a prefix of the pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TrajectoryPoint {
+    /// Complete pairs so far.
+    pub pairs: u32,
+    /// Pair number (schedule id) of the last of them.
+    pub pair: usize,
+    pub llr: f64,
+}
+
+/// The Elo estimate after a prefix of the pairs (for the charts; not in the JSON).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloPoint {
+    pub pairs: u32,
+    pub elo: Estimate,
+}
+
+/// One game pair: an opening played twice by the same two engines.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningResult {
+    /// The pairing's first engine (A) and its opponent (B).
+    pub a: String,
+    pub b: String,
+    /// Pair number in the schedule.
+    pub pair: usize,
+    /// Index in the opening set (0-based).
+    pub opening_index: usize,
+    pub opening: String,
+    /// The pair's games, by game number.
+    pub games: Vec<OpeningGame>,
+    /// A's points in the pair (0 to 2), when both games are done.
+    pub a_points: Option<f64>,
+    /// Sum of the games' disc differences from A's view, when both games are done.
+    pub a_discs: Option<i32>,
+}
+
+/// One game of a pair.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningGame {
+    pub game: usize,
+    pub black: String,
+    pub white: String,
+    /// Black's disc difference.
+    pub score: i32,
+    pub result: String,
+    pub termination: Termination,
+}
+
+/// Forfeits of one engine for one reason.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ForfeitCount {
+    pub engine: String,
+    pub termination: Termination,
+    pub count: usize,
+    /// Game numbers, ascending.
+    pub games: Vec<usize>,
+    /// The reason recorded for the first of them.
+    pub example: String,
+}
+
+/// Builds the report. Records are taken in schedule order (by game number).
+pub fn build(input: &ReportInput) -> Report {
+    let t = input.tournament;
+    let records = sorted(input.records);
+    let outcomes = crate::tournament::outcomes(&records);
+    let matches = pairing_stats(t, &outcomes);
+    let pairings: Vec<PairingReport> = matches.iter().map(PairingReport::of).collect();
+
+    let names = engine_names(t, &records);
+    let ratings = (names.len() > 2).then(|| {
+        let anchor = t.engines.first().map(|e| e.name.as_str());
+        let list = stats::ratings(&outcomes, anchor);
+        let anchored = anchor.filter(|a| list.iter().any(|r| r.name == *a));
+        RatingsReport {
+            anchor: anchored.map(str::to_string),
+            engines: list
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| RatingRow {
+                    rank: i + 1,
+                    name: r.name,
+                    elo: r.elo,
+                    low: r.low,
+                    high: r.high,
+                    games: r.games,
+                    score: r.score,
+                })
+                .collect(),
+        }
+    });
+
+    let sprt = t.sprt.as_ref().and_then(|cfg| {
+        let (a, b) = (&t.engines.first()?.name, &t.engines.get(1)?.name);
+        let m = stats::match_stats(&outcomes, a, b);
+        let status = cfg.params.status(&m);
+        Some(SprtReport {
+            candidate: a.clone(),
+            baseline: b.clone(),
+            params: cfg.params,
+            lower_bound: status.lower,
+            upper_bound: status.upper,
+            llr: status.llr,
+            decision: status.decision,
+            games: m.games,
+            pairs: m.pairs,
+            observations: status.observations,
+            trajectory: sprt_trajectory(&cfg.params, a, b, &records),
+        })
+    });
+
+    let forfeit_games = records
+        .iter()
+        .filter(|r| r.termination.is_forfeit())
+        .count();
+    Report {
+        schema_version: SCHEMA_VERSION,
+        finished: input.finished,
+        tournament: summary(t),
+        totals: Totals {
+            games: records.len(),
+            complete_pairs: matches.iter().map(|m| m.pairs).sum(),
+            draws: records.iter().filter(|r| r.score == 0).count(),
+            forfeits: forfeit_games,
+            elapsed_seconds: input.elapsed.map(|d| d.as_secs_f64()),
+            engine_seconds: records
+                .iter()
+                .map(|r| (r.time_ms.black + r.time_ms.white) as f64 / 1000.0)
+                .sum(),
+        },
+        pairings,
+        ratings,
+        sprt,
+        openings: opening_results(&matches, &records),
+        forfeits: forfeits(&records),
+    }
+}
+
+/// The LLR of `params`' test of `candidate` against `baseline` after each complete pair between
+/// them, in pair order (by pair number), recomputed from the records exactly as the final
+/// status is. The point for pair `k` uses every game between the two engines whose pair number
+/// is at most that of the `k`-th complete pair. Past [`MAX_TRAJECTORY_POINTS`] pairs only every
+/// k-th pair is kept (and always the last).
+pub fn sprt_trajectory(
+    params: &SprtParams,
+    candidate: &str,
+    baseline: &str,
+    records: &[GameRecord],
+) -> Vec<TrajectoryPoint> {
+    prefix_stats(records, candidate, baseline)
+        .into_iter()
+        .map(|(pair, m)| TrajectoryPoint {
+            pairs: m.pairs,
+            pair,
+            llr: params.llr(&params.sample(&m)),
+        })
+        .collect()
+}
+
+/// The pentanomial Elo of `a` against `b` with its interval after each complete pair, in pair
+/// order, thinned like [`sprt_trajectory`].
+pub fn elo_trajectory(a: &str, b: &str, records: &[GameRecord]) -> Vec<EloPoint> {
+    prefix_stats(records, a, b)
+        .into_iter()
+        .filter_map(|(_, m)| {
+            m.elo.map(|elo| EloPoint {
+                pairs: m.pairs,
+                elo,
+            })
+        })
+        .collect()
+}
+
+/// Disc differences per game from `a`'s view in its games against `b`, by game number.
+pub fn disc_differences(a: &str, b: &str, records: &[GameRecord]) -> Vec<i32> {
+    sorted(records)
+        .iter()
+        .filter_map(|r| {
+            if r.black == a && r.white == b {
+                Some(r.score)
+            } else if r.black == b && r.white == a {
+                Some(-r.score)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Writes `report.json`, `report.md` and `report.html` into `out_dir` (created if missing),
+/// each through a temporary file in the same folder renamed over the old one, so a reader never
+/// sees a half-written report.
+pub fn write_reports(out_dir: &Path, input: &ReportInput) -> anyhow::Result<()> {
+    use anyhow::Context;
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create output folder {}", out_dir.display()))?;
+    let report = build(input);
+    let mut json = serde_json::to_string_pretty(&report)?;
+    json.push('\n');
+    write_atomic(&out_dir.join(JSON_FILE), &json)?;
+    write_atomic(&out_dir.join(MARKDOWN_FILE), &markdown(&report))?;
+    write_atomic(&out_dir.join(HTML_FILE), &html(&report, input.records)?)?;
+    Ok(())
+}
+
+fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot replace {}", path.display())
+    })
+}
+
+fn sorted(records: &[GameRecord]) -> Vec<GameRecord> {
+    let mut v = records.to_vec();
+    v.sort_by_key(|r| r.game);
+    v
+}
+
+/// Engines of the tournament, then any other name found in the records.
+fn engine_names(t: &Tournament, records: &[GameRecord]) -> Vec<String> {
+    let mut names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
+    for r in records {
+        for n in [&r.black, &r.white] {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    names
+}
+
+/// Statistics per pairing: the tournament's pairings first (engine order as in the file), then
+/// any other pair of engines that met in the records.
+fn pairing_stats(t: &Tournament, outcomes: &[GameOutcome]) -> Vec<MatchStats> {
+    let mut list: Vec<MatchStats> = t
+        .pairings()
+        .into_iter()
+        .map(|(i, j)| stats::match_stats(outcomes, &t.engines[i].name, &t.engines[j].name))
+        .collect();
+    for m in stats::all_matches(outcomes) {
+        let known = list
+            .iter()
+            .any(|k| (k.a == m.a && k.b == m.b) || (k.a == m.b && k.b == m.a));
+        if !known {
+            list.push(m);
+        }
+    }
+    list
+}
+
+/// Match statistics after each complete pair (pair-number order), thinned past
+/// [`MAX_TRAJECTORY_POINTS`].
+fn prefix_stats(records: &[GameRecord], a: &str, b: &str) -> Vec<(usize, MatchStats)> {
+    let mut games: Vec<&GameRecord> = records
+        .iter()
+        .filter(|r| (r.black == a && r.white == b) || (r.black == b && r.white == a))
+        .collect();
+    games.sort_by_key(|r| (r.pair, r.game));
+    // Pair numbers of the complete pairs, ascending.
+    let mut by_pair: BTreeMap<usize, Vec<&GameRecord>> = BTreeMap::new();
+    for g in &games {
+        by_pair.entry(g.pair).or_default().push(g);
+    }
+    let complete: Vec<usize> = by_pair
+        .iter()
+        .filter(|(_, g)| g.len() == 2 && ((g[0].black == a) != (g[1].black == a)))
+        .map(|(&p, _)| p)
+        .collect();
+    let stride = complete.len().div_ceil(MAX_TRAJECTORY_POINTS).max(1);
+    let outcomes: Vec<GameOutcome> = games
+        .iter()
+        .map(|r| GameOutcome {
+            pair: r.pair as u64,
+            black: r.black.clone(),
+            white: r.white.clone(),
+            black_disc_diff: r.score,
+        })
+        .collect();
+    complete
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| (k + 1) % stride == 0 || k + 1 == complete.len())
+        .map(|(_, &pair)| {
+            let end = games.partition_point(|g| g.pair <= pair);
+            (pair, stats::match_stats(&outcomes[..end], a, b))
+        })
+        .collect()
+}
+
+fn summary(t: &Tournament) -> TournamentSummary {
+    TournamentSummary {
+        source: t.source.clone(),
+        format: t.format.as_str().to_string(),
+        engines: t.engines.iter().map(|e| e.name.clone()).collect(),
+        time_control: t.time.to_string(),
+        pairs_per_pairing: t.pairs,
+        planned_games: t.game_count(),
+        concurrency: t.concurrency,
+        openings: match &t.openings.source {
+            OpeningSource::Builtin(name) => format!("builtin:{name}"),
+            OpeningSource::File(path) => path.display().to_string(),
+        },
+        opening_order: match t.openings.order {
+            OpeningOrder::Sequential => "sequential".to_string(),
+            OpeningOrder::Shuffled { seed } => format!("shuffled (seed {seed})"),
+        },
+    }
+}
+
+fn points(score: i32) -> f64 {
+    match score.signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    }
+}
+
+fn opening_results(matches: &[MatchStats], records: &[GameRecord]) -> Vec<OpeningResult> {
+    let mut out = Vec::new();
+    for m in matches {
+        let mut by_pair: BTreeMap<usize, Vec<&GameRecord>> = BTreeMap::new();
+        for r in records
+            .iter()
+            .filter(|r| (r.black == m.a && r.white == m.b) || (r.black == m.b && r.white == m.a))
+        {
+            by_pair.entry(r.pair).or_default().push(r);
+        }
+        for (pair, games) in by_pair {
+            let complete = games.len() == 2 && ((games[0].black == m.a) != (games[1].black == m.a));
+            let a_view = |r: &GameRecord| if r.black == m.a { r.score } else { -r.score };
+            out.push(OpeningResult {
+                a: m.a.clone(),
+                b: m.b.clone(),
+                pair,
+                opening_index: games[0].opening.index,
+                opening: games[0].opening.text.clone(),
+                a_points: complete.then(|| games.iter().map(|r| points(a_view(r))).sum()),
+                a_discs: complete.then(|| games.iter().map(|r| a_view(r)).sum()),
+                games: games
+                    .iter()
+                    .map(|r| OpeningGame {
+                        game: r.game,
+                        black: r.black.clone(),
+                        white: r.white.clone(),
+                        score: r.score,
+                        result: r.result.clone(),
+                        termination: r.termination,
+                    })
+                    .collect(),
+            });
+        }
+    }
+    out
+}
+
+fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
+    let mut map: BTreeMap<(String, String), ForfeitCount> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.termination.is_forfeit()) {
+        let engine = match r.forfeit_by {
+            Some(Color::Black) => r.black.clone(),
+            Some(Color::White) => r.white.clone(),
+            None => "?".to_string(),
+        };
+        let key = (engine.clone(), termination_name(r.termination).to_string());
+        let entry = map.entry(key).or_insert_with(|| ForfeitCount {
+            engine,
+            termination: r.termination,
+            count: 0,
+            games: Vec::new(),
+            example: r.reason.clone(),
+        });
+        entry.count += 1;
+        entry.games.push(r.game);
+    }
+    map.into_values().collect()
+}
+
+/// `logistic` or `normalized`.
+pub fn model_name(m: crate::sprt::Model) -> &'static str {
+    match m {
+        crate::sprt::Model::Logistic => "logistic",
+        crate::sprt::Model::Normalized => "normalized",
+    }
+}
+
+/// `trinomial`, `pentanomial` or `discs`.
+pub fn unit_name(u: crate::sprt::Unit) -> &'static str {
+    match u {
+        crate::sprt::Unit::Trinomial => "trinomial",
+        crate::sprt::Unit::Pentanomial => "pentanomial",
+        crate::sprt::Unit::Discs => "discs",
+    }
+}
+
+/// The journal's spelling of a termination (`time_forfeit`, …).
+pub fn termination_name(t: Termination) -> &'static str {
+    match t {
+        Termination::Normal => "normal",
+        Termination::TimeForfeit => "time_forfeit",
+        Termination::Crash => "crash",
+        Termination::Stalled => "stalled",
+        Termination::IllegalMove => "illegal_move",
+        Termination::EngineError => "engine_error",
+    }
+}
+
+/// The headline: the SPRT decision in words, or the first pairing's Elo, or the leader.
+pub fn headline(report: &Report) -> String {
+    let progress = if report.finished { "" } else { " (running)" };
+    if let Some(s) = &report.sprt {
+        let bounds = format!("[{:.2}, {:.2}]", s.lower_bound, s.upper_bound);
+        return match s.decision {
+            Decision::AcceptH1 => format!(
+                "**H1 accepted**: {} is stronger than {} (LLR {:.2} ≥ {:.2})",
+                s.candidate, s.baseline, s.llr, s.upper_bound
+            ),
+            Decision::AcceptH0 => format!(
+                "**H0 accepted**: {} is not stronger than {} (LLR {:.2} ≤ {:.2})",
+                s.candidate, s.baseline, s.llr, s.lower_bound
+            ),
+            Decision::Continue if report.finished => format!(
+                "**No decision**: {} vs {} stopped after {} pairs (LLR {:.2}, bounds {bounds})",
+                s.candidate, s.baseline, s.pairs, s.llr
+            ),
+            Decision::Continue => format!(
+                "**Running**: {} vs {}, LLR {:.2} within {bounds} after {} pairs",
+                s.candidate, s.baseline, s.llr, s.pairs
+            ),
+        };
+    }
+    if let Some(r) = &report.ratings {
+        if let [first, second, ..] = &r.engines[..] {
+            return format!(
+                "**{}** tops the joint rating, {:.1} Elo ahead of {} ({:.1}% score in {} games){progress}",
+                first.name,
+                first.elo - second.elo,
+                second.name,
+                100.0 * first.score,
+                first.games
+            );
+        }
+    }
+    match report.pairings.first() {
+        Some(p) => match &p.elo {
+            Some(elo) => format!(
+                "**{}** vs **{}**: {} Elo after {} pairs ({}, score {:.1}%){progress}",
+                p.a,
+                p.b,
+                elo.text(),
+                p.pairs,
+                p.wdl(),
+                100.0 * p.score
+            ),
+            None => format!(
+                "**{}** vs **{}**: {} after {} games, no complete pair yet{progress}",
+                p.a,
+                p.b,
+                p.wdl(),
+                p.games
+            ),
+        },
+        None => format!("No games yet{progress}"),
+    }
+}

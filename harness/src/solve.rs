@@ -1,0 +1,277 @@
+//! `harness solve`: exact-solve every position of an OBF file with a plugin, in a worker
+//! process, and check the scores against the file.
+//!
+//! Each position is searched through the ABI with a depth limit equal to its number of
+//! empties (an exact solve for any engine that honours depth limits), after a `new_game` so
+//! that no table carries over. Per position the report gives the number (line in the file),
+//! empties, the move played, the score returned, the file's best score, ok/WRONG, the time
+//! measured by the coordinator around the request, nodes and nodes per second; then the totals. A position is
+//! wrong when the score differs from the file's best, or when the move played is listed in the
+//! file with a score below the best (or not listed although the file lists moves).
+
+use crate::config::{default_plugin_dir, PluginRef};
+use crate::host::protocol::WireLimits;
+use crate::host::{EngineHost, SearchBudget, WorkerSpec};
+use anyhow::Context;
+use othello_board::{Move, ObfLine};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What to solve and with what.
+#[derive(Clone, Debug)]
+pub struct SolveArgs {
+    pub file: PathBuf,
+    /// A plugin path, or a bare name looked up in `plugin_dir`.
+    pub engine: String,
+    pub plugin_dir: Option<PathBuf>,
+    pub options: Vec<(String, String)>,
+    /// Sets the engine option `Threads`.
+    pub threads: Option<u32>,
+    /// Longest wait for one answer.
+    pub timeout: Duration,
+}
+
+/// One solved position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    pub number: usize,
+    pub empties: u32,
+    pub mv: Move,
+    pub score: i32,
+    pub expected: Option<i32>,
+    pub ok: bool,
+    pub time: Duration,
+    pub nodes: u64,
+}
+
+/// The totals of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolveSummary {
+    pub positions: usize,
+    pub wrong: usize,
+    pub time: Duration,
+    pub nodes: u64,
+}
+
+/// Whether `text` names a library path rather than a bare plugin name.
+fn is_path(text: &str) -> bool {
+    text.contains('/') || [".so", ".dylib", ".dll"].iter().any(|e| text.ends_with(e))
+}
+
+/// The plugin library of `args.engine`.
+pub fn resolve_plugin(engine: &str, plugin_dir: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if is_path(engine) {
+        return Ok(PathBuf::from(engine));
+    }
+    let dir = match plugin_dir {
+        Some(d) => d.to_path_buf(),
+        None => default_plugin_dir().context("cannot find the harness binary's folder")?,
+    };
+    Ok(PluginRef::Name(engine.to_string()).resolve(&dir))
+}
+
+fn rate(nodes: u64, time: Duration) -> f64 {
+    nodes as f64 / time.as_secs_f64().max(1e-9)
+}
+
+/// Whether the engine's answer agrees with the file.
+fn check(line: &ObfLine, mv: Move, score: i32) -> bool {
+    let Some(best) = line.best_score() else {
+        return true; // nothing to check against
+    };
+    let listed = line.move_scores.iter().find(|(m, _)| *m == mv);
+    score == best && listed.is_some_and(|&(_, s)| s == best)
+}
+
+/// Solve every position of `args.file`, writing one line per position and the totals.
+pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let mut lines = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let content = l.split('%').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let obf: ObfLine = content
+            .parse()
+            .with_context(|| format!("{}:{}: bad OBF line", args.file.display(), i + 1))?;
+        lines.push((i + 1, obf));
+    }
+    let plugin = resolve_plugin(&args.engine, args.plugin_dir.as_deref())?;
+    let mut options = args.options.clone();
+    if let Some(t) = args.threads {
+        options.retain(|(n, _)| !n.eq_ignore_ascii_case("Threads"));
+        options.push(("Threads".to_string(), t.to_string()));
+    }
+    let spec = WorkerSpec {
+        name: args.engine.clone(),
+        plugin: plugin.clone(),
+        options,
+        stderr_log: None,
+    };
+    let mut host = EngineHost::spawn(&spec)?;
+    writeln!(
+        out,
+        "{}: {} positions, engine {} ({} {})",
+        args.file.display(),
+        lines.len(),
+        plugin.display(),
+        host.plugin.name,
+        host.plugin.version
+    )?;
+    writeln!(
+        out,
+        "{:>4} {:>7} {:>5} {:>6} {:>6} {:>6} {:>10} {:>14} {:>12}",
+        "#", "empties", "move", "score", "best", "result", "time (s)", "nodes", "nodes/s"
+    )?;
+    let mut summary = SolveSummary::default();
+    for (number, line) in &lines {
+        let position = line.position;
+        anyhow::ensure!(
+            !position.is_game_over(),
+            "line {number}: the game is over in this position"
+        );
+        host.new_game()?;
+        let empties = position.empties();
+        let limits = WireLimits {
+            flags: othello_abi::LIMIT_DEPTH,
+            depth: empties as i32,
+            ..WireLimits::default()
+        };
+        // Timed here, around the whole call: the host's own figure starts after the request
+        // is sent and can miss the search entirely when this thread is descheduled.
+        let started = std::time::Instant::now();
+        let reply = host.search(
+            &position,
+            limits,
+            SearchBudget::Stall {
+                timeout: args.timeout,
+            },
+            |_| {},
+        )?;
+        let elapsed = started.elapsed();
+        let mv = Move::from_wire(reply.mv as i64)
+            .filter(|m| position.is_legal(*m))
+            .with_context(|| format!("line {number}: illegal move {}", reply.mv))?;
+        let score = reply.info.score.round() as i32;
+        let ok = check(line, mv, score);
+        let solved = Solved {
+            number: *number,
+            empties,
+            mv,
+            score,
+            expected: line.best_score(),
+            ok,
+            time: elapsed,
+            nodes: reply.info.nodes,
+        };
+        writeln!(
+            out,
+            "{:>4} {:>7} {:>5} {:>+6} {:>6} {:>6} {:>10.3} {:>14} {:>12.0}",
+            solved.number,
+            solved.empties,
+            solved.mv.to_string(),
+            solved.score,
+            solved
+                .expected
+                .map(|e| format!("{e:+}"))
+                .unwrap_or_else(|| "?".into()),
+            if ok { "ok" } else { "WRONG" },
+            solved.time.as_secs_f64(),
+            solved.nodes,
+            rate(solved.nodes, solved.time)
+        )?;
+        summary.positions += 1;
+        summary.wrong += usize::from(!ok);
+        summary.time += solved.time;
+        summary.nodes += solved.nodes;
+    }
+    host.shutdown();
+    writeln!(
+        out,
+        "total: {} solved, {} wrong, {:.3} s, {} nodes, {:.0} nodes/s",
+        summary.positions - summary.wrong,
+        summary.wrong,
+        summary.time.as_secs_f64(),
+        summary.nodes,
+        rate(summary.nodes, summary.time)
+    )?;
+    Ok(summary)
+}
+
+/// Parse a `NAME=VALUE` engine option (for the command line).
+pub fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{text}` is not NAME=VALUE")),
+    }
+}
+
+/// The `harness solve` command: print to stdout; exit code 0 when every position is right,
+/// 1 when one is wrong (errors are returned, for exit code 2).
+pub fn main(args: &SolveArgs) -> anyhow::Result<i32> {
+    let stdout = std::io::stdout();
+    let mut out = LineFlush(stdout.lock());
+    let summary = run(args, &mut out)?;
+    Ok(if summary.wrong > 0 { 1 } else { 0 })
+}
+
+/// Flush after every line, so a long run shows progress.
+struct LineFlush<W: Write>(W);
+
+impl<W: Write> Write for LineFlush<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.0.write(buf)?;
+        if buf[..n].contains(&b'\n') {
+            self.0.flush()?;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_score_and_move() {
+        let l: ObfLine =
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;"
+                .parse()
+                .unwrap();
+        let g8: Move = "g8".parse().unwrap();
+        let h1: Move = "h1".parse().unwrap();
+        let a2: Move = "a2".parse().unwrap();
+        assert!(check(&l, g8, 18));
+        assert!(!check(&l, g8, 16));
+        assert!(!check(&l, h1, 18));
+        assert!(!check(&l, a2, 18));
+    }
+
+    #[test]
+    fn options() {
+        assert_eq!(
+            parse_option("Hash=128"),
+            Ok(("Hash".to_string(), "128".to_string()))
+        );
+        assert!(parse_option("Hash").is_err());
+        assert!(parse_option("=3").is_err());
+    }
+
+    #[test]
+    fn plugin_names_and_paths() {
+        let dir = Path::new("/plugins");
+        let p = resolve_plugin("strong", Some(dir)).unwrap();
+        assert!(p.starts_with(dir) && p.to_string_lossy().contains("strong"));
+        assert_eq!(
+            resolve_plugin("./libx.so", Some(dir)).unwrap(),
+            PathBuf::from("./libx.so")
+        );
+    }
+}
