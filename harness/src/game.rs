@@ -96,7 +96,7 @@ pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
                     .map(|m| m.to_string())
                     .unwrap_or_else(|| format!("value {}", reply.mv));
                 let reason = format!(
-                    "engine {} played an illegal move: {text}",
+                    "engine `{}` played an illegal move: {text}",
                     setup.names[side.index()]
                 );
                 forfeit = Some((side, Termination::IllegalMove, reason));

@@ -165,18 +165,74 @@ impl Journal {
         })
     }
 
-    /// Append one game to both files and flush.
+    /// Append one game to both files. The JSON line is written with one call and made durable
+    /// (`fsync` of its data) before this returns: once a game is reported finished, a crash of
+    /// the machine cannot lose it. The GGF file is derived from the journal and rebuilt on
+    /// resume, so it is only flushed.
     pub fn append(&mut self, record: &GameRecord) -> anyhow::Result<()> {
         let mut line = serde_json::to_string(record)?;
         line.push('\n');
         self.jsonl.write_all(line.as_bytes())?;
         self.jsonl.flush()?;
+        self.jsonl.sync_data()?;
         let mut g = ggf::write_game(record);
         g.push('\n');
         self.ggf.write_all(g.as_bytes())?;
         self.ggf.flush()?;
         Ok(())
     }
+}
+
+/// The file that pins an output folder to one tournament, so a resumed run plays the same
+/// schedule.
+pub const FINGERPRINT_FILE: &str = "tournament.json";
+
+/// Make an output folder's journal consistent before a run appends to it, and return its
+/// games: a torn last line (a write cut short by a kill) is cut off the file, and `games.ggf`
+/// is rebuilt from the journal (it may lack the last game, or hold a torn line).
+pub fn recover(dir: &Path) -> anyhow::Result<Vec<GameRecord>> {
+    use anyhow::Context;
+    let path = dir.join(JSONL_FILE);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Everything up to the last newline is complete lines; anything after it is torn.
+    let complete = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut records = Vec::new();
+    let mut valid_end = 0;
+    for (i, line) in text[..complete].split(|&b| b == b'\n').enumerate() {
+        let line_end = valid_end + line.len() + 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            valid_end = line_end.min(complete);
+            continue;
+        }
+        match serde_json::from_slice::<GameRecord>(line) {
+            Ok(r) => records.push(r),
+            Err(e) if line_end >= complete => {
+                // A damaged last line: treat it as torn.
+                let _ = e;
+                break;
+            }
+            Err(e) => anyhow::bail!("{}:{}: not a game record: {e}", path.display(), i + 1),
+        }
+        valid_end = line_end;
+    }
+    if valid_end < text.len() {
+        let file = OpenOptions::new().write(true).open(&path)?;
+        file.set_len(valid_end as u64)
+            .with_context(|| format!("cannot cut the torn end off {}", path.display()))?;
+        file.sync_all()?;
+    }
+    let mut ggf = String::new();
+    for r in &records {
+        ggf.push_str(&ggf::write_game(r));
+        ggf.push('\n');
+    }
+    let tmp = dir.join(format!(".{GGF_FILE}.tmp"));
+    std::fs::write(&tmp, ggf).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, dir.join(GGF_FILE))?;
+    Ok(records)
 }
 
 /// Read a `games.jsonl` file. A torn last line (an interrupted write) is skipped; any other bad

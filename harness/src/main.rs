@@ -31,6 +31,10 @@ enum Command {
         /// Output folder, overriding the file's `out`.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Discard the games of an earlier run in the output folder and start over (without
+        /// it, a run resumes where the earlier one stopped).
+        #[arg(long)]
+        restart: bool,
     },
     /// Recompute the statistics of a finished or interrupted run from its games.jsonl (or its
     /// output folder).
@@ -167,7 +171,8 @@ fn main() {
             file,
             plugin_dir,
             out,
-        } => run(file, plugin_dir, out),
+            restart,
+        } => run(file, plugin_dir, out, restart),
         Command::Stats { file } => stats(&file).map(|()| exit::H1),
         Command::Perft { depth, mode } => {
             run_perft(depth, mode);
@@ -237,6 +242,7 @@ fn run(
     file: Option<PathBuf>,
     plugin_dir: Option<PathBuf>,
     out: Option<PathBuf>,
+    restart: bool,
 ) -> anyhow::Result<i32> {
     let mut t = match file {
         Some(f) => config::load(&f)?,
@@ -264,7 +270,7 @@ fn run(
         t.out.display()
     );
     let started = Instant::now();
-    let summary = tournament::run(&t, &plugin_dir, |line| println!("{line}"))?;
+    let summary = tournament::run(&t, &plugin_dir, restart, |line| println!("{line}"))?;
     print!("{}", table::final_tables(&summary.records));
     println!(
         "\n{} games in {:.1} s; journal: {}",

@@ -15,9 +15,9 @@ use crate::config::{OpeningSource, Tournament};
 use crate::game::{play_game, GameSetup};
 use crate::host::engine_host::WorkerSpec;
 use crate::host::{EngineHost, HostError};
-use crate::journal::{read_journal, GameRecord, Journal, JSONL_FILE};
+use crate::journal::{recover, GameRecord, Journal, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
 use crate::openings::{self, OpeningSet};
-use crate::schedule::PairedSchedule;
+use crate::schedule::{PairedSchedule, ScheduledGame};
 use crate::sprt::{Decision, SprtStatus};
 use crate::stats::GameOutcome;
 use anyhow::{bail, Context};
@@ -113,9 +113,12 @@ pub fn outcomes(records: &[GameRecord]) -> Vec<GameOutcome> {
 
 /// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`.
 /// `progress` receives each printed progress line.
+/// With `restart`, the games of an earlier run in the output folder are discarded first;
+/// otherwise they are kept and the run resumes after them.
 pub fn run(
     t: &Tournament,
     plugin_dir: &Path,
+    restart: bool,
     mut progress: impl FnMut(&str),
 ) -> anyhow::Result<RunSummary> {
     let openings = load_openings(t)?;
@@ -128,17 +131,50 @@ pub fn run(
         t.openings.start,
     );
 
+    // Resume: the games of an earlier run of the same tournament in this folder are kept, the
+    // rest of the schedule is played. A different tournament is refused.
+    let fingerprint = fingerprint(t, &openings);
+    let fingerprint_path = t.out.join(FINGERPRINT_FILE);
     let journal_path = t.out.join(JSONL_FILE);
-    if journal_path.exists() {
-        let done = read_journal(&journal_path)?;
-        if !done.is_empty() {
+    if restart {
+        for name in [JSONL_FILE, GGF_FILE, FINGERPRINT_FILE] {
+            let _ = std::fs::remove_file(t.out.join(name));
+        }
+        crate::report::remove_reports(&t.out);
+    }
+    let previous = if journal_path.exists() {
+        let written = std::fs::read_to_string(&fingerprint_path).unwrap_or_default();
+        let previous = recover(&t.out)?;
+        if !previous.is_empty() && written.trim() != fingerprint.trim() {
             bail!(
-                "{}: the output folder already holds {} finished games; remove it or set another `out` in {}",
+                "{}: the output folder holds {} games of a different tournament (its {} does not match {}); \
+                 give another `out`, or pass --restart to discard them and start over",
                 t.out.display(),
-                done.len(),
+                previous.len(),
+                FINGERPRINT_FILE,
                 t.source
             );
         }
+        check_against_schedule(&previous, &schedule, &t.engines)
+            .with_context(|| format!("{}: cannot resume", journal_path.display()))?;
+        previous
+    } else {
+        Vec::new()
+    };
+    let done: std::collections::HashSet<usize> = previous.iter().map(|r| r.game).collect();
+    let todo: Vec<&ScheduledGame> = schedule
+        .games
+        .iter()
+        .filter(|g| !done.contains(&g.index))
+        .collect();
+    if !previous.is_empty() {
+        progress(&format!(
+            "resuming: {} of {} games already in {}, {} to play",
+            previous.len(),
+            schedule.games.len(),
+            journal_path.display(),
+            todo.len()
+        ));
     }
 
     let out_existed = t.out.exists();
@@ -146,9 +182,8 @@ pub fn run(
     std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
     // A run refused before its first game leaves no output behind.
     let undo_output = || {
-        let _ = std::fs::remove_dir_all(&logs);
         if !out_existed {
-            let _ = std::fs::remove_dir(&t.out);
+            let _ = std::fs::remove_dir_all(&t.out);
         }
     };
     let mut specs = Vec::new();
@@ -174,42 +209,49 @@ pub fn run(
     // Start every engine once: load errors and bad options end the run before any game.
     let mut idle = Vec::new();
     for spec in &specs {
-        let host = EngineHost::spawn(spec)
-            .with_context(|| format!("{}: engine `{}`", t.source, spec.name))?;
-        idle.push(vec![host]);
+        match EngineHost::spawn(spec) {
+            Ok(host) => idle.push(vec![host]),
+            Err(e) => {
+                drop(idle);
+                undo_output();
+                return Err(anyhow::Error::new(e).context(t.source.clone()));
+            }
+        }
     }
     let pool = WorkerPool {
         specs,
         idle: Mutex::new(idle),
     };
+    std::fs::write(&fingerprint_path, &fingerprint)
+        .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
 
     let mut journal = Journal::open(&t.out)?;
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     let next = AtomicUsize::new(0);
-    // Games with an index at or above `limit` are not started (an SPRT decision lowers it to
-    // the end of the last pair already begun).
-    let limit = AtomicUsize::new(schedule.games.len());
+    // Games of a pair above `limit` are not started: an SPRT decision lowers it to the last
+    // pair already begun, a journal write error to nothing.
+    let limit = AtomicUsize::new(usize::MAX);
     let mut sprt = None;
     let started = std::time::Instant::now();
     let mut last_report = started;
-    let threads = t.concurrency.max(1).min(schedule.games.len().max(1));
+    let threads = t.concurrency.max(1).min(todo.len().max(1));
     let (tx, rx) = mpsc::channel::<GameRecord>();
-    let mut records = Vec::with_capacity(schedule.games.len());
+    let mut records = previous;
     let mut write_error = None;
 
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (pool, schedule, openings, names, next, limit) =
-                (&pool, &schedule, &openings, &names, &next, &limit);
+            let (pool, todo, openings, names, next, limit) =
+                (&pool, &todo, &openings, &names, &next, &limit);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= limit.load(Ordering::SeqCst) {
-                    return;
-                }
-                let Some(g) = schedule.games.get(i) else {
+                let Some(&g) = todo.get(i) else {
                     return;
                 };
+                if g.pair > limit.load(Ordering::SeqCst) {
+                    return;
+                }
                 let setup = GameSetup {
                     scheduled: g,
                     opening: &openings.openings[g.opening],
@@ -243,14 +285,18 @@ pub fn run(
         drop(tx);
 
         let mut pair_games: HashMap<usize, Vec<GameRecord>> = HashMap::new();
+        for r in &records {
+            pair_games.entry(r.pair).or_default().push(r.clone());
+        }
         let total_pairs = schedule.games.len() / 2;
-        let mut pairs_done = 0;
+        let mut pairs_done = pair_games.values().filter(|g| g.len() == 2).count();
         for record in rx {
             if write_error.is_none() {
                 if let Err(e) = journal.append(&record) {
                     write_error = Some(e);
                     // Stop handing out games; those in flight finish and are dropped.
                     limit.store(0, Ordering::SeqCst);
+                    next.store(todo.len(), Ordering::SeqCst);
                 }
             }
             records.push(record.clone());
@@ -266,10 +312,10 @@ pub fn run(
                         status.llr, status.lower, status.upper
                     ));
                     if status.decision != Decision::Continue && sprt.is_none() {
-                        // Decided: finish the pairs already begun, start nothing new.
-                        let started = next.load(Ordering::SeqCst);
-                        let end_of_pair = started.div_ceil(2) * 2;
-                        limit.fetch_min(end_of_pair, Ordering::SeqCst);
+                        // Decided: finish the pairs already begun, start no new pair.
+                        let handed_out = next.load(Ordering::SeqCst).min(todo.len());
+                        let last_begun = handed_out.checked_sub(1).map_or(0, |i| todo[i].pair);
+                        limit.fetch_min(last_begun, Ordering::SeqCst);
                         sprt = Some(status);
                     }
                 }
@@ -302,6 +348,67 @@ pub fn run(
         records,
         out_dir: t.out.clone(),
     })
+}
+
+/// What pins an output folder to a tournament: everything that decides which games are played
+/// and how (not `concurrency` or `out`, which may change between a run and its resumption).
+fn fingerprint(t: &Tournament, openings: &OpeningSet) -> String {
+    let engines: Vec<serde_json::Value> = t
+        .engines
+        .iter()
+        .map(|e| serde_json::json!({ "name": e.name, "plugin": format!("{:?}", e.plugin), "options": e.options }))
+        .collect();
+    let value = serde_json::json!({
+        "format": t.format.as_str(),
+        "pairs": t.pairs,
+        "time": t.time.to_string(),
+        "margin_ms": t.margin.as_millis() as u64,
+        "stall_timeout_ms": t.stall_timeout.as_millis() as u64,
+        "openings": {
+            "source": format!("{:?}", t.openings.source),
+            "order": format!("{:?}", t.openings.order),
+            "start": t.openings.start,
+            "count": openings.openings.len(),
+        },
+        "sprt": t.sprt.map(|s| format!("{s:?}")),
+        "engines": engines,
+    });
+    serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+}
+
+/// Every record of a journal being resumed must be a game of this schedule, played by the
+/// engines the schedule names, and appear once.
+fn check_against_schedule(
+    records: &[GameRecord],
+    schedule: &PairedSchedule,
+    engines: &[crate::config::EngineConfig],
+) -> anyhow::Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for r in records {
+        let Some(g) = schedule.games.get(r.game) else {
+            bail!(
+                "game {} is not in the schedule of {} games",
+                r.game,
+                schedule.games.len()
+            );
+        };
+        let expected = (
+            &engines[g.black].name,
+            &engines[g.white].name,
+            g.pair,
+            g.opening,
+        );
+        if (&r.black, &r.white, r.pair, r.opening.index) != expected {
+            bail!(
+                "game {} was {} vs {} (pair {}, opening {}), the schedule says {} vs {} (pair {}, opening {})",
+                r.game, r.black, r.white, r.pair, r.opening.index, expected.0, expected.1, expected.2, expected.3
+            );
+        }
+        if !seen.insert(r.game) {
+            bail!("game {} is recorded twice", r.game);
+        }
+    }
+    Ok(())
 }
 
 /// How often the reports are rewritten during a run.

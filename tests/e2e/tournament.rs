@@ -278,7 +278,7 @@ fn replayed_sides(r: &GameRecord) -> Vec<Color> {
 
 /// A run never appends to (or overwrites) the journal of a finished run.
 #[test]
-fn finished_output_folder_is_left_alone() {
+fn finished_output_folder_is_resumed_never_overwritten() {
     let a = artifacts();
     let dir = TempDir::new("no-overwrite");
     let toml = format!(
@@ -299,18 +299,27 @@ builtin = "xot-small"
     dir.write("t.toml", &toml);
     harness(dir.path(), &["run", "t.toml"]).assert_success();
     let files = ["out/games.jsonl", "out/games.ggf"];
-    let before: Vec<Vec<u8>> = files
-        .iter()
-        .map(|f| std::fs::read(dir.join(f)).unwrap())
-        .collect();
+    let read = || -> Vec<Vec<u8>> {
+        files
+            .iter()
+            .map(|f| std::fs::read(dir.join(f)).unwrap())
+            .collect()
+    };
+    let before = read();
+    // The same tournament again: nothing left to play, nothing changes.
+    let again = harness(dir.path(), &["run", "t.toml"]);
+    again.assert_success();
+    assert!(again.stdout.contains("resuming: 2 of 2 games"), "{again}");
+    assert!(read() == before, "the journal changed");
+    // A different tournament into the same folder is refused...
+    dir.write("t.toml", &toml.replace("pairs = 1", "pairs = 2"));
     harness(dir.path(), &["run", "t.toml"])
         .assert_failure()
-        .assert_stderr_has(&["out", "2 finished games"]);
-    let after: Vec<Vec<u8>> = files
-        .iter()
-        .map(|f| std::fs::read(dir.join(f)).unwrap())
-        .collect();
-    assert!(before == after, "the journal changed");
+        .assert_stderr_has(&["out", "2 games of a different tournament", "--restart"]);
+    assert!(read() == before, "the journal changed");
+    // ...unless the user asks to start over.
+    harness(dir.path(), &["run", "t.toml", "--restart"]).assert_success();
+    assert_eq!(read_games(&dir.join("out")).len(), 4);
 }
 
 /// Relative paths in a tournament file (plugin, opening file, output folder) are relative to

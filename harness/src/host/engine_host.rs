@@ -28,26 +28,26 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// game and costs the engine that game.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum HostError {
-    #[error("engine {engine}: cannot start a worker: {message}")]
+    #[error("engine `{engine}`: cannot start a worker: {message}")]
     Spawn { engine: String, message: String },
-    #[error("engine {engine}: {message}")]
+    #[error("engine `{engine}`: {message}")]
     Load { engine: String, message: String },
-    #[error("engine {engine}: {message}")]
+    #[error("engine `{engine}`: {message}")]
     Option { engine: String, message: String },
-    #[error("engine {engine} crashed: {detail}")]
+    #[error("engine `{engine}` crashed: {detail}")]
     Crashed { engine: String, detail: String },
-    #[error("engine {engine} lost on time: answered after {elapsed_ms} ms, budget {budget_ms} ms + margin {margin_ms} ms")]
+    #[error("engine `{engine}` lost on time: answered after {elapsed_ms} ms, budget {budget_ms} ms + margin {margin_ms} ms")]
     TimeForfeit {
         engine: String,
         elapsed_ms: u64,
         budget_ms: u64,
         margin_ms: u64,
     },
-    #[error("engine {engine} stalled: no answer within {waited_ms} ms")]
+    #[error("engine `{engine}` stalled: no answer within {waited_ms} ms")]
     Stalled { engine: String, waited_ms: u64 },
-    #[error("engine {engine} reported an error: {message}")]
+    #[error("engine `{engine}` reported an error: {message}")]
     EngineError { engine: String, message: String },
-    #[error("engine {engine} broke the protocol: {message}")]
+    #[error("engine `{engine}` broke the protocol: {message}")]
     Protocol { engine: String, message: String },
 }
 
