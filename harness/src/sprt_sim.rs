@@ -110,8 +110,9 @@ impl Counts {
             Unit::Trinomial => Sample::trinomial(self.wdl[2], self.wdl[1], self.wdl[0]),
             Unit::Pentanomial => Sample::pentanomial(self.penta),
             Unit::Discs => {
+                // The extremes stay in the support, as in `Sample::discs`.
                 let (values, counts) = (0..257)
-                    .filter(|&i| self.discs[i] > 0)
+                    .filter(|&i| self.discs[i] > 0 || i == 0 || i == 256)
                     .map(|i| (i as f64 / 256.0, self.discs[i] as f64))
                     .unzip();
                 Sample { values, counts }
