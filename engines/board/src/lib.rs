@@ -10,7 +10,8 @@
 //! - [`Board`] (`board`): move generation, flips, play and pass, branch-free;
 //! - [`Position`] (`position`): a board with the colour to move, board strings, disc counts;
 //! - [`Move`] and [`Square`] (`notation`), transcripts (`transcript`), OBF lines (`obf`);
-//! - [`Symmetry`] (`symmetry`) and [`perft`] (`perft`).
+//! - [`Symmetry`] (`symmetry`) and [`perft`] (`perft`);
+//! - `playout`: seeded random legal play, for tests and tools.
 //!
 //! Invariant kept by every constructor: `player & opponent == 0`.
 
@@ -18,6 +19,7 @@ mod board;
 mod notation;
 mod obf;
 mod perft;
+pub mod playout;
 mod position;
 mod symmetry;
 mod transcript;

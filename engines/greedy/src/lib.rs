@@ -18,6 +18,7 @@
 //! chosen move from the side to move's view, PV = the move.
 #![forbid(unsafe_code)]
 
+use othello_sdk::board::playout::SplitMix64;
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{
     Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchInfo, SearchOutcome,
@@ -26,21 +27,6 @@ use othello_sdk::{
 
 /// a1, h1, a8, h8.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a 64-bit counter passed through a mixing function.
-/// Small, fast and good enough to break ties.
-#[derive(Clone, Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// The greedy engine.
 #[derive(Clone, Debug)]
@@ -146,7 +132,7 @@ impl Engine for Greedy {
         let board = request.position.board;
         // Advance the generator once per search (when in use) so the sequence of draws depends
         // only on the seed and the number of moves played since the last new game.
-        let r = if self.random { self.rng.next() } else { 0 };
+        let r = if self.random { self.rng.next_u64() } else { 0 };
         let choice = greedy_choice(&board, |n| (r % n as u64) as u32);
         let (mv, score) = match choice {
             // After the move: own discs + flips + 1, opponent discs - flips.
@@ -170,6 +156,7 @@ othello_sdk::export_engine!(Greedy);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_sdk::board::playout::random_positions;
     use othello_sdk::board::{Color, Position};
     use othello_sdk::Limits;
     use std::sync::atomic::AtomicU32;
@@ -186,33 +173,6 @@ mod tests {
 
     fn sq(name: &str) -> Move {
         name.parse().unwrap()
-    }
-
-    /// Random positions reached by random legal play from the start, with a test PRNG.
-    fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut rng = SplitMix64(seed);
-        let mut out = Vec::new();
-        while out.len() < n {
-            let mut p = Position::START;
-            let plies = rng.next() % 60;
-            for _ in 0..plies {
-                if p.is_game_over() {
-                    break;
-                }
-                let moves = p.legal_moves();
-                let mv = if moves == 0 {
-                    Move::PASS
-                } else {
-                    let k = rng.next() % moves.count_ones() as u64;
-                    Move::at(Square::iter(moves).nth(k as usize).unwrap())
-                };
-                p = p.play(mv).unwrap();
-            }
-            if !p.is_game_over() {
-                out.push(p);
-            }
-        }
-        out
     }
 
     #[test]

@@ -388,53 +388,11 @@ othello_sdk::export_engine!(Heuristic);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_sdk::board::playout::{random_game, random_positions, SplitMix64};
     use othello_sdk::board::Position;
     use othello_sdk::Clock;
     use std::sync::atomic::AtomicU32;
     use std::time::Instant;
-
-    /// SplitMix64, for test positions.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-    }
-
-    /// Random legal play from the start, returning every position of the game (unfinished
-    /// ones only).
-    fn random_game(rng: &mut Rng) -> Vec<Position> {
-        let mut p = Position::START;
-        let mut out = Vec::new();
-        while !p.is_game_over() {
-            out.push(p);
-            let moves = p.legal_moves();
-            let mv = if moves == 0 {
-                Move::PASS
-            } else {
-                let k = rng.next() % moves.count_ones() as u64;
-                Move::at(Square::iter(moves).nth(k as usize).unwrap())
-            };
-            p = p.play(mv).unwrap();
-        }
-        out
-    }
-
-    /// `n` positions from random games, spread over all stages.
-    fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut rng = Rng(seed);
-        let mut out = Vec::new();
-        while out.len() < n {
-            let game = random_game(&mut rng);
-            let k = rng.next() as usize % game.len();
-            out.push(game[k]);
-        }
-        out
-    }
 
     fn engine(depth: i64) -> Heuristic {
         let mut e = Heuristic::new();
@@ -575,7 +533,7 @@ mod tests {
 
     #[test]
     fn endgames_within_reach_score_the_exact_result() {
-        let mut rng = Rng(77);
+        let mut rng = SplitMix64(77);
         let mut e = engine(12);
         for _ in 0..30 {
             let game = random_game(&mut rng);

@@ -296,51 +296,10 @@ othello_sdk::export_engine!(Minimax);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_sdk::board::playout::random_positions;
     use othello_sdk::board::Position;
     use othello_sdk::Limits;
     use std::sync::atomic::AtomicU32;
-
-    /// SplitMix64, for test positions.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-    }
-
-    /// `n` unfinished positions reached by random legal play from the start; the number of
-    /// plies cycles through the whole game so that every stage is represented.
-    fn random_positions(n: usize, seed: u64) -> Vec<Position> {
-        let mut rng = Rng(seed);
-        let mut out = Vec::new();
-        let mut i = 0u64;
-        while out.len() < n {
-            let mut p = Position::START;
-            let plies = (i * 7 + rng.next() % 5) % 62;
-            i += 1;
-            for _ in 0..plies {
-                if p.is_game_over() {
-                    break;
-                }
-                let moves = p.legal_moves();
-                let mv = if moves == 0 {
-                    Move::PASS
-                } else {
-                    let k = rng.next() % moves.count_ones() as u64;
-                    Move::at(Square::iter(moves).nth(k as usize).unwrap())
-                };
-                p = p.play(mv).unwrap();
-            }
-            if !p.is_game_over() {
-                out.push(p);
-            }
-        }
-        out
-    }
 
     fn engine(depth: i64, pruning: &'static str) -> Minimax {
         let mut e = Minimax::new();
