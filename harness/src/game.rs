@@ -6,7 +6,8 @@
 //! keeps the position where it happened so the fault can be reproduced.
 
 use crate::config::TimeControl;
-use crate::host::protocol::WireLimits;
+use crate::events::{ControlState, Event, EventSink, RunControl};
+use crate::host::protocol::{WireInfo, WireLimits};
 use crate::host::{EngineHost, HostError, SearchBudget};
 use crate::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use crate::openings::Opening;
@@ -42,10 +43,18 @@ fn ms(d: Duration) -> i64 {
 
 /// Play the game; `hosts` are [Black, White]. Hosts that fail are left dead for the caller to
 /// replace.
-pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
+/// Returns `None` when the run is being stopped (`ControlState::Stopping`) before the game
+/// ends: an abandoned game is not recorded, and a resumed run plays it again.
+pub fn play_game(
+    setup: &GameSetup,
+    hosts: [&mut EngineHost; 2],
+    events: &EventSink,
+    control: &RunControl,
+) -> Option<GameRecord> {
     let mut hosts = hosts;
     let mut moves = book_moves(setup.opening);
     let mut pos = setup.opening.position();
+    let game = setup.scheduled.index;
     let mut time_used = [0u64; 2];
     let mut nodes = [0u64; 2];
     let (mut clock, increment) = match *setup.time {
@@ -53,6 +62,20 @@ pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
         _ => ([Duration::ZERO; 2], Duration::ZERO),
     };
     let mut forfeit: Option<(Color, Termination, String)> = None;
+    let clocks = |clock: &[Duration; 2]| match setup.time {
+        TimeControl::Clock { .. } => Some(*clock),
+        _ => None,
+    };
+    events.send(Event::GameStarted {
+        game,
+        pair: setup.scheduled.pair,
+        black: setup.names[0].to_string(),
+        white: setup.names[1].to_string(),
+        opening: setup.opening.text.clone(),
+        start: setup.opening.start,
+        book: setup.opening.moves.clone(),
+        clocks: clocks(&clock),
+    });
 
     for color in [Color::Black, Color::White] {
         if let Err(e) = hosts[color.index()].new_game() {
@@ -62,7 +85,19 @@ pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
     }
 
     while forfeit.is_none() && !pos.is_game_over() {
+        if control.get() == ControlState::Stopping {
+            return None;
+        }
         if pos.must_pass() {
+            events.send(Event::Moved {
+                game,
+                color: pos.side_to_move,
+                mv: Move::PASS,
+                by_engine: false,
+                info: None,
+                time_ms: 0,
+                clocks: clocks(&clock),
+            });
             pos = pos.play(Move::PASS).expect("forced pass is legal");
             moves.push(PlayedMove {
                 mv: Move::PASS.to_string(),
@@ -77,7 +112,16 @@ pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
         let side = pos.side_to_move;
         let (limits, budget) = limits_for(setup, &clock, increment, side);
         let host = &mut hosts[side.index()];
-        let reply = match host.search(&pos, limits, budget, |_| {}) {
+        let on_info = |info: &WireInfo| {
+            if events.is_active() {
+                events.send(Event::Thinking {
+                    game,
+                    color: side,
+                    info: info.clone(),
+                });
+            }
+        };
+        let reply = match host.search(&pos, limits, budget, on_info) {
             Ok(r) => r,
             Err(e) => {
                 forfeit = Some((side, termination_of(&e), e.to_string()));
@@ -112,9 +156,18 @@ pub fn play_game(setup: &GameSetup, hosts: [&mut EngineHost; 2]) -> GameRecord {
             nodes: Some(reply.info.nodes),
             time_ms: Some(reply.elapsed.as_millis() as u64),
         });
+        events.send(Event::Moved {
+            game,
+            color: side,
+            mv,
+            by_engine: true,
+            info: Some(reply.info.clone()),
+            time_ms: reply.elapsed.as_millis() as u64,
+            clocks: clocks(&clock),
+        });
     }
 
-    build_record(setup, moves, pos, forfeit, time_used, nodes)
+    Some(build_record(setup, moves, pos, forfeit, time_used, nodes))
 }
 
 /// The record of a game that could not start because an engine's worker could not be

@@ -7,6 +7,7 @@
 //! the journal's records only.
 
 pub mod config;
+pub mod events;
 pub mod game;
 pub mod ggf;
 pub mod host;

@@ -270,7 +270,10 @@ fn run(
         t.out.display()
     );
     let started = Instant::now();
-    let summary = tournament::run(&t, &plugin_dir, restart, |line| println!("{line}"))?;
+    let observer = tournament::Observer::default();
+    let summary = tournament::run(&t, &plugin_dir, restart, &observer, |line| {
+        println!("{line}")
+    })?;
     print!("{}", table::final_tables(&summary.records));
     println!(
         "\n{} games in {:.1} s; journal: {}",

@@ -12,6 +12,7 @@
 //! written.
 
 use crate::config::{OpeningSource, Tournament};
+use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::game::{play_game, GameSetup};
 use crate::host::engine_host::WorkerSpec;
 use crate::host::{EngineHost, HostError};
@@ -70,6 +71,14 @@ impl WorkerPool {
     }
 }
 
+/// Who watches a run: the live event stream and the scheduling control (both unused by the
+/// plain progress output).
+#[derive(Clone, Default)]
+pub struct Observer {
+    pub events: EventSink,
+    pub control: std::sync::Arc<RunControl>,
+}
+
 /// What a finished run hands back.
 pub struct RunSummary {
     pub records: Vec<GameRecord>,
@@ -115,12 +124,16 @@ pub fn outcomes(records: &[GameRecord]) -> Vec<GameOutcome> {
 /// `progress` receives each printed progress line.
 /// With `restart`, the games of an earlier run in the output folder are discarded first;
 /// otherwise they are kept and the run resumes after them.
+/// `observer` receives the live event stream and may pause or stop the scheduling of games.
 pub fn run(
     t: &Tournament,
     plugin_dir: &Path,
     restart: bool,
+    observer: &Observer,
     mut progress: impl FnMut(&str),
 ) -> anyhow::Result<RunSummary> {
+    let events = &observer.events;
+    let control = &*observer.control;
     let openings = load_openings(t)?;
     let pairings = t.pairings();
     let schedule = PairedSchedule::new(
@@ -226,6 +239,13 @@ pub fn run(
         .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
 
     let mut journal = Journal::open(&t.out)?;
+    events.send(Event::RunStarted {
+        engines: t.engines.iter().map(|e| e.name.clone()).collect(),
+        total_games: schedule.games.len(),
+        already_played: previous.clone(),
+        time_control: t.time.to_string(),
+        sprt: t.sprt.map(|s| s.params),
+    });
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     let next = AtomicUsize::new(0);
     // Games of a pair above `limit` are not started: an SPRT decision lowers it to the last
@@ -245,6 +265,16 @@ pub fn run(
             let (pool, todo, openings, names, next, limit) =
                 (&pool, &todo, &openings, &names, &next, &limit);
             scope.spawn(move || loop {
+                // Paused: wait; finishing or stopping: start nothing new.
+                loop {
+                    match control.get() {
+                        ControlState::Running => break,
+                        ControlState::Paused => {
+                            std::thread::sleep(std::time::Duration::from_millis(50))
+                        }
+                        ControlState::Finishing | ControlState::Stopping => return,
+                    }
+                }
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&g) = todo.get(i) else {
                     return;
@@ -262,10 +292,16 @@ pub fn run(
                 };
                 let record = match (pool.take(g.black), pool.take(g.white)) {
                     (Ok(mut b), Ok(mut w)) => {
-                        let r = play_game(&setup, [&mut b, &mut w]);
+                        let r = play_game(&setup, [&mut b, &mut w], events, control);
+                        if r.is_none() {
+                            // Abandoned by a stop: its workers may be mid-search.
+                            b.kill();
+                            w.kill();
+                            return;
+                        }
                         pool.give_back(g.black, b);
                         pool.give_back(g.white, w);
-                        r
+                        r.expect("checked above")
                     }
                     (b, w) => {
                         // A worker that cannot even be restarted forfeits the game.
@@ -298,6 +334,11 @@ pub fn run(
                     limit.store(0, Ordering::SeqCst);
                     next.store(todo.len(), Ordering::SeqCst);
                 }
+            }
+            if write_error.is_none() {
+                events.send(Event::GameFinished {
+                    record: record.clone(),
+                });
             }
             records.push(record.clone());
             let games = pair_games.entry(record.pair).or_default();
@@ -337,6 +378,7 @@ pub fn run(
     }
     records.sort_by_key(|r| r.game);
     write_reports(t, &records, started.elapsed(), true);
+    events.send(Event::RunFinished);
     // The final LLR counts every finished game, including the pairs completed after the
     // decision; the decision is the one taken when the LLR crossed a bound.
     let mut final_sprt = sprt_status(t, &records);

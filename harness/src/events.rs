@@ -1,0 +1,147 @@
+//! The coordinator's event stream: what a live view (the terminal UI) needs to show a running
+//! tournament, and the small set of controls such a view may send back.
+//!
+//! Events flow one way, from the coordinator to observers; an observer that falls behind or
+//! goes away never slows or stops the games (events go over an unbounded channel and send
+//! errors are ignored). The controls only pause, resume or stop the *scheduling* of games; no
+//! observer can touch a game in progress, and every finished game still reaches the journal.
+
+use crate::host::protocol::WireInfo;
+use crate::journal::GameRecord;
+use othello_board::{Color, Move, Position};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+/// Something that happened in the run.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// The run starts: the schedule is known.
+    RunStarted {
+        /// Engine display names, in tournament order.
+        engines: Vec<String>,
+        /// Games in the schedule, and how many of them were already played (resume).
+        total_games: usize,
+        already_played: Vec<GameRecord>,
+        /// The time control as text (`10s+0.1s`, `depth 6`, …).
+        time_control: String,
+        /// Engine-vs-engine SPRT bounds etc. are derived by observers from the records and the
+        /// tournament; here only whether a test runs.
+        sprt: Option<crate::sprt::SprtParams>,
+    },
+    /// A game begins (after the opening moves, which are `book`).
+    GameStarted {
+        game: usize,
+        pair: usize,
+        black: String,
+        white: String,
+        opening: String,
+        start: Position,
+        book: Vec<Move>,
+        /// Remaining clock of [Black, White] for clock games.
+        clocks: Option<[Duration; 2]>,
+    },
+    /// An engine reports live search information for the move it is thinking about.
+    Thinking {
+        game: usize,
+        color: Color,
+        info: WireInfo,
+    },
+    /// A move was played (forced passes included, with `by_engine == false`).
+    Moved {
+        game: usize,
+        color: Color,
+        mv: Move,
+        by_engine: bool,
+        /// The engine's last report for this move.
+        info: Option<WireInfo>,
+        time_ms: u64,
+        /// Remaining clocks after the move, for clock games.
+        clocks: Option<[Duration; 2]>,
+    },
+    /// A game ended; the record is already in the journal.
+    GameFinished { record: GameRecord },
+    /// Scheduling state changed (paused, resumed, stopping).
+    Control(ControlState),
+    /// The run is over (all games played, or stopped).
+    RunFinished,
+}
+
+/// Where events go: a channel, or nowhere.
+#[derive(Clone, Default)]
+pub struct EventSink(Option<Sender<Event>>);
+
+impl EventSink {
+    pub fn new(tx: Sender<Event>) -> EventSink {
+        EventSink(Some(tx))
+    }
+
+    /// A sink that drops everything.
+    pub fn none() -> EventSink {
+        EventSink(None)
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Send, ignoring an observer that went away.
+    pub fn send(&self, event: Event) {
+        if let Some(tx) = &self.0 {
+            let _ = tx.send(event);
+        }
+    }
+}
+
+/// The scheduling state a live view may set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlState {
+    /// Games are started as usual.
+    Running,
+    /// No new game is started; games in flight finish.
+    Paused,
+    /// No new game is started; the run ends when the games in flight have finished.
+    Finishing,
+    /// Games in flight are abandoned (their workers are killed, they are not recorded); the
+    /// journal keeps every finished game, and a later run resumes the rest.
+    Stopping,
+}
+
+/// Shared scheduling control: written by a live view, read by the coordinator's game threads.
+#[derive(Debug, Default)]
+pub struct RunControl(AtomicU8);
+
+impl RunControl {
+    pub fn new() -> RunControl {
+        RunControl(AtomicU8::new(0))
+    }
+
+    pub fn get(&self) -> ControlState {
+        match self.0.load(Ordering::SeqCst) {
+            0 => ControlState::Running,
+            1 => ControlState::Paused,
+            2 => ControlState::Finishing,
+            _ => ControlState::Stopping,
+        }
+    }
+
+    /// Set a state. `Finishing` and `Stopping` are final: a later `Running` or `Paused` is
+    /// ignored, and `Stopping` overrides `Finishing`.
+    pub fn set(&self, state: ControlState) {
+        let code = match state {
+            ControlState::Running => 0,
+            ControlState::Paused => 1,
+            ControlState::Finishing => 2,
+            ControlState::Stopping => 3,
+        };
+        let _ = self
+            .0
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |old| {
+                if old >= 2 && code < old {
+                    None
+                } else {
+                    Some(code)
+                }
+            });
+    }
+}
