@@ -255,7 +255,9 @@ pub fn run(
     let started = std::time::Instant::now();
     let mut last_report = started;
     let threads = t.concurrency.max(1).min(todo.len().max(1));
-    let (tx, rx) = mpsc::channel::<GameRecord>();
+    // A rendezvous channel: a game thread hands its record over before starting another game,
+    // so the coordinator (journal, SPRT decision) is never more than one game per thread behind.
+    let (tx, rx) = mpsc::sync_channel::<GameRecord>(0);
     let mut records = previous;
     let mut write_error = None;
 
