@@ -8,10 +8,6 @@
 /// column a of the next row, so horizontal and diagonal propagation is masked with this.
 const NOT_EDGE_COLUMNS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
-/// The four line directions as bit shifts: 1 = along a row, 8 = along a column,
-/// 7 and 9 = the two diagonals. Each is used both left (towards h8) and right (towards a1).
-const SHIFTS: [u32; 4] = [1, 8, 7, 9];
-
 /// Two bitboards: the discs of the side to move and the opponent's discs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Board {
@@ -88,22 +84,10 @@ impl Board {
         self.empty().count_ones()
     }
 
-    /// Legal moves of the side to move, one bit per square.
-    ///
-    /// Idea (Kogge-Stone style): for each direction, grow runs of opponent discs out of the
-    /// player's discs by repeated shift-and-mask; an empty square just beyond such a run is a
-    /// move. Each doubling step (shift by `2 * dir` through pairs of opponent discs) halves the
-    /// number of iterations, so a run of up to 6 opponent discs needs four masked shifts.
-    #[inline]
+    /// Legal moves of the side to move, one bit per square (see [`moves`]).
+    #[inline(always)]
     pub fn moves(&self) -> u64 {
-        let (p, o) = (self.player, self.opponent);
-        let mut moves = 0;
-        for &dir in &SHIFTS {
-            // Vertical runs cannot wrap around a row; the others must not cross columns a/h.
-            let mask = if dir == 8 { o } else { o & NOT_EDGE_COLUMNS };
-            moves |= run_ends(p, mask, dir);
-        }
-        moves & self.empty()
+        moves(self.player, self.opponent)
     }
 
     /// Whether the side to move has at least one legal move.
@@ -112,36 +96,11 @@ impl Board {
         self.moves() != 0
     }
 
-    /// The discs flipped by playing at `sq` (0..63). Zero if the move is illegal
-    /// (the square must also be empty: check with [`Board::moves`]).
-    ///
-    /// Idea: along each of the 8 rays leaving `sq`, the first square that is not an opponent
-    /// disc ends the run; the run flips exactly when that square holds a player disc. In the
-    /// four "up" directions the nearest square is the lowest bit of the ray, so the first
-    /// non-opponent square is `x & -x`; in the four "down" directions it is the highest bit,
-    /// found with `leading_zeros`. A mask made from the comparison keeps the loop branch-free.
-    #[inline]
+    /// The discs flipped by playing at `sq` (0..63); zero if the move is illegal (the square
+    /// must also be empty: check with [`Board::moves`]). See [`flips`].
+    #[inline(always)]
     pub fn flips(&self, sq: u32) -> u64 {
-        let (p, o) = (self.player, self.opponent);
-        let rays = &RAYS[sq as usize];
-        let mut flipped = 0;
-        for ray in &rays[..4] {
-            let ray = *ray;
-            let blockers = ray & !o;
-            let first = blockers & blockers.wrapping_neg();
-            let run = first.wrapping_sub(1) & ray;
-            flipped |= run & 0u64.wrapping_sub(((first & p) != 0) as u64);
-        }
-        for ray in &rays[4..] {
-            let ray = *ray;
-            let blockers = ray & !o;
-            // `| 1` keeps leading_zeros below 64; bit 0 then only counts if it is on the ray.
-            let first = (1u64 << 63) >> (blockers | 1).leading_zeros();
-            let run = !(first.wrapping_shl(1).wrapping_sub(1)) & ray;
-            let closes = ((first & p & ray) != 0) as u64;
-            flipped |= run & 0u64.wrapping_sub(closes);
-        }
-        flipped
+        flips(self.player, self.opponent, sq)
     }
 
     /// The board after the side to move plays at `sq` with the given flips (from
@@ -202,8 +161,61 @@ impl Board {
     }
 }
 
-/// One direction of [`Board::moves`]: squares just beyond a run of `mask` discs that starts at
-/// a disc of `p`, in both senses of the shift `dir`.
+/// Legal moves of player `p` against opponent `o`, one bit per square.
+///
+/// Idea (Kogge-Stone style): for each direction, grow runs of opponent discs out of the
+/// player's discs by repeated shift-and-mask; an empty square just beyond such a run is a move.
+/// Each doubling step (shift by `2 * dir` through pairs of opponent discs) halves the number of
+/// iterations, so a run of up to 6 opponent discs needs four masked shifts. `inline(always)`:
+/// search code in other crates calls this in its innermost loops.
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    // Vertical runs cannot wrap around a row; the others must not cross columns a/h.
+    let inner = o & NOT_EDGE_COLUMNS;
+    (run_ends(p, inner, 1) | run_ends(p, o, 8) | run_ends(p, inner, 7) | run_ends(p, inner, 9))
+        & !(p | o)
+}
+
+/// Flips along a ray towards higher indices: the nearest square is the lowest bit, so the
+/// first non-opponent square is `x & -x`; the run below it flips if it holds a player disc.
+#[inline(always)]
+fn flips_up(p: u64, o: u64, ray: u64) -> u64 {
+    let blockers = ray & !o;
+    let first = blockers & blockers.wrapping_neg();
+    (first.wrapping_sub(1) & ray) & 0u64.wrapping_sub(((first & p) != 0) as u64)
+}
+
+/// Flips along a ray towards lower indices: the first non-opponent square is the highest bit,
+/// found with `leading_zeros`; `| 1` keeps the shift defined, and bit 0 then only counts if it
+/// is on the ray and a player disc.
+#[inline(always)]
+fn flips_down(p: u64, o: u64, ray: u64) -> u64 {
+    let blockers = ray & !o;
+    let first = (1u64 << 63) >> (blockers | 1).leading_zeros();
+    let run = !(first.wrapping_shl(1).wrapping_sub(1)) & ray;
+    run & 0u64.wrapping_sub(((first & p & ray) != 0) as u64)
+}
+
+/// The discs player `p` flips by playing at `sq` against opponent `o`; zero if none.
+///
+/// Idea: along each of the 8 rays leaving `sq`, the first square that is not an opponent disc
+/// ends the run; the run flips exactly when that square holds a player disc. The masks make the
+/// eight rays straight-line code without branches. `inline(always)` as for [`moves`].
+#[inline(always)]
+pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    let r = &RAYS[sq as usize];
+    flips_up(p, o, r[0])
+        | flips_up(p, o, r[1])
+        | flips_up(p, o, r[2])
+        | flips_up(p, o, r[3])
+        | flips_down(p, o, r[4])
+        | flips_down(p, o, r[5])
+        | flips_down(p, o, r[6])
+        | flips_down(p, o, r[7])
+}
+
+/// One direction of [`moves`]: squares just beyond a run of `mask` discs that starts at a disc
+/// of `p`, in both senses of the shift `dir`.
 #[inline(always)]
 fn run_ends(p: u64, mask: u64, dir: u32) -> u64 {
     let dir2 = dir * 2;

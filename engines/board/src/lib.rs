@@ -24,7 +24,7 @@ mod position;
 mod symmetry;
 mod transcript;
 
-pub use board::Board;
+pub use board::{flips, moves, Board};
 pub use notation::{Move, ParseMoveError, Square};
 pub use obf::{ObfLine, ParseObfError};
 pub use perft::{perft, PassRule};

@@ -1,0 +1,510 @@
+//! Exact endgame solving: the final disc difference (empties to the winner), side to move's
+//! view, in discs.
+//!
+//! Layers, from the leaves up (as Edax's endgame.c):
+//! - `score_1`: one empty square: no move generation; flips are counted only there, for the
+//!   side to move, else for the opponent, else the game ends with the square unplayed;
+//! - `nws_2`, `nws_3`, `nws_4`: null-window solvers on 2-4 given squares: a move is tried by
+//!   computing its flips directly (zero flips = illegal), never by generating moves; squares
+//!   are ordered by quasi-parity (a square alone in its quadrant first);
+//! - `nws_shallow` (5..=[`SHALLOW_EMPTIES`] empties): move generation, quasi-parity then static
+//!   square order, stability cutoff, no transposition table (too cheap to pay for it);
+//! - `nws_deep`: transposition table, stability cutoff, Enhanced Transposition Cutoff (at
+//!   [`ETC_EMPTIES`] and above), fastest-first ordering (fewest opponent replies first);
+//! - `end_pvs`: principal variation search for windows wider than one (root and PV nodes),
+//!   which calls the null-window solvers for every move but the first.
+//!
+//! All null-window functions take `alpha` and answer "is the score above `alpha`?" fail-soft:
+//! a result above `alpha` is a lower bound, one at or below `alpha` an upper bound.
+
+use crate::bits::{
+    corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_CLASSES,
+    SQUARE_VALUE,
+};
+use crate::flips::{count_last_flip, flips};
+use crate::search::Searcher;
+use crate::stability::opponent_stable_count;
+use crate::tt::{hash, KIND_END, NO_MOVE};
+use othello_sdk::board::Board;
+
+/// Above every final score.
+pub const END_INF: i32 = 100;
+/// Up to this many empties the shallow solver (no hash table) is used.
+pub const SHALLOW_EMPTIES: u32 = 7;
+/// From this many empties on, endgame move ordering adds the evaluation of each child.
+/// Off (61) with the hand-written evaluation: measured worse on FFO #38 (213 M nodes with
+/// mobility ordering alone, 224-251 M with the evaluation from 16 or 18 empties on); kept for
+/// a better (pattern) evaluation.
+pub const ORDER_EVAL_EMPTIES: u32 = 61;
+/// Weight of the child's evaluation (per evaluation unit) in that ordering.
+const ORDER_EVAL_WEIGHT: i32 = 1 << 8;
+/// From this many empties on, solver nodes use the transposition table.
+pub const TT_EMPTIES: u32 = 8;
+/// From this many empties on, nodes try Enhanced Transposition Cutoff.
+pub const ETC_EMPTIES: u32 = 12;
+
+/// Edax's thresholds for trying the stability cutoff: with `n` empties, only when
+/// `alpha >= STABILITY_THRESHOLD[n]` (lower alphas are never cut by it in practice).
+const STABILITY_THRESHOLD: [i32; 61] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+];
+
+/// Stability cutoff: the opponent's stable discs cap the final score at `64 - 2 * stable`.
+/// Returns that cap when it is at or below `alpha`.
+#[inline]
+pub fn stability_cutoff(b: &Board, alpha: i32) -> Option<i32> {
+    let n = b.empties() as usize;
+    if alpha >= STABILITY_THRESHOLD[n.min(60)] {
+        let cap = 64 - 2 * opponent_stable_count(b.player, b.opponent);
+        if cap <= alpha {
+            return Some(cap);
+        }
+    }
+    None
+}
+
+/// The flips of a move of the side to move (inlined; see [`crate::flips`]).
+#[inline(always)]
+fn flip(b: &Board, sq: u32) -> u64 {
+    flips(b.player, b.opponent, sq)
+}
+
+/// The exact score with one empty square `x`.
+#[inline(always)]
+pub fn score_1(b: &Board, x: u32) -> i32 {
+    let n_p = b.player.count_ones() as i32;
+    let f = count_last_flip(b.player, x) as i32;
+    if f != 0 {
+        return 2 * (n_p + 1 + f) - 64;
+    }
+    let g = count_last_flip(b.opponent, x) as i32;
+    if g != 0 {
+        return 2 * (n_p - g) - 64;
+    }
+    // Nobody can play x: 63 discs, the empty square goes to the winner (no draw possible).
+    if 2 * n_p > 63 {
+        2 * n_p - 62
+    } else {
+        2 * n_p - 64
+    }
+}
+
+/// Order `xs` by quasi-parity: squares of quadrants holding an odd number of them first
+/// (stable, so the caller's static order decides within a group).
+#[inline(always)]
+fn parity_sort<const N: usize>(xs: &mut [u32; N]) {
+    let mut counts = 0u32; // 4 x 4-bit counters
+    for &x in xs.iter() {
+        counts += 1 << (4 * quadrant(x));
+    }
+    let odd = |x: u32| (counts >> (4 * quadrant(x))) & 1;
+    let mut out = *xs;
+    let mut k = 0;
+    for &x in xs.iter() {
+        if odd(x) == 1 {
+            out[k] = x;
+            k += 1;
+        }
+    }
+    for &x in xs.iter() {
+        if odd(x) == 0 {
+            out[k] = x;
+            k += 1;
+        }
+    }
+    *xs = out;
+}
+
+/// The empty squares of `b` (exactly N of them), lowest first.
+#[inline(always)]
+fn empties_of<const N: usize>(b: &Board) -> [u32; N] {
+    let mut e = b.empty();
+    let mut xs = [0u32; N];
+    for x in xs.iter_mut() {
+        *x = e.trailing_zeros();
+        e &= e - 1;
+    }
+    xs
+}
+
+impl Searcher<'_> {
+    /// Null-window solve of any position (dispatch on the number of empties).
+    pub fn end_nws(&mut self, b: Board, alpha: i32) -> i32 {
+        match b.empties() {
+            0 => {
+                self.nodes += 1;
+                b.final_score()
+            }
+            1 => {
+                self.nodes += 1;
+                score_1(&b, b.empty().trailing_zeros())
+            }
+            2 => {
+                let xs = empties_of::<2>(&b);
+                self.nws_2(b, alpha, xs[0], xs[1])
+            }
+            3 => {
+                let mut xs = empties_of::<3>(&b);
+                parity_sort(&mut xs);
+                self.nws_3(b, alpha, xs)
+            }
+            4 => self.nws_4(b, alpha),
+            n if n <= SHALLOW_EMPTIES => self.nws_shallow(b, alpha),
+            _ => self.nws_deep(b, alpha),
+        }
+    }
+
+    /// Two empties `x1`, `x2`.
+    fn nws_2(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.moves_2(&b, alpha, x1, x2) {
+            return v;
+        }
+        // Pass: the opponent's view with the negated window.
+        if let Some(v) = self.moves_2(&b.pass(), -alpha - 1, x1, x2) {
+            return -v;
+        }
+        b.final_score()
+    }
+
+    /// The side to move's best over its moves at x1, x2 (`None`: no move).
+    #[inline(always)]
+    fn moves_2(&mut self, b: &Board, alpha: i32, x1: u32, x2: u32) -> Option<i32> {
+        let mut best = -END_INF;
+        let f = flip(b, x1);
+        if f != 0 {
+            self.nodes += 1;
+            best = -score_1(&b.play_with_flips(x1, f), x2);
+            if best > alpha {
+                return Some(best);
+            }
+        }
+        let f = flip(b, x2);
+        if f != 0 {
+            self.nodes += 1;
+            let v = -score_1(&b.play_with_flips(x2, f), x1);
+            return Some(v.max(best));
+        }
+        (best > -END_INF).then_some(best)
+    }
+
+    /// Three empties, in parity order.
+    fn nws_3(&mut self, b: Board, alpha: i32, xs: [u32; 3]) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.moves_3(&b, alpha, xs) {
+            return v;
+        }
+        if let Some(v) = self.moves_3(&b.pass(), -alpha - 1, xs) {
+            return -v;
+        }
+        b.final_score()
+    }
+
+    #[inline(always)]
+    fn moves_3(&mut self, b: &Board, alpha: i32, xs: [u32; 3]) -> Option<i32> {
+        let mut best = -END_INF;
+        let rest = [[xs[1], xs[2]], [xs[0], xs[2]], [xs[0], xs[1]]];
+        for i in 0..3 {
+            let f = flip(b, xs[i]);
+            if f != 0 {
+                let child = b.play_with_flips(xs[i], f);
+                let v = -self.nws_2(child, -alpha - 1, rest[i][0], rest[i][1]);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        (best > -END_INF).then_some(best)
+    }
+
+    /// Four empties: parity order, then the 3-empties solver on the rest (kept in order).
+    fn nws_4(&mut self, b: Board, alpha: i32) -> i32 {
+        self.nodes += 1;
+        let mut xs = empties_of::<4>(&b);
+        parity_sort(&mut xs);
+        if let Some(v) = self.moves_4(&b, alpha, xs) {
+            return v;
+        }
+        if let Some(v) = self.moves_4(&b.pass(), -alpha - 1, xs) {
+            return -v;
+        }
+        b.final_score()
+    }
+
+    #[inline(always)]
+    fn moves_4(&mut self, b: &Board, alpha: i32, xs: [u32; 4]) -> Option<i32> {
+        let mut best = -END_INF;
+        for i in 0..4 {
+            let f = flip(b, xs[i]);
+            if f != 0 {
+                let child = b.play_with_flips(xs[i], f);
+                let mut rest = [0u32; 3];
+                let mut k = 0;
+                for (j, &x) in xs.iter().enumerate() {
+                    if j != i {
+                        rest[k] = x;
+                        k += 1;
+                    }
+                }
+                parity_sort(&mut rest);
+                let v = -self.nws_3(child, -alpha - 1, rest);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        return Some(v);
+                    }
+                }
+            }
+        }
+        (best > -END_INF).then_some(best)
+    }
+
+    /// 5..=SHALLOW_EMPTIES empties: move generation, parity + static order, no hash table.
+    fn nws_shallow(&mut self, b: Board, alpha: i32) -> i32 {
+        self.nodes += 1;
+        let moves = crate::flips::moves(b.player, b.opponent);
+        if moves == 0 {
+            let passed = b.pass();
+            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+                return b.final_score();
+            }
+            return -self.nws_shallow(passed, -alpha - 1);
+        }
+        if let Some(cap) = stability_cutoff(&b, alpha) {
+            return cap;
+        }
+        let n = b.empties();
+        let parity = parity_mask(b.empty());
+        let mut best = -END_INF;
+        for group in [moves & parity, moves & !parity] {
+            for class in SQUARE_CLASSES {
+                let mut m = group & class;
+                while m != 0 {
+                    let x = m.trailing_zeros();
+                    m &= m - 1;
+                    let child = b.play_with_flips(x, flip(&b, x));
+                    let v = if n == 5 {
+                        -self.nws_4(child, -alpha - 1)
+                    } else {
+                        -self.nws_shallow(child, -alpha - 1)
+                    };
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The moves of `b` with fastest-first ordering keys (higher = earlier): the hash move
+    /// first, then fewest opponent replies (corners counted twice), fewest opponent potential
+    /// moves, quasi-parity, square value.
+    fn end_order(&mut self, b: &Board, moves: u64, tt_move: u8, out: &mut Vec<(u32, u64, i32)>) {
+        let parity = parity_mask(b.empty());
+        let use_eval = b.empties() >= ORDER_EVAL_EMPTIES;
+        let mut m = moves;
+        while m != 0 {
+            let x = m.trailing_zeros();
+            m &= m - 1;
+            let f = flip(b, x);
+            let child = b.play_with_flips(x, f);
+            let key = if x as u8 == tt_move {
+                1 << 30
+            } else if use_eval {
+                // Far from the end: the evaluation of the child leads, mobility breaks ties.
+                let mob =
+                    weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
+                ((36 - mob) << 15) - self.eval.evaluate(&child) * ORDER_EVAL_WEIGHT
+            } else {
+                // Edax's weights: opponent mobility dominates, then the mover's discs made
+                // safe around corners, then opponent potential mobility, parity, square.
+                let mob =
+                    weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
+                let pot = potential_mobility(&child) as i32;
+                let par = ((parity >> x) & 1) as i32;
+                ((36 - mob) << 15)
+                    + ((corner_stability(child.opponent) as i32) << 11)
+                    + ((36 - pot) << 5)
+                    + (par << 4)
+                    + SQUARE_VALUE[x as usize]
+            };
+            out.push((x, f, key));
+        }
+    }
+
+    /// Null-window solve with the transposition table (more than SHALLOW_EMPTIES empties).
+    fn nws_deep(&mut self, b: Board, alpha: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = crate::flips::moves(b.player, b.opponent);
+        if moves == 0 {
+            let passed = b.pass();
+            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+                return b.final_score();
+            }
+            return -self.nws_deep(passed, -alpha - 1);
+        }
+        if let Some(cap) = stability_cutoff(&b, alpha) {
+            return cap;
+        }
+        let n = b.empties();
+        let h = hash(&b);
+        let mut tt_move = NO_MOVE;
+        let probe = if n >= TT_EMPTIES {
+            self.tt_probe(h)
+        } else {
+            None
+        };
+        if let Some(e) = probe {
+            if e.kind == KIND_END {
+                if e.lower > alpha {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+            }
+            tt_move = e.mv;
+        }
+        // Enhanced Transposition Cutoff: a child already known to score at most -alpha - 1
+        // (from its side) proves this node above alpha without searching anything.
+        if n >= ETC_EMPTIES && self.use_tt {
+            let mut m = moves;
+            while m != 0 {
+                let x = m.trailing_zeros();
+                m &= m - 1;
+                let child = b.play_with_flips(x, flip(&b, x));
+                if let Some(e) = self.tt_probe(hash(&child)) {
+                    if e.kind == KIND_END && -e.upper > alpha {
+                        self.tt_store(h, KIND_END, n, alpha, alpha + 1, -e.upper, x as u8, 64);
+                        return -e.upper;
+                    }
+                }
+            }
+        }
+
+        let mut list = self.take_list();
+        self.end_order(&b, moves, tt_move, &mut list);
+        let mut best = -END_INF;
+        let mut best_move = NO_MOVE;
+        for i in 0..list.len() {
+            pick_best(&mut list, i);
+            let (x, f, _) = list[i];
+            let child = b.play_with_flips(x, f);
+            let v = -self.end_nws(child, -alpha - 1);
+            if self.aborted {
+                self.give_list(list);
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = x as u8;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        self.give_list(list);
+        if n >= TT_EMPTIES {
+            self.tt_store(h, KIND_END, n, alpha, alpha + 1, best, best_move, 64);
+        }
+        best
+    }
+
+    /// Principal variation search with window `(alpha, beta)`, exact inside it, fail-soft.
+    pub fn end_pvs(&mut self, b: Board, mut alpha: i32, beta: i32) -> i32 {
+        if beta - alpha <= 1 {
+            return self.end_nws(b, alpha);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = crate::flips::moves(b.player, b.opponent);
+        if moves == 0 {
+            let passed = b.pass();
+            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+                return b.final_score();
+            }
+            return -self.end_pvs(passed, -beta, -alpha);
+        }
+        let n = b.empties();
+        let h = hash(&b);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt_probe(h) {
+            if e.kind == KIND_END && (e.lower >= beta || e.lower == e.upper) {
+                return e.lower;
+            }
+            if e.kind == KIND_END && e.upper <= alpha {
+                return e.upper;
+            }
+            tt_move = e.mv;
+        }
+        let (a0, b0) = (alpha, beta);
+        let mut list = self.take_list();
+        self.end_order(&b, moves, tt_move, &mut list);
+        let mut best = -END_INF;
+        let mut best_move = NO_MOVE;
+        for i in 0..list.len() {
+            pick_best(&mut list, i);
+            let (x, f, _) = list[i];
+            let child = b.play_with_flips(x, f);
+            let mut v;
+            if i == 0 {
+                v = -self.end_pvs(child, -beta, -alpha);
+            } else {
+                v = -self.end_nws(child, -alpha - 1);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.end_pvs(child, -beta, -alpha);
+                }
+            }
+            if self.aborted {
+                self.give_list(list);
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = x as u8;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_list(list);
+        self.tt_store(h, KIND_END, n, a0, b0, best, best_move, 64);
+        best
+    }
+}
+
+/// Selection sort step: bring the highest key of `list[i..]` to `i` (lazily, so a cutoff on an
+/// early move saves sorting the rest).
+#[inline(always)]
+pub fn pick_best(list: &mut [(u32, u64, i32)], i: usize) {
+    let mut k = i;
+    for j in i + 1..list.len() {
+        if list[j].2 > list[k].2 {
+            k = j;
+        }
+    }
+    list.swap(i, k);
+}

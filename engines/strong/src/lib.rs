@@ -1,0 +1,201 @@
+//! Strong: an Othello engine in the Edax/Egaroucid family.
+//!
+//! - [`midgame`]: NegaScout with iterative deepening and aspiration windows, transposition
+//!   table, ETC, stability cutoff, shallow-search move ordering;
+//! - [`endgame`]: exact solving with null windows, specialised last 1-4 empties solvers,
+//!   quasi-parity and fastest-first ordering, stability cutoff, ETC;
+//! - [`eval`]: a swappable evaluation ([`eval::Evaluator`]) with a hand-written default;
+//! - [`tt`]: a lock-free bucketed transposition table sized by the `Hash` option;
+//! - [`time`]: from limits and options to a search plan;
+//! - [`search`]: the driver ([`search::Searcher::think`]) that reports every iteration.
+//!
+//! The search core is usable without the ABI: build a [`search::Searcher`] (see
+//! `src/bin/strong-bench.rs`).
+//!
+//! Options: `Hash` (MiB, default 64), `Threads` (1..=64, Lazy SMP: helper threads search the
+//! same position through the shared table), `Level` (0 = use the host's limits; L > 0: midgame depth L and exact solve
+//! at 2 L empties, like Edax's levels), `Selectivity` (midgame Multi-ProbCut level, 0-4 =
+//! t of 1.1-3.3 standard deviations, 5 = off; default 1), `TimeShare` (fraction of the time budget used).
+#![forbid(unsafe_code)]
+
+pub mod bits;
+pub mod endgame;
+pub mod eval;
+pub mod flips;
+pub mod midgame;
+pub mod search;
+pub mod stability;
+pub mod time;
+pub mod tt;
+
+#[cfg(test)]
+mod tests;
+
+use eval::HandEval;
+use othello_sdk::{
+    Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchOutcome, SearchRequest,
+};
+use search::Searcher;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use tt::Tt;
+
+/// The engine instance: options and the transposition table (kept between moves).
+pub struct Strong {
+    hash_mib: usize,
+    threads: usize,
+    level: u32,
+    selectivity: usize,
+    time_share: f64,
+    tt: Option<Arc<Tt>>,
+}
+
+impl Strong {
+    /// The table, (re)allocated if the `Hash` option changed.
+    fn table(&mut self) -> Arc<Tt> {
+        let bytes = self.hash_mib << 20;
+        match &self.tt {
+            Some(t) if t.bytes() <= bytes && t.bytes() * 2 > bytes => t.clone(),
+            _ => {
+                let t = Arc::new(Tt::new(self.hash_mib));
+                self.tt = Some(t.clone());
+                t
+            }
+        }
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}
+
+impl Engine for Strong {
+    fn metadata() -> Metadata {
+        Metadata {
+            name: "Strong",
+            version: env!("CARGO_PKG_VERSION"),
+            author: "othello-tournament",
+        }
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec::int("Hash", 64, 1, 4096, "transposition table size in MiB"),
+            OptionSpec::int(
+                "Threads",
+                1,
+                1,
+                64,
+                "search threads (Lazy SMP sharing the transposition table)",
+            ),
+            OptionSpec::int(
+                "Level",
+                0,
+                0,
+                60,
+                "0 = play to the host's limits; L > 0: midgame depth L, exact solve at 2L empties",
+            ),
+            OptionSpec::int(
+                "Selectivity",
+                search::DEFAULT_SELECTIVITY as i64,
+                0,
+                5,
+                "midgame Multi-ProbCut: 0-4 = cut at 1.1/1.5/2.0/2.6/3.3 sigma (73-99%), 5 = off",
+            ),
+            OptionSpec::float(
+                "TimeShare",
+                0.9,
+                0.1,
+                1.0,
+                "fraction of the per-move time budget the engine uses",
+            ),
+        ]
+    }
+
+    fn new() -> Self {
+        stability::init();
+        Strong {
+            hash_mib: 64,
+            threads: 1,
+            level: 0,
+            selectivity: search::DEFAULT_SELECTIVITY,
+            time_share: 0.9,
+            tt: None,
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+        match (name, value) {
+            ("Hash", OptionValue::Int(v)) => self.hash_mib = *v as usize,
+            ("Threads", OptionValue::Int(v)) => self.threads = *v as usize,
+            ("Level", OptionValue::Int(v)) => self.level = *v as u32,
+            ("Selectivity", OptionValue::Int(v)) => self.selectivity = *v as usize,
+            ("TimeShare", OptionValue::Float(v)) => self.time_share = *v,
+            _ => return Err(format!("option {name}: unexpected value {value:?}")),
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        // Allocate (or resize) the table here rather than in the first search's time.
+        let fresh = self.tt.is_none();
+        let t = self.table();
+        if !fresh {
+            t.clear();
+        }
+    }
+
+    fn search(&mut self, request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome {
+        let position = request.position;
+        let plan = time::plan(
+            &request.limits,
+            position.side_to_move,
+            position.empties(),
+            self.level,
+            self.time_share,
+        );
+        let tt = self.table();
+        let board = position.board;
+        if self.threads <= 1 || board.moves() == 0 {
+            let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
+            s.set_selectivity(self.selectivity);
+            return s.think(board, &plan, &mut |info| ctx.report(info));
+        }
+        // Lazy SMP: helpers search the same position with the shared table (each with its
+        // root order rotated) until the main thread is done; only the main thread's result
+        // and reports count. Nodes of all threads are added up.
+        let halt = AtomicBool::new(false);
+        let selectivity = self.selectivity;
+        let helper_plan = search::Plan {
+            node_limit: None,
+            ..plan
+        };
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|i| {
+                    let tt = tt.clone();
+                    let (halt, helper_plan) = (&halt, &helper_plan);
+                    scope.spawn(move || {
+                        let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
+                        s.helper = i;
+                        s.set_selectivity(selectivity);
+                        s.halt = Some(halt);
+                        s.think(board, helper_plan, &mut |_| {});
+                        s.nodes
+                    })
+                })
+                .collect();
+            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), Some(ctx));
+            s.set_selectivity(selectivity);
+            let mut out = s.think(board, &plan, &mut |info| ctx.report(info));
+            halt.store(true, Ordering::Relaxed);
+            for h in helpers {
+                out.info.nodes += h.join().unwrap_or(0);
+            }
+            out
+        })
+    }
+}
+
+othello_sdk::export_engine!(Strong);

@@ -1,0 +1,281 @@
+//! Midgame search: NegaScout (principal variation search), fail-soft, with the transposition
+//! table, Enhanced Transposition Cutoff near the root, the stability cutoff and move ordering
+//! by a shallow search; exact solving takes over where the depth reaches the end of the game.
+//!
+//! Scores are evaluation units ([`SCALE`] per disc). Exact endgame results are the disc score
+//! times `SCALE`, so a proven result always outranks an evaluation.
+//!
+//! Move ordering (highest key first):
+//! 1. the hash move;
+//! 2. from depth [`SORT_SEARCH_DEPTH`] on: the negated value of a shallow search of the child
+//!    (evaluation at depth 4-6, one ply at 7-9, two plies beyond), minus a mobility term;
+//! 3. below that: fastest first: fewest opponent moves (corners twice), fewest opponent
+//!    potential moves, then the static square value.
+
+use crate::bits::{potential_mobility, weighted_mobility, SQUARE_VALUE};
+use crate::endgame::{pick_best, stability_cutoff};
+use crate::eval::SCALE;
+use crate::search::{MoveEntry, Searcher};
+use crate::tt::{hash, KIND_END, KIND_MID, NO_MOVE};
+use othello_sdk::board::Board;
+
+/// Above every midgame score (and within an i16 for the table).
+pub const MID_INF: i32 = 30_000;
+/// From this depth on, children are ordered by a shallow search instead of mobility alone.
+pub const SORT_SEARCH_DEPTH: u32 = 4;
+/// From this depth on, nodes try Enhanced Transposition Cutoff.
+pub const MID_ETC_DEPTH: u32 = 5;
+
+/// Deepest node depth with Multi-ProbCut parameters.
+pub const MPC_MAX_DEPTH: u32 = 10;
+/// Shallowest node depth where Multi-ProbCut is tried.
+pub const MPC_MIN_DEPTH: u32 = 3;
+
+/// The depth of the shallow search that predicts a search of depth `d` (about half of it,
+/// keeping the parity of the depth where possible, as the evaluation alternates by ply).
+pub const fn mpc_shallow(d: u32) -> u32 {
+    if d <= 2 {
+        0
+    } else {
+        let s = d / 2;
+        s - (d - s) % 2
+    }
+}
+
+/// Multi-ProbCut: `v_d ~ a * v_s + b`, residual standard deviation `sigma`, per depth `d`
+/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 400` (400
+/// random positions at 20-50 empties, searched without selectivity at depths 0-10; least
+/// squares per depth, `sigma` the residual standard deviation). With the hand evaluation the
+/// prediction error is 3-6 discs; `a > 1` because deeper searches see larger advantages.
+pub const MPC_TABLE: [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1] = [
+    (1.0, 0.0, 0.0),        // d = 0: unused
+    (1.0, 0.0, 0.0),        // d = 1: unused
+    (1.011, 31.2, 492.2),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (1.041, -70.4, 346.9),  // d = 3, shallow 1
+    (1.048, 2.6, 314.9),    // d = 4, shallow 2
+    (1.109, -106.7, 526.6), // d = 5, shallow 1
+    (1.122, 32.0, 497.3),   // d = 6, shallow 2
+    (1.146, -57.8, 437.6),  // d = 7, shallow 3
+    (1.167, 43.5, 381.5),   // d = 8, shallow 4
+    (1.243, -96.5, 565.4),  // d = 9, shallow 3
+    (1.271, 42.6, 515.3),   // d = 10, shallow 4
+];
+
+/// Selectivity levels (Edax's): cut probability thresholds `t` in standard deviations and the
+/// percentage reported; the last level is no selectivity.
+pub const SELECTIVITY: [(f64, u32); 6] = [
+    (1.1, 73),
+    (1.5, 87),
+    (2.0, 95),
+    (2.6, 98),
+    (3.3, 99),
+    (f64::INFINITY, 100),
+];
+
+/// Floor of `x / SCALE`.
+#[inline(always)]
+fn floor_discs(x: i32) -> i32 {
+    x.div_euclid(SCALE)
+}
+
+/// Ceiling of `x / SCALE`.
+#[inline(always)]
+fn ceil_discs(x: i32) -> i32 {
+    -(-x).div_euclid(SCALE)
+}
+
+impl Searcher<'_> {
+    /// The moves of `b` with ordering keys for a node of depth `depth`.
+    pub(crate) fn mid_order(
+        &mut self,
+        b: &Board,
+        moves: u64,
+        depth: u32,
+        tt_move: u8,
+        out: &mut Vec<MoveEntry>,
+    ) {
+        let sort_depth = match depth {
+            0..SORT_SEARCH_DEPTH => None,
+            4..=6 => Some(0),
+            7..=9 => Some(1),
+            _ => Some(2),
+        };
+        let mut m = moves;
+        while m != 0 {
+            let x = m.trailing_zeros();
+            m &= m - 1;
+            let f = crate::flips::flips(b.player, b.opponent, x);
+            let child = b.play_with_flips(x, f);
+            let key = if x as u8 == tt_move {
+                1 << 28
+            } else {
+                let mob =
+                    weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
+                match sort_depth {
+                    None => {
+                        -(mob << 8) - ((potential_mobility(&child) as i32) << 2)
+                            + SQUARE_VALUE[x as usize]
+                    }
+                    Some(sd) => {
+                        let v = if sd == 0 {
+                            if crate::flips::moves(child.player, child.opponent) == 0
+                                && crate::flips::moves(child.opponent, child.player) == 0
+                            {
+                                child.final_score() * SCALE
+                            } else {
+                                self.eval.evaluate(&child)
+                            }
+                        } else {
+                            self.mid_search(child, sd, -MID_INF, MID_INF)
+                        };
+                        -v - mob * (SCALE / 4)
+                    }
+                }
+            };
+            out.push((x, f, key));
+        }
+    }
+
+    /// Fail-soft NegaScout value of `b` searched `depth` plies (a pass is free), side to
+    /// move's view, evaluation units. A window of width one is a null-window search.
+    pub fn mid_search(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        let n = b.empties();
+        if depth >= n {
+            // The search reaches the end of the game: solve exactly with the window in discs.
+            let v = self.end_pvs(b, floor_discs(alpha), ceil_discs(beta));
+            return v * SCALE;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+        if self.aborted {
+            return 0;
+        }
+        if depth == 0 {
+            return self.eval.evaluate(&b);
+        }
+        let moves = crate::flips::moves(b.player, b.opponent);
+        if moves == 0 {
+            let passed = b.pass();
+            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+                return b.final_score() * SCALE;
+            }
+            self.eval.on_play(&b, 64, 0);
+            let v = -self.mid_search(passed, depth, -beta, -alpha);
+            self.eval.on_undo(&b, 64, 0);
+            return v;
+        }
+        if let Some(cap) = stability_cutoff(&b, floor_discs(alpha)) {
+            return cap * SCALE;
+        }
+        let pv_node = beta - alpha > 1;
+        let h = hash(&b);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt_probe(h) {
+            let usable = match e.kind {
+                KIND_END => Some((e.lower * SCALE, e.upper * SCALE)),
+                _ if e.depth as u32 >= depth => Some((e.lower, e.upper)),
+                _ => None,
+            };
+            if let Some((lo, up)) = usable {
+                if lo >= beta || (lo == up && !pv_node) {
+                    return lo;
+                }
+                if up <= alpha {
+                    return up;
+                }
+            }
+            tt_move = e.mv;
+        }
+        if depth >= MID_ETC_DEPTH && self.use_tt {
+            let mut m = moves;
+            while m != 0 {
+                let x = m.trailing_zeros();
+                m &= m - 1;
+                let child = b.play_with_flips(x, crate::flips::flips(b.player, b.opponent, x));
+                if let Some(e) = self.tt_probe(hash(&child)) {
+                    let up = match e.kind {
+                        KIND_END => Some(e.upper * SCALE),
+                        _ if e.depth as u32 + 1 >= depth => Some(e.upper),
+                        _ => None,
+                    };
+                    if let Some(up) = up {
+                        if -up >= beta {
+                            return -up;
+                        }
+                    }
+                }
+            }
+        }
+
+        // Multi-ProbCut (Buro): a shallow search predicts the deep one; if it lands far
+        // enough beyond a bound (t standard deviations of the prediction error), cut.
+        if !pv_node && (MPC_MIN_DEPTH..=MPC_MAX_DEPTH).contains(&depth) && depth + 4 < n {
+            if let Some(t) = self.mpc {
+                let (a, bias, sigma) = MPC_TABLE[depth as usize];
+                let ds = mpc_shallow(depth);
+                let margin = t * sigma;
+                let hi = ((beta as f64 + margin - bias) / a).ceil() as i32;
+                if hi < MID_INF - 1 {
+                    let v = self.mid_search(b, ds, hi - 1, hi);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v >= hi {
+                        return beta;
+                    }
+                }
+                let lo = ((alpha as f64 - margin - bias) / a).floor() as i32;
+                if lo > -MID_INF + 1 {
+                    let v = self.mid_search(b, ds, lo, lo + 1);
+                    if self.aborted {
+                        return 0;
+                    }
+                    if v <= lo {
+                        return alpha;
+                    }
+                }
+            }
+        }
+
+        let (a0, b0) = (alpha, beta);
+        let mut list = self.take_list();
+        self.mid_order(&b, moves, depth, tt_move, &mut list);
+        let mut best = -MID_INF;
+        let mut best_move = NO_MOVE;
+        for i in 0..list.len() {
+            pick_best(&mut list, i);
+            let (x, f, _) = list[i];
+            let child = b.play_with_flips(x, f);
+            self.eval.on_play(&b, x, f);
+            let mut v;
+            if i == 0 {
+                v = -self.mid_search(child, depth - 1, -beta, -alpha);
+            } else {
+                v = -self.mid_search(child, depth - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted {
+                    v = -self.mid_search(child, depth - 1, -beta, -alpha);
+                }
+            }
+            self.eval.on_undo(&b, x, f);
+            if self.aborted {
+                self.give_list(list);
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = x as u8;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_list(list);
+        self.tt_store(h, KIND_MID, depth, a0, b0, best, best_move, MID_INF);
+        best
+    }
+}

@@ -1,0 +1,408 @@
+//! The search driver: one [`Searcher`] per search thread (counters, limits, the shared
+//! transposition table, the evaluation), and [`Searcher::think`], which runs iterative
+//! deepening with aspiration windows in the midgame, then an exact solve when the position is
+//! within reach, reporting depth, selectivity, score, nodes and PV after every iteration.
+
+use crate::endgame::END_INF;
+use crate::eval::{to_discs, Evaluator, SCALE};
+use crate::midgame::{MID_INF, SELECTIVITY};
+use crate::tt::{hash, Tt, TtData, NO_MOVE};
+use othello_sdk::board::{Board, Move, Square};
+use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Nodes between two checks of the stop flag, the clock and the node limit (about 0.1-0.3 ms
+/// at this engine's speed; nodes are only counted, not checked, below the hashed levels).
+pub const POLL_INTERVAL: u64 = 4096;
+/// Default selectivity level (index into [`SELECTIVITY`]): t = 1.5, reported as 87%.
+pub const DEFAULT_SELECTIVITY: usize = 1;
+
+/// Half-width of the midgame aspiration window, evaluation units.
+const ASPIRATION: i32 = 2 * SCALE;
+
+/// What to search: the result of [`crate::time`] planning and the engine's options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Deepest midgame iteration.
+    pub max_depth: u32,
+    /// Solve exactly when the root has at most this many empties.
+    pub solve_empties: u32,
+    /// Do not start a new iteration after this much time.
+    pub soft_time: Option<Duration>,
+    /// Abort the search after this much time.
+    pub hard_time: Option<Duration>,
+    /// Abort the search after this many nodes.
+    pub node_limit: Option<u64>,
+}
+
+impl Plan {
+    /// Exact solve, no limits (tests).
+    pub fn solve() -> Plan {
+        Plan {
+            max_depth: 60,
+            solve_empties: 64,
+            soft_time: None,
+            hard_time: None,
+            node_limit: None,
+        }
+    }
+
+    /// Fixed midgame depth, no exact solve above it (tests).
+    pub fn depth(d: u32) -> Plan {
+        Plan {
+            max_depth: d,
+            solve_empties: 0,
+            ..Plan::solve()
+        }
+    }
+}
+
+/// A move list entry: square, flips, ordering key.
+pub type MoveEntry = (u32, u64, i32);
+
+/// The state of one search thread.
+pub struct Searcher<'a> {
+    pub tt: Arc<Tt>,
+    pub eval: Box<dyn Evaluator>,
+    /// Nodes visited (every position entered, leaves included).
+    pub nodes: u64,
+    pub(crate) next_poll: u64,
+    node_limit: u64,
+    started: Instant,
+    hard_time: Option<Duration>,
+    ctx: Option<&'a SearchContext<'a>>,
+    /// Set once the search must unwind; every result computed after it is meaningless.
+    pub aborted: bool,
+    /// Use the transposition table (off only to test that it changes no exact score).
+    pub use_tt: bool,
+    /// Recycled move lists (no allocation per node).
+    lists: Vec<Vec<MoveEntry>>,
+    /// Lazy SMP helper number (0 = the main thread): helpers rotate the root move order to
+    /// diversify, do not age the table, and also stop when `halt` is raised.
+    pub helper: usize,
+    pub halt: Option<&'a AtomicBool>,
+    /// Multi-ProbCut threshold `t` (standard deviations) in midgame searches; `None` = off.
+    pub mpc: Option<f64>,
+    /// Selectivity reported for midgame iterations (percent).
+    pub selectivity: u32,
+}
+
+/// One completed (or partially completed) root iteration.
+#[derive(Clone, Copy, Debug)]
+struct RootResult {
+    score: i32,
+    sq: u32,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(tt: Arc<Tt>, eval: Box<dyn Evaluator>, ctx: Option<&'a SearchContext<'a>>) -> Self {
+        Searcher {
+            tt,
+            eval,
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            node_limit: u64::MAX,
+            started: Instant::now(),
+            hard_time: None,
+            ctx,
+            aborted: false,
+            use_tt: true,
+            lists: Vec::new(),
+            helper: 0,
+            halt: None,
+            mpc: Some(SELECTIVITY[DEFAULT_SELECTIVITY].0),
+            selectivity: SELECTIVITY[DEFAULT_SELECTIVITY].1,
+        }
+    }
+
+    /// Limits of the next search (time counted from now).
+    pub fn set_limits(&mut self, hard_time: Option<Duration>, node_limit: Option<u64>) {
+        self.started = Instant::now();
+        self.hard_time = hard_time;
+        self.node_limit = node_limit.unwrap_or(u64::MAX);
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit);
+        self.aborted = false;
+    }
+
+    /// Set the selectivity level (index into [`SELECTIVITY`]; the last is none).
+    pub fn set_selectivity(&mut self, level: usize) {
+        let (t, pct) = SELECTIVITY[level.min(SELECTIVITY.len() - 1)];
+        self.mpc = t.is_finite().then_some(t);
+        self.selectivity = pct;
+    }
+
+    /// Check the stop flag, the clock and the node limit.
+    #[cold]
+    pub(crate) fn poll(&mut self) {
+        let out_of_time = self.hard_time.is_some_and(|t| self.started.elapsed() >= t);
+        let stopped = self.ctx.is_some_and(|c| c.stopped())
+            || self.halt.is_some_and(|h| h.load(Ordering::Relaxed));
+        if out_of_time || stopped || self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit.max(self.nodes + 1));
+    }
+
+    #[inline(always)]
+    pub(crate) fn tt_probe(&self, h: u64) -> Option<TtData> {
+        if self.use_tt {
+            self.tt.probe(h)
+        } else {
+            None
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn tt_store(
+        &self,
+        h: u64,
+        kind: u8,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        mv: u8,
+        bound: i32,
+    ) {
+        if self.use_tt {
+            self.tt.store(h, kind, depth, alpha, beta, score, mv, bound);
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn take_list(&mut self) -> Vec<MoveEntry> {
+        self.lists.pop().unwrap_or_else(|| Vec::with_capacity(32))
+    }
+
+    #[inline(always)]
+    pub(crate) fn give_list(&mut self, mut l: Vec<MoveEntry>) {
+        l.clear();
+        self.lists.push(l);
+    }
+
+    /// Exact score of `b` (discs), searched from scratch with a full window.
+    pub fn solve(&mut self, b: Board) -> i32 {
+        self.end_pvs(b, -64, 64)
+    }
+
+    /// One root iteration over `root` (in order, the first with the full window, the others
+    /// with null windows and a re-search when they fail high). `depth == None`: exact solve
+    /// (disc units), else a midgame search (evaluation units). Returns the best move with its
+    /// score and whether every move was searched; after an abort the best of the moves
+    /// completed so far is returned if the first one (the previous best) completed.
+    fn root(
+        &mut self,
+        b: Board,
+        root: &[MoveEntry],
+        depth: Option<u32>,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<RootResult>, bool) {
+        self.nodes += 1;
+        let mut best: Option<RootResult> = None;
+        for (i, &(sq, f, _)) in root.iter().enumerate() {
+            let child = b.play_with_flips(sq, f);
+            let full = |s: &mut Self, a: i32, bb: i32| match depth {
+                None => -s.end_pvs(child, -bb, -a),
+                Some(d) => {
+                    s.eval.on_play(&b, sq, f);
+                    let v = -s.mid_search(child, d - 1, -bb, -a);
+                    s.eval.on_undo(&b, sq, f);
+                    v
+                }
+            };
+            let v = if i == 0 {
+                full(self, alpha, beta)
+            } else {
+                let v = full(self, alpha, alpha + 1);
+                if v > alpha && v < beta && !self.aborted {
+                    full(self, alpha, beta)
+                } else {
+                    v
+                }
+            };
+            if self.aborted {
+                return (best.filter(|_| i > 0), false);
+            }
+            if best.is_none_or(|r| v > r.score) {
+                best = Some(RootResult { score: v, sq });
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        (best, true)
+    }
+
+    /// The principal variation: `first`, then the best moves stored in the table.
+    fn pv(&self, b: Board, first: u32) -> Vec<Move> {
+        let mut pv = vec![Move::at(Square::new(first).expect("square"))];
+        let mut b = b.play_with_flips(first, b.flips(first));
+        while pv.len() < 60 {
+            let moves = b.moves();
+            if moves == 0 {
+                if b.pass().moves() == 0 {
+                    break;
+                }
+                pv.push(Move::PASS);
+                b = b.pass();
+                continue;
+            }
+            match self.tt.probe(hash(&b)) {
+                Some(e) if e.mv != NO_MOVE && e.mv < 64 && moves & (1u64 << e.mv) != 0 => {
+                    let sq = e.mv as u32;
+                    pv.push(Move::at(Square::new(sq).expect("square")));
+                    b = b.play_with_flips(sq, b.flips(sq));
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+
+    /// Search `b` under `plan`, calling `report` after each completed iteration.
+    pub fn think(
+        &mut self,
+        b: Board,
+        plan: &Plan,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchOutcome {
+        if self.helper == 0 {
+            self.tt.new_search();
+        }
+        self.set_limits(plan.hard_time, plan.node_limit);
+        let start_nodes = self.nodes;
+        let moves = b.moves();
+        if moves == 0 {
+            // No legal move (the host never sends a finished game): pass.
+            let info = SearchInfo {
+                depth: 0,
+                selectivity: 100,
+                score: to_discs(self.eval.evaluate(&b)),
+                nodes: 1,
+                pv: vec![Move::PASS],
+            };
+            report(&info);
+            return SearchOutcome {
+                mv: Move::PASS,
+                info,
+            };
+        }
+        let n = b.empties();
+        let exact = n <= plan.solve_empties;
+
+        // Root moves, ordered as inner nodes are.
+        let mut root = Vec::new();
+        self.mid_order(&b, moves, 2.min(plan.max_depth), NO_MOVE, &mut root);
+        root.sort_by_key(|e| -e.2);
+        if self.helper > 0 {
+            let k = self.helper % root.len();
+            root.rotate_left(k);
+        }
+
+        let first = root[0].0;
+        let mut info = SearchInfo {
+            depth: 0,
+            selectivity: 100,
+            score: 0.0,
+            nodes: 0,
+            pv: vec![Move::at(Square::new(first).expect("square"))],
+        };
+        let mut best_sq = first;
+
+        // Midgame iterative deepening (before an exact solve, only as deep as helps ordering).
+        let mid_depth = if exact {
+            n.saturating_sub(12).min(plan.max_depth).min(12)
+        } else {
+            plan.max_depth.min(n - 1).max(1)
+        };
+        let mut guess = 0;
+        // Before an exact solve the midgame iterations only order moves: no selectivity.
+        let mpc = self.mpc;
+        if exact {
+            self.mpc = None;
+        }
+        for depth in 1..=mid_depth {
+            if depth > 1 && plan.soft_time.is_some_and(|t| self.started.elapsed() >= t) {
+                break;
+            }
+            // Aspiration window around the previous score, re-searched wide on failure.
+            let (mut lo, mut hi) = if depth <= 2 {
+                (-MID_INF, MID_INF)
+            } else {
+                (guess - ASPIRATION, guess + ASPIRATION)
+            };
+            let (result, complete) = loop {
+                let (r, complete) = self.root(b, &root, Some(depth), lo, hi);
+                match r {
+                    Some(r) if complete && r.score <= lo && lo > -MID_INF => lo = -MID_INF,
+                    Some(r) if complete && r.score >= hi && hi < MID_INF => hi = MID_INF,
+                    _ => break (r, complete),
+                }
+            };
+            if let Some(r) = result {
+                best_sq = r.sq;
+                guess = r.score;
+                move_to_front(&mut root, r.sq);
+                let completed = if complete { depth } else { depth - 1 };
+                info = SearchInfo {
+                    depth: completed,
+                    selectivity: if self.mpc.is_some() {
+                        self.selectivity
+                    } else {
+                        100
+                    },
+                    score: to_discs(r.score),
+                    nodes: self.nodes - start_nodes,
+                    pv: self.pv(b, r.sq),
+                };
+            }
+            if !complete {
+                break;
+            }
+            report(&info);
+        }
+
+        self.mpc = mpc;
+        if exact && !self.aborted {
+            let (result, complete) = self.root(b, &root, None, -END_INF, END_INF);
+            if let Some(r) = result {
+                if complete {
+                    best_sq = r.sq;
+                    info = SearchInfo {
+                        depth: n,
+                        selectivity: 100,
+                        score: r.score as f64,
+                        nodes: self.nodes - start_nodes,
+                        pv: self.pv(b, r.sq),
+                    };
+                    report(&info);
+                } else if r.score > -END_INF {
+                    // An interrupted solve: its best completed move is at least as good as
+                    // the first (the midgame's choice) on exact terms.
+                    best_sq = r.sq;
+                    info.pv = self.pv(b, r.sq);
+                }
+            }
+        }
+        info.nodes = self.nodes - start_nodes;
+        let mv = Move::at(Square::new(best_sq).expect("square"));
+        if info.pv.first() != Some(&mv) {
+            info.pv = vec![mv];
+        }
+        SearchOutcome { mv, info }
+    }
+}
+
+/// Move `sq` to the front of the root list, keeping the others in order.
+fn move_to_front(root: &mut [MoveEntry], sq: u32) {
+    if let Some(i) = root.iter().position(|e| e.0 == sq) {
+        root[..=i].rotate_right(1);
+    }
+}

@@ -1,0 +1,368 @@
+//! Correctness tests of the search: exact scores against the FFO suite and plain minimax,
+//! the specialised last-N solvers against minimax, the transposition table on and off, the
+//! stop flag latency, legal moves from the plugin entry point.
+
+use crate::eval::{HandEval, SCALE};
+use crate::search::{Plan, Searcher};
+use crate::tt::Tt;
+use crate::Strong;
+use othello_sdk::board::{Board, Color, Move, ObfLine, Position};
+use othello_sdk::{Engine, Limits, SearchContext, SearchRequest};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A position reached by random play with exactly `empties` empty squares where the game is
+/// not over (`None` if the random game ended earlier).
+fn random_position(rng: &mut Rng, empties: u32) -> Option<Board> {
+    let mut b = Board::START;
+    while b.empties() > empties {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                return None;
+            }
+            b = b.pass();
+            continue;
+        }
+        let mut m = moves;
+        for _ in 0..rng.below(moves.count_ones() as u64) {
+            m &= m - 1;
+        }
+        let sq = m.trailing_zeros();
+        b = b.play_with_flips(sq, b.flips(sq));
+    }
+    if b.is_game_over() {
+        return None;
+    }
+    // Either side to move.
+    Some(if rng.next() & 1 == 0 { b } else { b.pass() }).filter(|b| !b.is_game_over())
+}
+
+fn random_positions(seed: u64, count: usize, empties: std::ops::RangeInclusive<u32>) -> Vec<Board> {
+    let mut rng = Rng(seed);
+    let (lo, hi) = (*empties.start(), *empties.end());
+    let mut out = Vec::new();
+    while out.len() < count {
+        let e = lo + rng.below((hi - lo + 1) as u64) as u32;
+        if let Some(b) = random_position(&mut rng, e) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// Plain minimax (negamax) to the end of the game, no pruning.
+fn minimax(b: Board) -> i32 {
+    let moves = b.moves();
+    if moves == 0 {
+        let passed = b.pass();
+        if passed.moves() == 0 {
+            return b.final_score();
+        }
+        return -minimax(passed);
+    }
+    let mut best = -100;
+    let mut m = moves;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        best = best.max(-minimax(b.play_with_flips(sq, b.flips(sq))));
+    }
+    best
+}
+
+fn searcher(mib: usize) -> Searcher<'static> {
+    Searcher::new(Arc::new(Tt::new(mib)), Box::new(HandEval::default()), None)
+}
+
+/// Check a fail-soft null-window answer `v` for `alpha` against the exact score.
+fn check_nws(v: i32, alpha: i32, exact: i32, b: &Board) {
+    if exact > alpha {
+        assert!(
+            v > alpha && v <= exact,
+            "{b:?} alpha {alpha}: {v} vs exact {exact}"
+        );
+    } else {
+        assert!(
+            v <= alpha && v >= exact,
+            "{b:?} alpha {alpha}: {v} vs exact {exact}"
+        );
+    }
+}
+
+fn ffo(file: &str) -> Vec<ObfLine> {
+    let path = format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path)
+        .expect("data file")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.parse().expect("OBF line"))
+        .collect()
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn ffo_1_to_19_exact_scores_and_best_moves() {
+    let lines = ffo("fforum-1-19.obf");
+    assert_eq!(lines.len(), 19);
+    let mut s = searcher(64);
+    for (i, l) in lines.iter().enumerate() {
+        s.tt.clear();
+        let out = s.think(l.position.board, &Plan::solve(), &mut |_| {});
+        let best = l.best_score().unwrap();
+        assert_eq!(out.info.score, best as f64, "FFO #{}", i + 1);
+        assert_eq!(out.info.depth, l.position.empties());
+        let listed = l.move_scores.iter().find(|(m, _)| *m == out.mv);
+        assert_eq!(
+            listed.map(|x| x.1),
+            Some(best),
+            "FFO #{} move {}",
+            i + 1,
+            out.mv
+        );
+    }
+}
+
+#[test]
+fn exact_solver_matches_minimax() {
+    // Hundreds of positions up to 10 empties (release), fewer and smaller in debug builds.
+    let (count, max) = if cfg!(debug_assertions) {
+        (120, 8)
+    } else {
+        (400, 10)
+    };
+    let mut s = searcher(4);
+    let mut rng = Rng(7);
+    for b in random_positions(1, count, 1..=max) {
+        let exact = minimax(b);
+        s.tt.clear();
+        assert_eq!(s.solve(b), exact, "{b:?}");
+        // Null windows around the exact score, with the table warm.
+        for alpha in [exact - 1, exact, exact - 2, exact + 1] {
+            check_nws(s.end_nws(b, alpha), alpha, exact, &b);
+        }
+        let alpha = rng.below(129) as i32 - 64;
+        check_nws(s.end_nws(b, alpha), alpha, exact, &b);
+        // A midgame search reaching the end is the exact score.
+        assert_eq!(s.mid_search(b, 60, -30_000, 30_000), exact * SCALE);
+    }
+}
+
+#[test]
+fn last_n_solvers_match_minimax() {
+    // Thousands of positions with 1-7 empties: score_1, nws_2..4 (no move generation) and
+    // the shallow solver, at every alpha relevant to the exact score.
+    let mut s = searcher(1);
+    s.use_tt = false;
+    let positions = random_positions(2, 4000, 1..=7);
+    for (i, b) in positions.iter().enumerate() {
+        let exact = minimax(*b);
+        for alpha in [
+            exact - 2,
+            exact - 1,
+            exact,
+            exact + 1,
+            (i as i32 % 129) - 64,
+        ] {
+            check_nws(s.end_nws(*b, alpha), alpha, exact, b);
+        }
+        assert_eq!(s.end_pvs(*b, -64, 64), exact);
+    }
+}
+
+#[test]
+fn transposition_table_changes_no_exact_score() {
+    let (count, empties) = if cfg!(debug_assertions) {
+        (6, 11..=12)
+    } else {
+        (40, 13..=15)
+    };
+    let mut with = searcher(16);
+    let mut without = searcher(1);
+    without.use_tt = false;
+    for b in random_positions(3, count, empties) {
+        with.tt.clear();
+        let a = with.solve(b);
+        let c = without.solve(b);
+        assert_eq!(a, c, "{b:?}");
+        // The table is warm now: solve again with it.
+        assert_eq!(with.solve(b), c, "{b:?} warm");
+    }
+}
+
+#[test]
+fn stop_flag_is_honoured_within_milliseconds() {
+    // Searches that take far longer than the test: exact solves at 24 and 34 empties and a
+    // depth-30 midgame search. The latency must be a few ms; as the machine may be busy, a
+    // case passes when one of three attempts is under the limit (a search that does not poll
+    // fails all three).
+    let line: ObfLine = ffo("fforum-20-39.obf")[18].clone();
+    let mut rng = Rng(9);
+    let deep = random_position(&mut rng, 34).expect("position");
+    for (board, depth) in [(line.position.board, 60), (deep, 40), (deep, 30)] {
+        let mut best = Duration::MAX;
+        for _ in 0..3 {
+            best = best.min(stop_latency(board, depth));
+            if best < Duration::from_millis(10) {
+                break;
+            }
+        }
+        println!("stop flag to return: {best:?}");
+        let limit = if cfg!(debug_assertions) { 50 } else { 10 };
+        assert!(
+            best < Duration::from_millis(limit),
+            "returned {best:?} after the stop flag"
+        );
+    }
+}
+
+/// Time from raising the stop flag (50 ms into a search of `board` to `depth`) to the return.
+fn stop_latency(board: Board, depth: u32) -> Duration {
+    {
+        let position = Position {
+            board,
+            side_to_move: Color::Black,
+        };
+        let stop = AtomicU32::new(0);
+        let mut engine = Strong::new();
+        // A small table: its allocation is not what this test measures.
+        assert!(engine
+            .set_option("Hash", &othello_sdk::OptionValue::Int(4))
+            .is_ok());
+        engine.new_game();
+        let request = SearchRequest {
+            position,
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+        };
+        std::thread::scope(|scope| {
+            let raiser = scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(50));
+                stop.store(1, Ordering::Relaxed);
+                Instant::now()
+            });
+            let ctx = SearchContext::detached(&stop);
+            let out = engine.search(&request, &ctx);
+            let returned = Instant::now();
+            let raised = raiser.join().unwrap();
+            assert!(position.is_legal(out.mv), "{}", out.mv);
+            assert!(!out.mv.is_pass());
+            returned.saturating_duration_since(raised)
+        })
+    }
+}
+
+#[test]
+fn plugin_search_returns_legal_moves_at_fixed_depth() {
+    let mut engine = Strong::new();
+    let ok = engine.set_option("Hash", &othello_sdk::OptionValue::Int(4));
+    assert!(ok.is_ok());
+    let stop = AtomicU32::new(0);
+    let ctx = SearchContext::detached(&stop);
+    let mut rng = Rng(11);
+    let mut n = 0;
+    while n < 60 {
+        let e = 10 + rng.below(50) as u32;
+        let Some(board) = random_position(&mut rng, e) else {
+            continue;
+        };
+        n += 1;
+        let position = Position {
+            board,
+            side_to_move: if n % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            },
+        };
+        let request = SearchRequest {
+            position,
+            limits: Limits {
+                depth: Some(1 + (n % 4) as u32),
+                ..Limits::default()
+            },
+        };
+        let out = engine.search(&request, &ctx);
+        assert!(position.is_legal(out.mv), "{} in {position}", out.mv);
+        assert_eq!(out.mv.is_pass(), board.moves() == 0);
+        assert_eq!(out.info.pv.first(), Some(&out.mv));
+    }
+    // A forced pass: c1 against a1-b1, only the opponent can move (d1).
+    let board = Board::new(1 << 2, 0b11);
+    assert!(board.moves() == 0 && board.pass().moves() != 0);
+    let position = Position {
+        board,
+        side_to_move: Color::White,
+    };
+    let request = SearchRequest {
+        position,
+        limits: Limits::default(),
+    };
+    assert_eq!(engine.search(&request, &ctx).mv, Move::PASS);
+}
+
+#[test]
+fn midgame_iterations_report_and_node_limit_stops() {
+    let mut s = searcher(8);
+    let mut reports = Vec::new();
+    let out = s.think(Board::START, &Plan::depth(6), &mut |i| {
+        reports.push(i.clone())
+    });
+    assert_eq!(reports.len(), 6);
+    assert!(reports.windows(2).all(|w| w[0].depth < w[1].depth));
+    assert!(Position::START.is_legal(out.mv));
+    let plan = Plan {
+        node_limit: Some(20_000),
+        ..Plan::depth(30)
+    };
+    let out = s.think(Board::START, &plan, &mut |_| {});
+    assert!(out.info.nodes <= 20_000 + 100, "{}", out.info.nodes);
+    assert!(Position::START.is_legal(out.mv));
+}
+
+#[test]
+fn lazy_smp_threads_give_exact_scores() {
+    let mut engine = Strong::new();
+    for (name, v) in [("Threads", 2), ("Hash", 8)] {
+        assert!(engine
+            .set_option(name, &othello_sdk::OptionValue::Int(v))
+            .is_ok());
+    }
+    let stop = AtomicU32::new(0);
+    let ctx = SearchContext::detached(&stop);
+    let lines = ffo("fforum-1-19.obf");
+    let count = if cfg!(debug_assertions) { 2 } else { 8 };
+    for l in lines.iter().take(count) {
+        engine.new_game();
+        let request = SearchRequest {
+            position: l.position,
+            limits: Limits {
+                depth: Some(l.position.empties()),
+                ..Limits::default()
+            },
+        };
+        let out = engine.search(&request, &ctx);
+        assert_eq!(out.info.score, l.best_score().unwrap() as f64);
+        assert!(l.position.is_legal(out.mv));
+    }
+}

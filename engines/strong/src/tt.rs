@@ -1,0 +1,249 @@
+//! Transposition table: buckets of 4 entries (one 64-byte cache line), shared between search
+//! threads without locks.
+//!
+//! Each entry is two `AtomicU64`: `key ^ data` and `data` (the "lockless hashing" of Hyatt and
+//! Mann): a reader recomputes `key` from both words, so an entry torn by a concurrent writer
+//! simply fails to match and is treated as a miss. Data packs, low bits first:
+//! lower bound (i16), upper bound (i16), depth (u8), best move (u8, 255 = none), age (u8),
+//! kind (u8: 0 = midgame, 1 = exact endgame).
+//!
+//! Scores are in the unit of the search that stored them: evaluation units for midgame
+//! entries, discs for endgame entries (whose bounds are exact game values, valid at any depth).
+//! Replacement: the same position is updated in place (bounds intersected when the depth and
+//! kind match); otherwise the entry with the lowest priority in the bucket goes, where an
+//! entry of an older search (age) ranks below every entry of the current one, then by depth.
+
+use othello_sdk::board::Board;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Entries per bucket.
+const WAYS: usize = 4;
+/// No best move.
+pub const NO_MOVE: u8 = 255;
+
+/// Entry kinds.
+pub const KIND_MID: u8 = 0;
+pub const KIND_END: u8 = 1;
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    pub lower: i32,
+    pub upper: i32,
+    pub depth: u8,
+    pub mv: u8,
+    pub age: u8,
+    pub kind: u8,
+}
+
+impl TtData {
+    fn pack(&self) -> u64 {
+        (self.lower as i16 as u16 as u64)
+            | (self.upper as i16 as u16 as u64) << 16
+            | (self.depth as u64) << 32
+            | (self.mv as u64) << 40
+            | (self.age as u64) << 48
+            | (self.kind as u64) << 56
+    }
+
+    fn unpack(d: u64) -> TtData {
+        TtData {
+            lower: d as u16 as i16 as i32,
+            upper: (d >> 16) as u16 as i16 as i32,
+            depth: (d >> 32) as u8,
+            mv: (d >> 40) as u8,
+            age: (d >> 48) as u8,
+            kind: (d >> 56) as u8,
+        }
+    }
+}
+
+struct Entry {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+/// The table. `Sync`: share it with `Arc` between threads.
+pub struct Tt {
+    entries: Vec<Entry>,
+    /// Bucket index mask (number of buckets - 1).
+    mask: u64,
+    age: AtomicU8,
+}
+
+/// 64-bit hash of a board (player and opponent are both significant): a multiply-xorshift
+/// mix, cheap enough to compute at every node instead of maintaining Zobrist keys.
+#[inline(always)]
+pub fn hash(b: &Board) -> u64 {
+    let mut h = b.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ b.opponent
+            .rotate_left(31)
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 32)
+}
+
+impl Tt {
+    /// A table of about `mib` MiB (rounded down to a power of two buckets, at least one).
+    pub fn new(mib: usize) -> Tt {
+        let bytes = mib.max(1) << 20;
+        let buckets = (bytes / (WAYS * 16)).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let entries = (0..buckets * WAYS)
+            .map(|_| Entry {
+                key: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        Tt {
+            entries,
+            mask: buckets as u64 - 1,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * 16
+    }
+
+    /// Forget everything (new game).
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e.key.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// A new search starts: entries stored from now on outrank older ones.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, h: u64) -> &[Entry] {
+        let i = (h & self.mask) as usize * WAYS;
+        &self.entries[i..i + WAYS]
+    }
+
+    /// The entry of the position with hash `h`, if stored.
+    #[inline]
+    pub fn probe(&self, h: u64) -> Option<TtData> {
+        for e in self.bucket(h) {
+            let d = e.data.load(Ordering::Relaxed);
+            if e.key.load(Ordering::Relaxed) ^ d == h && d != 0 {
+                return Some(TtData::unpack(d));
+            }
+        }
+        None
+    }
+
+    /// Store a search result: `score` found with window `(alpha, beta)` (fail-soft) at `depth`
+    /// (for endgame entries, the number of empties), best move `mv`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        h: u64,
+        kind: u8,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        mv: u8,
+        bound: i32,
+    ) {
+        let age = self.age.load(Ordering::Relaxed);
+        let (lower, upper) = if score <= alpha {
+            (-bound, score)
+        } else if score >= beta {
+            (score, bound)
+        } else {
+            (score, score)
+        };
+        let mut new = TtData {
+            lower,
+            upper,
+            depth: depth.min(255) as u8,
+            mv,
+            age,
+            kind,
+        };
+        let bucket = self.bucket(h);
+        let mut victim = 0;
+        let mut victim_priority = i32::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            let d = e.data.load(Ordering::Relaxed);
+            if e.key.load(Ordering::Relaxed) ^ d == h && d != 0 {
+                let old = TtData::unpack(d);
+                if old.kind == new.kind && old.depth == new.depth {
+                    // Same search depth: both bounds hold, keep their intersection.
+                    let lo = old.lower.max(new.lower);
+                    let up = old.upper.min(new.upper);
+                    if lo <= up {
+                        new.lower = lo;
+                        new.upper = up;
+                    }
+                    if new.mv == NO_MOVE {
+                        new.mv = old.mv;
+                    }
+                } else if (old.kind, old.depth) > (new.kind, new.depth) {
+                    // A deeper (or exact) result stays; refresh its age and maybe its move.
+                    let mut keep = old;
+                    keep.age = age;
+                    if keep.mv == NO_MOVE {
+                        keep.mv = new.mv;
+                    }
+                    new = keep;
+                }
+                let d = new.pack();
+                e.data.store(d, Ordering::Relaxed);
+                e.key.store(h ^ d, Ordering::Relaxed);
+                return;
+            }
+            let old = TtData::unpack(d);
+            let priority = (old.kind as i32) * 64
+                + old.depth as i32
+                + if old.age == age && d != 0 { 1024 } else { 0 };
+            if priority < victim_priority {
+                victim_priority = priority;
+                victim = i;
+            }
+        }
+        let d = new.pack();
+        bucket[victim].data.store(d, Ordering::Relaxed);
+        bucket[victim].key.store(h ^ d, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_round_trip_and_bounds() {
+        let d = TtData {
+            lower: -6400,
+            upper: 6399,
+            depth: 17,
+            mv: 63,
+            age: 200,
+            kind: KIND_END,
+        };
+        assert_eq!(TtData::unpack(d.pack()), d);
+        let tt = Tt::new(1);
+        let h = hash(&Board::START);
+        assert!(tt.probe(h).is_none());
+        tt.store(h, KIND_MID, 5, -10, 10, 20, 19, 10_000);
+        let e = tt.probe(h).unwrap();
+        assert_eq!((e.lower, e.upper, e.mv, e.depth), (20, 10_000, 19, 5));
+        tt.store(h, KIND_MID, 5, -10, 10, 30, 19, 10_000); // fail high again: lower 30
+        assert_eq!(tt.probe(h).unwrap().lower, 30);
+        tt.store(h, KIND_MID, 5, 30, 40, 25, NO_MOVE, 10_000); // fail low at 25 < 30: conflict
+        let e = tt.probe(h).unwrap();
+        assert!(e.lower <= e.upper);
+        tt.clear();
+        assert!(tt.probe(h).is_none());
+    }
+}
