@@ -16,7 +16,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
 
 /// How long a worker may take to start, load its plugin and create the instance.
@@ -36,7 +36,7 @@ pub enum HostError {
     Option { engine: String, message: String },
     #[error("engine `{engine}` crashed: {detail}")]
     Crashed { engine: String, detail: String },
-    #[error("engine `{engine}` lost on time: answered after {elapsed_ms} ms, budget {budget_ms} ms + margin {margin_ms} ms")]
+    #[error("engine `{engine}` lost on time: no answer within its budget of {budget_ms} ms + margin {margin_ms} ms ({elapsed_ms} ms used)")]
     TimeForfeit {
         engine: String,
         elapsed_ms: u64,
@@ -262,7 +262,14 @@ impl EngineHost {
                 SearchBudget::Stall { timeout } => timeout,
             };
             let wait = deadline.saturating_sub(started.elapsed());
-            match self.events.recv_timeout(wait) {
+            let event = if wait.is_zero() {
+                // The deadline has passed: look only at what already arrived, so a stream of
+                // info reports cannot carry the search past its deadline.
+                self.already_arrived(&mut on_info)
+            } else {
+                self.events.recv_timeout(wait)
+            };
+            match event {
                 Ok(Event::Reply(Reply::Info { info })) => on_info(&info),
                 Ok(Event::Reply(Reply::Moved { mv, info })) => {
                     let elapsed = started.elapsed();
@@ -321,6 +328,24 @@ impl EngineHost {
                 },
             }
         }
+    }
+
+    /// The first event other than an info report among those already received (info reports
+    /// on the way are passed to `on_info`), or a timeout when there is none.
+    fn already_arrived(
+        &mut self,
+        on_info: &mut impl FnMut(&WireInfo),
+    ) -> Result<Event, RecvTimeoutError> {
+        // Bounded, in case the worker keeps sending while we drain.
+        for _ in 0..100_000 {
+            match self.events.try_recv() {
+                Ok(Event::Reply(Reply::Info { info })) => on_info(&info),
+                Ok(other) => return Ok(other),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+            }
+        }
+        Err(RecvTimeoutError::Timeout)
     }
 
     /// Ask the worker to quit, and kill it if it does not within a moment.

@@ -17,6 +17,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+/// At most one live info report per this interval reaches the coordinator.
+const INFO_INTERVAL: std::time::Duration = std::time::Duration::from_millis(10);
+
 /// How long a quitting worker waits for the engine to finish and destroy its instance.
 const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -49,18 +52,23 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
     };
     let _ = out_tx.send(Reply::Hello { plugin: info });
 
-    // Info reports from the engine's callback go straight to the writer.
+    // Info reports from the engine's callback are coalesced: whatever arrived since the last
+    // forward is reduced to the newest report, and at most one is forwarded per
+    // INFO_INTERVAL. An engine that floods reports therefore cannot grow the queues or delay
+    // its own move behind them (the move reply goes to the writer directly).
     let info_out = out_tx.clone();
     std::thread::spawn(move || {
-        for i in info_rx {
+        while let Ok(first) = info_rx.recv() {
+            let latest = info_rx.try_iter().last().unwrap_or(first);
             if info_out
                 .send(Reply::Info {
-                    info: WireInfo::from(&i),
+                    info: WireInfo::from(&latest),
                 })
                 .is_err()
             {
                 break;
             }
+            std::thread::sleep(INFO_INTERVAL);
         }
     });
 

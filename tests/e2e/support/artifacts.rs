@@ -2,10 +2,10 @@
 //!
 //! `cargo test` builds no cdylib and not the harness binary for this package, so the first test
 //! that needs them runs `$CARGO build [--release] -p harness -p greedy -p minimax -p heuristic
-//! --message-format=json` on the workspace (in the profile of this test binary, so that a
-//! release test run tests release artifacts) and takes the paths from cargo's JSON messages. A
-//! nested cargo does not wait on the outer one: `cargo test` releases the build folder's lock
-//! before it runs test binaries. The C plugins (the example and the fixtures of
+//! -p faulty --message-format=json` on the workspace (in the profile of this test binary, so
+//! that a release test run tests release artifacts) and takes the paths from cargo's JSON
+//! messages. A nested cargo does not wait on the outer one: `cargo test` releases the build
+//! folder's lock before it runs test binaries. The C plugins (the example and the fixtures of
 //! `tests/fixtures/`) are compiled with `$CC` (default `cc`) as strict C11.
 
 use super::process::run_with_timeout;
@@ -28,6 +28,8 @@ pub struct Artifacts {
     pub greedy: PathBuf,
     pub minimax: PathBuf,
     pub heuristic: PathBuf,
+    /// The `faulty` test fixture engine.
+    pub faulty: PathBuf,
     /// `engines/c_example/first_move.c`.
     pub first_move: PathBuf,
     /// The fixtures of `tests/fixtures/`.
@@ -68,7 +70,8 @@ fn build_all() -> Result<Artifacts, String> {
     let (greedy, minimax, heuristic) =
         (plugin("greedy")?, plugin("minimax")?, plugin("heuristic")?);
     let plugin_dir = greedy.parent().expect("a file has a folder").to_path_buf();
-    for p in [&minimax, &heuristic] {
+    let faulty = plugin("faulty")?;
+    for p in [&minimax, &heuristic, &faulty] {
         if p.parent() != Some(plugin_dir.as_path()) {
             return Err(format!(
                 "{} is not in {}",
@@ -90,6 +93,7 @@ fn build_all() -> Result<Artifacts, String> {
         greedy,
         minimax,
         heuristic,
+        faulty,
         first_move: c("first_move", &[root.join("engines/c_example/first_move.c")])?,
         crasher: c("crasher", &[common.clone(), fixtures.join("crasher.c")])?,
         hanger: c("hanger", &[common.clone(), fixtures.join("hanger.c")])?,
@@ -121,6 +125,8 @@ fn build_rust(root: &Path) -> Result<RustArtifacts, String> {
             "minimax",
             "-p",
             "heuristic",
+            "-p",
+            "faulty",
         ])
         .arg("--message-format=json");
     if !cfg!(debug_assertions) {

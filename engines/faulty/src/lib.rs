@@ -1,0 +1,467 @@
+//! Faulty: a **test fixture**, not an engine to play with. It plays like a deterministic greedy
+//! engine (the first legal move, lowest square index first, among those flipping the most
+//! discs) until it strikes: in its `StrikeAt`-th search of each game it commits the fault chosen
+//! with the `Fault` option. The end-to-end tests (`tests/e2e/fault_matrix.rs`) use it to check
+//! that every kind of engine failure costs the engine its game and nothing else.
+//!
+//! Options:
+//! - `Fault` (enum, default `none`):
+//!   - `none`: never fails;
+//!   - `segfault`: writes through a pointer into the null page (SIGSEGV);
+//!   - `abort`: `std::process::abort()` (SIGABRT);
+//!   - `panic`: panics (the SDK turns it into an error status with the message
+//!     `faulty: deliberate panic in search N`);
+//!   - `exit`: `std::process::exit(0)` in the middle of the search;
+//!   - `loop`: spins forever, ignoring the stop flag;
+//!   - `sleep`: sleeps past any deadline (twice the move time or the side's clock, plus 2 s;
+//!     5 s without a time limit), then answers a legal move;
+//!   - `illegal`: answers an occupied square;
+//!   - `out-of-range`: answers the move value 99 (no square, no pass);
+//!   - `bad-pass`: answers a pass while it has legal moves;
+//!   - `info-flood`: sends [`FLOOD_PER_MS`] info reports per millisecond for [`FLOOD_TIME`] or
+//!     until stopped, then answers a legal move whose reported node count is the number of
+//!     reports sent;
+//!   - `stdout-garbage`: prints protocol-looking garbage to stdout and stderr, then answers a
+//!     legal move;
+//!   - `destroy-hang`: plays normally, but destroying the instance never returns.
+//! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
+//!   the count restarts at every `new_game`.
+//!
+//! This crate holds the only `unsafe` of the Rust engines besides the SDK: the deliberate
+//! segfault, and a thin wrapper around the SDK's `search` entry that rewrites the answered move
+//! value for `out-of-range` (the SDK's `Move` cannot hold 99, by design).
+
+#![deny(unsafe_code)]
+
+use othello_sdk::board::{Board, Move, Square};
+use othello_sdk::{
+    Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchInfo, SearchOutcome,
+    SearchRequest,
+};
+use std::cell::Cell;
+use std::io::Write;
+use std::time::Duration;
+
+/// Reports per millisecond sent by `info-flood`.
+pub const FLOOD_PER_MS: u64 = 2_000;
+/// How long `info-flood` floods (unless stopped first).
+pub const FLOOD_TIME: Duration = Duration::from_secs(2);
+/// The move value answered by `out-of-range`.
+pub const OUT_OF_RANGE_MOVE: i32 = 99;
+
+/// The fault the engine commits when it strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    None,
+    Segfault,
+    Abort,
+    Panic,
+    Exit,
+    Loop,
+    Sleep,
+    Illegal,
+    OutOfRange,
+    BadPass,
+    InfoFlood,
+    StdoutGarbage,
+    DestroyHang,
+}
+
+impl Fault {
+    /// Every fault, in the order of [`Fault::NAMES`].
+    pub const ALL: [Fault; 13] = [
+        Fault::None,
+        Fault::Segfault,
+        Fault::Abort,
+        Fault::Panic,
+        Fault::Exit,
+        Fault::Loop,
+        Fault::Sleep,
+        Fault::Illegal,
+        Fault::OutOfRange,
+        Fault::BadPass,
+        Fault::InfoFlood,
+        Fault::StdoutGarbage,
+        Fault::DestroyHang,
+    ];
+
+    /// The option values, in the order of [`Fault::ALL`].
+    pub const NAMES: [&'static str; 13] = [
+        "none",
+        "segfault",
+        "abort",
+        "panic",
+        "exit",
+        "loop",
+        "sleep",
+        "illegal",
+        "out-of-range",
+        "bad-pass",
+        "info-flood",
+        "stdout-garbage",
+        "destroy-hang",
+    ];
+
+    /// The option value naming this fault.
+    pub fn name(self) -> &'static str {
+        let i = Fault::ALL
+            .iter()
+            .position(|&f| f == self)
+            .expect("every fault is listed");
+        Fault::NAMES[i]
+    }
+
+    /// The fault an option value names (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Fault> {
+        Fault::NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))
+            .map(|i| Fault::ALL[i])
+    }
+}
+
+/// The faulty engine.
+#[derive(Debug)]
+pub struct Faulty {
+    fault: Fault,
+    strike_at: u32,
+    /// Searches since the last new game.
+    searches: u32,
+}
+
+/// The greedy choice: the lowest square among the legal moves flipping the most discs, with
+/// the number of discs it flips; `None` without a legal move.
+pub fn greedy_move(board: &Board) -> Option<(Square, u32)> {
+    let mut best: Option<(Square, u32)> = None;
+    for sq in Square::iter(board.moves()) {
+        let n = board.flips(sq.index()).count_ones();
+        if best.is_none_or(|(_, b)| n > b) {
+            best = Some((sq, n));
+        }
+    }
+    best
+}
+
+thread_local! {
+    /// A move value for the search wrapper to answer instead of the engine's move (set by
+    /// `out-of-range` on the thread running the search, taken by the wrapper on return).
+    static OVERRIDE_MOVE: Cell<Option<i32>> = const { Cell::new(None) };
+}
+
+impl Faulty {
+    /// The normal answer: the greedy move (or the pass when there is no legal move).
+    fn answer(request: &SearchRequest, nodes: u64) -> SearchOutcome {
+        let board = request.position.board;
+        let (mv, score) = match greedy_move(&board) {
+            Some((sq, flips)) => (Move::at(sq), board.disc_difference() + 2 * flips as i32 + 1),
+            None => (Move::PASS, board.disc_difference()),
+        };
+        SearchOutcome {
+            mv,
+            info: SearchInfo {
+                depth: 1,
+                selectivity: 100,
+                score: score as f64,
+                nodes,
+                pv: vec![mv],
+            },
+        }
+    }
+
+    /// How long `sleep` sleeps: past the coordinator's deadline for this search.
+    fn oversleep(request: &SearchRequest) -> Duration {
+        let side = request.position.side_to_move;
+        let limit = match (request.limits.move_time, request.limits.clock) {
+            (Some(t), _) => Some(t),
+            (None, Some(c)) => Some(c.time_left[side.index()]),
+            (None, None) => None,
+        };
+        limit.map_or(Duration::from_secs(5), |t| 2 * t + Duration::from_secs(2))
+    }
+
+    fn flood(request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome {
+        let mut info = Faulty::answer(request, 0).info;
+        let mut sent: u64 = 0;
+        while ctx.elapsed() < FLOOD_TIME && !ctx.stopped() {
+            // Keep FLOOD_PER_MS reports per elapsed millisecond, one millisecond ahead.
+            let due = (ctx.elapsed().as_micros() as u64 * FLOOD_PER_MS) / 1000 + FLOOD_PER_MS;
+            while sent < due {
+                sent += 1;
+                info.nodes = sent;
+                ctx.report(&info);
+            }
+            std::thread::yield_now();
+        }
+        Faulty::answer(request, sent)
+    }
+
+    fn print_garbage(search: u32) {
+        let lines = [
+            concat!(
+                r#"{"type":"moved","mv":0,"info":{"depth":1,"selectivity":100,"score":64.0,"#,
+                r#""nodes":1,"time_ms":0,"pv":[0]}}"#
+            )
+            .to_string(),
+            r#"{"type":"error","message":"faulty: garbage on a standard stream"}"#.to_string(),
+            concat!(
+                r#"{"type":"info","info":{"depth":99,"selectivity":0,"score":0.0,"nodes":0,"#,
+                r#""time_ms":0,"pv":[]}}"#
+            )
+            .to_string(),
+            format!("info depth 1 score 0 pv a1 (search {search})"),
+            "bestmove a1".to_string(),
+            "{\"type\":\"moved\",\"mv\":".to_string(),
+        ];
+        let mut out = std::io::stdout().lock();
+        let mut err = std::io::stderr().lock();
+        for line in &lines {
+            let _ = writeln!(out, "{line}");
+            let _ = writeln!(err, "{line}");
+        }
+        // A torn line and some bytes that are not UTF-8, without a newline at the end.
+        let _ = out.write_all(b"{\"type\":\"ok\"\xff\xfe\x00");
+        let _ = err.write_all(b"{\"type\":\"ok\"\xff\xfe\x00");
+        let _ = out.flush();
+        let _ = err.flush();
+    }
+}
+
+impl Engine for Faulty {
+    fn metadata() -> Metadata {
+        Metadata {
+            name: "Faulty",
+            version: env!("CARGO_PKG_VERSION"),
+            author: "othello-tournament test fixtures",
+        }
+    }
+
+    fn options() -> Vec<OptionSpec> {
+        vec![
+            OptionSpec::enumeration(
+                "Fault",
+                "none",
+                &Fault::NAMES,
+                "the fault committed in the StrikeAt-th search of each game",
+            ),
+            OptionSpec::int(
+                "StrikeAt",
+                3,
+                1,
+                1000,
+                "which search of each game strikes (1 = the first)",
+            ),
+        ]
+    }
+
+    fn new() -> Self {
+        Faulty {
+            fault: Fault::None,
+            strike_at: 3,
+            searches: 0,
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+        match (name, value) {
+            ("Fault", OptionValue::Enum(f)) => {
+                self.fault = Fault::from_name(f).ok_or_else(|| format!("unknown fault {f}"))?
+            }
+            ("StrikeAt", OptionValue::Int(n)) => {
+                self.strike_at = u32::try_from(*n).map_err(|e| e.to_string())?
+            }
+            _ => return Err(format!("option {name}: unexpected value {value:?}")),
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.searches = 0;
+    }
+
+    fn search(&mut self, request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome {
+        self.searches += 1;
+        if self.searches != self.strike_at {
+            let outcome =
+                Faulty::answer(request, request.position.board.moves().count_ones() as u64);
+            ctx.report(&outcome.info);
+            return outcome;
+        }
+        match self.fault {
+            Fault::None | Fault::DestroyHang => {}
+            Fault::Segfault => segfault(),
+            Fault::Abort => std::process::abort(),
+            Fault::Panic => panic!("faulty: deliberate panic in search {}", self.searches),
+            Fault::Exit => std::process::exit(0),
+            Fault::Loop => loop {
+                std::hint::spin_loop();
+            },
+            Fault::Sleep => std::thread::sleep(Faulty::oversleep(request)),
+            Fault::Illegal => {
+                let board = request.position.board;
+                let occupied = Square::iter(board.player | board.opponent)
+                    .next()
+                    .expect("a position has discs");
+                let mut outcome = Faulty::answer(request, 1);
+                outcome.mv = Move::at(occupied);
+                return outcome;
+            }
+            Fault::OutOfRange => OVERRIDE_MOVE.with(|m| m.set(Some(OUT_OF_RANGE_MOVE))),
+            Fault::BadPass => {
+                let mut outcome = Faulty::answer(request, 1);
+                outcome.mv = Move::PASS;
+                return outcome;
+            }
+            Fault::InfoFlood => return Faulty::flood(request, ctx),
+            Fault::StdoutGarbage => Faulty::print_garbage(self.searches),
+        }
+        Faulty::answer(request, 1)
+    }
+}
+
+impl Drop for Faulty {
+    fn drop(&mut self) {
+        if self.fault == Fault::DestroyHang {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    }
+}
+
+/// Die of SIGSEGV.
+#[allow(unsafe_code)]
+fn segfault() -> ! {
+    // An address in the never-mapped null page; not null itself, so that the standard library's
+    // debug precondition check (which would abort instead) does not fire, and hidden behind
+    // black_box so that the compiler cannot reason about the store.
+    let p = std::hint::black_box(16usize) as *mut u8;
+    // SAFETY: none, on purpose. This is the deliberate fault of `Fault::Segfault` in a test
+    // fixture: the volatile store to an unmapped address kills the process with SIGSEGV.
+    unsafe { p.write_volatile(1) };
+    // Not reached; if the page were somehow mapped, fail loudly anyway.
+    std::process::abort()
+}
+
+/// The plugin entry point: the SDK's table with `search` wrapped (see [`entry`]).
+mod entry {
+    #![allow(unsafe_code)]
+
+    use super::{Faulty, OVERRIDE_MOVE};
+    use othello_sdk::abi;
+    use othello_sdk::ApiTable;
+    use std::sync::atomic::AtomicU32;
+    use std::sync::OnceLock;
+
+    static TABLE: OnceLock<ApiTable> = OnceLock::new();
+    static WRAPPED: OnceLock<abi::EngineApi> = OnceLock::new();
+
+    fn inner() -> &'static abi::EngineApi {
+        let table = TABLE.get_or_init(ApiTable::new::<Faulty>);
+        // SAFETY: `api` points into the static table, valid for the life of the process.
+        unsafe { &*table.api() }
+    }
+
+    /// The SDK's `search`, then the move value of `out-of-range` written over the answer.
+    unsafe extern "C" fn search(
+        engine: *mut abi::Engine,
+        position: *const abi::Position,
+        limits: *const abi::Limits,
+        stop: *const AtomicU32,
+        result: *mut abi::SearchResult,
+    ) -> abi::Status {
+        OVERRIDE_MOVE.with(|m| m.set(None));
+        let Some(f) = inner().search else {
+            return abi::ERROR;
+        };
+        // SAFETY: the host's arguments are passed on unchanged to the SDK's entry, which
+        // requires exactly what the host guarantees for this one.
+        let status = unsafe { f(engine, position, limits, stop, result) };
+        if let Some(mv) = OVERRIDE_MOVE.with(|m| m.take()) {
+            if status == abi::OK && !result.is_null() {
+                // SAFETY: `result` is the host's live result struct for this call (non-null,
+                // checked above; the SDK has just filled it).
+                unsafe { (*result).mv = mv };
+            }
+        }
+        status
+    }
+
+    /// The plugin entry point of ABI major version 1.
+    #[no_mangle]
+    pub extern "C" fn othello_engine_v1() -> *const abi::EngineApi {
+        let built = std::panic::catch_unwind(|| {
+            let api = inner();
+            WRAPPED.get_or_init(|| abi::EngineApi {
+                struct_size: api.struct_size,
+                abi_major: api.abi_major,
+                abi_minor: api.abi_minor,
+                name: api.name,
+                version: api.version,
+                author: api.author,
+                option_count: api.option_count,
+                options: api.options,
+                create: api.create,
+                destroy: api.destroy,
+                set_option: api.set_option,
+                new_game: api.new_game,
+                search: Some(search),
+                last_error: api.last_error,
+            }) as *const abi::EngineApi
+        });
+        built.unwrap_or(std::ptr::null())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_sdk::board::{Color, Position};
+    use othello_sdk::Limits;
+    use std::sync::atomic::AtomicU32;
+
+    fn run(engine: &mut Faulty, position: Position) -> SearchOutcome {
+        let stop = AtomicU32::new(0);
+        let ctx = SearchContext::detached(&stop);
+        let request = SearchRequest {
+            position,
+            limits: Limits::default(),
+        };
+        engine.search(&request, &ctx)
+    }
+
+    #[test]
+    fn fault_names_round_trip() {
+        for f in Fault::ALL {
+            assert_eq!(Fault::from_name(f.name()), Some(f));
+        }
+        assert_eq!(Fault::from_name("Out-Of-Range"), Some(Fault::OutOfRange));
+        assert_eq!(Fault::from_name("nope"), None);
+    }
+
+    #[test]
+    fn strikes_in_the_chosen_search_of_each_game() {
+        let mut e = Faulty::new();
+        e.set_option("Fault", &OptionValue::Enum("bad-pass"))
+            .unwrap();
+        e.set_option("StrikeAt", &OptionValue::Int(2)).unwrap();
+        for _ in 0..2 {
+            e.new_game();
+            let first = run(&mut e, Position::START);
+            assert_eq!(first.mv, "d3".parse().unwrap());
+            assert_eq!(run(&mut e, Position::START).mv, Move::PASS);
+            assert_ne!(run(&mut e, Position::START).mv, Move::PASS);
+        }
+    }
+
+    #[test]
+    fn illegal_answers_an_occupied_square() {
+        let mut e = Faulty::new();
+        e.set_option("Fault", &OptionValue::Enum("illegal"))
+            .unwrap();
+        e.set_option("StrikeAt", &OptionValue::Int(1)).unwrap();
+        let out = run(&mut e, Position::START);
+        assert!(!Position::START.is_legal(out.mv));
+        assert_eq!(out.mv, "d4".parse().unwrap());
+        assert_eq!(Position::START.side_to_move, Color::Black);
+    }
+}
