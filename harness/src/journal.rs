@@ -122,6 +122,15 @@ impl GameRecord {
         }
     }
 
+    /// The record without its move list: what the statistics and reports need, a fraction of
+    /// the memory (the journal keeps the moves).
+    pub fn without_moves(&self) -> GameRecord {
+        GameRecord {
+            moves: Vec::new(),
+            ..self.clone()
+        }
+    }
+
     /// The start position.
     pub fn start_position(&self) -> Option<Position> {
         self.start.parse().ok()

@@ -1,4 +1,5 @@
-//! Text output of a run: the progress line per finished pair and the final tables.
+//! Text output of a run: the final tables and the SPRT summary (the progress line per pair is
+//! written by the coordinator from its running totals).
 //!
 //! Everything here reads finished records (through the statistics); nothing drives games.
 
@@ -6,58 +7,6 @@ use crate::journal::{GameRecord, Termination};
 use crate::stats::{self, MatchStats};
 use crate::tournament::outcomes;
 use std::fmt::Write;
-
-fn points(score: i32) -> f64 {
-    match score.signum() {
-        1 => 1.0,
-        0 => 0.5,
-        _ => 0.0,
-    }
-}
-
-/// `pair 3/12  heuristic vs minimax  1.5-0.5  (+12, -4 discs)  running: heuristic 4.5-1.5`
-pub fn pair_line(pair: &[GameRecord], done: usize, total: usize, all: &[GameRecord]) -> String {
-    let a = &pair[0].black;
-    let b = &pair[0].white;
-    let (mut pa, mut discs) = (0.0, Vec::new());
-    for g in pair {
-        let (s, d) = if &g.black == a {
-            (points(g.score), g.score)
-        } else {
-            (1.0 - points(g.score), -g.score)
-        };
-        pa += s;
-        discs.push(format!("{d:+}"));
-    }
-    let (mut ra, mut rb, mut n) = (0.0, 0.0, 0);
-    for g in all
-        .iter()
-        .filter(|g| (&g.black == a && &g.white == b) || (&g.black == b && &g.white == a))
-    {
-        let s = if &g.black == a {
-            points(g.score)
-        } else {
-            1.0 - points(g.score)
-        };
-        ra += s;
-        rb += 1.0 - s;
-        n += 1;
-    }
-    let forfeits: Vec<String> = pair
-        .iter()
-        .filter(|g| g.termination.is_forfeit())
-        .map(|g| format!("forfeit: {}", g.reason))
-        .collect();
-    let mut line = format!(
-        "pair {done:>4}/{total}  {a} vs {b}  {pa}-{}  (discs {})  running {a} {ra}-{rb} {b} in {n} games",
-        2.0 - pa,
-        discs.join(", ")
-    );
-    for f in forfeits {
-        let _ = write!(line, "  [{f}]");
-    }
-    line
-}
 
 fn opt(e: &Option<stats::Estimate>) -> String {
     e.as_ref()

@@ -322,12 +322,11 @@ pub fn run(
         }
         drop(tx);
 
-        let mut pair_games: HashMap<usize, Vec<GameRecord>> = HashMap::new();
+        let mut totals = RunningTotals::new(t, schedule.games.len() / 2);
         for r in &records {
-            pair_games.entry(r.pair).or_default().push(r.clone());
+            totals.add(r);
         }
-        let total_pairs = schedule.games.len() / 2;
-        let mut pairs_done = pair_games.values().filter(|g| g.len() == 2).count();
+        let mut report_cost = std::time::Duration::ZERO;
         for record in rx {
             if write_error.is_none() {
                 if let Err(e) = journal.append(&record) {
@@ -337,37 +336,36 @@ pub fn run(
                     next.store(todo.len(), Ordering::SeqCst);
                 }
             }
+            let light = record.without_moves();
             if write_error.is_none() {
-                events.send(Event::GameFinished {
-                    record: record.clone(),
-                });
+                events.send(Event::GameFinished { record });
             }
-            records.push(record.clone());
-            let games = pair_games.entry(record.pair).or_default();
-            games.push(record);
-            if games.len() == 2 {
-                games.sort_by_key(|g| g.game);
-                pairs_done += 1;
-                let mut line = crate::table::pair_line(games, pairs_done, total_pairs, &records);
-                if let Some(status) = sprt_status(t, &records) {
-                    line.push_str(&format!(
-                        "  LLR {:+.2} [{:+.2}, {:+.2}]",
-                        status.llr, status.lower, status.upper
-                    ));
-                    if status.decision != Decision::Continue && sprt.is_none() {
-                        // Decided: finish the pairs already begun, start no new pair.
-                        let handed_out = next.load(Ordering::SeqCst).min(todo.len());
-                        let last_begun = handed_out.checked_sub(1).map_or(0, |i| todo[i].pair);
-                        limit.fetch_min(last_begun, Ordering::SeqCst);
-                        sprt = Some(status);
-                    }
+            let finished_pair = totals.add(&light);
+            records.push(light);
+            let Some(mut line) = finished_pair else {
+                continue;
+            };
+            if let Some(status) = totals.sprt_status() {
+                line.push_str(&format!(
+                    "  LLR {:+.2} [{:+.2}, {:+.2}]",
+                    status.llr, status.lower, status.upper
+                ));
+                if status.decision != Decision::Continue && sprt.is_none() {
+                    // Decided: finish the pairs already begun, start no new pair.
+                    let handed_out = next.load(Ordering::SeqCst).min(todo.len());
+                    let last_begun = handed_out.checked_sub(1).map_or(0, |i| todo[i].pair);
+                    limit.fetch_min(last_begun, Ordering::SeqCst);
+                    sprt = Some(status);
                 }
-                progress(&line);
-                // Refresh the reports now and then (they only read the records).
-                if last_report.elapsed() >= REPORT_REFRESH {
-                    write_reports(t, &records, started.elapsed(), false);
-                    last_report = std::time::Instant::now();
-                }
+            }
+            progress(&line);
+            // Refresh the reports now and then (they only read the records); a report costs
+            // time proportional to the games, so long runs refresh less often.
+            if last_report.elapsed() >= REPORT_REFRESH.max(report_cost * 20) {
+                let t0 = std::time::Instant::now();
+                write_reports(t, &records, started.elapsed(), false);
+                report_cost = t0.elapsed();
+                last_report = std::time::Instant::now();
             }
         }
     });
@@ -453,6 +451,101 @@ fn check_against_schedule(
         }
     }
     Ok(())
+}
+
+/// Running totals the coordinator keeps as games arrive, so that each finished pair costs the
+/// same work however long the run is (the statistics at the end are computed afresh from the
+/// records).
+struct RunningTotals {
+    total_pairs: usize,
+    pairs_done: usize,
+    /// The first game of each pair whose partner has not arrived yet.
+    open_pairs: HashMap<usize, GameRecord>,
+    /// Per pairing (first engine, second engine): points of each and games.
+    scores: HashMap<(String, String), (f64, f64, usize)>,
+    /// The SPRT of the candidate (first engine) against the baseline, with its sample.
+    sprt: Option<(crate::sprt::SprtParams, String, crate::stats::MatchStats)>,
+}
+
+impl RunningTotals {
+    fn new(t: &Tournament, total_pairs: usize) -> RunningTotals {
+        let sprt = t.sprt.as_ref().map(|s| {
+            let (a, b) = (&t.engines[0].name, &t.engines[1].name);
+            (s.params, a.clone(), crate::stats::match_stats(&[], a, b))
+        });
+        RunningTotals {
+            total_pairs,
+            pairs_done: 0,
+            open_pairs: HashMap::new(),
+            scores: HashMap::new(),
+            sprt,
+        }
+    }
+
+    /// Count a game; when it completes its pair, the progress line of that pair.
+    fn add(&mut self, record: &GameRecord) -> Option<String> {
+        if let Some((_, candidate, stats)) = &mut self.sprt {
+            let hp = |score: i32| (score.signum() + 1) as u32;
+            match hp(if &record.black == candidate {
+                record.score
+            } else {
+                -record.score
+            }) {
+                2 => stats.wins += 1,
+                1 => stats.draws += 1,
+                _ => stats.losses += 1,
+            }
+        }
+        let first = self.open_pairs.remove(&record.pair);
+        let Some(first) = first else {
+            self.open_pairs.insert(record.pair, record.clone());
+            return None;
+        };
+        let mut pair = [first, record.clone()];
+        pair.sort_by_key(|g| g.game);
+        if pair[0].black != pair[1].white || pair[0].white != pair[1].black {
+            return None; // not a pair of swapped colours: counted in no pair statistic
+        }
+        self.pairs_done += 1;
+        let (a, b) = (pair[0].black.clone(), pair[0].white.clone());
+        let points = |score: i32| (score.signum() + 1) as f64 / 2.0;
+        let (pa, da) = (
+            points(pair[0].score) + 1.0 - points(pair[1].score),
+            [pair[0].score, -pair[1].score],
+        );
+        let entry = self.scores.entry((a.clone(), b.clone())).or_default();
+        entry.0 += pa;
+        entry.1 += 2.0 - pa;
+        entry.2 += 2;
+        if let Some((_, candidate, stats)) = &mut self.sprt {
+            let sign = if &a == candidate { 1 } else { -1 };
+            let half_points = ((sign * da[0]).signum() + 1 + (sign * da[1]).signum() + 1) as usize;
+            stats.pentanomial[half_points] += 1;
+            stats.pairs += 1;
+            stats.pair_disc_sums.push(i64::from(sign * (da[0] + da[1])));
+        }
+        let mut line = format!(
+            "pair {:>4}/{}  {a} vs {b}  {pa}-{}  (discs {:+}, {:+})  running {a} {}-{} {b} in {} games",
+            self.pairs_done,
+            self.total_pairs,
+            2.0 - pa,
+            da[0],
+            da[1],
+            entry.0,
+            entry.1,
+            entry.2
+        );
+        for g in pair.iter().filter(|g| g.termination.is_forfeit()) {
+            line.push_str(&format!("  [forfeit: {}]", g.reason));
+        }
+        Some(line)
+    }
+
+    fn sprt_status(&self) -> Option<SprtStatus> {
+        self.sprt
+            .as_ref()
+            .map(|(params, _, stats)| params.status(stats))
+    }
 }
 
 /// How often the reports are rewritten during a run.
