@@ -1018,7 +1018,7 @@ plugin = "a"
         );
         assert!(matches!(t.openings.order, OpeningOrder::Shuffled { .. }));
         let names: Vec<_> = t.engines.iter().map(|e| e.name.as_str()).collect();
-        assert_eq!(names, ["heuristic", "minimax", "greedy"]);
+        assert_eq!(names, ["strong", "heuristic", "minimax", "greedy"]);
         assert!(matches!(t.time, TimeControl::Clock { .. }));
         assert!(t.out.ends_with("out/default"));
 
