@@ -21,3 +21,4 @@ pub mod sprt_sim;
 pub mod stats;
 pub mod table;
 pub mod tournament;
+pub mod tui;

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use harness::sprt::{Decision, Model, Sample, SprtParams, Unit};
 use harness::{config, journal, table, tournament};
 use othello_board::{perft, Board, PassRule};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -35,6 +36,18 @@ enum Command {
         /// it, a run resumes where the earlier one stopped).
         #[arg(long)]
         restart: bool,
+        /// Print plain progress lines instead of the live terminal UI (the UI opens only when
+        /// stdout is a terminal and the `CI` variable is unset).
+        #[arg(long)]
+        no_tui: bool,
+    },
+    /// Step through the finished games of a run on the board (full-screen on a terminal;
+    /// otherwise the game's final board as text).
+    Replay {
+        /// The output folder or its games.jsonl.
+        file: PathBuf,
+        /// Game number as shown on screen (the journal's `game` + 1); default: the first game.
+        game: Option<usize>,
     },
     /// Recompute the statistics of a finished or interrupted run from its games.jsonl (or its
     /// output folder).
@@ -172,7 +185,11 @@ fn main() {
             plugin_dir,
             out,
             restart,
-        } => run(file, plugin_dir, out, restart),
+            no_tui,
+        } => run(file, plugin_dir, out, restart, no_tui),
+        Command::Replay { file, game } => {
+            harness::tui::replay::main(&file, game).map(|()| exit::H1)
+        }
         Command::Stats { file } => stats(&file).map(|()| exit::H1),
         Command::Perft { depth, mode } => {
             run_perft(depth, mode);
@@ -243,6 +260,7 @@ fn run(
     plugin_dir: Option<PathBuf>,
     out: Option<PathBuf>,
     restart: bool,
+    no_tui: bool,
 ) -> anyhow::Result<i32> {
     let mut t = match file {
         Some(f) => config::load(&f)?,
@@ -269,16 +287,23 @@ fn run(
         t.concurrency,
         t.out.display()
     );
-    let started = Instant::now();
-    let observer = tournament::Observer::default();
-    let summary = tournament::run(&t, &plugin_dir, restart, &observer, |line| {
-        println!("{line}")
-    })?;
+    // The live view only on an interactive terminal, never in CI or when piped.
+    let tui = !no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
+    let (summary, elapsed) = if tui {
+        harness::tui::run(&t, &plugin_dir, restart)?
+    } else {
+        let started = Instant::now();
+        let observer = tournament::Observer::default();
+        let summary = tournament::run(&t, &plugin_dir, restart, &observer, |line| {
+            println!("{line}")
+        })?;
+        (summary, started.elapsed())
+    };
     print!("{}", table::final_tables(&summary.records));
     println!(
         "\n{} games in {:.1} s; journal: {}",
         summary.records.len(),
-        started.elapsed().as_secs_f64(),
+        elapsed.as_secs_f64(),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
     let Some(sprt) = t.sprt.as_ref().zip(summary.sprt.as_ref()) else {

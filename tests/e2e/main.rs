@@ -17,3 +17,4 @@ mod plugin_errors;
 mod sprt;
 mod stats;
 mod tournament;
+mod tui;

@@ -1,0 +1,289 @@
+//! The live screen of `harness run`: the coordinator plays on a thread and sends its events
+//! here; this thread draws at most ~30 frames per second, draining every pending event before
+//! each frame, and sets the scheduling control on the user's keys.
+
+use super::state::State;
+use super::terminal::{restore, Screen, Term};
+use super::view::{draw_live, Overlay};
+use crate::config::Tournament;
+use crate::events::{ControlState, Event, EventSink, RunControl};
+use crate::tournament::{self, Observer, RunSummary};
+use ratatui::crossterm::event::{
+    self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+};
+use std::panic::AssertUnwindSafe;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// The shortest time between two frames.
+const FRAME: Duration = Duration::from_millis(33);
+/// Recompute the statistics (standings, SPRT) at most this often: they are the costly part
+/// of a frame when games finish many times a second.
+const STATS_REFRESH: Duration = Duration::from_millis(500);
+/// Redraw at least this often when nothing happens (elapsed time, ETA).
+const IDLE_REDRAW: Duration = Duration::from_millis(250);
+
+/// Play `t` with the live screen. Returns the coordinator's summary and how long the run took
+/// (without the time the finished screen stayed open). The terminal is restored before this
+/// returns, whatever happens.
+pub fn run(
+    t: &Tournament,
+    plugin_dir: &Path,
+    restart: bool,
+) -> anyhow::Result<(RunSummary, Duration)> {
+    let (tx, rx) = mpsc::channel::<Event>();
+    let (line_tx, line_rx) = mpsc::channel::<String>();
+    let control = Arc::new(RunControl::new());
+    let observer = Observer {
+        events: EventSink::new(tx),
+        control: control.clone(),
+    };
+    let failed = AtomicBool::new(false);
+    let mut screen = Screen::enter()?;
+    std::thread::scope(|scope| {
+        let failed = &failed;
+        let coordinator = scope.spawn(move || {
+            let started = Instant::now();
+            let result = tournament::run(t, plugin_dir, restart, &observer, |line| {
+                let _ = line_tx.send(line.to_string());
+            });
+            if result.is_err() {
+                failed.store(true, Ordering::SeqCst);
+            }
+            (result, started.elapsed())
+        });
+        let ui = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            ui_loop(
+                &mut screen.terminal,
+                &rx,
+                &line_rx,
+                &control,
+                || coordinator.is_finished(),
+                failed,
+            )
+        }));
+        // Whatever went wrong in the view, the coordinator must end before the process does:
+        // a failed view stops the scheduling; games in flight are abandoned, never half-written.
+        if !matches!(ui, Ok(Ok(()))) {
+            control.set(ControlState::Stopping);
+        }
+        restore();
+        let (result, elapsed) = match coordinator.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        match ui {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(Err(e)) => Err(anyhow::Error::new(e)
+                .context("the terminal UI failed; the run was stopped (--no-tui avoids it)")),
+            Ok(Ok(())) => Ok((result?, elapsed)),
+        }
+    })
+}
+
+/// What a key asks for.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action {
+    None,
+    Redraw,
+    /// Leave the screen (only once the run is over or a quit was chosen and it ended).
+    Exit,
+}
+
+/// The keys of the live screen. `quitting` is set once the user chose to finish or stop.
+pub fn handle_key(
+    key: KeyEvent,
+    state: &mut State,
+    overlay: &mut Overlay,
+    control: &RunControl,
+    quitting: &mut bool,
+) -> Action {
+    if key.kind != KeyEventKind::Press {
+        return Action::None;
+    }
+    let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+    if ctrl_c {
+        if state.run_finished {
+            return Action::Exit;
+        }
+        control.set(ControlState::Stopping);
+        *quitting = true;
+        state.control = control.get();
+        return Action::Redraw;
+    }
+    if overlay.help {
+        overlay.help = false;
+        return Action::Redraw;
+    }
+    if overlay.quit_prompt {
+        match key.code {
+            KeyCode::Char('f') | KeyCode::Char('F') => {
+                control.set(ControlState::Finishing);
+                *quitting = true;
+                overlay.quit_prompt = false;
+            }
+            KeyCode::Char('s') | KeyCode::Char('S') => {
+                control.set(ControlState::Stopping);
+                *quitting = true;
+                overlay.quit_prompt = false;
+            }
+            KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('n') => overlay.quit_prompt = false,
+            _ => return Action::None,
+        }
+        state.control = control.get();
+        return Action::Redraw;
+    }
+    match key.code {
+        KeyCode::Char('q') | KeyCode::Esc | KeyCode::Enter if state.run_finished => {
+            return Action::Exit
+        }
+        KeyCode::Char('q') => overlay.quit_prompt = !*quitting,
+        KeyCode::Left | KeyCode::BackTab => state.cycle(-1),
+        KeyCode::Right | KeyCode::Tab => state.cycle(1),
+        KeyCode::Char(d @ '1'..='9') => state.select(d as usize - '1' as usize),
+        KeyCode::Char('f') => state.toggle_follow(),
+        KeyCode::Char('p') | KeyCode::Char(' ') => {
+            match control.get() {
+                ControlState::Running => control.set(ControlState::Paused),
+                ControlState::Paused => control.set(ControlState::Running),
+                _ => {}
+            }
+            state.control = control.get();
+        }
+        KeyCode::Char('?') | KeyCode::Char('h') => overlay.help = true,
+        _ => return Action::None,
+    }
+    Action::Redraw
+}
+
+fn ui_loop(
+    term: &mut Term,
+    events: &Receiver<Event>,
+    lines: &Receiver<String>,
+    control: &RunControl,
+    coordinator_done: impl Fn() -> bool,
+    failed: &AtomicBool,
+) -> std::io::Result<()> {
+    let mut state = State::new();
+    let mut overlay = Overlay::default();
+    let mut quitting = false;
+    let mut next_frame = Instant::now();
+    let mut last_draw: Option<Instant> = None;
+    let mut last_stats: Option<Instant> = None;
+    let mut dirty = true;
+    loop {
+        let wait = next_frame.saturating_duration_since(Instant::now());
+        if event::poll(wait)? {
+            match event::read()? {
+                TermEvent::Key(key) => {
+                    match handle_key(key, &mut state, &mut overlay, control, &mut quitting) {
+                        Action::Exit => return Ok(()),
+                        Action::Redraw => dirty = true,
+                        Action::None => {}
+                    }
+                }
+                TermEvent::Resize(..) => dirty = true,
+                _ => {}
+            }
+            if Instant::now() < next_frame {
+                continue;
+            }
+        }
+        let now = Instant::now();
+        // Check first, then drain: once the coordinator is done, every event is in the channel.
+        let done = coordinator_done();
+        while let Ok(e) = events.try_recv() {
+            state.apply(e, now);
+            dirty = true;
+        }
+        while let Ok(line) = lines.try_recv() {
+            state.last_line = line;
+        }
+        state.control = control.get();
+        if done {
+            if quitting || failed.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            if !state.run_finished {
+                state.finish(now);
+                dirty = true;
+            }
+        }
+        let ticking = state.live.values().any(|g| g.clocks.is_some());
+        let idle = last_draw.is_none_or(|t| now.duration_since(t) >= IDLE_REDRAW);
+        if dirty || ticking || idle {
+            if state.run_finished
+                || last_stats.is_none_or(|t| now.duration_since(t) >= STATS_REFRESH)
+            {
+                state.refresh();
+                last_stats = Some(now);
+            }
+            term.draw(|f| draw_live(f, &state, overlay, now))?;
+            last_draw = Some(now);
+            dirty = false;
+        }
+        next_frame = now + FRAME;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::state::tests::{run_started, started};
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn keys_pause_switch_and_quit() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        s.apply(run_started(8, None), t0);
+        s.apply(started(0, None), t0);
+        s.apply(started(1, None), t0);
+        let (mut o, c, mut q) = (Overlay::default(), RunControl::new(), false);
+        let press =
+            |code, s: &mut State, o: &mut Overlay, q: &mut bool| handle_key(key(code), s, o, &c, q);
+        assert_eq!(
+            press(KeyCode::Char('p'), &mut s, &mut o, &mut q),
+            Action::Redraw
+        );
+        assert_eq!(s.control, ControlState::Paused);
+        press(KeyCode::Char('p'), &mut s, &mut o, &mut q);
+        assert_eq!(s.control, ControlState::Running);
+        // Following keeps the first game on screen while it is alive.
+        assert_eq!(s.shown, Some(0));
+        press(KeyCode::Right, &mut s, &mut o, &mut q);
+        assert_eq!(s.shown, Some(1));
+        press(KeyCode::Left, &mut s, &mut o, &mut q);
+        assert_eq!(s.shown, Some(0));
+        press(KeyCode::Char('2'), &mut s, &mut o, &mut q);
+        assert_eq!(s.shown, Some(1));
+        press(KeyCode::Char('f'), &mut s, &mut o, &mut q);
+        assert!(s.following());
+        press(KeyCode::Char('?'), &mut s, &mut o, &mut q);
+        assert!(o.help);
+        press(KeyCode::Char('x'), &mut s, &mut o, &mut q);
+        assert!(!o.help);
+        press(KeyCode::Char('q'), &mut s, &mut o, &mut q);
+        assert!(o.quit_prompt);
+        press(KeyCode::Esc, &mut s, &mut o, &mut q);
+        assert!(!o.quit_prompt && !q);
+        press(KeyCode::Char('q'), &mut s, &mut o, &mut q);
+        press(KeyCode::Char('f'), &mut s, &mut o, &mut q);
+        assert!(q);
+        assert_eq!(s.control, ControlState::Finishing);
+        // Pausing after a quit is ignored; stopping still overrides finishing.
+        press(KeyCode::Char('p'), &mut s, &mut o, &mut q);
+        assert_eq!(s.control, ControlState::Finishing);
+        s.apply(Event::RunFinished, t0);
+        assert_eq!(
+            press(KeyCode::Char('q'), &mut s, &mut o, &mut q),
+            Action::Exit
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! `harness replay`: step through the finished games of a journal with the live board view.
+
+use super::state::GameState;
+use super::terminal::Screen;
+use super::view::{board_lines, draw_replay};
+use crate::journal::{self, GameRecord};
+use anyhow::Context;
+use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// Where a replay stands: a game of the journal and a move in it.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub records: Vec<GameRecord>,
+    pub index: usize,
+    /// Moves played on the board shown.
+    pub ply: usize,
+}
+
+impl Replay {
+    /// Records sorted by game number; `game` is 1-based as shown on screen (the journal's
+    /// `game` + 1); the replay starts after the opening.
+    pub fn new(mut records: Vec<GameRecord>, game: Option<usize>) -> anyhow::Result<Replay> {
+        anyhow::ensure!(!records.is_empty(), "no finished games");
+        records.sort_by_key(|r| r.game);
+        let index = match game {
+            None => 0,
+            Some(n) => records
+                .iter()
+                .position(|r| r.game + 1 == n)
+                .with_context(|| {
+                    format!(
+                        "no game {n} in the journal (games {}..={})",
+                        records[0].game + 1,
+                        records[records.len() - 1].game + 1
+                    )
+                })?,
+        };
+        let mut r = Replay {
+            records,
+            index,
+            ply: 0,
+        };
+        r.go_to_opening_end();
+        Ok(r)
+    }
+
+    pub fn record(&self) -> &GameRecord {
+        &self.records[self.index]
+    }
+
+    fn go_to_opening_end(&mut self) {
+        self.ply = self.record().moves.iter().take_while(|m| m.book).count();
+    }
+
+    pub fn game(&self) -> GameState {
+        GameState::from_record(self.record(), self.ply)
+    }
+
+    /// Apply a key; false to quit.
+    pub fn key(&mut self, code: KeyCode) -> bool {
+        let last = self.record().moves.len();
+        match code {
+            KeyCode::Char('q') | KeyCode::Esc => return false,
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => {
+                self.ply = (self.ply + 1).min(last)
+            }
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::Backspace => {
+                self.ply = self.ply.saturating_sub(1)
+            }
+            KeyCode::Home => self.ply = 0,
+            KeyCode::End => self.ply = last,
+            KeyCode::PageDown | KeyCode::Down | KeyCode::Char('n')
+                if self.index + 1 < self.records.len() =>
+            {
+                self.index += 1;
+                self.go_to_opening_end();
+            }
+            KeyCode::PageUp | KeyCode::Up | KeyCode::Char('p') if self.index > 0 => {
+                self.index -= 1;
+                self.go_to_opening_end();
+            }
+            _ => {}
+        }
+        true
+    }
+}
+
+/// The replay command: full-screen on a terminal; otherwise the final board as text.
+pub fn main(file: &Path, game: Option<usize>) -> anyhow::Result<()> {
+    let path = if file.is_dir() {
+        file.join(journal::JSONL_FILE)
+    } else {
+        file.to_path_buf()
+    };
+    let records = journal::read_journal(&path)?;
+    let mut replay = Replay::new(records, game).with_context(|| format!("{}", path.display()))?;
+    if !std::io::stdout().is_terminal() {
+        replay.ply = replay.record().moves.len();
+        let g = replay.game();
+        let r = replay.record();
+        println!(
+            "game {}: {} (black) vs {} (white), {} ({:+})",
+            r.game + 1,
+            r.black,
+            r.white,
+            r.result,
+            r.score
+        );
+        for line in board_lines(&g.position, g.last_move(), false, false) {
+            println!("{line}");
+        }
+        let moves: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
+        println!("{}", moves.join(" "));
+        return Ok(());
+    }
+    let mut screen = Screen::enter()?;
+    loop {
+        let g = replay.game();
+        let (index, count, total) = (
+            replay.index,
+            replay.records.len(),
+            replay.record().moves.len(),
+        );
+        screen
+            .terminal
+            .draw(|f| draw_replay(f, &g, index, count, total))?;
+        if let TermEvent::Key(k) = event::read()? {
+            if k.kind != KeyEventKind::Press {
+                continue;
+            }
+            let ctrl_c =
+                k.modifiers.contains(KeyModifiers::CONTROL) && k.code == KeyCode::Char('c');
+            if ctrl_c || !replay.key(k.code) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::state::tests::record;
+
+    #[test]
+    fn replay_steps_through_moves_and_games() {
+        let recs = vec![record(5, "a", "b", 2), record(1, "b", "a", -2)];
+        let mut r = Replay::new(recs.clone(), Some(6)).unwrap();
+        assert_eq!((r.index, r.ply), (1, 2));
+        assert!(r.key(KeyCode::Right));
+        assert_eq!(r.ply, 3);
+        r.key(KeyCode::Right);
+        assert_eq!(r.ply, 3);
+        r.key(KeyCode::Home);
+        assert_eq!(r.game().moves.len(), 0);
+        r.key(KeyCode::End);
+        assert!(r.game().is_finished());
+        r.key(KeyCode::PageUp);
+        assert_eq!((r.record().game, r.ply), (1, 2));
+        r.key(KeyCode::PageUp);
+        assert_eq!(r.index, 0);
+        assert!(!r.key(KeyCode::Char('q')));
+        assert!(Replay::new(recs, Some(99)).is_err());
+    }
+}

@@ -1,0 +1,849 @@
+//! The terminal UI's model: coordinator events in, a snapshot to draw out. No I/O and no
+//! drawing here; time comes in as an argument so that the updates are testable.
+
+use crate::events::{ControlState, Event};
+use crate::host::protocol::WireInfo;
+use crate::journal::{GameRecord, Termination};
+use crate::sprt::{SprtParams, SprtStatus};
+use crate::stats::{self, MatchStats, Rating};
+use crate::tournament::outcomes;
+use othello_board::{Color, Move, Position};
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// How many finished games the "recent results" list keeps.
+const RECENT: usize = 12;
+
+/// One move of a game as the view shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveEntry {
+    pub color: Color,
+    pub mv: Move,
+    /// Part of the opening.
+    pub book: bool,
+    /// Forced pass, not chosen by an engine.
+    pub forced: bool,
+    /// The engine's score in discs, side to move's view.
+    pub score: Option<f64>,
+    pub depth: Option<i32>,
+    pub time_ms: Option<u64>,
+}
+
+impl MoveEntry {
+    /// The score from Black's view.
+    pub fn black_score(&self) -> Option<f64> {
+        self.score.map(|s| match self.color {
+            Color::Black => s,
+            Color::White => -s,
+        })
+    }
+}
+
+/// A game: in progress (from the events) or rebuilt from a record (replay, finished view).
+#[derive(Clone, Debug)]
+pub struct GameState {
+    pub game: usize,
+    pub pair: usize,
+    /// Engine names of [Black, White].
+    pub names: [String; 2],
+    pub opening: String,
+    pub start: Position,
+    /// Every move so far, the opening's first.
+    pub moves: Vec<MoveEntry>,
+    pub position: Position,
+    /// Remaining clocks [Black, White] at `clock_at`, for clock games.
+    pub clocks: Option<[Duration; 2]>,
+    pub clock_at: Instant,
+    /// The latest search report of each side for the move it is (or was last) thinking about.
+    pub thinking: [Option<WireInfo>; 2],
+    /// When the side to move started thinking (for the NPS of live reports).
+    pub started: Instant,
+    /// The result, once finished.
+    pub record: Option<GameRecord>,
+}
+
+impl GameState {
+    /// A game that starts now from `start` after the opening `book`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        game: usize,
+        pair: usize,
+        names: [String; 2],
+        opening: String,
+        start: Position,
+        book: &[Move],
+        clocks: Option<[Duration; 2]>,
+        now: Instant,
+    ) -> GameState {
+        let mut g = GameState {
+            game,
+            pair,
+            names,
+            opening,
+            start,
+            moves: Vec::new(),
+            position: start,
+            clocks,
+            clock_at: now,
+            thinking: [None, None],
+            started: now,
+            record: None,
+        };
+        for &mv in book {
+            g.push(MoveEntry {
+                color: g.position.side_to_move,
+                mv,
+                book: true,
+                forced: false,
+                score: None,
+                depth: None,
+                time_ms: None,
+            });
+        }
+        g
+    }
+
+    /// The game of a record, replayed up to `ply` moves (all moves when `ply` is larger).
+    pub fn from_record(r: &GameRecord, ply: usize) -> GameState {
+        let now = Instant::now();
+        let start = r.start_position().unwrap_or(Position::START);
+        let mut g = GameState::new(
+            r.game,
+            r.pair,
+            [r.black.clone(), r.white.clone()],
+            r.opening.text.clone(),
+            start,
+            &[],
+            None,
+            now,
+        );
+        for m in r.moves.iter().take(ply) {
+            let Ok(mv) = m.mv.parse::<Move>() else { break };
+            if !g.position.is_legal(mv) {
+                break;
+            }
+            g.push(MoveEntry {
+                color: g.position.side_to_move,
+                mv,
+                book: m.book,
+                forced: !m.book && mv.is_pass() && m.time_ms.is_none(),
+                score: m.score,
+                depth: m.depth,
+                time_ms: m.time_ms,
+            });
+        }
+        if ply >= r.moves.len() {
+            g.record = Some(r.clone());
+        }
+        g
+    }
+
+    /// Play a move on the board (an illegal one is recorded but leaves the board as it is).
+    fn push(&mut self, entry: MoveEntry) {
+        if let Ok(p) = self.position.play(entry.mv) {
+            self.position = p;
+        }
+        self.moves.push(entry);
+    }
+
+    pub fn last_move(&self) -> Option<Move> {
+        self.moves.last().map(|m| m.mv)
+    }
+
+    /// Discs of (Black, White).
+    pub fn discs(&self) -> (u32, u32) {
+        self.position.disc_counts()
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.position.side_to_move
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.record.is_some()
+    }
+
+    /// The clocks at `now`: the side to move's clock runs from the last update.
+    pub fn clocks_at(&self, now: Instant) -> Option<[Duration; 2]> {
+        let mut c = self.clocks?;
+        if !self.is_finished() {
+            let side = self.side_to_move().index();
+            c[side] = c[side].saturating_sub(now.saturating_duration_since(self.clock_at));
+        }
+        Some(c)
+    }
+
+    /// Engine scores by ply from Black's view: (ply, score) for Black's and White's moves.
+    pub fn eval_history(&self) -> [Vec<(f64, f64)>; 2] {
+        let mut out = [Vec::new(), Vec::new()];
+        for (i, m) in self.moves.iter().enumerate() {
+            if let Some(s) = m.black_score() {
+                out[m.color.index()].push(((i + 1) as f64, s));
+            }
+        }
+        out
+    }
+
+    /// Nodes per second of a search report.
+    pub fn nps(info: &WireInfo) -> Option<u64> {
+        (info.time_ms > 0).then(|| info.nodes.saturating_mul(1000) / info.time_ms)
+    }
+}
+
+/// One line of the standings: a pairing's statistics.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    pub matches: Vec<MatchStats>,
+    /// The joint rating, for more than two engines.
+    pub ratings: Vec<Rating>,
+}
+
+/// Which game the view shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spectate {
+    /// The latest game started (switches when it ends).
+    Follow,
+    /// A chosen game; it stays on screen after it ends until another is chosen.
+    Game(usize),
+}
+
+/// The whole model.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub engines: Vec<String>,
+    pub total_games: usize,
+    pub time_control: String,
+    pub sprt: Option<SprtParams>,
+    /// Games finished in earlier runs of this folder (resume).
+    pub already_played: usize,
+    pub run_started: Option<Instant>,
+    pub run_finished: bool,
+    /// When the run ended (the elapsed time stops there).
+    pub run_ended: Option<Instant>,
+    pub control: ControlState,
+    /// Games in progress, by game number.
+    pub live: BTreeMap<usize, GameState>,
+    /// Every finished record, in finishing order.
+    pub records: Vec<GameRecord>,
+    /// The latest finished games, newest first (with their final positions).
+    pub recent: VecDeque<GameState>,
+    pub spectate: Spectate,
+    /// A chosen game that finished, kept on screen until another is chosen.
+    pub pinned: Option<GameState>,
+    /// The last spectated game, so that following does not jump while it is alive.
+    pub shown: Option<usize>,
+    /// The last progress line of the coordinator (resume notice, pair lines).
+    pub last_line: String,
+    /// The records as the statistics see them (kept alongside `records`).
+    outcomes: Vec<stats::GameOutcome>,
+    standings: Option<Standings>,
+    sprt_status: Option<SprtStatus>,
+    stale: bool,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::new()
+    }
+}
+
+impl State {
+    pub fn new() -> State {
+        State {
+            engines: Vec::new(),
+            total_games: 0,
+            time_control: String::new(),
+            sprt: None,
+            already_played: 0,
+            run_started: None,
+            run_finished: false,
+            run_ended: None,
+            control: ControlState::Running,
+            live: BTreeMap::new(),
+            records: Vec::new(),
+            recent: VecDeque::new(),
+            spectate: Spectate::Follow,
+            shown: None,
+            pinned: None,
+            last_line: String::new(),
+            outcomes: Vec::new(),
+            standings: None,
+            sprt_status: None,
+            stale: true,
+        }
+    }
+
+    /// Apply one event received at `now`.
+    pub fn apply(&mut self, event: Event, now: Instant) {
+        match event {
+            Event::RunStarted {
+                engines,
+                total_games,
+                already_played,
+                time_control,
+                sprt,
+            } => {
+                self.engines = engines;
+                self.total_games = total_games;
+                self.already_played = already_played.len();
+                self.outcomes = outcomes(&already_played);
+                self.records = already_played;
+                self.time_control = time_control;
+                self.sprt = sprt;
+                self.run_started = Some(now);
+                self.stale = true;
+            }
+            Event::GameStarted {
+                game,
+                pair,
+                black,
+                white,
+                opening,
+                start,
+                book,
+                clocks,
+            } => {
+                let g = GameState::new(
+                    game,
+                    pair,
+                    [black, white],
+                    opening,
+                    start,
+                    &book,
+                    clocks,
+                    now,
+                );
+                self.live.insert(game, g);
+            }
+            Event::Thinking { game, color, info } => {
+                if let Some(g) = self.live.get_mut(&game) {
+                    g.thinking[color.index()] = Some(info);
+                }
+            }
+            Event::Moved {
+                game,
+                color,
+                mv,
+                by_engine,
+                info,
+                time_ms,
+                clocks,
+            } => {
+                if let Some(g) = self.live.get_mut(&game) {
+                    g.push(MoveEntry {
+                        color,
+                        mv,
+                        book: false,
+                        forced: !by_engine,
+                        score: info.as_ref().map(|i| i.score),
+                        depth: info.as_ref().map(|i| i.depth),
+                        time_ms: by_engine.then_some(time_ms),
+                    });
+                    if let Some(info) = info {
+                        g.thinking[color.index()] = Some(info);
+                    }
+                    if clocks.is_some() {
+                        g.clocks = clocks;
+                    }
+                    g.clock_at = now;
+                    g.started = now;
+                }
+            }
+            Event::GameFinished { record } => {
+                let mut g = match self.live.remove(&record.game) {
+                    Some(g) => g,
+                    None => GameState::from_record(&record, usize::MAX),
+                };
+                g.record = Some(record.clone());
+                if let Some(c) = g.clocks.as_mut() {
+                    // Freeze the clocks where they stood at the end.
+                    let side = g.position.side_to_move.index();
+                    c[side] = c[side].saturating_sub(now.saturating_duration_since(g.clock_at));
+                }
+                if self.spectate == Spectate::Game(g.game) {
+                    self.pinned = Some(g.clone());
+                }
+                self.recent.push_front(g);
+                self.recent.truncate(RECENT);
+                self.outcomes
+                    .extend(outcomes(std::slice::from_ref(&record)));
+                self.records.push(record);
+                self.stale = true;
+            }
+            Event::Control(c) => self.control = c,
+            Event::RunFinished => {
+                self.finish(now);
+            }
+        }
+        self.update_shown();
+    }
+
+    /// The run is over (also when the coordinator ended without `RunFinished`, on an error).
+    pub fn finish(&mut self, now: Instant) {
+        if !self.run_finished {
+            self.run_finished = true;
+            self.run_ended = Some(now);
+        }
+        // Games abandoned by a stop never finish.
+        self.live.clear();
+    }
+
+    /// Time since the run started, up to its end.
+    pub fn elapsed(&self, now: Instant) -> Option<Duration> {
+        let start = self.run_started?;
+        Some(
+            self.run_ended
+                .unwrap_or(now)
+                .saturating_duration_since(start),
+        )
+    }
+
+    /// Keep `shown` on a game that exists; in follow mode on the latest game started.
+    fn update_shown(&mut self) {
+        match self.spectate {
+            Spectate::Follow => {
+                let alive = self.shown.is_some_and(|g| self.live.contains_key(&g));
+                if !alive {
+                    self.shown = self
+                        .live
+                        .keys()
+                        .next_back()
+                        .copied()
+                        .or_else(|| self.recent.front().map(|g| g.game));
+                }
+            }
+            Spectate::Game(g) => self.shown = Some(g),
+        }
+    }
+
+    /// The game on screen: live, or recently finished.
+    pub fn spectated(&self) -> Option<&GameState> {
+        let id = self.shown?;
+        self.live
+            .get(&id)
+            .or_else(|| self.recent.iter().find(|g| g.game == id))
+            .or_else(|| self.pinned.as_ref().filter(|g| g.game == id))
+    }
+
+    /// Live game numbers in order (the digits select among them).
+    pub fn live_ids(&self) -> Vec<usize> {
+        self.live.keys().copied().collect()
+    }
+
+    /// Spectate the next (`+1`) or previous (`-1`) live game; leaves follow mode.
+    pub fn cycle(&mut self, step: isize) {
+        let ids = self.live_ids();
+        if ids.is_empty() {
+            return;
+        }
+        let pos = self
+            .shown
+            .and_then(|s| ids.iter().position(|&g| g == s))
+            .map(|p| p as isize)
+            .unwrap_or(if step > 0 { -1 } else { 0 });
+        let n = ids.len() as isize;
+        let next = ids[(pos + step).rem_euclid(n) as usize];
+        self.spectate = Spectate::Game(next);
+        self.shown = Some(next);
+    }
+
+    /// Spectate the `index`-th live game (0-based); leaves follow mode.
+    pub fn select(&mut self, index: usize) {
+        if let Some(&g) = self.live_ids().get(index) {
+            self.spectate = Spectate::Game(g);
+            self.shown = Some(g);
+        }
+    }
+
+    /// Toggle follow-the-latest-game.
+    pub fn toggle_follow(&mut self) {
+        self.spectate = match self.spectate {
+            Spectate::Follow => match self.shown {
+                Some(g) => Spectate::Game(g),
+                None => Spectate::Follow,
+            },
+            Spectate::Game(_) => {
+                self.shown = None;
+                Spectate::Follow
+            }
+        };
+        self.update_shown();
+    }
+
+    pub fn following(&self) -> bool {
+        self.spectate == Spectate::Follow
+    }
+
+    /// Recompute the statistics if games finished since the last call.
+    pub fn refresh(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        let outcomes = &self.outcomes;
+        let matches = stats::all_matches(outcomes);
+        let ratings = if self.engines.len() > 2 {
+            stats::ratings(outcomes, self.engines.first().map(String::as_str))
+        } else {
+            Vec::new()
+        };
+        self.sprt_status = match (&self.sprt, self.engines.get(0..2)) {
+            (Some(p), Some([a, b])) => Some(p.status(&stats::match_stats(outcomes, a, b))),
+            _ => None,
+        };
+        self.standings = Some(Standings { matches, ratings });
+    }
+
+    /// The standings as of the last `refresh`.
+    pub fn standings(&self) -> Option<&Standings> {
+        self.standings.as_ref()
+    }
+
+    /// The SPRT state as of the last `refresh`.
+    pub fn sprt_status(&self) -> Option<&SprtStatus> {
+        self.sprt_status.as_ref()
+    }
+
+    /// Finished games (this run and earlier) of the total.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.records.len(), self.total_games)
+    }
+
+    /// Estimated time to the end from the pace of this run's games.
+    pub fn eta(&self, now: Instant) -> Option<Duration> {
+        let started = self.run_started?;
+        let played = self.records.len().saturating_sub(self.already_played);
+        if played == 0 || self.run_finished {
+            return None;
+        }
+        let left = self.total_games.saturating_sub(self.records.len());
+        let per_game = now.saturating_duration_since(started).as_secs_f64() / played as f64;
+        Some(Duration::from_secs_f64(per_game * left as f64))
+    }
+
+    /// Forfeits: (engine, termination, reason) of every forfeited game, in finishing order.
+    pub fn forfeits(&self) -> Vec<(&str, Termination, &str)> {
+        self.records
+            .iter()
+            .filter(|r| r.termination.is_forfeit())
+            .map(|r| {
+                let by = match r.forfeit_by {
+                    Some(Color::White) => r.white.as_str(),
+                    _ => r.black.as_str(),
+                };
+                (by, r.termination, r.reason.as_str())
+            })
+            .collect()
+    }
+}
+
+/// `1:05.3` / `12.3` style clock text.
+pub fn clock_text(d: Duration) -> String {
+    let ms = d.as_millis();
+    let (m, s, t) = (ms / 60_000, (ms / 1000) % 60, (ms / 100) % 10);
+    if m > 0 {
+        format!("{m}:{s:02}.{t}")
+    } else {
+        format!("{s}.{t}")
+    }
+}
+
+/// `1h02m`, `3m05s`, `12s`.
+pub fn duration_text(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s / 60) % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// Node counts as `950`, `12.3k`, `4.56M`, `1.20G`.
+pub fn count_text(n: u64) -> String {
+    let f = n as f64;
+    if n < 1000 {
+        n.to_string()
+    } else if f < 1e6 {
+        format!("{:.1}k", f / 1e3)
+    } else if f < 1e9 {
+        format!("{:.2}M", f / 1e6)
+    } else {
+        format!("{:.2}G", f / 1e9)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::journal::{OpeningRef, PerColor, PlayedMove};
+
+    pub(crate) fn info(depth: i32, score: f64, nodes: u64, time_ms: u64) -> WireInfo {
+        WireInfo {
+            depth,
+            selectivity: 100,
+            score,
+            nodes,
+            time_ms,
+            pv: vec![19, 18],
+        }
+    }
+
+    fn mv(s: &str) -> Move {
+        s.parse().unwrap()
+    }
+
+    pub(crate) fn started(game: usize, clocks: Option<[Duration; 2]>) -> Event {
+        Event::GameStarted {
+            game,
+            pair: game / 2,
+            black: if game & 1 == 0 { "alpha" } else { "beta" }.into(),
+            white: if game & 1 == 0 { "beta" } else { "alpha" }.into(),
+            opening: "f5d6".into(),
+            start: Position::START,
+            book: vec![mv("f5"), mv("d6")],
+            clocks,
+        }
+    }
+
+    pub(crate) fn moved(game: usize, color: Color, m: &str, score: f64) -> Event {
+        Event::Moved {
+            game,
+            color,
+            mv: mv(m),
+            by_engine: true,
+            info: Some(info(5, score, 20_000, 10)),
+            time_ms: 10,
+            clocks: None,
+        }
+    }
+
+    /// A finished record of `game` (Black wins by `score`).
+    pub(crate) fn record(game: usize, black: &str, white: &str, score: i32) -> GameRecord {
+        GameRecord {
+            game,
+            pair: game / 2,
+            black: black.into(),
+            white: white.into(),
+            opening: OpeningRef {
+                index: 0,
+                line: 1,
+                text: "f5d6".into(),
+            },
+            start: Position::START.to_string(),
+            moves: ["f5", "d6", "c3"]
+                .iter()
+                .enumerate()
+                .map(|(i, m)| PlayedMove {
+                    mv: m.to_string(),
+                    book: i < 2,
+                    score: (i == 2).then_some(1.5),
+                    depth: (i == 2).then_some(4),
+                    nodes: None,
+                    time_ms: (i == 2).then_some(12),
+                })
+                .collect(),
+            discs: PerColor {
+                black: 40,
+                white: 24,
+            },
+            score,
+            result: GameRecord::result_text(score).into(),
+            termination: Termination::Normal,
+            forfeit_by: None,
+            reason: String::new(),
+            forfeit_position: None,
+            time_ms: PerColor::default(),
+            nodes: PerColor::default(),
+        }
+    }
+
+    pub(crate) fn run_started(total: usize, sprt: Option<SprtParams>) -> Event {
+        Event::RunStarted {
+            engines: vec!["alpha".into(), "beta".into()],
+            total_games: total,
+            already_played: vec![],
+            time_control: "0.1s/move".into(),
+            sprt,
+        }
+    }
+
+    #[test]
+    fn a_game_follows_its_events() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        s.apply(run_started(4, None), t0);
+        s.apply(started(0, None), t0);
+        let g = &s.live[&0];
+        assert_eq!(g.moves.len(), 2);
+        assert!(g.moves.iter().all(|m| m.book));
+        assert_eq!(g.side_to_move(), Color::Black);
+        assert_eq!(g.discs(), (3, 3));
+        s.apply(
+            Event::Thinking {
+                game: 0,
+                color: Color::Black,
+                info: info(3, 2.0, 5000, 5),
+            },
+            t0,
+        );
+        assert_eq!(s.live[&0].thinking[0].as_ref().unwrap().depth, 3);
+        s.apply(moved(0, Color::Black, "c3", 2.5), t0);
+        let g = &s.live[&0];
+        assert_eq!(g.last_move(), Some(mv("c3")));
+        assert_eq!(g.side_to_move(), Color::White);
+        assert_eq!(g.discs(), (5, 2));
+        assert_eq!(g.moves[2].score, Some(2.5));
+        assert_eq!(g.moves[2].time_ms, Some(10));
+        s.apply(moved(0, Color::White, "c4", 1.0), t0);
+        let h = s.live[&0].eval_history();
+        assert_eq!(h[0], vec![(3.0, 2.5)]);
+        // White's score is turned to Black's view.
+        assert_eq!(h[1], vec![(4.0, -1.0)]);
+        assert_eq!(s.spectated().unwrap().game, 0);
+    }
+
+    #[test]
+    fn clocks_tick_for_the_side_to_move_only() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        let ten = Duration::from_secs(10);
+        s.apply(started(0, Some([ten, ten])), t0);
+        let c = s.live[&0]
+            .clocks_at(t0 + Duration::from_millis(1500))
+            .unwrap();
+        assert_eq!(c, [Duration::from_millis(8500), ten]);
+        s.apply(
+            Event::Moved {
+                game: 0,
+                color: Color::Black,
+                mv: mv("c3"),
+                by_engine: true,
+                info: None,
+                time_ms: 2000,
+                clocks: Some([Duration::from_secs(8), ten]),
+            },
+            t0 + Duration::from_secs(2),
+        );
+        let c = s.live[&0].clocks_at(t0 + Duration::from_secs(5)).unwrap();
+        assert_eq!(c, [Duration::from_secs(8), Duration::from_secs(7)]);
+        assert_eq!(clock_text(c[1]), "7.0");
+        assert_eq!(clock_text(Duration::from_millis(65_300)), "1:05.3");
+    }
+
+    #[test]
+    fn follow_mode_moves_to_the_latest_game_and_manual_choice_sticks() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        s.apply(run_started(8, None), t0);
+        s.apply(started(0, None), t0);
+        s.apply(started(1, None), t0);
+        // Following keeps the game on screen while it is alive.
+        assert_eq!(s.shown, Some(0));
+        s.apply(
+            Event::GameFinished {
+                record: record(0, "alpha", "beta", 16),
+            },
+            t0,
+        );
+        assert_eq!(s.shown, Some(1));
+        s.apply(started(2, None), t0);
+        s.cycle(1);
+        assert_eq!(s.spectate, Spectate::Game(2));
+        s.cycle(1);
+        assert_eq!(s.shown, Some(1));
+        s.cycle(-1);
+        assert_eq!(s.shown, Some(2));
+        s.select(0);
+        assert_eq!(s.shown, Some(1));
+        // A chosen game stays on screen after it ends.
+        s.apply(
+            Event::GameFinished {
+                record: record(1, "beta", "alpha", -10),
+            },
+            t0,
+        );
+        assert_eq!(s.shown, Some(1));
+        assert!(s.spectated().unwrap().is_finished());
+        // ... even when many other games finished since.
+        for game in 10..30 {
+            s.apply(
+                Event::GameFinished {
+                    record: record(game, "alpha", "beta", 2),
+                },
+                t0,
+            );
+        }
+        assert_eq!(s.spectated().unwrap().game, 1);
+        s.toggle_follow();
+        assert!(s.following());
+        assert_eq!(s.shown, Some(2));
+    }
+
+    #[test]
+    fn standings_progress_and_sprt_come_from_the_records() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        let params = SprtParams {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: crate::sprt::Model::Logistic,
+            unit: crate::sprt::Unit::Pentanomial,
+        };
+        s.apply(run_started(4, Some(params)), t0);
+        s.apply(
+            Event::GameFinished {
+                record: record(0, "alpha", "beta", 20),
+            },
+            t0,
+        );
+        let mut forfeit = record(1, "beta", "alpha", 64);
+        forfeit.termination = Termination::TimeForfeit;
+        forfeit.forfeit_by = Some(Color::White);
+        forfeit.reason = "time".into();
+        s.apply(Event::GameFinished { record: forfeit }, t0);
+        s.refresh();
+        let st = s.standings().unwrap();
+        assert_eq!(st.matches.len(), 1);
+        assert_eq!(st.matches[0].games, 2);
+        assert_eq!(st.matches[0].wins + st.matches[0].losses, 2);
+        assert!(st.ratings.is_empty());
+        assert_eq!(s.progress(), (2, 4));
+        let sprt = s.sprt_status().unwrap();
+        assert_eq!(sprt.observations, 1);
+        assert_eq!(
+            s.forfeits(),
+            vec![("alpha", Termination::TimeForfeit, "time")]
+        );
+        let eta = s.eta(t0 + Duration::from_secs(10)).unwrap();
+        assert_eq!(eta, Duration::from_secs(10));
+        assert_eq!(s.recent.len(), 2);
+        assert_eq!(s.recent[0].game, 1);
+        s.apply(Event::Control(ControlState::Paused), t0);
+        assert_eq!(s.control, ControlState::Paused);
+        s.apply(Event::RunFinished, t0);
+        assert!(s.run_finished && s.live.is_empty());
+        assert_eq!(
+            s.elapsed(t0 + Duration::from_secs(99)),
+            Some(Duration::ZERO)
+        );
+    }
+
+    #[test]
+    fn a_record_replays_to_any_ply() {
+        let r = record(3, "alpha", "beta", 20);
+        let g = GameState::from_record(&r, 1);
+        assert_eq!(g.moves.len(), 1);
+        assert!(!g.is_finished());
+        assert_eq!(g.last_move(), Some(mv("f5")));
+        let g = GameState::from_record(&r, usize::MAX);
+        assert_eq!(g.moves.len(), 3);
+        assert!(g.is_finished());
+        assert_eq!(g.moves[2].score, Some(1.5));
+        assert_eq!(count_text(1_234_567), "1.23M");
+        assert_eq!(duration_text(Duration::from_secs(185)), "3m05s");
+    }
+}

@@ -1,0 +1,251 @@
+//! The live terminal UI under tmux: a real tournament in a detached tmux session at 120x40,
+//! read with `capture-pane` and driven with `send-keys` (switch games, pause, resume, quit
+//! with "finish the games in flight"), then the journal is checked. Skipped with a note when
+//! tmux is missing (`.ci/run` installs it).
+
+use crate::support::{artifacts, check_record, engine, read_games, s, TempDir};
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A private tmux server (its own socket), killed when the test ends.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    fn cmd(&self, args: &[&str]) -> std::process::Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .expect("tmux runs")
+    }
+
+    fn capture(&self) -> String {
+        let out = self.cmd(&["capture-pane", "-p", "-t", "tui"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "tui"];
+        args.extend_from_slice(keys);
+        let out = self.cmd(&args);
+        assert!(out.status.success(), "send-keys {keys:?} failed");
+    }
+
+    /// Poll the pane until `pred` holds; the last capture on timeout fails the test.
+    fn wait_for(&self, what: &str, timeout: Duration, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "timed out waiting for {what}; the pane shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+fn wait_for_file(path: &Path, timeout: Duration) -> Option<String> {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if text.ends_with('\n') {
+                return Some(text);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    None
+}
+
+#[test]
+fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
+    if !Tmux::available() {
+        eprintln!("note: tmux is not installed; skipping the terminal UI test");
+        return;
+    }
+    let a = artifacts();
+    let dir = TempDir::new("tui");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1000
+concurrency = 2
+out = "out"
+
+[time]
+move-time = 2.0
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("greedy", "greedy", ""),
+        engine("minimax", "minimax", "Depth = 8"),
+    );
+    dir.write("t.toml", &toml);
+    // The UI opens only on a terminal with CI unset: tmux gives the terminal, `env -u` the rest.
+    let command = format!(
+        "env -u CI TERM=xterm-256color '{}' run t.toml --plugin-dir '{}'; echo \"exit=$?\" > status.txt; sleep 120",
+        s(&a.harness),
+        s(&a.plugin_dir)
+    );
+    let tmux = Tmux {
+        socket: format!("e2e-tui-{}", std::process::id()),
+    };
+    let started = tmux.cmd(&[
+        "new-session",
+        "-d",
+        "-s",
+        "tui",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-c",
+        s(dir.path()),
+        &command,
+    ]);
+    assert!(
+        started.status.success(),
+        "tmux new-session failed: {}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+
+    // The live screen: the board with its grid and coordinates, both engines, the panel.
+    let screen = tmux.wait_for("the board", Duration::from_secs(60), |p| {
+        p.contains("┌───┬───┬") && p.contains("In progress (2)")
+    });
+    for needle in [
+        "a   b   c   d   e   f   g   h",
+        " 8 │",
+        "greedy",
+        "minimax",
+        "Tournament",
+        "RUNNING",
+        "Eval (discs, Black's view)",
+    ] {
+        assert!(
+            screen.contains(needle),
+            "`{needle}` not on screen:\n{screen}"
+        );
+    }
+    assert!(
+        screen.contains('●') && screen.contains('○'),
+        "disc glyphs:\n{screen}"
+    );
+
+    // Switch games: the spectated game's marker moves and follow mode turns off.
+    tmux.keys(&["Right"]);
+    tmux.wait_for("follow off", Duration::from_secs(10), |p| {
+        p.contains("follow (off)")
+    });
+    tmux.keys(&["1"]);
+    // The first game in progress is marked, or, if it ended in the meantime, it stays on
+    // screen as finished.
+    tmux.wait_for("game 1 chosen", Duration::from_secs(10), |p| {
+        p.contains("▶1 g") || p.contains("· finished ─")
+    });
+    tmux.keys(&["f"]);
+    tmux.wait_for("follow on", Duration::from_secs(10), |p| {
+        p.contains("follow (on)")
+    });
+
+    // Pause: the games in flight finish and no new one starts.
+    tmux.keys(&["p"]);
+    let paused = tmux.wait_for("paused and idle", Duration::from_secs(60), |p| {
+        p.contains("PAUSED") && p.contains("In progress (0)")
+    });
+    let journal = dir.join("out/games.jsonl");
+    let count = |p: &Path| {
+        std::fs::read_to_string(p)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let before = count(&journal);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        count(&journal),
+        before,
+        "a game started while paused:\n{paused}"
+    );
+    tmux.keys(&["p"]);
+    tmux.wait_for("running again", Duration::from_secs(10), |p| {
+        p.contains("RUNNING")
+    });
+
+    // Resize live to 80x24: the compact layout (board without grid) replaces the large one.
+    let out = tmux.cmd(&["resize-window", "-t", "tui", "-x", "80", "-y", "24"]);
+    assert!(out.status.success(), "resize-window failed");
+    let compact = tmux.wait_for("the compact layout", Duration::from_secs(10), |p| {
+        p.contains("a  b  c  d  e  f  g  h") && !p.contains("┌───┬")
+    });
+    assert!(
+        compact.contains("Tournament") && compact.contains("greedy"),
+        "{compact}"
+    );
+    assert!(compact.lines().count() <= 24, "{compact}");
+
+    // Help overlay, then quit with "finish the games in flight".
+    tmux.keys(&["?"]);
+    tmux.wait_for("help", Duration::from_secs(10), |p| p.contains("Help"));
+    // Any key closes the help (not Escape: tmux may join it with the next key into Alt-q).
+    tmux.keys(&["x"]);
+    tmux.wait_for("help closed", Duration::from_secs(10), |p| {
+        !p.contains("Help")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for("quit prompt", Duration::from_secs(10), |p| {
+        p.contains("Quit the tournament?")
+    });
+    tmux.keys(&["f"]);
+    let status =
+        wait_for_file(&dir.join("status.txt"), Duration::from_secs(60)).unwrap_or_else(|| {
+            panic!(
+                "the harness did not exit; the pane shows:\n{}",
+                tmux.capture()
+            )
+        });
+    assert_eq!(status.trim(), "exit=0");
+    // Back on the normal screen: the final tables and the summary line.
+    let after = tmux.wait_for("the final tables", Duration::from_secs(10), |p| {
+        p.contains("games in") && p.contains("journal:")
+    });
+
+    let records = read_games(&dir.join("out"));
+    assert!(!records.is_empty(), "no game recorded");
+    assert!(records.len() < 2000, "the quit did not stop the run");
+    let mut seen = HashSet::new();
+    for r in &records {
+        check_record(r);
+        assert!(seen.insert(r.game), "game {} recorded twice", r.game);
+        assert!(
+            (r.black == "greedy" && r.white == "minimax")
+                || (r.black == "minimax" && r.white == "greedy")
+        );
+    }
+    let summary = format!("{} games in", records.len());
+    assert!(
+        after.contains(&summary),
+        "`{summary}` not in the final output:\n{after}"
+    );
+}
