@@ -196,6 +196,21 @@ impl Journal {
 /// schedule.
 pub const FINGERPRINT_FILE: &str = "tournament.json";
 
+/// Write a small file so that it is either absent or complete: a temporary file, fsynced, then
+/// renamed over the target, and the folder fsynced.
+pub fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.tmp"));
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    File::open(dir)?.sync_all()
+}
+
 /// Make an output folder's journal consistent before a run appends to it, and return its
 /// games: a torn last line (a write cut short by a kill) is cut off the file, and `games.ggf`
 /// is rebuilt from the journal (it may lack the last game, or hold a torn line).

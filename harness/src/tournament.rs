@@ -24,7 +24,6 @@ use crate::stats::GameOutcome;
 use anyhow::{bail, Context};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 
 /// Idle workers per engine index.
@@ -135,18 +134,11 @@ pub fn run(
     let events = &observer.events;
     let control = &*observer.control;
     let openings = load_openings(t)?;
-    let pairings = t.pairings();
-    let schedule = PairedSchedule::new(
-        &pairings,
-        t.pairs,
-        openings.openings.len(),
-        &t.openings.order,
-        t.openings.start,
-    );
+    let schedule = PairedSchedule::for_tournament(t, openings.openings.len());
 
     // Resume: the games of an earlier run of the same tournament in this folder are kept, the
     // rest of the schedule is played. A different tournament is refused.
-    let fingerprint = fingerprint(t, &openings);
+    let fingerprint = fingerprint(t, &openings, plugin_dir);
     let fingerprint_path = t.out.join(FINGERPRINT_FILE);
     let journal_path = t.out.join(JSONL_FILE);
     if restart {
@@ -156,19 +148,22 @@ pub fn run(
         crate::report::remove_reports(&t.out);
     }
     let previous = if journal_path.exists() {
+        // Check before touching anything: a refused run leaves the folder as it was.
         let written = std::fs::read_to_string(&fingerprint_path).unwrap_or_default();
-        let previous = recover(&t.out)?;
-        if !previous.is_empty() && written.trim() != fingerprint.trim() {
+        let held = crate::journal::read_journal(&journal_path)?.len();
+        if held > 0 && written.trim() != fingerprint.trim() {
             bail!(
-                "{}: the output folder holds {} games of a different tournament (its {} does not match {}); \
+                "{}: the output folder holds {} games of a different tournament (its {} does not match {}: \
+                 engines, options, plugin files, openings or time control changed); \
                  give another `out`, or pass --restart to discard them and start over",
                 t.out.display(),
-                previous.len(),
+                held,
                 FINGERPRINT_FILE,
                 t.source
             );
         }
-        check_against_schedule(&previous, &schedule, &t.engines)
+        let previous = recover(&t.out)?;
+        check_against_schedule(&previous, &schedule, &t.engines, &openings)
             .with_context(|| format!("{}: cannot resume", journal_path.display()))?;
         previous
     } else {
@@ -235,8 +230,10 @@ pub fn run(
         specs,
         idle: Mutex::new(idle),
     };
-    std::fs::write(&fingerprint_path, &fingerprint)
-        .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
+    if previous.is_empty() || !fingerprint_path.exists() {
+        crate::journal::write_durably(&fingerprint_path, fingerprint.as_bytes())
+            .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
+    }
 
     let mut journal = Journal::open(&t.out)?;
     events.send(Event::RunStarted {
@@ -247,11 +244,25 @@ pub fn run(
         sprt: t.sprt.map(|s| s.params),
     });
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
-    let next = AtomicUsize::new(0);
-    // Games of a pair above `limit` are not started: an SPRT decision lowers it to the last
-    // pair already begun, a journal write error to nothing.
-    let limit = AtomicUsize::new(usize::MAX);
-    let mut sprt = None;
+    let mut totals = RunningTotals::new(t, schedule.games.len() / 2);
+    for r in &records_before(&previous) {
+        totals.add(r);
+    }
+    let claims = Mutex::new(Claims {
+        next: 0,
+        max_pair: None,
+        closed: false,
+    });
+    // A resumed run whose test had already decided only completes the pairs it had begun.
+    let mut sprt = totals
+        .sprt_status()
+        .filter(|s| s.decision != Decision::Continue);
+    if sprt.is_some() {
+        let last_begun = previous.iter().map(|r| r.pair).max();
+        let mut c = claims.lock().expect("claims lock");
+        c.max_pair = last_begun;
+        c.closed = last_begun.is_none();
+    }
     let started = std::time::Instant::now();
     let mut last_report = started;
     let threads = t.concurrency.max(1).min(todo.len().max(1));
@@ -264,8 +275,7 @@ pub fn run(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (pool, todo, openings, names, next, limit) =
-                (&pool, &todo, &openings, &names, &next, &limit);
+            let (pool, todo, openings, names, claims) = (&pool, &todo, &openings, &names, &claims);
             scope.spawn(move || loop {
                 // Paused: wait; finishing or stopping: start nothing new.
                 loop {
@@ -277,13 +287,9 @@ pub fn run(
                         ControlState::Finishing | ControlState::Stopping => return,
                     }
                 }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(&g) = todo.get(i) else {
+                let Some(g) = claims.lock().expect("claims lock").claim(todo) else {
                     return;
                 };
-                if g.pair > limit.load(Ordering::SeqCst) {
-                    return;
-                }
                 let setup = GameSetup {
                     scheduled: g,
                     opening: &openings.openings[g.opening],
@@ -322,18 +328,13 @@ pub fn run(
         }
         drop(tx);
 
-        let mut totals = RunningTotals::new(t, schedule.games.len() / 2);
-        for r in &records {
-            totals.add(r);
-        }
         let mut report_cost = std::time::Duration::ZERO;
         for record in rx {
             if write_error.is_none() {
                 if let Err(e) = journal.append(&record) {
                     write_error = Some(e);
                     // Stop handing out games; those in flight finish and are dropped.
-                    limit.store(0, Ordering::SeqCst);
-                    next.store(todo.len(), Ordering::SeqCst);
+                    claims.lock().expect("claims lock").closed = true;
                 }
             }
             let light = record.without_moves();
@@ -352,9 +353,7 @@ pub fn run(
                 ));
                 if status.decision != Decision::Continue && sprt.is_none() {
                     // Decided: finish the pairs already begun, start no new pair.
-                    let handed_out = next.load(Ordering::SeqCst).min(todo.len());
-                    let last_begun = handed_out.checked_sub(1).map_or(0, |i| todo[i].pair);
-                    limit.fetch_min(last_begun, Ordering::SeqCst);
+                    claims.lock().expect("claims lock").stop_after_begun(&todo);
                     sprt = Some(status);
                 }
             }
@@ -394,12 +393,25 @@ pub fn run(
 
 /// What pins an output folder to a tournament: everything that decides which games are played
 /// and how (not `concurrency` or `out`, which may change between a run and its resumption).
-fn fingerprint(t: &Tournament, openings: &OpeningSet) -> String {
+fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> String {
     let engines: Vec<serde_json::Value> = t
         .engines
         .iter()
-        .map(|e| serde_json::json!({ "name": e.name, "plugin": format!("{:?}", e.plugin), "options": e.options }))
+        .map(|e| {
+            // The plugin file's contents count: a rebuilt engine is a different engine.
+            let file = e.plugin.resolve(plugin_dir);
+            let digest = std::fs::read(&file)
+                .map(|b| format!("{:016x}", fnv1a(&b)))
+                .unwrap_or_default();
+            serde_json::json!({
+                "name": e.name,
+                "plugin": format!("{:?}", e.plugin),
+                "plugin_fnv1a": digest,
+                "options": e.options,
+            })
+        })
         .collect();
+    let opening_texts: Vec<&str> = openings.openings.iter().map(|o| o.text.as_str()).collect();
     let value = serde_json::json!({
         "format": t.format.as_str(),
         "pairs": t.pairs,
@@ -411,11 +423,26 @@ fn fingerprint(t: &Tournament, openings: &OpeningSet) -> String {
             "order": format!("{:?}", t.openings.order),
             "start": t.openings.start,
             "count": openings.openings.len(),
+            "fnv1a": format!("{:016x}", fnv1a(opening_texts.join("\n").as_bytes())),
         },
         "sprt": t.sprt.map(|s| format!("{s:?}")),
         "engines": engines,
     });
     serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+}
+
+/// Earlier games in schedule order, as the running totals expect them.
+fn records_before(previous: &[GameRecord]) -> Vec<GameRecord> {
+    let mut v: Vec<GameRecord> = previous.iter().map(GameRecord::without_moves).collect();
+    v.sort_by_key(|r| r.game);
+    v
+}
+
+/// FNV-1a, 64 bits: a stable digest (the same in every build and version) for the fingerprint.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Every record of a journal being resumed must be a game of this schedule, played by the
@@ -424,6 +451,7 @@ fn check_against_schedule(
     records: &[GameRecord],
     schedule: &PairedSchedule,
     engines: &[crate::config::EngineConfig],
+    openings: &OpeningSet,
 ) -> anyhow::Result<()> {
     let mut seen = std::collections::HashSet::new();
     for r in records {
@@ -446,11 +474,53 @@ fn check_against_schedule(
                 r.game, r.black, r.white, r.pair, r.opening.index, expected.0, expected.1, expected.2, expected.3
             );
         }
+        if openings.openings[g.opening].text != r.opening.text {
+            bail!(
+                "game {} started from `{}`, opening {} is now `{}`",
+                r.game,
+                r.opening.text,
+                g.opening,
+                openings.openings[g.opening].text
+            );
+        }
         if !seen.insert(r.game) {
             bail!("game {} is recorded twice", r.game);
         }
     }
     Ok(())
+}
+
+/// Which scheduled games the game threads may still start. Claiming a game and lowering the
+/// limit happen under one lock, so no game can slip past a decision half-checked.
+struct Claims {
+    /// Index into the games to play of the next one to hand out.
+    next: usize,
+    /// Games of a pair above this are not started (set when the SPRT decides).
+    max_pair: Option<usize>,
+    /// Nothing more is started (a journal write failed, or nothing was begun).
+    closed: bool,
+}
+
+impl Claims {
+    fn claim<'g>(&mut self, todo: &[&'g ScheduledGame]) -> Option<&'g ScheduledGame> {
+        let g = *todo.get(self.next)?;
+        if self.closed || self.max_pair.is_some_and(|m| g.pair > m) {
+            return None;
+        }
+        self.next += 1;
+        Some(g)
+    }
+
+    /// Let the pairs already begun finish; start no new pair.
+    fn stop_after_begun(&mut self, todo: &[&ScheduledGame]) {
+        match self.next.checked_sub(1) {
+            Some(last) => {
+                let pair = todo[last].pair;
+                self.max_pair = Some(self.max_pair.map_or(pair, |m| m.min(pair)));
+            }
+            None => self.closed = true,
+        }
+    }
 }
 
 /// Running totals the coordinator keeps as games arrive, so that each finished pair costs the

@@ -58,6 +58,20 @@ fn weaker_candidate_is_rejected_with_exit_code_1() {
     }
 }
 
+/// Running a decided test again into its folder (a CI retry) keeps the decision: nothing new is
+/// played, the exit code is the same.
+#[test]
+fn resumed_decided_test_plays_nothing_more() {
+    let (dir, run) = gate("sprt-resume-decided", 1, 4, 200, "");
+    assert_eq!(run.status.code(), Some(1), "{run}");
+    let before = read_games(&dir.join("out")).len();
+    let again = crate::support::harness(dir.path(), &["run", "t.toml"]);
+    assert_eq!(again.status.code(), Some(1), "{again}");
+    assert!(again.stdout.contains("resuming:"), "{again}");
+    assert!(again.stdout.contains("H0 accepted"), "{again}");
+    assert_eq!(read_games(&dir.join("out")).len(), before, "{again}");
+}
+
 #[test]
 fn stronger_candidate_is_accepted_with_exit_code_0() {
     let (_dir, run) = gate("sprt-stronger", 4, 1, 200, "model = \"normalized\"");
