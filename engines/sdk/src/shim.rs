@@ -298,7 +298,26 @@ unsafe extern "C" fn search<E: Engine>(
     if position.is_null() || limits.is_null() || stop.is_null() || result.is_null() {
         return inst.fail(abi::INVALID_ARGUMENT, "null argument to search".to_string());
     }
-    // SAFETY: non-null pointers from the host, valid for the duration of the call.
+    // Both extensible structs start with their size: read it through the raw pointer before
+    // forming a reference to a whole struct the host may not have made that large.
+    // SAFETY: non-null pointers from the host, valid for the call; every version of these
+    // structs starts with a u32 `struct_size`.
+    let (limits_size, result_size) = unsafe {
+        (
+            std::ptr::addr_of!((*limits).struct_size).read(),
+            std::ptr::addr_of!((*result).struct_size).read(),
+        )
+    };
+    if (limits_size as usize) < std::mem::size_of::<abi::Limits>()
+        || (result_size as usize) < std::mem::size_of::<abi::SearchResult>()
+    {
+        return inst.fail(
+            abi::INVALID_ARGUMENT,
+            format!("limits ({limits_size} bytes) or result ({result_size} bytes) smaller than ABI 1.0's"),
+        );
+    }
+    // SAFETY: non-null pointers from the host, valid for the duration of the call, and (checked
+    // above) at least as large as the structs of this ABI version.
     let (position, limits, stop) = unsafe { (&*position, &*limits, &*stop) };
     let side = match position.side_to_move {
         0 => Color::Black,
@@ -333,15 +352,9 @@ unsafe extern "C" fn search<E: Engine>(
         Err(p) => return inst.fail(abi::PANIC, panic_message(p)),
     };
     let mut info = to_abi_info(&outcome.info, started.elapsed());
-    // SAFETY: `result` is a host-owned struct valid during the call; the host set struct_size
-    // to what it knows, and v1.0 hosts know the whole struct.
+    // SAFETY: `result` is a host-owned struct valid during the call, at least as large as this
+    // version's (checked before the search).
     let out = unsafe { &mut *result };
-    if (out.struct_size as usize) < std::mem::size_of::<abi::SearchResult>() {
-        return inst.fail(
-            abi::INVALID_ARGUMENT,
-            "search result struct too small".to_string(),
-        );
-    }
     info.struct_size = abi::size_of::<abi::SearchInfo>();
     out.mv = outcome.mv.wire() as i32;
     out.info = info;

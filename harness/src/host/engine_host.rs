@@ -13,7 +13,7 @@ use othello_board::Position;
 use std::io::BufReader;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
@@ -72,7 +72,9 @@ pub struct MoveReply {
 
 /// What the reader thread passes on.
 enum Event {
-    Reply(Reply),
+    /// A reply and the moment the reader thread received it (deadlines are judged by arrival,
+    /// not by when the coordinator got round to it).
+    Reply(Reply, Instant),
     Garbage(String),
     Closed,
 }
@@ -270,9 +272,9 @@ impl EngineHost {
                 self.events.recv_timeout(wait)
             };
             match event {
-                Ok(Event::Reply(Reply::Info { info })) => on_info(&info),
-                Ok(Event::Reply(Reply::Moved { mv, info })) => {
-                    let elapsed = started.elapsed();
+                Ok(Event::Reply(Reply::Info { info }, _)) => on_info(&info),
+                Ok(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
+                    let elapsed = arrived.saturating_duration_since(started);
                     if let SearchBudget::Deadline { budget, margin } = budget {
                         if elapsed > budget + margin {
                             return Err(self.die(HostError::TimeForfeit {
@@ -285,13 +287,13 @@ impl EngineHost {
                     }
                     return Ok(MoveReply { mv, info, elapsed });
                 }
-                Ok(Event::Reply(Reply::Error { message })) => {
+                Ok(Event::Reply(Reply::Error { message }, _)) => {
                     return Err(self.die(HostError::EngineError {
                         engine: self.name.clone(),
                         message,
                     }))
                 }
-                Ok(Event::Reply(other)) => {
+                Ok(Event::Reply(other, _)) => {
                     return Err(self.die(HostError::Protocol {
                         engine: self.name.clone(),
                         message: format!("unexpected reply to go: {other:?}"),
@@ -339,7 +341,7 @@ impl EngineHost {
         // Bounded, in case the worker keeps sending while we drain.
         for _ in 0..100_000 {
             match self.events.try_recv() {
-                Ok(Event::Reply(Reply::Info { info })) => on_info(&info),
+                Ok(Event::Reply(Reply::Info { info }, _)) => on_info(&info),
                 Ok(other) => return Ok(other),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
@@ -406,7 +408,7 @@ impl EngineHost {
 
     fn next_event(&mut self, timeout: Duration) -> Result<Reply, HostError> {
         match self.events.recv_timeout(timeout) {
-            Ok(Event::Reply(r)) => Ok(r),
+            Ok(Event::Reply(r, _)) => Ok(r),
             Ok(Event::Garbage(message)) => Err(self.die(HostError::Protocol {
                 engine: self.name.clone(),
                 message,
@@ -426,10 +428,11 @@ impl EngineHost {
             match self.next_event(CALL_TIMEOUT)? {
                 Reply::Ok => return Ok(()),
                 Reply::Error { message } => {
-                    return Err(HostError::EngineError {
+                    // An instance that failed a call may be in any state: never reuse it.
+                    return Err(self.die(HostError::EngineError {
                         engine: self.name.clone(),
                         message,
-                    })
+                    }));
                 }
                 Reply::Info { .. } => continue,
                 other => {
@@ -487,7 +490,7 @@ fn accept_with_timeout(
 fn read_events(mut reader: BufReader<UnixStream>, tx: mpsc::Sender<Event>) {
     loop {
         let event = match receive::<Reply>(&mut reader) {
-            Ok(Some(r)) => Event::Reply(r),
+            Ok(Some(r)) => Event::Reply(r, Instant::now()),
             Ok(None) => Event::Closed,
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Event::Garbage(e.to_string()),
             Err(_) => Event::Closed,
@@ -497,9 +500,4 @@ fn read_events(mut reader: BufReader<UnixStream>, tx: mpsc::Sender<Event>) {
             return;
         }
     }
-}
-
-/// The plugin path of a worker spec, for messages.
-pub fn display_path(p: &Path) -> String {
-    p.display().to_string()
 }

@@ -10,7 +10,7 @@
 //! versions.
 
 use othello_abi as abi;
-use othello_board::{Move, Position};
+use othello_board::Position;
 use serde::{Deserialize, Serialize};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -305,13 +305,6 @@ pub struct SearchAnswer {
     /// The raw move value (validated by the caller: it may be out of range).
     pub mv: i32,
     pub info: abi::SearchInfo,
-}
-
-impl SearchAnswer {
-    /// The move, if the value is one.
-    pub fn legal_value(&self) -> Option<Move> {
-        Move::from_wire(self.mv as i64)
-    }
 }
 
 impl Instance {

@@ -124,6 +124,7 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
                         }
                     }
                 }
+                // The reader thread handles these itself and never forwards them.
                 Request::Stop | Request::Quit => continue,
             };
             if engine_out.send(reply).is_err() {
