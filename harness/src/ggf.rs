@@ -61,7 +61,7 @@ pub fn write_game(r: &GameRecord) -> String {
 
 /// GGF values end at `]`; names from the tournament file must not break a record.
 fn escape(text: &str) -> String {
-    text.replace(['[', ']'], "_").replace('\n', " ")
+    text.replace(['[', ']'], "_").replace(['\n', '\r'], " ")
 }
 
 #[cfg(test)]
