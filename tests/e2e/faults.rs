@@ -385,3 +385,86 @@ builtin = "xot-large"
         "a resumed run differs from an uninterrupted one"
     );
 }
+
+/// Killed with SIGKILL at several points of a real tournament (after 2, 25 and 60 finished
+/// games), resumed each time: the final journal holds exactly the games of an uninterrupted
+/// run, each once.
+#[test]
+fn killed_at_several_points_resumes_to_the_uninterrupted_games() {
+    let a = artifacts();
+    let dir = TempDir::new("killed-thrice");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 50
+concurrency = 2
+out = "out"
+
+[time]
+depth = 4
+
+[openings]
+builtin = "xot-large"
+{}{}"#,
+        engine("heuristic", s(&a.heuristic), ""),
+        engine("minimax", s(&a.minimax), ""),
+    );
+    dir.write("k.toml", &toml);
+    let journal = dir.join("out/games.jsonl");
+    let finished = || {
+        std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    for kill_at in [2, 25, 60] {
+        let mut child = Command::new(&a.harness)
+            .args(["run", "k.toml"])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while finished() < kill_at && child.try_wait().unwrap().is_none() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "stuck before {kill_at} games"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    harness(dir.path(), &["run", "k.toml"]).assert_success();
+    let resumed = harness::journal::read_journal(&journal).unwrap();
+    let mut games: Vec<usize> = resumed.iter().map(|r| r.game).collect();
+    games.sort_unstable();
+    assert_eq!(
+        games,
+        (0..100).collect::<Vec<_>>(),
+        "a game missing or recorded twice"
+    );
+
+    harness(dir.path(), &["run", "k.toml", "--out", "fresh"]).assert_success();
+    let fresh = harness::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
+    let key = |rs: &[harness::journal::GameRecord]| {
+        let mut v: Vec<(usize, Vec<String>, i32)> = rs
+            .iter()
+            .map(|r| {
+                (
+                    r.game,
+                    r.moves.iter().map(|m| m.mv.clone()).collect(),
+                    r.score,
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        key(&resumed),
+        key(&fresh),
+        "the resumed games differ from an uninterrupted run"
+    );
+}
