@@ -113,3 +113,29 @@ fn malformed_opening_file_names_file_and_line() {
         "output written for a bad file:\n{run}"
     );
 }
+
+#[test]
+fn empty_opening_file_is_refused() {
+    let dir = TempDir::new("empty-openings");
+    dir.write("none.txt", "# only a comment\n\n");
+    dir.write(
+        "t.toml",
+        &edit("builtin = \"xot-small\"", "file = \"none.txt\""),
+    );
+    harness(dir.path(), &["run", "t.toml"])
+        .assert_failure()
+        .assert_stderr_has(&["none.txt", "no openings"]);
+    assert!(!dir.join("out").exists());
+}
+
+/// An output folder that cannot be created (here: below a regular file) is a clear error
+/// naming it, before any game.
+#[test]
+fn unwritable_output_folder_is_refused() {
+    let dir = TempDir::new("unwritable-out");
+    dir.write("blocker", "a file, not a folder\n");
+    dir.write("t.toml", &edit("out = \"out\"", "out = \"blocker/out\""));
+    let run = harness(dir.path(), &["run", "t.toml"]);
+    run.assert_failure().assert_stderr_has(&["blocker/out"]);
+    assert!(!run.stdout.contains("pair "), "a game was played:\n{run}");
+}

@@ -117,3 +117,24 @@ fn bad_engine_option_stops_the_run_before_any_game() {
         .assert_stderr_has(&["`c`", "Skipp", "unknown option"]);
     assert_no_games(&dir.join("out"));
 }
+
+/// A plugin whose entry returns no table, or a table too small for the version it claims, is
+/// refused after the header, naming the file.
+#[test]
+fn null_or_truncated_tables_are_refused() {
+    let a = artifacts();
+    let dir = TempDir::new("bad-tables");
+    let null = s(&a.null_table);
+    harness(dir.path(), &["info", null])
+        .assert_failure()
+        .assert_stderr_has(&[null, "null table"]);
+    let short = s(&a.short_table);
+    harness(dir.path(), &["info", short])
+        .assert_failure()
+        .assert_stderr_has(&[short, "8 bytes", "ABI 1.0"]);
+    let file = write_match(&dir, &engine("short", short, ""));
+    harness(dir.path(), &["run", file])
+        .assert_failure()
+        .assert_stderr_has(&["short", short, "8 bytes"]);
+    assert_no_games(&dir.join("out"));
+}

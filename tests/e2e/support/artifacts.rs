@@ -39,6 +39,8 @@ pub struct Artifacts {
     pub misbehaver: PathBuf,
     pub wrong_abi: PathBuf,
     pub not_a_plugin: PathBuf,
+    pub null_table: PathBuf,
+    pub short_table: PathBuf,
 }
 
 /// The artifacts, built on first use; a failed build fails every test that needs them.
@@ -101,6 +103,8 @@ fn build_all() -> Result<Artifacts, String> {
         misbehaver: c("misbehaver", &[common, fixtures.join("misbehaver.c")])?,
         wrong_abi: c("wrong_abi", &[fixtures.join("wrong_abi.c")])?,
         not_a_plugin: c("not_a_plugin", &[fixtures.join("not_a_plugin.c")])?,
+        null_table: c("null_table", &[fixtures.join("null_table.c")])?,
+        short_table: c("short_table", &[fixtures.join("short_table.c")])?,
     })
 }
 
