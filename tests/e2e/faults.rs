@@ -254,23 +254,7 @@ builtin = "xot-small"
 fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
     let a = artifacts();
     let dir = TempDir::new("killed");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 50
-concurrency = 2
-out = "out"
-
-[time]
-depth = 4
-
-[openings]
-builtin = "xot-large"
-{}{}"#,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), ""),
-    );
-    dir.write("k.toml", &toml);
+    dir.write("k.toml", &kill_test_tournament());
     /// The run, killed however the test ends.
     struct Killed(Child);
     impl Drop for Killed {
@@ -365,23 +349,9 @@ builtin = "xot-large"
 
     harness(dir.path(), &["run", "k.toml", "--out", "fresh"]).assert_success();
     let fresh = harness::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
-    let key = |rs: &[harness::journal::GameRecord]| {
-        let mut v: Vec<(usize, Vec<String>, i32)> = rs
-            .iter()
-            .map(|r| {
-                (
-                    r.game,
-                    r.moves.iter().map(|m| m.mv.clone()).collect(),
-                    r.score,
-                )
-            })
-            .collect();
-        v.sort();
-        v
-    };
     assert_eq!(
-        key(&after),
-        key(&fresh),
+        games_key(&after),
+        games_key(&fresh),
         "a resumed run differs from an uninterrupted one"
     );
 }
@@ -393,23 +363,7 @@ builtin = "xot-large"
 fn killed_at_several_points_resumes_to_the_uninterrupted_games() {
     let a = artifacts();
     let dir = TempDir::new("killed-thrice");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 50
-concurrency = 2
-out = "out"
-
-[time]
-depth = 4
-
-[openings]
-builtin = "xot-large"
-{}{}"#,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), ""),
-    );
-    dir.write("k.toml", &toml);
+    dir.write("k.toml", &kill_test_tournament());
     let journal = dir.join("out/games.jsonl");
     let finished = || {
         std::fs::read_to_string(&journal)
@@ -448,23 +402,46 @@ builtin = "xot-large"
 
     harness(dir.path(), &["run", "k.toml", "--out", "fresh"]).assert_success();
     let fresh = harness::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
-    let key = |rs: &[harness::journal::GameRecord]| {
-        let mut v: Vec<(usize, Vec<String>, i32)> = rs
-            .iter()
-            .map(|r| {
-                (
-                    r.game,
-                    r.moves.iter().map(|m| m.mv.clone()).collect(),
-                    r.score,
-                )
-            })
-            .collect();
-        v.sort();
-        v
-    };
     assert_eq!(
-        key(&resumed),
-        key(&fresh),
+        games_key(&resumed),
+        games_key(&fresh),
         "the resumed games differ from an uninterrupted run"
     );
+}
+
+/// The 50-pair deterministic match (heuristic vs minimax at depth 4) the kill tests interrupt.
+fn kill_test_tournament() -> String {
+    let a = artifacts();
+    format!(
+        r#"[tournament]
+format = "match"
+pairs = 50
+concurrency = 2
+out = "out"
+
+[time]
+depth = 4
+
+[openings]
+builtin = "xot-large"
+{}{}"#,
+        engine("heuristic", s(&a.heuristic), ""),
+        engine("minimax", s(&a.minimax), ""),
+    )
+}
+
+/// What must equal between a resumed and an uninterrupted run: each game's moves and score.
+fn games_key(records: &[GameRecord]) -> Vec<(usize, Vec<String>, i32)> {
+    let mut v: Vec<(usize, Vec<String>, i32)> = records
+        .iter()
+        .map(|r| {
+            (
+                r.game,
+                r.moves.iter().map(|m| m.mv.clone()).collect(),
+                r.score,
+            )
+        })
+        .collect();
+    v.sort();
+    v
 }
