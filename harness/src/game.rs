@@ -44,7 +44,8 @@ fn ms(d: Duration) -> i64 {
 /// Play the game; `hosts` are [Black, White]. Hosts that fail are left dead for the caller to
 /// replace.
 /// Returns `None` when the run is being stopped (`ControlState::Stopping`) before the game
-/// ends: an abandoned game is not recorded, and a resumed run plays it again.
+/// ends, even in the middle of a search (the searching worker is then killed): an abandoned
+/// game is not recorded, and a resumed run plays it again.
 pub fn play_game(
     setup: &GameSetup,
     hosts: [&mut EngineHost; 2],
@@ -121,8 +122,11 @@ pub fn play_game(
                 });
             }
         };
-        let reply = match host.search(&pos, limits, budget, on_info) {
+        // "Stop now" interrupts the search itself, not only the game between moves.
+        let stopping = || control.get() == ControlState::Stopping;
+        let reply = match host.search(&pos, limits, budget, on_info, stopping) {
             Ok(r) => r,
+            Err(HostError::Interrupted { .. }) => return None,
             Err(e) => {
                 forfeit = Some((side, termination_of(&e), e.to_string()));
                 break;

@@ -150,6 +150,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
                 timeout: args.timeout,
             },
             |_| {},
+            || false,
         )?;
         let elapsed = started.elapsed();
         let mv = Move::from_wire(reply.mv as i64)

@@ -344,14 +344,20 @@ fn request() -> impl Strategy<Value = Request> {
         (any::<String>(), any::<String>())
             .prop_map(|(name, value)| Request::SetOption { name, value }),
         Just(Request::NewGame),
-        (any::<u64>(), any::<u64>(), any::<u32>(), wire_limits()).prop_map(
-            |(black, white, side, limits)| Request::Go {
+        (
+            any::<u64>(),
+            any::<u64>(),
+            any::<u64>(),
+            any::<u32>(),
+            wire_limits()
+        )
+            .prop_map(|(search, black, white, side, limits)| Request::Go {
+                search,
                 black,
                 white,
                 side,
                 limits,
-            }
-        ),
+            }),
         Just(Request::Stop),
         Just(Request::Quit),
     ]
@@ -413,7 +419,7 @@ fn reply() -> impl Strategy<Value = Reply> {
         any::<String>().prop_map(|message| Reply::Failed { message }),
         Just(Reply::Ok),
         any::<String>().prop_map(|message| Reply::Error { message }),
-        wire_info().prop_map(|info| Reply::Info { info }),
+        (any::<u64>(), wire_info()).prop_map(|(search, info)| Reply::Info { search, info }),
         (any::<i32>(), wire_info()).prop_map(|(mv, info)| Reply::Moved { mv, info }),
     ]
 }
@@ -624,7 +630,9 @@ fn same_info(a: &WireInfo, b: &WireInfo) -> bool {
 
 fn same_reply(a: &Reply, b: &Reply) -> bool {
     match (a, b) {
-        (Reply::Info { info: x }, Reply::Info { info: y }) => same_info(x, y),
+        (Reply::Info { search: s, info: x }, Reply::Info { search: t, info: y }) => {
+            s == t && same_info(x, y)
+        }
         (Reply::Moved { mv: m, info: x }, Reply::Moved { mv: n, info: y }) => {
             m == n && same_info(x, y)
         }
@@ -663,6 +671,7 @@ fn reply_floats_round_trip_exactly() {
         -1.45693739947798e-309,
     ] {
         let m = Reply::Info {
+            search: 1,
             info: WireInfo {
                 score,
                 ..WireInfo::default()

@@ -65,52 +65,20 @@ impl Drop for Tmux {
     }
 }
 
-fn wait_for_file(path: &Path, timeout: Duration) -> Option<String> {
-    let start = Instant::now();
-    while start.elapsed() < timeout {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            if text.ends_with('\n') {
-                return Some(text);
-            }
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    None
-}
-
-#[test]
-fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
-    if !Tmux::available() {
-        eprintln!("note: tmux is not installed; skipping the terminal UI test");
-        return;
-    }
+/// Start `harness run FILE` in `dir` inside a detached 120x40 tmux session; the command's exit
+/// status goes to `status.txt` in `dir`.
+fn start_live_view(dir: &TempDir, file: &str) -> Tmux {
     let a = artifacts();
-    let dir = TempDir::new("tui");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1000
-concurrency = 2
-out = "out"
-
-[time]
-move-time = 2.0
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("greedy", "greedy", ""),
-        engine("minimax", "minimax", "Depth = 8"),
-    );
-    dir.write("t.toml", &toml);
     // The UI opens only on a terminal with CI unset: tmux gives the terminal, `env -u` the rest.
     let command = format!(
-        "env -u CI TERM=xterm-256color '{}' run t.toml --plugin-dir '{}'; echo \"exit=$?\" > status.txt; sleep 120",
+        "env -u CI TERM=xterm-256color '{}' run {file} --plugin-dir '{}'; echo \"exit=$?\" > status.txt; sleep 120",
         s(&a.harness),
         s(&a.plugin_dir)
     );
+    static SESSIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tmux = Tmux {
-        socket: format!("e2e-tui-{}", std::process::id()),
+        socket: format!("e2e-tui-{}-{n}", std::process::id()),
     };
     let started = tmux.cmd(&[
         "new-session",
@@ -130,7 +98,47 @@ builtin = "xot-small"
         "tmux new-session failed: {}",
         String::from_utf8_lossy(&started.stderr)
     );
+    tmux
+}
 
+fn wait_for_file(path: &Path, timeout: Duration) -> Option<String> {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if text.ends_with('\n') {
+                return Some(text);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    None
+}
+
+#[test]
+fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
+    if !Tmux::available() {
+        eprintln!("note: tmux is not installed; skipping the terminal UI test");
+        return;
+    }
+    let dir = TempDir::new("tui");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1000
+concurrency = 2
+out = "out"
+
+[time]
+move-time = 2.0
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("greedy", "greedy", ""),
+        engine("minimax", "minimax", "Depth = 8"),
+    );
+    dir.write("t.toml", &toml);
+    let tmux = start_live_view(&dir, "t.toml");
     // The live screen: the board with its grid and coordinates, both engines, the panel.
     let screen = tmux.wait_for("the board", Duration::from_secs(60), |p| {
         p.contains("┌───┬───┬") && p.contains("In progress (2)")
@@ -247,5 +255,60 @@ builtin = "xot-small"
     assert!(
         after.contains(&summary),
         "`{summary}` not in the final output:\n{after}"
+    );
+}
+
+/// "Stop now" from the quit prompt interrupts a search in progress: an engine spinning without
+/// looking at the stop flag (under a depth limit, so only the 120 s stall timeout would end it)
+/// is killed at once, the abandoned game is not recorded, and the harness exits within seconds.
+#[test]
+fn stop_now_interrupts_a_search_that_ignores_the_stop_flag() {
+    if !Tmux::available() {
+        eprintln!("note: tmux is not installed; skipping the terminal UI test");
+        return;
+    }
+    let a = artifacts();
+    let dir = TempDir::new("tui-stop-now");
+    let toml = format!(
+        r#"[tournament]
+format = "match"
+pairs = 1
+concurrency = 1
+out = "out"
+
+[time]
+depth = 1
+stall-timeout = 120.0
+
+[openings]
+builtin = "xot-small"
+{}{}"#,
+        engine("spinner", s(&a.faulty), r#"Fault = "loop", StrikeAt = 1"#),
+        engine("greedy", "greedy", ""),
+    );
+    dir.write("t.toml", &toml);
+    let tmux = start_live_view(&dir, "t.toml");
+    tmux.wait_for("the game in progress", Duration::from_secs(60), |p| {
+        p.contains("In progress (1)")
+    });
+    // Let the spinner get into its search.
+    std::thread::sleep(Duration::from_millis(1500));
+    tmux.keys(&["q"]);
+    tmux.wait_for("quit prompt", Duration::from_secs(10), |p| {
+        p.contains("Quit the tournament?")
+    });
+    let asked = Instant::now();
+    tmux.keys(&["s"]);
+    let status = wait_for_file(&dir.join("status.txt"), Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("the harness did not exit:\n{}", tmux.capture()));
+    assert!(
+        asked.elapsed() < Duration::from_secs(10),
+        "stopping took {:?}: the search was waited for",
+        asked.elapsed()
+    );
+    assert!(status.starts_with("exit="), "{status}");
+    assert!(
+        read_games(&dir.join("out")).is_empty(),
+        "the abandoned game was recorded"
     );
 }

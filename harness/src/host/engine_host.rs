@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 
 /// How long a worker may take to start, load its plugin and create the instance.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often a search checks whether the run is being stopped.
+pub const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 /// How long `set_option` and `new_game` may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -47,6 +49,8 @@ pub enum HostError {
     Stalled { engine: String, waited_ms: u64 },
     #[error("engine `{engine}` reported an error: {message}")]
     EngineError { engine: String, message: String },
+    #[error("engine `{engine}`: search abandoned because the run is stopping")]
+    Interrupted { engine: String },
     #[error("engine `{engine}` broke the protocol: {message}")]
     Protocol { engine: String, message: String },
 }
@@ -88,6 +92,8 @@ pub struct EngineHost {
     writer: UnixStream,
     events: Receiver<Event>,
     alive: bool,
+    /// Searches sent so far; the current one's number tags its info reports.
+    searches: u64,
 }
 
 static SOCKET_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -189,6 +195,7 @@ impl EngineHost {
             writer: stream,
             events,
             alive: true,
+            searches: 0,
         };
         match host.next_event(STARTUP_TIMEOUT) {
             Ok(Reply::Hello { plugin }) => host.plugin = plugin,
@@ -236,15 +243,28 @@ impl EngineHost {
         self.call(Request::NewGame)
     }
 
-    /// Search `position` under `limits` and `budget`, calling `on_info` for each live report.
+    /// Search `position` under `limits` and `budget`, calling `on_info` for each live report of
+    /// this search. `interrupted` is polled every [`INTERRUPT_POLL`]: when it turns true the
+    /// search is abandoned at once (the worker is killed, as its engine may be mid-search) with
+    /// [`HostError::Interrupted`], which is nobody's fault.
     pub fn search(
         &mut self,
         position: &Position,
         limits: WireLimits,
         budget: SearchBudget,
         mut on_info: impl FnMut(&WireInfo),
+        interrupted: impl Fn() -> bool,
     ) -> Result<MoveReply, HostError> {
+        self.searches += 1;
+        let search = self.searches;
+        // Reports of an earlier search that arrive late are dropped.
+        let mut on_info = |s: u64, info: &WireInfo| {
+            if s == search {
+                on_info(info)
+            }
+        };
         self.send(&Request::Go {
+            search,
             black: position.black(),
             white: position.white(),
             side: position.side_to_move.index() as u32,
@@ -253,6 +273,11 @@ impl EngineHost {
         let started = Instant::now();
         let mut stop_sent = false;
         loop {
+            if interrupted() {
+                return Err(self.die(HostError::Interrupted {
+                    engine: self.name.clone(),
+                }));
+            }
             let deadline = match budget {
                 SearchBudget::Deadline { budget, margin } => {
                     if stop_sent {
@@ -269,10 +294,14 @@ impl EngineHost {
                 // info reports cannot carry the search past its deadline.
                 self.already_arrived(&mut on_info)
             } else {
-                self.events.recv_timeout(wait)
+                match self.events.recv_timeout(wait.min(INTERRUPT_POLL)) {
+                    // Only a poll interval, not the deadline: look at `interrupted` again.
+                    Err(RecvTimeoutError::Timeout) if wait > INTERRUPT_POLL => continue,
+                    event => event,
+                }
             };
             match event {
-                Ok(Event::Reply(Reply::Info { info }, _)) => on_info(&info),
+                Ok(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, &info),
                 Ok(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
                     let elapsed = arrived.saturating_duration_since(started);
                     if let SearchBudget::Deadline { budget, margin } = budget {
@@ -333,15 +362,16 @@ impl EngineHost {
     }
 
     /// The first event other than an info report among those already received (info reports
-    /// on the way are passed to `on_info`), or a timeout when there is none.
+    /// on the way are passed to `on_info` with their search number), or a timeout when there is
+    /// none.
     fn already_arrived(
         &mut self,
-        on_info: &mut impl FnMut(&WireInfo),
+        on_info: &mut impl FnMut(u64, &WireInfo),
     ) -> Result<Event, RecvTimeoutError> {
         // Bounded, in case the worker keeps sending while we drain.
         for _ in 0..100_000 {
             match self.events.try_recv() {
-                Ok(Event::Reply(Reply::Info { info }, _)) => on_info(&info),
+                Ok(Event::Reply(Reply::Info { search, info }, _)) => on_info(search, &info),
                 Ok(other) => return Ok(other),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),

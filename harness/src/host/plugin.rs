@@ -14,8 +14,9 @@ use othello_board::Position;
 use serde::{Deserialize, Serialize};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
+use std::sync::Arc;
 
 /// Why a plugin could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -252,12 +253,12 @@ impl Plugin {
         })
     }
 
-    /// Create an instance whose live search info is sent to `info`.
-    pub fn instantiate(&self, info: Sender<abi::SearchInfo>) -> Result<Instance, String> {
+    /// Create an instance whose live search info goes to `info`.
+    pub fn instantiate(&self, info: InfoSink) -> Result<Instance, String> {
         let sink = Box::new(info);
         let host = Box::new(abi::Host {
             struct_size: abi::size_of::<abi::Host>(),
-            host_data: &*sink as *const Sender<abi::SearchInfo> as *mut c_void,
+            host_data: &*sink as *const InfoSink as *mut c_void,
             info: Some(on_info),
         });
         let create = self.api.create.expect("checked at load");
@@ -276,15 +277,26 @@ impl Plugin {
     }
 }
 
+/// Where an instance's live reports go: each is tagged with the number of the search running
+/// when the engine made it (`current_search`, set by the caller around [`Instance::search`];
+/// 0 between searches, when reports are dropped: the ABI allows them only during a search).
+pub struct InfoSink {
+    pub reports: Sender<(u64, abi::SearchInfo)>,
+    pub current_search: Arc<AtomicU64>,
+}
+
 /// The info callback given to every instance: copy the report and queue it; never blocks.
 unsafe extern "C" fn on_info(host_data: *mut c_void, info: *const abi::SearchInfo) {
     if host_data.is_null() || info.is_null() {
         return;
     }
-    // SAFETY: host_data is the Sender boxed in `instantiate`, alive while the instance is;
+    // SAFETY: host_data is the InfoSink boxed in `instantiate`, alive while the instance is;
     // `info` is valid during the call (header).
-    let (sink, info) = unsafe { (&*(host_data as *const Sender<abi::SearchInfo>), &*info) };
-    let _ = sink.send(*info);
+    let (sink, info) = unsafe { (&*(host_data as *const InfoSink), &*info) };
+    let search = sink.current_search.load(Ordering::Acquire);
+    if search != 0 {
+        let _ = sink.reports.send((search, *info));
+    }
 }
 
 /// One engine instance. Calls on it never overlap (`&mut self`), as the ABI requires.
@@ -292,7 +304,7 @@ pub struct Instance {
     api: &'static abi::EngineApi,
     raw: *mut abi::Engine,
     _host: Box<abi::Host>,
-    _sink: Box<Sender<abi::SearchInfo>>,
+    _sink: Box<InfoSink>,
 }
 
 // SAFETY: the ABI allows an instance to be called from any thread as long as calls on it do not

@@ -58,6 +58,9 @@ pub enum Request {
     },
     NewGame,
     Go {
+        /// Numbers the searches of one worker; its info reports carry it, so a report that
+        /// arrives late from an earlier search is recognised and dropped.
+        search: u64,
         black: u64,
         white: u64,
         /// 0 = Black, 1 = White.
@@ -72,12 +75,25 @@ pub enum Request {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
-    Hello { plugin: PluginInfo },
-    Failed { message: String },
+    Hello {
+        plugin: PluginInfo,
+    },
+    Failed {
+        message: String,
+    },
     Ok,
-    Error { message: String },
-    Info { info: WireInfo },
-    Moved { mv: i32, info: WireInfo },
+    Error {
+        message: String,
+    },
+    /// A live report of search number `search` (see [`Request::Go`]).
+    Info {
+        search: u64,
+        info: WireInfo,
+    },
+    Moved {
+        mv: i32,
+        info: WireInfo,
+    },
 }
 
 /// Write one message as a line and flush it.
@@ -116,6 +132,7 @@ mod tests {
                 value: "7".into(),
             },
             Request::Go {
+                search: 7,
                 black: 1,
                 white: 2,
                 side: 1,

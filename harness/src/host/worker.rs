@@ -6,14 +6,14 @@
 //! owns the socket's write side, so that replies and the engine's info reports (queued by the
 //! ABI callback without blocking) never interleave within a line.
 
-use super::plugin::Plugin;
+use super::plugin::{InfoSink, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireInfo};
 use othello_abi as abi;
 use othello_board::{Color, Position};
 use std::io::BufReader;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
@@ -37,10 +37,15 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
         }
     });
 
-    let (info_tx, info_rx) = mpsc::channel::<abi::SearchInfo>();
+    let (info_tx, info_rx) = mpsc::channel::<(u64, abi::SearchInfo)>();
+    let current_search = Arc::new(AtomicU64::new(0));
+    let sink = InfoSink {
+        reports: info_tx,
+        current_search: current_search.clone(),
+    };
     let loaded = Plugin::load(plugin_path)
         .map_err(|e| e.to_string())
-        .and_then(|(plugin, info)| Ok((plugin.instantiate(info_tx)?, info)));
+        .and_then(|(plugin, info)| Ok((plugin.instantiate(sink)?, info)));
     let (mut instance, info) = match loaded {
         Ok(x) => x,
         Err(message) => {
@@ -59,9 +64,10 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
     let info_out = out_tx.clone();
     std::thread::spawn(move || {
         while let Ok(first) = info_rx.recv() {
-            let latest = info_rx.try_iter().last().unwrap_or(first);
+            let (search, latest) = info_rx.try_iter().last().unwrap_or(first);
             if info_out
                 .send(Reply::Info {
+                    search,
                     info: WireInfo::from(&latest),
                 })
                 .is_err()
@@ -89,6 +95,7 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
                     Err(message) => Reply::Error { message },
                 },
                 Request::Go {
+                    search,
                     black,
                     white,
                     side,
@@ -114,7 +121,12 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
                                 reserved: 0,
                                 nodes: limits.nodes,
                             };
-                            match instance.search(&pos, &l, &engine_stop) {
+                            // Reports made from here until the search returns carry its
+                            // number; any made later (by a stray engine thread) are dropped.
+                            current_search.store(search.max(1), Ordering::Release);
+                            let answer = instance.search(&pos, &l, &engine_stop);
+                            current_search.store(0, Ordering::Release);
+                            match answer {
                                 Ok(answer) => Reply::Moved {
                                     mv: answer.mv,
                                     info: WireInfo::from(&answer.info),
