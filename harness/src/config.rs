@@ -168,6 +168,33 @@ pub struct EngineConfig {
     pub plugin: PluginRef,
     /// Engine options in file order, values as text.
     pub options: Vec<(String, String)>,
+    /// Which of this engine's forfeits fail the run (exit code 1), in any format.
+    pub fail_on: FailOn,
+}
+
+/// The `fail-on` key of an engine: which of its forfeits make the whole run fail, for CI jobs
+/// that must go red when an engine under test crashes even though it won the match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailOn {
+    /// Forfeits count as lost games only (the default).
+    #[default]
+    Nothing,
+    /// A crash (signal, abort, exit mid-game) fails the run.
+    Crash,
+    /// Any forfeit (crash, time, stall, illegal move, engine error) fails the run.
+    Forfeit,
+}
+
+impl FailOn {
+    /// Whether a forfeit with this termination fails the run.
+    pub fn fails(self, termination: crate::journal::Termination) -> bool {
+        match self {
+            FailOn::Nothing => false,
+            FailOn::Crash => termination == crate::journal::Termination::Crash,
+            FailOn::Forfeit => termination.is_forfeit(),
+        }
+    }
 }
 
 /// How an engine's plugin library is found.
@@ -374,6 +401,7 @@ struct RawEngine {
     name: Spanned<String>,
     plugin: Spanned<String>,
     options: Option<RawOptions>,
+    fail_on: Option<FailOn>,
 }
 
 /// Engine options in file order.
@@ -777,6 +805,7 @@ impl Validator<'_> {
                 name: entry.name.into_inner(),
                 plugin,
                 options,
+                fail_on: entry.fail_on.unwrap_or_default(),
             });
         }
         Ok(engines)

@@ -122,6 +122,24 @@ impl GameRecord {
         }
     }
 
+    /// The display name of the engine that forfeited this game, if one did.
+    pub fn forfeited_by(&self) -> Option<&str> {
+        match self.forfeit_by? {
+            Color::Black => Some(&self.black),
+            Color::White => Some(&self.white),
+        }
+    }
+
+    /// The game as the statistics see it.
+    pub fn outcome(&self) -> crate::stats::GameOutcome {
+        crate::stats::GameOutcome {
+            pair: self.pair as u64,
+            black: self.black.clone(),
+            white: self.white.clone(),
+            black_disc_diff: self.score,
+        }
+    }
+
     /// The record without its move list: what the statistics and reports need, a fraction of
     /// the memory (the journal keeps the moves).
     pub fn without_moves(&self) -> GameRecord {

@@ -306,42 +306,60 @@ fn run(
         elapsed.as_secs_f64(),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
-    let Some(sprt) = t.sprt.as_ref().zip(summary.sprt.as_ref()) else {
-        return Ok(exit::H1);
-    };
-    let (config, status) = sprt;
-    print!(
-        "{}",
-        table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
-    );
-    let candidate = &t.engines[0].name;
-    let forfeits: Vec<&journal::GameRecord> = summary
-        .records
-        .iter()
-        .filter(|r| {
-            let by = match r.forfeit_by {
-                Some(othello_board::Color::Black) => &r.black,
-                Some(othello_board::Color::White) => &r.white,
-                None => return false,
-            };
-            by == candidate
-                && (config.fail_on_forfeit
-                    || (config.fail_on_crash && r.termination == journal::Termination::Crash))
-        })
-        .collect();
-    if let Some(first) = forfeits.first() {
-        println!(
-            "FAIL: {candidate} forfeited {} game(s) ({}); the run fails whatever the test says",
-            forfeits.len(),
-            first.reason
+    if let Some((config, status)) = t.sprt.as_ref().zip(summary.sprt.as_ref()) {
+        print!(
+            "{}",
+            table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
         );
+        if fails_on_forfeits(&t, Some(config), &summary.records) {
+            return Ok(exit::H0);
+        }
+        return Ok(match status.decision {
+            Decision::AcceptH1 => exit::H1,
+            Decision::AcceptH0 => exit::H0,
+            Decision::Continue => exit::UNDECIDED,
+        });
+    }
+    if fails_on_forfeits(&t, None, &summary.records) {
         return Ok(exit::H0);
     }
-    Ok(match status.decision {
-        Decision::AcceptH1 => exit::H1,
-        Decision::AcceptH0 => exit::H0,
-        Decision::Continue => exit::UNDECIDED,
-    })
+    Ok(exit::H1)
+}
+
+/// Whether forfeits fail the run: an engine's own `fail-on`, or the candidate's with the
+/// `[sprt]` table's `fail-on-crash` / `fail-on-forfeit`. Prints a FAIL line per such engine.
+fn fails_on_forfeits(
+    t: &config::Tournament,
+    sprt: Option<&config::SprtConfig>,
+    records: &[journal::GameRecord],
+) -> bool {
+    let mut failed = false;
+    for (i, engine) in t.engines.iter().enumerate() {
+        let mut rule = engine.fail_on;
+        if let (0, Some(sprt)) = (i, sprt) {
+            if sprt.fail_on_forfeit {
+                rule = config::FailOn::Forfeit;
+            } else if sprt.fail_on_crash && rule == config::FailOn::Nothing {
+                rule = config::FailOn::Crash;
+            }
+        }
+        let forfeits: Vec<&journal::GameRecord> = records
+            .iter()
+            .filter(|r| r.forfeited_by() == Some(engine.name.as_str()))
+            .filter(|r| rule.fails(r.termination))
+            .collect();
+        if let Some(first) = forfeits.first() {
+            println!(
+                "FAIL: {} forfeited {} game(s) (first: game {}, {}); the run fails whatever the results say",
+                engine.name,
+                forfeits.len(),
+                first.game + 1,
+                first.reason
+            );
+            failed = true;
+        }
+    }
+    failed
 }
 
 /// `harness sprt-sim`: the resampling study of `harness::sprt_sim`.

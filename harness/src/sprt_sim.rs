@@ -15,44 +15,15 @@ use crate::stats::GameOutcome;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// One complete pair from the candidate's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PairObservation {
-    /// Half points of each game (0 loss, 1 draw, 2 win).
-    pub half_points: [u8; 2],
-    /// Sum of the two games' disc differences.
-    pub disc_sum: i64,
-}
+pub use crate::stats::PairObservation;
 
 /// The complete pairs between `a` (candidate) and `b`: two games under one pair id, each engine
-/// Black once.
+/// Black once (see [`crate::stats::complete_pairs`]).
 pub fn complete_pairs(outcomes: &[GameOutcome], a: &str, b: &str) -> Vec<PairObservation> {
-    let mut by_pair: std::collections::BTreeMap<u64, Vec<&GameOutcome>> = Default::default();
-    for o in outcomes
+    let between = outcomes
         .iter()
-        .filter(|o| (o.black == a && o.white == b) || (o.black == b && o.white == a))
-    {
-        by_pair.entry(o.pair).or_default().push(o);
-    }
-    by_pair
-        .values()
-        .filter(|g| g.len() == 2 && (g[0].black == a) != (g[1].black == a))
-        .map(|g| {
-            let diff = |o: &GameOutcome| {
-                if o.black == a {
-                    o.black_disc_diff as i64
-                } else {
-                    -(o.black_disc_diff as i64)
-                }
-            };
-            let hp = |d: i64| (d.signum() + 1) as u8;
-            let (d0, d1) = (diff(g[0]), diff(g[1]));
-            PairObservation {
-                half_points: [hp(d0), hp(d1)],
-                disc_sum: d0 + d1,
-            }
-        })
-        .collect()
+        .filter(|o| (o.black == a && o.white == b) || (o.black == b && o.white == a));
+    crate::stats::complete_pairs(between, a).0
 }
 
 /// Parameters of the study.
@@ -243,6 +214,7 @@ mod tests {
 
     fn pair(a: u8, b: u8, discs: i64) -> PairObservation {
         PairObservation {
+            pair: 0,
             half_points: [a, b],
             disc_sum: discs,
         }

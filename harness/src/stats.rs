@@ -442,6 +442,69 @@ impl NameIndex {
     }
 }
 
+/// One complete pair from engine A's view: the unit of every paired statistic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairObservation {
+    /// The pair id shared by the two games.
+    pub pair: u64,
+    /// A's half points in each game, in the order the games were given (0 loss, 1 draw, 2 win).
+    pub half_points: [u8; 2],
+    /// Sum of the two games' disc differences from A's view.
+    pub disc_sum: i64,
+}
+
+/// The two games as a pair seen by `a`, if they form one: same pair id, and `a` played Black in
+/// exactly one of them (with the opponent the same in both). `None` otherwise.
+pub fn pair_observation(
+    first: &GameOutcome,
+    second: &GameOutcome,
+    a: &str,
+) -> Option<PairObservation> {
+    let swapped = first.pair == second.pair
+        && first.black == second.white
+        && first.white == second.black
+        && (first.black == a || first.white == a);
+    if !swapped {
+        return None;
+    }
+    let (d0, d1) = (disc_diff_for(first, a), disc_diff_for(second, a));
+    Some(PairObservation {
+        pair: first.pair,
+        half_points: [result_half_points(d0) as u8, result_half_points(d1) as u8],
+        disc_sum: d0 + d1,
+    })
+}
+
+/// The complete pairs among games that all involve `a`, grouped by pair id in order of first
+/// appearance (so results are deterministic), and the number of games left out: a pair id with
+/// one game, three or more, or two games that are not colour-swapped (see the module docs).
+pub fn complete_pairs<'g>(
+    games: impl IntoIterator<Item = &'g GameOutcome>,
+    a: &str,
+) -> (Vec<PairObservation>, u32) {
+    let mut group_of: HashMap<u64, usize> = HashMap::new();
+    let mut groups: Vec<Vec<&GameOutcome>> = Vec::new();
+    for o in games {
+        let g = *group_of.entry(o.pair).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(o);
+    }
+    let mut pairs = Vec::new();
+    let mut incomplete = 0;
+    for group in &groups {
+        match group[..] {
+            [first, second] => match pair_observation(first, second, a) {
+                Some(p) => pairs.push(p),
+                None => incomplete += 2,
+            },
+            _ => incomplete += group.len() as u32,
+        }
+    }
+    (pairs, incomplete)
+}
+
 /// Half points (0, 1 or 2) scored by the side whose disc difference this is.
 fn result_half_points(disc_diff: i64) -> u64 {
     match disc_diff.signum() {
@@ -486,10 +549,8 @@ fn match_stats_of<'g>(
         pair_disc_sums: Vec::new(),
     };
 
-    // Group by pair id, keeping the order of first appearance so results are deterministic.
-    let mut group_of: HashMap<u64, usize> = HashMap::new();
-    let mut groups: Vec<Vec<&GameOutcome>> = Vec::new();
     let mut game_scores: Vec<f64> = Vec::new();
+    let mut mine: Vec<&GameOutcome> = Vec::new();
     for o in games {
         let half_points = result_half_points(disc_diff_for(o, a));
         match half_points {
@@ -499,28 +560,18 @@ fn match_stats_of<'g>(
         }
         stats.games += 1;
         game_scores.push(half_points as f64 / 2.0);
-        let g = *group_of.entry(o.pair).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(o);
+        mine.push(o);
     }
 
+    let (pairs, incomplete) = complete_pairs(mine, a);
+    stats.incomplete_games = incomplete;
     let mut pair_scores: Vec<f64> = Vec::new();
     let mut pair_disc_sums: Vec<f64> = Vec::new();
-    for group in &groups {
-        let complete = group.len() == 2 && ((group[0].black == a) != (group[1].black == a));
-        if !complete {
-            stats.incomplete_games += group.len() as u32;
-            continue;
-        }
-        let hp: u64 = group
-            .iter()
-            .map(|o| result_half_points(disc_diff_for(o, a)))
-            .sum();
+    for p in &pairs {
+        let hp = p.half_points[0] + p.half_points[1];
         stats.pentanomial[hp as usize] += 1;
-        pair_scores.push(hp as f64 / 4.0);
-        pair_disc_sums.push(group.iter().map(|o| disc_diff_for(o, a)).sum::<i64>() as f64);
+        pair_scores.push(f64::from(hp) / 4.0);
+        pair_disc_sums.push(p.disc_sum as f64);
     }
     stats.pairs = pair_scores.len() as u32;
 

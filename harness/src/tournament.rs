@@ -20,7 +20,7 @@ use crate::journal::{recover, GameRecord, Journal, FINGERPRINT_FILE, GGF_FILE, J
 use crate::openings::{self, OpeningSet};
 use crate::schedule::{PairedSchedule, ScheduledGame};
 use crate::sprt::{Decision, SprtStatus};
-use crate::stats::GameOutcome;
+use crate::stats::{self, GameOutcome};
 use anyhow::{bail, Context};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,6 +70,13 @@ impl WorkerPool {
     }
 }
 
+/// What a game thread hands to the coordinator.
+enum FromGame {
+    Finished(Box<GameRecord>),
+    /// Games cannot go on (neither engine's worker starts): the run ends with this error.
+    Fatal(anyhow::Error),
+}
+
 /// Who watches a run: the live event stream and the scheduling control (both unused by the
 /// plain progress output).
 #[derive(Clone, Default)]
@@ -108,15 +115,7 @@ pub fn load_openings(t: &Tournament) -> anyhow::Result<OpeningSet> {
 
 /// Outcomes for the statistics from journal records.
 pub fn outcomes(records: &[GameRecord]) -> Vec<GameOutcome> {
-    records
-        .iter()
-        .map(|r| GameOutcome {
-            pair: r.pair as u64,
-            black: r.black.clone(),
-            white: r.white.clone(),
-            black_disc_diff: r.score,
-        })
-        .collect()
+    records.iter().map(GameRecord::outcome).collect()
 }
 
 /// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`.
@@ -268,9 +267,10 @@ pub fn run(
     let threads = t.concurrency.max(1).min(todo.len().max(1));
     // A rendezvous channel: a game thread hands its record over before starting another game,
     // so the coordinator (journal, SPRT decision) is never more than one game per thread behind.
-    let (tx, rx) = mpsc::sync_channel::<GameRecord>(0);
+    let (tx, rx) = mpsc::sync_channel::<FromGame>(0);
     let mut records = previous;
     let mut write_error = None;
+    let mut fatal: Option<anyhow::Error> = None;
 
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -311,17 +311,28 @@ pub fn run(
                         pool.give_back(g.white, w);
                         r.expect("checked above")
                     }
-                    (b, w) => {
-                        // A worker that cannot even be restarted forfeits the game.
-                        let (side, err) = match (b, w) {
-                            (Err(e), _) => (othello_board::Color::Black, e),
-                            (_, Err(e)) => (othello_board::Color::White, e),
-                            _ => unreachable!(),
-                        };
-                        crate::game::forfeit_before_start(&setup, side, &err)
+                    (Err(b), Err(w)) => {
+                        // Neither engine can start: the machine, not an engine, is at fault
+                        // (no processes or descriptors left?). Stop handing out games.
+                        let fatal = anyhow::anyhow!(
+                            "game {}: cannot start a worker for either engine ({b}; {w})",
+                            g.index + 1
+                        );
+                        let _ = tx.send(FromGame::Fatal(fatal));
+                        return;
+                    }
+                    // A worker that cannot even be restarted forfeits the game; the other
+                    // engine's healthy worker goes back to the pool.
+                    (Err(e), Ok(w)) => {
+                        pool.give_back(g.white, w);
+                        crate::game::forfeit_before_start(&setup, othello_board::Color::Black, &e)
+                    }
+                    (Ok(b), Err(e)) => {
+                        pool.give_back(g.black, b);
+                        crate::game::forfeit_before_start(&setup, othello_board::Color::White, &e)
                     }
                 };
-                if tx.send(record).is_err() {
+                if tx.send(FromGame::Finished(Box::new(record))).is_err() {
                     return;
                 }
             });
@@ -329,7 +340,15 @@ pub fn run(
         drop(tx);
 
         let mut report_cost = std::time::Duration::ZERO;
-        for record in rx {
+        for message in rx {
+            let record = match message {
+                FromGame::Finished(record) => *record,
+                FromGame::Fatal(e) => {
+                    claims.lock().expect("claims lock").closed = true;
+                    fatal.get_or_insert(e);
+                    continue;
+                }
+            };
             if write_error.is_none() {
                 if let Err(e) = journal.append(&record) {
                     write_error = Some(e);
@@ -372,6 +391,13 @@ pub fn run(
     if let Some(e) = write_error {
         return Err(e.context(format!(
             "cannot append to the journal in {}",
+            t.out.display()
+        )));
+    }
+    if let Some(e) = fatal {
+        return Err(e.context(format!(
+            "the run stopped; its {} finished games are in {} and running it again resumes it",
+            records.len(),
             t.out.display()
         )));
     }
@@ -573,26 +599,25 @@ impl RunningTotals {
         };
         let mut pair = [first, record.clone()];
         pair.sort_by_key(|g| g.game);
-        if pair[0].black != pair[1].white || pair[0].white != pair[1].black {
-            return None; // not a pair of swapped colours: counted in no pair statistic
-        }
-        self.pairs_done += 1;
         let (a, b) = (pair[0].black.clone(), pair[0].white.clone());
-        let points = |score: i32| (score.signum() + 1) as f64 / 2.0;
-        let (pa, da) = (
-            points(pair[0].score) + 1.0 - points(pair[1].score),
-            [pair[0].score, -pair[1].score],
-        );
+        // From the first game's Black engine's view; not a colour-swapped pair: counted in no
+        // pair statistic.
+        let seen_by_a = stats::pair_observation(&pair[0].outcome(), &pair[1].outcome(), &a)?;
+        self.pairs_done += 1;
+        let pa = f64::from(seen_by_a.half_points[0] + seen_by_a.half_points[1]) / 2.0;
+        let da = [pair[0].score, -pair[1].score];
         let entry = self.scores.entry((a.clone(), b.clone())).or_default();
         entry.0 += pa;
         entry.1 += 2.0 - pa;
         entry.2 += 2;
+        // An SPRT runs on a match, so the candidate is in every pair.
         if let Some((_, candidate, stats)) = &mut self.sprt {
-            let sign = if &a == candidate { 1 } else { -1 };
-            let half_points = ((sign * da[0]).signum() + 1 + (sign * da[1]).signum() + 1) as usize;
-            stats.pentanomial[half_points] += 1;
-            stats.pairs += 1;
-            stats.pair_disc_sums.push(i64::from(sign * (da[0] + da[1])));
+            let games = (pair[0].outcome(), pair[1].outcome());
+            if let Some(seen) = stats::pair_observation(&games.0, &games.1, candidate) {
+                stats.pentanomial[(seen.half_points[0] + seen.half_points[1]) as usize] += 1;
+                stats.pairs += 1;
+                stats.pair_disc_sums.push(seen.disc_sum);
+            }
         }
         let mut line = format!(
             "pair {:>4}/{}  {a} vs {b}  {pa}-{}  (discs {:+}, {:+})  running {a} {}-{} {b} in {} games",

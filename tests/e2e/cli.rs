@@ -17,6 +17,6 @@ fn perft_counts_leaves_in_both_modes() {
         );
     }
     harness(dir.path(), &["perft", "3", "--mode", "3"])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["--mode"]);
 }

@@ -28,7 +28,7 @@ fn run_bad(label: &str, text: &str) -> Output {
     let dir = TempDir::new(label);
     dir.write("t.toml", text);
     let run = harness(dir.path(), &["run", "t.toml"]);
-    run.assert_failure();
+    run.assert_error();
     assert!(
         !dir.join("out").exists(),
         "output written for a bad file:\n{run}"
@@ -106,8 +106,7 @@ fn malformed_opening_file_names_file_and_line() {
         &edit("builtin = \"xot-small\"", "file = \"bad.txt\""),
     );
     let run = harness(dir.path(), &["run", "t.toml"]);
-    run.assert_failure()
-        .assert_stderr_has(&["bad.txt:3:", "a1"]);
+    run.assert_error().assert_stderr_has(&["bad.txt:3:", "a1"]);
     assert!(
         !dir.join("out").exists(),
         "output written for a bad file:\n{run}"
@@ -123,7 +122,7 @@ fn empty_opening_file_is_refused() {
         &edit("builtin = \"xot-small\"", "file = \"none.txt\""),
     );
     harness(dir.path(), &["run", "t.toml"])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["none.txt", "no openings"]);
     assert!(!dir.join("out").exists());
 }
@@ -136,6 +135,6 @@ fn unwritable_output_folder_is_refused() {
     dir.write("blocker", "a file, not a folder\n");
     dir.write("t.toml", &edit("out = \"out\"", "out = \"blocker/out\""));
     let run = harness(dir.path(), &["run", "t.toml"]);
-    run.assert_failure().assert_stderr_has(&["blocker/out"]);
+    run.assert_error().assert_stderr_has(&["blocker/out"]);
     assert!(!run.stdout.contains("pair "), "a game was played:\n{run}");
 }

@@ -86,6 +86,52 @@ builtin = "xot-small"
     assert!(run.stdout.contains("crasher: 4 x Crash"), "{run}");
 }
 
+/// `fail-on` on an engine: its crashes fail a run that has no sequential test (exit code 1,
+/// a FAIL line), every game is still played and recorded; the same forfeits under
+/// `fail-on = "crash"` of another engine, or of nobody, leave the exit code 0.
+#[test]
+fn fail_on_crash_fails_the_run_after_every_game_is_recorded() {
+    let a = artifacts();
+    let dir = TempDir::new("fail-on");
+    let gauntlet = |rule_for_crasher: &str, rule_for_greedy: &str| {
+        format!(
+            r#"[tournament]
+format = "gauntlet"
+pairs = 1
+concurrency = 2
+out = "out"
+
+[time]
+depth = 1
+
+[openings]
+builtin = "xot-small"
+{}{rule_for_greedy}{}{rule_for_crasher}{}"#,
+            engine("greedy", s(&a.greedy), ""),
+            engine("crasher", s(&a.crasher), "CrashAt = 2"),
+            engine("minimax", s(&a.minimax), "Depth = 1"),
+        )
+    };
+    dir.write("fail.toml", &gauntlet("fail-on = \"crash\"\n", ""));
+    let run = harness(dir.path(), &["run", "fail.toml", "--out", "fail"]);
+    assert_eq!(run.status.code(), Some(1), "{run}");
+    assert!(
+        run.stdout.contains("FAIL: crasher forfeited 2 game(s)"),
+        "{run}"
+    );
+    run.assert_no_workers_left();
+    let records = read_games(&dir.join("fail"));
+    assert_eq!(records.len(), 4, "every game is played");
+    check_schedule(&records, &[("greedy", "crasher"), ("greedy", "minimax")], 1);
+
+    // The rule belongs to the engine it is written under: on greedy, which never forfeits,
+    // the crasher's forfeits are ordinary lost games.
+    dir.write("pass.toml", &gauntlet("", "fail-on = \"forfeit\"\n"));
+    let run = harness(dir.path(), &["run", "pass.toml", "--out", "pass"]);
+    run.assert_success();
+    assert!(!run.stdout.contains("FAIL"), "{run}");
+}
+
 #[test]
 fn hanging_engine_loses_on_time_and_the_run_goes_on() {
     let a = artifacts();

@@ -38,12 +38,12 @@ fn plugin_of_another_abi_major_version_is_refused() {
     let path = s(&a.wrong_abi);
     // Refused after reading the table's header: no function of it is called (they abort).
     harness(dir.path(), &["info", path])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&[path, "ABI 2.1", "ABI 1.0"]);
 
     let file = write_match(&dir, &engine("future", path, ""));
     let run = harness(dir.path(), &["run", file]);
-    run.assert_failure()
+    run.assert_error()
         .assert_stderr_has(&["future", path, "ABI 2.1", "ABI 1.0"]);
     assert!(!run.stdout.contains("pair "), "a game was played:\n{run}");
     assert_no_games(&dir.join("out"));
@@ -55,19 +55,19 @@ fn library_without_the_entry_symbol_is_refused() {
     let dir = TempDir::new("not-a-plugin");
     let path = s(&a.not_a_plugin);
     harness(dir.path(), &["info", path])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&[path, "othello_engine_v1"]);
 
     let file = write_match(&dir, &engine("stranger", path, ""));
     harness(dir.path(), &["run", file])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["stranger", path, "othello_engine_v1"]);
     assert_no_games(&dir.join("out"));
 
     // A file that is no library at all.
     let text = dir.write("libtext.so", "not an ELF file\n");
     harness(dir.path(), &["info", s(&text)])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&[s(&text), "cannot be loaded"]);
 }
 
@@ -77,7 +77,7 @@ fn missing_plugin_is_an_error_naming_the_engine_and_the_path() {
     let missing = dir.join("plugins/libghost.so");
     let file = write_match(&dir, &engine("ghost", s(&missing), ""));
     harness(dir.path(), &["run", file])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["t.toml", "`ghost`", s(&missing)]);
     assert_no_games(&dir.join("out"));
 
@@ -91,11 +91,11 @@ fn missing_plugin_is_an_error_naming_the_engine_and_the_path() {
         std::env::consts::DLL_SUFFIX
     ));
     harness(dir.path(), &["run", file, "--plugin-dir", s(&plugins)])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["`ghost`", s(&expected)]);
 
     harness(dir.path(), &["info", s(&missing)])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&[s(&missing)]);
 }
 
@@ -107,13 +107,13 @@ fn bad_engine_option_stops_the_run_before_any_game() {
     let dir = TempDir::new("bad-option");
     let file = write_match(&dir, &engine("deep", s(&a.minimax), "Depth = 99"));
     harness(dir.path(), &["run", file])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["deep", "Depth", "99"]);
     assert_no_games(&dir.join("out"));
 
     let file = write_match(&dir, &engine("c", s(&a.first_move), "Skipp = 1"));
     harness(dir.path(), &["run", file])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["`c`", "Skipp", "unknown option"]);
     assert_no_games(&dir.join("out"));
 }
@@ -126,15 +126,15 @@ fn null_or_truncated_tables_are_refused() {
     let dir = TempDir::new("bad-tables");
     let null = s(&a.null_table);
     harness(dir.path(), &["info", null])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&[null, "null table"]);
     let short = s(&a.short_table);
     harness(dir.path(), &["info", short])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&[short, "8 bytes", "ABI 1.0"]);
     let file = write_match(&dir, &engine("short", short, ""));
     harness(dir.path(), &["run", file])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["short", short, "8 bytes"]);
     assert_no_games(&dir.join("out"));
 }

@@ -99,7 +99,7 @@ fn sprt_needs_a_match_and_valid_bounds() {
     );
     dir.write("t.toml", &base);
     harness(dir.path(), &["run", "t.toml"])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["t.toml:12", "sprt", "match"]);
     let bounds = base
         .replace("gauntlet", "match")
@@ -107,7 +107,7 @@ fn sprt_needs_a_match_and_valid_bounds() {
         .replace(&engine("c", s(&a.minimax), "Depth = 2"), "");
     dir.write("u.toml", &bounds);
     harness(dir.path(), &["run", "u.toml"])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["u.toml:14", "elo1"]);
 }
 

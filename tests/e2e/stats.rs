@@ -119,7 +119,7 @@ seed = 5
 
     // No journal, no table: a clear error naming the file.
     harness(dir.path(), &["stats", "nowhere"])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["nowhere"]);
 }
 

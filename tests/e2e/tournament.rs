@@ -314,7 +314,7 @@ builtin = "xot-small"
     // A different tournament into the same folder is refused...
     dir.write("t.toml", &toml.replace("pairs = 1", "pairs = 2"));
     harness(dir.path(), &["run", "t.toml"])
-        .assert_failure()
+        .assert_error()
         .assert_stderr_has(&["out", "2 games of a different tournament", "--restart"]);
     assert!(read() == before, "the journal changed");
     // ...unless the user asks to start over.

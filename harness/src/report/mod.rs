@@ -522,25 +522,14 @@ fn prefix_stats(records: &[GameRecord], a: &str, b: &str) -> Vec<(usize, MatchSt
         .collect();
     games.sort_by_key(|r| (r.pair, r.game));
     // Pair numbers of the complete pairs, ascending.
-    let mut by_pair: BTreeMap<usize, Vec<&GameRecord>> = BTreeMap::new();
-    for g in &games {
-        by_pair.entry(g.pair).or_default().push(g);
-    }
-    let complete: Vec<usize> = by_pair
+    let outcomes: Vec<GameOutcome> = games.iter().map(|r| r.outcome()).collect();
+    let mut complete: Vec<usize> = stats::complete_pairs(&outcomes, a)
+        .0
         .iter()
-        .filter(|(_, g)| g.len() == 2 && ((g[0].black == a) != (g[1].black == a)))
-        .map(|(&p, _)| p)
+        .map(|p| p.pair as usize)
         .collect();
+    complete.sort_unstable();
     let stride = complete.len().div_ceil(MAX_TRAJECTORY_POINTS).max(1);
-    let outcomes: Vec<GameOutcome> = games
-        .iter()
-        .map(|r| GameOutcome {
-            pair: r.pair as u64,
-            black: r.black.clone(),
-            white: r.white.clone(),
-            black_disc_diff: r.score,
-        })
-        .collect();
     complete
         .iter()
         .enumerate()

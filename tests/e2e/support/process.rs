@@ -28,12 +28,14 @@ impl Output {
         self
     }
 
-    /// Panic with the whole output unless the command exited by itself with a non-zero status
-    /// (a kill by a signal is not a clean failure).
-    pub fn assert_failure(&self) -> &Output {
-        assert!(
-            matches!(self.status.code(), Some(c) if c != 0),
-            "expected a clean non-zero exit:\n{self}"
+    /// Panic with the whole output unless the command exited by itself with status 2, the
+    /// documented exit code of every error (bad input, unusable plugin, unwritable output; a
+    /// kill by a signal is not a clean failure).
+    pub fn assert_error(&self) -> &Output {
+        assert_eq!(
+            self.status.code(),
+            Some(2),
+            "expected the error exit code 2:\n{self}"
         );
         self
     }
