@@ -234,6 +234,7 @@ static const oe_engine_api API = {
     fm_new_game,
     fm_search,
     fm_last_error,
+    NULL, /* search_game (ABI 1.1): not needed, the host then calls fm_search */
 };
 
 FM_EXPORT const oe_engine_api *othello_engine_v1(void) {

@@ -13,7 +13,7 @@ use crate::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use crate::openings::Opening;
 use crate::schedule::ScheduledGame;
 use othello_abi as abi;
-use othello_board::{Color, Move, Position};
+use othello_board::{Color, GameHistory, Move, Position};
 use std::time::Duration;
 
 /// The fixed facts of one game.
@@ -55,6 +55,14 @@ pub fn play_game(
     let mut hosts = hosts;
     let mut moves = book_moves(setup.opening);
     let mut pos = setup.opening.position();
+    // The game so far for engines that take it (ABI 1.1): the opening's moves with any forced
+    // pass made explicit, then every move played.
+    let mut history = GameHistory {
+        start: setup.opening.start,
+        moves: othello_board::replay(setup.opening.start, &setup.opening.moves)
+            .map(|(played, _)| played)
+            .unwrap_or_else(|_| setup.opening.moves.clone()),
+    };
     let game = setup.scheduled.index;
     let mut time_used = [0u64; 2];
     let mut nodes = [0u64; 2];
@@ -100,6 +108,7 @@ pub fn play_game(
                 clocks: clocks(&clock),
             });
             pos = pos.play(Move::PASS).expect("forced pass is legal");
+            history.moves.push(Move::PASS);
             moves.push(PlayedMove {
                 mv: Move::PASS.to_string(),
                 book: false,
@@ -124,7 +133,7 @@ pub fn play_game(
         };
         // "Stop now" interrupts the search itself, not only the game between moves.
         let stopping = || control.get() == ControlState::Stopping;
-        let reply = match host.search(&pos, limits, budget, on_info, stopping) {
+        let reply = match host.search(&history, limits, budget, on_info, stopping) {
             Ok(r) => r,
             Err(HostError::Interrupted { .. }) => return None,
             Err(e) => {
@@ -152,6 +161,7 @@ pub fn play_game(
             }
         };
         pos = pos.play(mv).expect("checked legal");
+        history.moves.push(mv);
         moves.push(PlayedMove {
             mv: mv.to_string(),
             book: false,

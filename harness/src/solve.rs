@@ -144,7 +144,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         // is sent and can miss the search entirely when this thread is descheduled.
         let started = std::time::Instant::now();
         let reply = host.search(
-            &position,
+            &othello_board::GameHistory::new(position),
             limits,
             SearchBudget::Stall {
                 timeout: args.timeout,

@@ -7,7 +7,7 @@
 
 use harness::config;
 use harness::ggf::write_game;
-use harness::host::protocol::{receive, send, Reply, Request, WireInfo, WireLimits};
+use harness::host::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use harness::host::{OptionInfo, PluginInfo};
 use harness::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use harness::openings::parse_openings;
@@ -349,13 +349,17 @@ fn request() -> impl Strategy<Value = Request> {
             any::<u64>(),
             any::<u64>(),
             any::<u32>(),
+            proptest::collection::vec(any::<i32>(), 0..70),
             wire_limits()
         )
-            .prop_map(|(search, black, white, side, limits)| Request::Go {
+            .prop_map(|(search, black, white, side, moves, limits)| Request::Go {
                 search,
-                black,
-                white,
-                side,
+                game: WireGame {
+                    black,
+                    white,
+                    side,
+                    moves,
+                },
                 limits,
             }),
         Just(Request::Stop),

@@ -41,7 +41,7 @@ fn c_example_loads_and_plays_a_match() {
             .unwrap_or_else(|| panic!("no `{key}` line:\n{info}"))
     };
     assert_eq!(field("name"), "FirstMove");
-    assert_eq!(field("abi"), "1.0");
+    assert_eq!(field("abi"), "1.1");
     assert_eq!(field("path"), s(&a.first_move));
     let skip = info
         .stdout
@@ -162,5 +162,35 @@ fn same_plugin_enters_twice_with_its_own_options() {
                 assert_eq!(m.mv, legal[skip % legal.len()], "{name} in {}", m.position);
             }
         }
+    }
+}
+
+/// A plugin built for ABI 1.0 (the fixtures declare the 1.0 table size and minor version 0,
+/// without `search_game`) still loads in this 1.1 host and plays through `search`.
+#[test]
+fn abi_1_0_plugin_still_loads_and_plays() {
+    let a = artifacts();
+    let dir = TempDir::new("abi-1-0");
+    let info = harness(dir.path(), &["info", s(&a.crasher)]);
+    info.assert_success();
+    assert!(
+        info.stdout
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["abi", "1.0"]),
+        "{info}"
+    );
+    // CrashAt = 0: never crashes; it plays the lowest legal square.
+    let toml = match_toml(
+        1,
+        &engine("old", s(&a.crasher), ""),
+        &engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("m.toml", &toml);
+    harness(dir.path(), &["run", "m.toml"]).assert_success();
+    let records = read_games(&dir.join("out"));
+    check_schedule(&records, &[("old", "greedy")], 1);
+    for r in &records {
+        check_record(r);
+        assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
     }
 }

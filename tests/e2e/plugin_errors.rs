@@ -39,12 +39,12 @@ fn plugin_of_another_abi_major_version_is_refused() {
     // Refused after reading the table's header: no function of it is called (they abort).
     harness(dir.path(), &["info", path])
         .assert_error()
-        .assert_stderr_has(&[path, "ABI 2.1", "ABI 1.0"]);
+        .assert_stderr_has(&[path, "ABI 2.1", "ABI 1.1"]);
 
     let file = write_match(&dir, &engine("future", path, ""));
     let run = harness(dir.path(), &["run", file]);
     run.assert_error()
-        .assert_stderr_has(&["future", path, "ABI 2.1", "ABI 1.0"]);
+        .assert_stderr_has(&["future", path, "ABI 2.1", "ABI 1.1"]);
     assert!(!run.stdout.contains("pair "), "a game was played:\n{run}");
     assert_no_games(&dir.join("out"));
 }

@@ -1,5 +1,5 @@
 /*
- * othello_engine.h — the Othello engine plugin ABI, version 1.0.
+ * othello_engine.h — the Othello engine plugin ABI, version 1.1.
  *
  * This header is the normative definition of the ABI. A plugin is a dynamic library (.so,
  * .dylib, .dll) that exports one symbol, `othello_engine_v1`, returning a pointer to a static
@@ -12,6 +12,15 @@
  *   by whoever fills it in, so that each side reads only the fields the other side knows.
  *   A host refuses a plugin whose `abi_major` differs from its own or whose `struct_size` is
  *   smaller than the version it claims.
+ *
+ * History
+ *   1.0  the first version.
+ *   1.1  `search_game` at the end of oe_engine_api: the same search, given the whole game (its
+ *        start position and the moves played since) instead of only the current position, for
+ *        engines with opening books, for bridges to protocols that replay games (GTP), and for
+ *        repetition-aware learning. A 1.1 host calls it when the plugin's table is large enough
+ *        to hold it and it is not NULL, and `search` otherwise; a 1.0 plugin (struct_size =
+ *        OE_ENGINE_API_SIZE_V1_0) keeps working unchanged.
  *
  * Conventions
  *   - Strings are NUL-terminated UTF-8. A string passed into a call is owned by the caller and
@@ -43,7 +52,7 @@ extern "C" {
 #endif
 
 #define OE_ABI_MAJOR 1
-#define OE_ABI_MINOR 0
+#define OE_ABI_MINOR 1
 
 /* The move value of a pass. */
 #define OE_MOVE_PASS 64
@@ -136,6 +145,17 @@ typedef struct oe_host {
     void (*info)(void *host_data, const oe_search_info *info);
 } oe_host;
 
+/* A game: where it started and the moves played since (ABI 1.1). Playing `moves` from `start`
+ * gives the position to search; passes appear explicitly as OE_MOVE_PASS. The start is the
+ * standard start position or the position an opening set begins from (XOT openings start from
+ * the standard position, their moves are part of `moves`). */
+typedef struct oe_game {
+    uint32_t struct_size;   /* sizeof(oe_game) as the host knows it */
+    uint32_t move_count;    /* entries in `moves` */
+    oe_position start;
+    const int32_t *moves;   /* move_count moves, 0..63 or OE_MOVE_PASS; owned by the host */
+} oe_game;
+
 /* An engine instance; opaque to the host. */
 typedef struct oe_engine oe_engine;
 
@@ -177,7 +197,19 @@ typedef struct oe_engine_api {
     /* The message of the last failed call on this instance (UTF-8, never NULL, "" when there
      * is none). Owned by the instance; valid until the next call on it. */
     const char *(*last_error)(const oe_engine *engine);
+
+    /* ---- ABI 1.1 ---- */
+
+    /* As `search`, for the position reached by playing `game->moves` from `game->start`, with
+     * the game itself available to the engine. The host guarantees the moves are legal (passes
+     * only when forced) and the game is not over. May be NULL: the host then calls `search`. */
+    oe_status (*search_game)(oe_engine *engine, const oe_game *game, const oe_limits *limits,
+                             const atomic_uint *stop, oe_search_result *result);
 } oe_engine_api;
+
+/* The size of an ABI 1.0 table (everything before `search_game`): what a plugin built against
+ * the 1.0 header declares in struct_size. */
+#define OE_ENGINE_API_SIZE_V1_0 offsetof(oe_engine_api, search_game)
 
 /* The entry point. Returns the plugin's static table; never NULL for a working plugin. */
 typedef const oe_engine_api *(*oe_entry_v1)(void);

@@ -1,4 +1,4 @@
-//! The `#[repr(C)]` mirror of `include/othello_engine.h`, ABI version 1.0.
+//! The `#[repr(C)]` mirror of `include/othello_engine.h`, ABI version 1.1.
 //!
 //! The header is normative: its comments give the ownership, lifetime and threading rules of
 //! every call. This crate only restates the types for Rust, with the same names minus the `oe_`
@@ -12,7 +12,7 @@ use std::ffi::{c_char, c_void};
 use std::sync::atomic::AtomicU32;
 
 pub const ABI_MAJOR: u16 = 1;
-pub const ABI_MINOR: u16 = 0;
+pub const ABI_MINOR: u16 = 1;
 
 /// Name of the exported entry symbol, NUL-terminated for `dlsym`.
 pub const ENTRY_SYMBOL_V1: &[u8] = b"othello_engine_v1\0";
@@ -174,6 +174,53 @@ pub struct EngineApi {
         ) -> Status,
     >,
     pub last_error: Option<unsafe extern "C" fn(engine: *const Engine) -> *const c_char>,
+    // ---- ABI 1.1 ----
+    pub search_game: Option<
+        unsafe extern "C" fn(
+            engine: *mut Engine,
+            game: *const Game,
+            limits: *const Limits,
+            stop: *const AtomicU32,
+            result: *mut SearchResult,
+        ) -> Status,
+    >,
+}
+
+impl EngineApi {
+    /// A table with every field zero: no strings, no options, every function `None`. The host
+    /// copies the prefix a plugin's version defines over it.
+    pub const fn zeroed() -> EngineApi {
+        EngineApi {
+            struct_size: 0,
+            abi_major: 0,
+            abi_minor: 0,
+            name: std::ptr::null(),
+            version: std::ptr::null(),
+            author: std::ptr::null(),
+            option_count: 0,
+            options: std::ptr::null(),
+            create: None,
+            destroy: None,
+            set_option: None,
+            new_game: None,
+            search: None,
+            last_error: None,
+            search_game: None,
+        }
+    }
+}
+
+/// `OE_ENGINE_API_SIZE_V1_0`: the table size a plugin built against the 1.0 header declares.
+pub const ENGINE_API_SIZE_V1_0: u32 = std::mem::offset_of!(EngineApi, search_game) as u32;
+
+/// `oe_game` (ABI 1.1): a start position and the moves played since.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Game {
+    pub struct_size: u32,
+    pub move_count: u32,
+    pub start: Position,
+    pub moves: *const i32,
 }
 
 /// The type of the `othello_engine_v1` symbol.

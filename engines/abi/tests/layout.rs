@@ -28,6 +28,9 @@ int main(void) {
     S(oe_host) O(oe_host, host_data) O(oe_host, info)
     S(oe_engine_api) O(oe_engine_api, abi_minor) O(oe_engine_api, name) O(oe_engine_api, option_count) O(oe_engine_api, options)
     O(oe_engine_api, create) O(oe_engine_api, search) O(oe_engine_api, last_error)
+    O(oe_engine_api, search_game)
+    printf("OE_ENGINE_API_SIZE_V1_0 %zu\n", (size_t)OE_ENGINE_API_SIZE_V1_0);
+    S(oe_game) O(oe_game, move_count) O(oe_game, start) O(oe_game, moves)
     S(atomic_uint)
     return 0;
 }
@@ -103,6 +106,15 @@ fn rust_mirror_matches_the_c_header() {
             "oe_engine_api.last_error",
             offset_of!(EngineApi, last_error),
         ),
+        (
+            "oe_engine_api.search_game",
+            offset_of!(EngineApi, search_game),
+        ),
+        ("OE_ENGINE_API_SIZE_V1_0", ENGINE_API_SIZE_V1_0 as usize),
+        ("oe_game", size_of::<Game>()),
+        ("oe_game.move_count", offset_of!(Game, move_count)),
+        ("oe_game.start", offset_of!(Game, start)),
+        ("oe_game.moves", offset_of!(Game, moves)),
         ("atomic_uint", size_of::<std::sync::atomic::AtomicU32>()),
     ];
     let c = c_layout();

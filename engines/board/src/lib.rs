@@ -16,6 +16,7 @@
 //! Invariant kept by every constructor: `player & opponent == 0`.
 
 mod board;
+mod history;
 mod notation;
 mod obf;
 mod perft;
@@ -25,6 +26,7 @@ mod symmetry;
 mod transcript;
 
 pub use board::{flips, moves, Board};
+pub use history::GameHistory;
 pub use notation::{Move, ParseMoveError, Square};
 pub use obf::{ObfLine, ParseObfError};
 pub use perft::{perft, PassRule};

@@ -376,14 +376,41 @@ mod entry {
         // SAFETY: the host's arguments are passed on unchanged to the SDK's entry, which
         // requires exactly what the host guarantees for this one.
         let status = unsafe { f(engine, position, limits, stop, result) };
+        // SAFETY: `result` is the host's result struct of this call.
+        unsafe { override_move(status, result) }
+    }
+
+    /// Put the move chosen by `out-of-range` into the SDK's answer.
+    ///
+    /// # Safety
+    /// `result` is null or the host's live result struct of the current call.
+    unsafe fn override_move(status: abi::Status, result: *mut abi::SearchResult) -> abi::Status {
         if let Some(mv) = OVERRIDE_MOVE.with(|m| m.take()) {
             if status == abi::OK && !result.is_null() {
-                // SAFETY: `result` is the host's live result struct for this call (non-null,
-                // checked above; the SDK has just filled it).
+                // SAFETY: non-null (checked), the host's live result struct for this call; the
+                // SDK has just filled it.
                 unsafe { (*result).mv = mv };
             }
         }
         status
+    }
+
+    /// The same wrapper around the SDK's ABI 1.1 `search_game`.
+    unsafe extern "C" fn search_game(
+        engine: *mut abi::Engine,
+        game: *const abi::Game,
+        limits: *const abi::Limits,
+        stop: *const AtomicU32,
+        result: *mut abi::SearchResult,
+    ) -> abi::Status {
+        OVERRIDE_MOVE.with(|m| m.set(None));
+        let Some(f) = inner().search_game else {
+            return abi::ERROR;
+        };
+        // SAFETY: as in `search`: the host's arguments go to the SDK's entry unchanged.
+        let status = unsafe { f(engine, game, limits, stop, result) };
+        // SAFETY: `result` is the host's result struct of this call.
+        unsafe { override_move(status, result) }
     }
 
     /// The plugin entry point of ABI major version 1.
@@ -406,6 +433,7 @@ mod entry {
                 new_game: api.new_game,
                 search: Some(search),
                 last_error: api.last_error,
+                search_game: Some(search_game),
             }) as *const abi::EngineApi
         });
         built.unwrap_or(std::ptr::null())
@@ -425,6 +453,7 @@ mod tests {
         let request = SearchRequest {
             position,
             limits: Limits::default(),
+            game: None,
         };
         engine.search(&request, &ctx)
     }

@@ -167,6 +167,7 @@ mod tests {
         let request = SearchRequest {
             position,
             limits: Limits::default(),
+            game: None,
         };
         engine.search(&request, &ctx)
     }

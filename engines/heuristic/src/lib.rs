@@ -407,7 +407,7 @@ mod tests {
         stop: &AtomicU32,
     ) -> SearchOutcome {
         let ctx = SearchContext::detached(stop);
-        e.search(&SearchRequest { position, limits }, &ctx)
+        e.search(&SearchRequest::new(position, limits), &ctx)
     }
 
     fn run(e: &mut Heuristic, position: Position) -> SearchOutcome {

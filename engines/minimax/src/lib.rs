@@ -316,7 +316,7 @@ mod tests {
         stop: &AtomicU32,
     ) -> SearchOutcome {
         let ctx = SearchContext::detached(stop);
-        e.search(&SearchRequest { position, limits }, &ctx)
+        e.search(&SearchRequest::new(position, limits), &ctx)
     }
 
     fn run(e: &mut Minimax, position: Position) -> SearchOutcome {

@@ -16,7 +16,7 @@ pub use othello_board as board;
 #[doc(hidden)]
 pub use shim::ApiTable;
 
-use othello_board::{Color, Move, Position};
+use othello_board::{Color, GameHistory, Move, Position};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -94,10 +94,24 @@ impl Limits {
 }
 
 /// What the host asks for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SearchRequest {
     pub position: Position,
     pub limits: Limits,
+    /// The game that led to `position`, from hosts of ABI 1.1 (`search_game`); `None` from a
+    /// 1.0 host or a caller that only knows the position.
+    pub game: Option<GameHistory>,
+}
+
+impl SearchRequest {
+    /// A request for a position alone.
+    pub fn new(position: Position, limits: Limits) -> SearchRequest {
+        SearchRequest {
+            position,
+            limits,
+            game: None,
+        }
+    }
 }
 
 /// Live information about a running search.

@@ -6,7 +6,7 @@
 
 use crate::{Clock, Engine, Limits, OptionSpec, SearchContext, SearchInfo, SearchRequest};
 use othello_abi as abi;
-use othello_board::{Color, Position};
+use othello_board::{Color, GameHistory, Move, Position};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicU32;
@@ -81,6 +81,7 @@ impl ApiTable {
             new_game: Some(new_game::<E>),
             search: Some(search::<E>),
             last_error: Some(last_error::<E>),
+            search_game: Some(search_game::<E>),
         };
         ApiTable {
             api,
@@ -295,7 +296,106 @@ unsafe extern "C" fn search<E: Engine>(
     let Some(inst) = (unsafe { instance::<E>(engine) }) else {
         return abi::INVALID_ARGUMENT;
     };
-    if position.is_null() || limits.is_null() || stop.is_null() || result.is_null() {
+    if position.is_null() {
+        return inst.fail(abi::INVALID_ARGUMENT, "null position".to_string());
+    }
+    // SAFETY: non-null, valid for the call (header).
+    let position = match to_position(unsafe { &*position }) {
+        Ok(p) => p,
+        Err(e) => return inst.fail(abi::INVALID_ARGUMENT, e),
+    };
+    // SAFETY: the pointers come from the host as received by this entry.
+    unsafe { run_search(inst, started, position, None, limits, stop, result) }
+}
+
+/// ABI 1.1: `search` with the game that led to the position.
+unsafe extern "C" fn search_game<E: Engine>(
+    engine: *mut abi::Engine,
+    game: *const abi::Game,
+    limits: *const abi::Limits,
+    stop: *const AtomicU32,
+    result: *mut abi::SearchResult,
+) -> abi::Status {
+    let started = Instant::now();
+    // SAFETY: the host passes a live instance, used by one thread at a time.
+    let Some(inst) = (unsafe { instance::<E>(engine) }) else {
+        return abi::INVALID_ARGUMENT;
+    };
+    if game.is_null() {
+        return inst.fail(abi::INVALID_ARGUMENT, "null game".to_string());
+    }
+    // SAFETY: non-null and valid for the call; every version of oe_game starts with its size.
+    let size = unsafe { std::ptr::addr_of!((*game).struct_size).read() };
+    if (size as usize) < std::mem::size_of::<abi::Game>() {
+        return inst.fail(
+            abi::INVALID_ARGUMENT,
+            format!("game ({size} bytes) smaller than ABI 1.1's"),
+        );
+    }
+    // SAFETY: checked large enough above; valid for the call.
+    let game = unsafe { &*game };
+    let start = match to_position(&game.start) {
+        Ok(p) => p,
+        Err(e) => return inst.fail(abi::INVALID_ARGUMENT, format!("game start: {e}")),
+    };
+    // A game has at most 60 moves and a pass between any two, so 128 bounds a real one.
+    if game.move_count > 128 || (game.move_count > 0 && game.moves.is_null()) {
+        return inst.fail(
+            abi::INVALID_ARGUMENT,
+            format!("{} moves at {:?}", game.move_count, game.moves),
+        );
+    }
+    let raw: &[i32] = if game.move_count == 0 {
+        &[]
+    } else {
+        // SAFETY: non-null, `move_count` entries owned by the host and valid during the call.
+        unsafe { std::slice::from_raw_parts(game.moves, game.move_count as usize) }
+    };
+    let mut moves = Vec::with_capacity(raw.len());
+    for (i, &m) in raw.iter().enumerate() {
+        match Move::from_wire(m as i64) {
+            Some(mv) => moves.push(mv),
+            None => {
+                return inst.fail(
+                    abi::INVALID_ARGUMENT,
+                    format!("game move {}: value {m} is not a move", i + 1),
+                )
+            }
+        }
+    }
+    let history = GameHistory { start, moves };
+    let position = match history.position() {
+        Ok(p) => p,
+        Err(e) => return inst.fail(abi::INVALID_ARGUMENT, format!("game: {e}")),
+    };
+    // SAFETY: the pointers come from the host as received by this entry.
+    unsafe { run_search(inst, started, position, Some(history), limits, stop, result) }
+}
+
+fn to_position(p: &abi::Position) -> Result<Position, String> {
+    let side = match p.side_to_move {
+        0 => Color::Black,
+        1 => Color::White,
+        s => return Err(format!("side_to_move {s} is not 0 or 1")),
+    };
+    Position::from_colors(p.black, p.white, side).ok_or_else(|| "black and white overlap".into())
+}
+
+/// The common part of `search` and `search_game`.
+///
+/// # Safety
+/// `limits`, `stop` and `result` are the host's pointers of the current call: null or valid for
+/// its duration.
+unsafe fn run_search<E: Engine>(
+    inst: &mut Instance<E>,
+    started: Instant,
+    position: Position,
+    game: Option<GameHistory>,
+    limits: *const abi::Limits,
+    stop: *const AtomicU32,
+    result: *mut abi::SearchResult,
+) -> abi::Status {
+    if limits.is_null() || stop.is_null() || result.is_null() {
         return inst.fail(abi::INVALID_ARGUMENT, "null argument to search".to_string());
     }
     // Both extensible structs start with their size: read it through the raw pointer before
@@ -318,20 +418,7 @@ unsafe extern "C" fn search<E: Engine>(
     }
     // SAFETY: non-null pointers from the host, valid for the duration of the call, and (checked
     // above) at least as large as the structs of this ABI version.
-    let (position, limits, stop) = unsafe { (&*position, &*limits, &*stop) };
-    let side = match position.side_to_move {
-        0 => Color::Black,
-        1 => Color::White,
-        s => {
-            return inst.fail(
-                abi::INVALID_ARGUMENT,
-                format!("side_to_move {s} is not 0 or 1"),
-            )
-        }
-    };
-    let Some(position) = Position::from_colors(position.black, position.white, side) else {
-        return inst.fail(abi::INVALID_ARGUMENT, "black and white overlap".to_string());
-    };
+    let (limits, stop) = unsafe { (&*limits, &*stop) };
     if position.is_game_over() {
         return inst.fail(
             abi::INVALID_ARGUMENT,
@@ -341,6 +428,7 @@ unsafe extern "C" fn search<E: Engine>(
     let request = SearchRequest {
         position,
         limits: to_limits(limits),
+        game,
     };
     let ctx = SearchContext {
         stop,

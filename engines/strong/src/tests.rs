@@ -254,6 +254,7 @@ fn stop_latency(board: Board, depth: u32) -> Duration {
                 depth: Some(depth),
                 ..Limits::default()
             },
+            game: None,
         };
         std::thread::scope(|scope| {
             let raiser = scope.spawn(|| {
@@ -301,6 +302,7 @@ fn plugin_search_returns_legal_moves_at_fixed_depth() {
                 depth: Some(1 + (n % 4) as u32),
                 ..Limits::default()
             },
+            game: None,
         };
         let out = engine.search(&request, &ctx);
         assert!(position.is_legal(out.mv), "{} in {position}", out.mv);
@@ -317,6 +319,7 @@ fn plugin_search_returns_legal_moves_at_fixed_depth() {
     let request = SearchRequest {
         position,
         limits: Limits::default(),
+        game: None,
     };
     assert_eq!(engine.search(&request, &ctx).mv, Move::PASS);
 }
@@ -360,6 +363,7 @@ fn lazy_smp_threads_give_exact_scores() {
                 depth: Some(l.position.empties()),
                 ..Limits::default()
             },
+            game: None,
         };
         let out = engine.search(&request, &ctx);
         assert_eq!(out.info.score, l.best_score().unwrap() as f64);

@@ -8,8 +8,8 @@
 //! ([`EngineHost::is_alive`] is false) and the caller spawns a new one.
 
 use super::plugin::PluginInfo;
-use super::protocol::{receive, send, Reply, Request, WireInfo, WireLimits};
-use othello_board::Position;
+use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
+use othello_board::GameHistory;
 use std::io::BufReader;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::os::unix::process::ExitStatusExt;
@@ -243,13 +243,13 @@ impl EngineHost {
         self.call(Request::NewGame)
     }
 
-    /// Search `position` under `limits` and `budget`, calling `on_info` for each live report of
+    /// Search the position at the end of `game` under `limits` and `budget`, calling `on_info` for each live report of
     /// this search. `interrupted` is polled every [`INTERRUPT_POLL`]: when it turns true the
     /// search is abandoned at once (the worker is killed, as its engine may be mid-search) with
     /// [`HostError::Interrupted`], which is nobody's fault.
     pub fn search(
         &mut self,
-        position: &Position,
+        game: &GameHistory,
         limits: WireLimits,
         budget: SearchBudget,
         mut on_info: impl FnMut(&WireInfo),
@@ -265,9 +265,7 @@ impl EngineHost {
         };
         self.send(&Request::Go {
             search,
-            black: position.black(),
-            white: position.white(),
-            side: position.side_to_move.index() as u32,
+            game: WireGame::from_history(game),
             limits,
         })?;
         let started = Instant::now();

@@ -10,7 +10,7 @@
 //! versions.
 
 use othello_abi as abi;
-use othello_board::Position;
+use othello_board::{GameHistory, Position};
 use serde::{Deserialize, Serialize};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -149,7 +149,13 @@ impl Plugin {
                 host_minor: abi::ABI_MINOR,
             });
         }
-        let needed = abi::size_of::<abi::EngineApi>();
+        // What the claimed version's table holds: 1.0 ends before `search_game`; 1.1 and any
+        // later minor version hold at least the whole table this host knows.
+        let needed = if minor == 0 {
+            abi::ENGINE_API_SIZE_V1_0
+        } else {
+            abi::size_of::<abi::EngineApi>()
+        };
         if size < needed {
             return Err(LoadError::TableTooSmall {
                 path: p,
@@ -159,8 +165,22 @@ impl Plugin {
                 minor,
             });
         }
-        // SAFETY: the table is at least as large as the v1.0 struct and static.
-        let api: &'static abi::EngineApi = unsafe { &*table };
+        // Copy the part of the table that the claimed version defines into a whole struct of
+        // this host's version; fields the plugin does not have stay zero (`None`). A reference
+        // to the plugin's own table would claim bytes a 1.0 plugin never allocated.
+        let mut known = abi::EngineApi::zeroed();
+        // SAFETY: the plugin's static table has at least `needed` readable bytes (checked
+        // above), `needed` is at most the size of `known`, and every field of EngineApi (integers,
+        // raw pointers, optional function pointers) is valid for any bit pattern that a C table
+        // of the same layout holds, with all-zero meaning null / None.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                table as *const u8,
+                &mut known as *mut abi::EngineApi as *mut u8,
+                needed as usize,
+            )
+        };
+        let api: &'static abi::EngineApi = Box::leak(Box::new(known));
         let functions: [(&'static str, bool); 6] = [
             ("create", api.create.is_some()),
             ("destroy", api.destroy.is_some()),
@@ -362,22 +382,41 @@ impl Instance {
         self.check(status, "new_game")
     }
 
+    /// Search `game`'s current position: through `search_game` (ABI 1.1) when the plugin has
+    /// it, otherwise through `search` with the position alone.
     pub fn search(
         &mut self,
-        position: &Position,
+        game: &GameHistory,
         limits: &abi::Limits,
         stop: &AtomicU32,
     ) -> Result<SearchAnswer, String> {
-        let pos = abi::Position {
-            black: position.black(),
-            white: position.white(),
-            side_to_move: position.side_to_move.index() as u32,
+        let wire = |p: &Position| abi::Position {
+            black: p.black(),
+            white: p.white(),
+            side_to_move: p.side_to_move.index() as u32,
             reserved: 0,
         };
         let mut result = abi::SearchResult::default();
-        let f = self.api.search.expect("checked at load");
-        // SAFETY: live instance; all pointers are to locals valid during the call.
-        let status = unsafe { f(self.raw, &pos, limits, stop, &mut result) };
+        let status = match self.api.search_game {
+            Some(f) => {
+                let moves: Vec<i32> = game.moves.iter().map(|m| m.wire() as i32).collect();
+                let g = abi::Game {
+                    struct_size: abi::size_of::<abi::Game>(),
+                    move_count: moves.len() as u32,
+                    start: wire(&game.start),
+                    moves: moves.as_ptr(),
+                };
+                // SAFETY: live instance; all pointers are to locals (the move vector included)
+                // valid during the call.
+                unsafe { f(self.raw, &g, limits, stop, &mut result) }
+            }
+            None => {
+                let position = game.position().map_err(|e| format!("bad game: {e}"))?;
+                let f = self.api.search.expect("checked at load");
+                // SAFETY: live instance; all pointers are to locals valid during the call.
+                unsafe { f(self.raw, &wire(&position), limits, stop, &mut result) }
+            }
+        };
         self.check(status, "search")?;
         Ok(SearchAnswer {
             mv: result.mv,

@@ -7,6 +7,7 @@
 //! Every line is one complete message; a line that does not parse is a protocol error.
 
 use super::plugin::PluginInfo;
+use othello_board::{Color, GameHistory, Move, Position};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
 
@@ -61,14 +62,51 @@ pub enum Request {
         /// Numbers the searches of one worker; its info reports carry it, so a report that
         /// arrives late from an earlier search is recognised and dropped.
         search: u64,
-        black: u64,
-        white: u64,
-        /// 0 = Black, 1 = White.
-        side: u32,
+        game: WireGame,
         limits: WireLimits,
     },
     Stop,
     Quit,
+}
+
+/// A game on the wire: its start position and the moves since (ABI move values); the worker
+/// searches the position at its end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireGame {
+    pub black: u64,
+    pub white: u64,
+    /// 0 = Black, 1 = White.
+    pub side: u32,
+    pub moves: Vec<i32>,
+}
+
+impl WireGame {
+    pub fn from_history(game: &GameHistory) -> WireGame {
+        WireGame {
+            black: game.start.black(),
+            white: game.start.white(),
+            side: game.start.side_to_move.index() as u32,
+            moves: game.moves.iter().map(|m| m.wire() as i32).collect(),
+        }
+    }
+
+    /// The game, if the start position is well formed and every value is a move (legality is
+    /// checked by replaying it).
+    pub fn to_history(&self) -> Result<GameHistory, String> {
+        let side = match self.side {
+            0 => Color::Black,
+            1 => Color::White,
+            s => return Err(format!("side {s} is not 0 or 1")),
+        };
+        let start = Position::from_colors(self.black, self.white, side)
+            .ok_or_else(|| "overlapping bitboards".to_string())?;
+        let moves = self
+            .moves
+            .iter()
+            .map(|&m| Move::from_wire(m as i64).ok_or_else(|| format!("move value {m}")))
+            .collect::<Result<Vec<Move>, String>>()?;
+        Ok(GameHistory { start, moves })
+    }
 }
 
 /// Worker to coordinator.
@@ -133,9 +171,12 @@ mod tests {
             },
             Request::Go {
                 search: 7,
-                black: 1,
-                white: 2,
-                side: 1,
+                game: WireGame {
+                    black: 1,
+                    white: 2,
+                    side: 1,
+                    moves: vec![19, 64],
+                },
                 limits: WireLimits {
                     flags: 4,
                     depth: 3,

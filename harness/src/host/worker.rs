@@ -9,7 +9,6 @@
 use super::plugin::{InfoSink, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireInfo};
 use othello_abi as abi;
-use othello_board::{Color, Position};
 use std::io::BufReader;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
@@ -96,46 +95,37 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
                 },
                 Request::Go {
                     search,
-                    black,
-                    white,
-                    side,
+                    game,
                     limits,
-                } => {
-                    let color = if side == 0 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    match Position::from_colors(black, white, color) {
-                        None => Reply::Error {
-                            message: "overlapping bitboards".to_string(),
-                        },
-                        Some(pos) => {
-                            let l = abi::Limits {
-                                struct_size: abi::size_of::<abi::Limits>(),
-                                flags: limits.flags,
-                                time_left_ms: limits.time_left_ms,
-                                increment_ms: limits.increment_ms,
-                                move_time_ms: limits.move_time_ms,
-                                depth: limits.depth,
-                                reserved: 0,
-                                nodes: limits.nodes,
-                            };
-                            // Reports made from here until the search returns carry its
-                            // number; any made later (by a stray engine thread) are dropped.
-                            current_search.store(search.max(1), Ordering::Release);
-                            let answer = instance.search(&pos, &l, &engine_stop);
-                            current_search.store(0, Ordering::Release);
-                            match answer {
-                                Ok(answer) => Reply::Moved {
-                                    mv: answer.mv,
-                                    info: WireInfo::from(&answer.info),
-                                },
-                                Err(message) => Reply::Error { message },
-                            }
+                } => match game.to_history() {
+                    Err(message) => Reply::Error {
+                        message: format!("bad game from the coordinator: {message}"),
+                    },
+                    Ok(game) => {
+                        let l = abi::Limits {
+                            struct_size: abi::size_of::<abi::Limits>(),
+                            flags: limits.flags,
+                            time_left_ms: limits.time_left_ms,
+                            increment_ms: limits.increment_ms,
+                            move_time_ms: limits.move_time_ms,
+                            depth: limits.depth,
+                            reserved: 0,
+                            nodes: limits.nodes,
+                        };
+                        // Reports made from here until the search returns carry its number;
+                        // any made later (by a stray engine thread) are dropped.
+                        current_search.store(search.max(1), Ordering::Release);
+                        let answer = instance.search(&game, &l, &engine_stop);
+                        current_search.store(0, Ordering::Release);
+                        match answer {
+                            Ok(answer) => Reply::Moved {
+                                mv: answer.mv,
+                                info: WireInfo::from(&answer.info),
+                            },
+                            Err(message) => Reply::Error { message },
                         }
                     }
-                }
+                },
                 // The reader thread handles these itself and never forwards them.
                 Request::Stop | Request::Quit => continue,
             };
