@@ -21,21 +21,7 @@ pub fn write_game(r: &GameRecord) -> String {
     };
     let _ = write!(s, "RE[{:+}.000{flag}]TY[8]", r.score);
     let start: Position = r.start_position().unwrap_or(Position::START);
-    let squares: String = start
-        .squares_string()
-        .chars()
-        .map(|c| match c {
-            'X' => '*',
-            'O' => 'O',
-            _ => '-',
-        })
-        .collect();
-    let side = if start.side_to_move == othello_board::Color::Black {
-        '*'
-    } else {
-        'O'
-    };
-    let _ = write!(s, "BO[8 {squares} {side}]");
+    let _ = write!(s, "BO[{}]", othello_board::ggf_board(&start));
     let mut color = start.side_to_move;
     for m in &r.moves {
         let tag = if color == othello_board::Color::Black {

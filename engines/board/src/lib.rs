@@ -16,6 +16,7 @@
 //! Invariant kept by every constructor: `player & opponent == 0`.
 
 mod board;
+mod ggf;
 mod history;
 mod notation;
 mod obf;
@@ -26,6 +27,7 @@ mod symmetry;
 mod transcript;
 
 pub use board::{flips, moves, Board};
+pub use ggf::{ggf_board, parse_ggf, write_ggf, GgfError};
 pub use history::GameHistory;
 pub use notation::{Move, ParseMoveError, Square};
 pub use obf::{ObfLine, ParseObfError};

@@ -57,6 +57,18 @@ pub trait Engine: Send + Sized + 'static {
     /// `Move::PASS` exactly when there is none. Poll `ctx.stopped()` and return promptly once it
     /// is true.
     fn search(&mut self, request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome;
+
+    /// What the SDK calls for a search. Engines whose search can fail without a bug (a bridge
+    /// to another program that died, say) override this: an `Err` becomes the status
+    /// `OE_ERROR` with the message in `last_error`, so the host records an engine error with
+    /// that reason. The default calls [`Engine::search`].
+    fn try_search(
+        &mut self,
+        request: &SearchRequest,
+        ctx: &SearchContext,
+    ) -> Result<SearchOutcome, String> {
+        Ok(self.search(request, ctx))
+    }
 }
 
 /// The clocks of a game with base time and increment.

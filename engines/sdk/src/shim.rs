@@ -435,8 +435,9 @@ unsafe fn run_search<E: Engine>(
         started,
         reporter: inst.reporter,
     };
-    let outcome = match catch_unwind(AssertUnwindSafe(|| inst.engine.search(&request, &ctx))) {
-        Ok(o) => o,
+    let outcome = match catch_unwind(AssertUnwindSafe(|| inst.engine.try_search(&request, &ctx))) {
+        Ok(Ok(o)) => o,
+        Ok(Err(message)) => return inst.fail(abi::ERROR, message),
         Err(p) => return inst.fail(abi::PANIC, panic_message(p)),
     };
     let mut info = to_abi_info(&outcome.info, started.elapsed());
