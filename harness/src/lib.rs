@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod events;
+pub mod frontend;
 pub mod game;
 pub mod ggf;
 pub mod host;

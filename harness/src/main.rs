@@ -81,6 +81,16 @@ enum Command {
         #[arg(long, default_value_t = 3600.0)]
         timeout: f64,
     },
+    /// Serve a plugin over the NBoard protocol on stdin/stdout (for the NBoard GUI).
+    Nboard {
+        #[command(flatten)]
+        seat: SeatArgs,
+    },
+    /// Serve a plugin over GTP (Go Text Protocol, 8x8 Othello) on stdin/stdout.
+    Gtp {
+        #[command(flatten)]
+        seat: SeatArgs,
+    },
     /// Compute a sequential test from result counts alone (exit code as for `run`).
     Sprt {
         /// Game results: wins,draws,losses.
@@ -157,6 +167,38 @@ fn counts<const N: usize>(text: &str) -> Result<Counts, String> {
         ));
     }
     Ok(Counts(parts))
+}
+
+/// The engine of a front-end session.
+#[derive(clap::Args)]
+struct SeatArgs {
+    /// Plugin: a library path or a bare name (looked up next to the harness binary).
+    #[arg(long)]
+    engine: String,
+    /// Engine option NAME=VALUE (repeatable).
+    #[arg(long = "option", value_parser = harness::solve::parse_option)]
+    options: Vec<(String, String)>,
+    /// Folder where a bare plugin name is looked up.
+    #[arg(long)]
+    plugin_dir: Option<PathBuf>,
+    /// Search every move to this depth (overrides the protocol's own settings).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search every move for this many seconds.
+    #[arg(long, conflicts_with = "depth")]
+    move_time: Option<f64>,
+}
+
+impl SeatArgs {
+    fn frontend(self) -> harness::frontend::FrontendArgs {
+        harness::frontend::FrontendArgs {
+            engine: self.engine,
+            plugin_dir: self.plugin_dir,
+            options: self.options,
+            depth: self.depth,
+            move_time: self.move_time,
+        }
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -239,6 +281,18 @@ fn main() {
             max_pairs,
             check_every,
             seed,
+        )
+        .map(|()| exit::H1),
+        Command::Nboard { seat } => harness::frontend::nboard::serve(
+            &seat.frontend(),
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+        )
+        .map(|()| exit::H1),
+        Command::Gtp { seat } => harness::frontend::gtp::serve(
+            &seat.frontend(),
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
         )
         .map(|()| exit::H1),
         Command::Worker { connect, plugin } => {

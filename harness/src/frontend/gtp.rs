@@ -1,0 +1,207 @@
+//! `harness gtp`: a plugin behind the Go Text Protocol (version 2) on an 8x8 Othello board.
+//!
+//! Each command may start with a numeric id, echoed in the answer: `=ID result` or
+//! `?ID message`, each answer ended by an empty line. Vertices are `A1`..`H8` (column letter,
+//! row 1 at the top as in Othello notation), a pass is `pass`, colours `b`/`black`/`w`/`white`.
+//! GTP has no way to set a position, so a game is always `clear_board` and `play` from the
+//! standard start. `play` and `genmove` of the side not to move are refused unless that side
+//! is to move after a forced pass (the pass is then inserted).
+//!
+//! Time: `time_settings MAIN BYO STONES` sets both clocks to MAIN seconds (BYO/STONES becomes
+//! the per-move increment); `time_left COLOR SECONDS STONES` sets one clock. With no clock and
+//! no `--depth`/`--move-time`, each move gets one second.
+
+use super::{move_text, FrontendArgs, SearchLimit, Seat};
+use othello_board::{Color, Move, Position};
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+/// The commands this front-end knows, for `list_commands` and `known_command`.
+const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+];
+
+/// The clocks as GTP sets them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clocks {
+    left: [Option<Duration>; 2],
+    increment: Duration,
+}
+
+fn color(text: &str) -> Result<Color, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(format!("invalid color `{text}`")),
+    }
+}
+
+fn seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("invalid time `{text}`"))
+}
+
+/// Make `who` the side to move: inserts a forced pass of the other side; an error otherwise.
+fn to_move(seat: &mut Seat, who: Color) -> Result<(), String> {
+    let pos = seat.position();
+    if pos.side_to_move == who {
+        return Ok(());
+    }
+    if pos.must_pass() {
+        return seat.play(Move::PASS);
+    }
+    Err(format!("it is {}'s turn", side_name(pos.side_to_move)))
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+fn board_text(pos: &Position) -> String {
+    let mut s = String::from("\n   A B C D E F G H\n");
+    let squares = pos.squares_string();
+    for (row, chunk) in squares.as_bytes().chunks(8).enumerate() {
+        s.push_str(&format!("{:>2}", row + 1));
+        for &c in chunk {
+            s.push(' ');
+            s.push(match c {
+                b'X' => 'X',
+                b'O' => 'O',
+                _ => '.',
+            });
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!("{} to move", side_name(pos.side_to_move)));
+    s
+}
+
+/// Serve one session until `quit` or the end of the input.
+pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> anyhow::Result<()> {
+    let mut seat = Seat::start(args)?;
+    let mut clocks = Clocks::default();
+    for line in input.lines() {
+        let line = line?;
+        let line = line.split('#').next().unwrap_or("").trim().to_string();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("");
+        let (id, command) = if first.chars().all(|c| c.is_ascii_digit()) {
+            (first.to_string(), words.next().unwrap_or(""))
+        } else {
+            (String::new(), first)
+        };
+        let args_: Vec<&str> = words.collect();
+        let mut quit = false;
+        let answer: Result<String, String> = match (command, args_.as_slice()) {
+            ("protocol_version", _) => Ok("2".to_string()),
+            ("name", _) => Ok(seat.name.clone()),
+            ("version", _) => Ok(seat.version.clone()),
+            ("known_command", [c]) => Ok(COMMANDS.contains(c).to_string()),
+            ("list_commands", _) => Ok(COMMANDS.join("\n")),
+            ("quit", _) => {
+                quit = true;
+                Ok(String::new())
+            }
+            ("boardsize", ["8"]) => Ok(String::new()),
+            ("boardsize", _) => Err("unacceptable size".to_string()),
+            ("clear_board", _) => {
+                seat.new_game(Position::START);
+                Ok(String::new())
+            }
+            ("komi", _) => Ok(String::new()),
+            ("play", [c, vertex]) => color(c).and_then(|c| {
+                let mv: Move = vertex
+                    .parse()
+                    .map_err(|_| format!("invalid vertex `{vertex}`"))?;
+                to_move(&mut seat, c)?;
+                seat.play(mv).map(|()| String::new())
+            }),
+            ("genmove", [c]) => color(c).and_then(|c| {
+                if seat.position().is_game_over() {
+                    return Ok("pass".to_string());
+                }
+                to_move(&mut seat, c)?;
+                let limit = match (args.depth, args.move_time, clocks.left[c.index()]) {
+                    (Some(d), _, _) => SearchLimit::Depth(d),
+                    (_, Some(s), _) => SearchLimit::MoveTime(Duration::from_secs_f64(s.max(0.001))),
+                    (_, _, Some(_)) => SearchLimit::Clock {
+                        left: clocks.left.map(|l| l.unwrap_or(Duration::from_secs(1))),
+                        increment: clocks.increment,
+                    },
+                    _ => SearchLimit::MoveTime(Duration::from_secs(1)),
+                };
+                let t = seat.think(limit)?;
+                seat.play(t.mv)?;
+                Ok(move_text(t.mv, "pass"))
+            }),
+            ("undo", _) => {
+                if seat.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo".to_string())
+                }
+            }
+            ("showboard", _) => Ok(board_text(&seat.position())),
+            ("final_score", _) => {
+                let s = seat.position().final_score_black();
+                Ok(match s.signum() {
+                    1 => format!("B+{s}"),
+                    -1 => format!("W+{}", -s),
+                    _ => "0".to_string(),
+                })
+            }
+            ("time_settings", [main, byo, stones]) => (|| {
+                let main = seconds(main)?;
+                let byo = seconds(byo)?;
+                let stones: u32 = stones.parse().map_err(|_| "invalid stones".to_string())?;
+                clocks.left = [Some(main); 2];
+                clocks.increment = if stones > 0 {
+                    byo / stones
+                } else {
+                    Duration::ZERO
+                };
+                Ok(String::new())
+            })(),
+            ("time_left", [c, secs, _stones]) => color(c).and_then(|c| {
+                clocks.left[c.index()] = Some(seconds(secs)?);
+                Ok(String::new())
+            }),
+            (c, _) if COMMANDS.contains(&c) => Err("syntax error".to_string()),
+            _ => Err("unknown command".to_string()),
+        };
+        match answer {
+            Ok(text) if text.is_empty() => write!(out, "={id}\n\n")?,
+            Ok(text) => write!(out, "={id} {text}\n\n")?,
+            Err(e) => write!(out, "?{id} {e}\n\n")?,
+        }
+        out.flush()?;
+        if quit {
+            break;
+        }
+    }
+    Ok(())
+}

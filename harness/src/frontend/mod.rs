@@ -1,0 +1,250 @@
+//! Front-ends: any plugin served over a text protocol on stdin/stdout, so that NBoard or a GTP
+//! tool can use it (`harness nboard --engine PLUGIN`, `harness gtp --engine PLUGIN`).
+//!
+//! Both sessions keep the game in a [`Seat`]: the start position and the moves so far, and
+//! the engine hosted in a worker process exactly as in a tournament (a crash costs the session
+//! one answer; the next request starts a new worker). Each search sends the whole game (ABI
+//! 1.1 `search_game`, the position for 1.0 plugins). Searches are synchronous: a command that
+//! arrives during a search is read after the answer, which is what both protocols expect of a
+//! GUI (NBoard: wait for `===` or `pong` before sending more; GTP: one command at a time).
+//!
+//! Limits: `--depth N` or `--move-time S` on the command line fix them for the session; without
+//! them NBoard's `set depth` decides, and GTP uses its clocks (`time_settings`, `time_left`) when
+//! it has them, else one second per move.
+
+pub mod gtp;
+pub mod nboard;
+
+use crate::host::protocol::{WireInfo, WireLimits};
+use crate::host::{EngineHost, SearchBudget, WorkerSpec};
+use othello_board::{Color, GameHistory, Move, Position};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `harness nboard` and `harness gtp` are given.
+#[derive(Clone, Debug)]
+pub struct FrontendArgs {
+    /// A plugin path, or a bare name looked up in `plugin_dir`.
+    pub engine: String,
+    pub plugin_dir: Option<PathBuf>,
+    pub options: Vec<(String, String)>,
+    /// Fixed search depth for every move.
+    pub depth: Option<u32>,
+    /// Fixed time per move, seconds.
+    pub move_time: Option<f64>,
+}
+
+/// How long a depth-limited search may run before the session gives up on it.
+const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+/// Margin past a time budget before an answer counts as lost.
+const MARGIN: Duration = Duration::from_millis(500);
+
+/// The engine's answer to a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    pub mv: Move,
+    pub info: WireInfo,
+    pub elapsed: Duration,
+}
+
+/// The limits of one search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SearchLimit {
+    Depth(u32),
+    MoveTime(Duration),
+    /// Remaining time of [Black, White] and the increment per move.
+    Clock {
+        left: [Duration; 2],
+        increment: Duration,
+    },
+}
+
+impl SearchLimit {
+    fn wire(self, side: Color) -> (WireLimits, SearchBudget) {
+        let ms = |d: Duration| d.as_millis().min(i64::MAX as u128) as i64;
+        match self {
+            SearchLimit::Depth(d) => (
+                WireLimits {
+                    flags: othello_abi::LIMIT_DEPTH,
+                    depth: d as i32,
+                    ..WireLimits::default()
+                },
+                SearchBudget::Stall {
+                    timeout: DEPTH_SEARCH_TIMEOUT,
+                },
+            ),
+            SearchLimit::MoveTime(t) => (
+                WireLimits {
+                    flags: othello_abi::LIMIT_MOVE_TIME,
+                    move_time_ms: ms(t),
+                    ..WireLimits::default()
+                },
+                SearchBudget::Deadline {
+                    budget: t,
+                    margin: MARGIN,
+                },
+            ),
+            SearchLimit::Clock { left, increment } => (
+                WireLimits {
+                    flags: othello_abi::LIMIT_CLOCK,
+                    time_left_ms: [ms(left[0]), ms(left[1])],
+                    increment_ms: [ms(increment), ms(increment)],
+                    ..WireLimits::default()
+                },
+                SearchBudget::Deadline {
+                    budget: left[side.index()].max(Duration::from_millis(1)),
+                    margin: MARGIN,
+                },
+            ),
+        }
+    }
+}
+
+/// The game of a session and the engine that plays in it.
+pub struct Seat {
+    spec: WorkerSpec,
+    host: Option<EngineHost>,
+    /// The engine's name and version, from its plugin.
+    pub name: String,
+    pub version: String,
+    game: GameHistory,
+    position: Position,
+    /// A new game began since the engine last searched: tell it before the next search.
+    new_game_pending: bool,
+}
+
+impl Seat {
+    /// Load the plugin in a worker and set its options; errors end the session before it starts.
+    pub fn start(args: &FrontendArgs) -> anyhow::Result<Seat> {
+        let plugin = crate::solve::resolve_plugin(&args.engine, args.plugin_dir.as_deref())?;
+        let spec = WorkerSpec {
+            name: args.engine.clone(),
+            plugin,
+            options: args.options.clone(),
+            stderr_log: None,
+        };
+        let host = EngineHost::spawn(&spec)?;
+        Ok(Seat {
+            name: host.plugin.name.clone(),
+            version: host.plugin.version.clone(),
+            spec,
+            host: Some(host),
+            game: GameHistory::new(Position::START),
+            position: Position::START,
+            new_game_pending: true,
+        })
+    }
+
+    pub fn position(&self) -> Position {
+        self.position
+    }
+
+    pub fn game(&self) -> &GameHistory {
+        &self.game
+    }
+
+    /// Start over from `start`.
+    pub fn new_game(&mut self, start: Position) {
+        self.set_game(GameHistory::new(start))
+            .expect("a game without moves replays");
+    }
+
+    /// Replace the game (it must replay).
+    pub fn set_game(&mut self, game: GameHistory) -> Result<(), String> {
+        let position = game.position().map_err(|e| e.to_string())?;
+        self.game = game;
+        self.position = position;
+        self.new_game_pending = true;
+        Ok(())
+    }
+
+    /// Play `mv` for the side to move; a pass is inserted first when that side has no move and
+    /// `mv` is not a pass.
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        if self.position.is_game_over() {
+            return Err("the game is over".to_string());
+        }
+        if self.position.must_pass() && !mv.is_pass() {
+            self.position = self.position.play(Move::PASS).expect("forced pass");
+            self.game.moves.push(Move::PASS);
+        }
+        self.position = self
+            .position
+            .play(mv)
+            .map_err(|_| format!("illegal move {mv}"))?;
+        self.game.moves.push(mv);
+        Ok(())
+    }
+
+    /// Take back the last move (and a pass before it); false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(_) = self.game.moves.pop() else {
+            return false;
+        };
+        if self.game.moves.last() == Some(&Move::PASS) {
+            self.game.moves.pop();
+        }
+        self.position = self
+            .game
+            .position()
+            .expect("a prefix of a legal game replays");
+        true
+    }
+
+    /// Ask the engine for a move in the current position (not played). A forced pass is
+    /// answered without asking; a finished game is an error.
+    pub fn think(&mut self, limit: SearchLimit) -> Result<Thought, String> {
+        if self.position.is_game_over() {
+            return Err("the game is over".to_string());
+        }
+        if self.position.must_pass() {
+            return Ok(Thought {
+                mv: Move::PASS,
+                info: WireInfo::default(),
+                elapsed: Duration::ZERO,
+            });
+        }
+        let mut host = match self.host.take() {
+            Some(h) if h.is_alive() => h,
+            _ => {
+                self.new_game_pending = true;
+                EngineHost::spawn(&self.spec).map_err(|e| e.to_string())?
+            }
+        };
+        if self.new_game_pending {
+            host.new_game().map_err(|e| e.to_string())?;
+            self.new_game_pending = false;
+        }
+        let (limits, budget) = limit.wire(self.position.side_to_move);
+        let reply = host
+            .search(&self.game, limits, budget, |_| {}, || false)
+            .map_err(|e| e.to_string());
+        self.host = Some(host);
+        let reply = reply?;
+        let mv = Move::from_wire(reply.mv as i64)
+            .filter(|m| self.position.is_legal(*m))
+            .ok_or_else(|| format!("the engine answered an illegal move (value {})", reply.mv))?;
+        Ok(Thought {
+            mv,
+            info: reply.info,
+            elapsed: reply.elapsed,
+        })
+    }
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        if let Some(h) = self.host.take() {
+            h.shutdown();
+        }
+    }
+}
+
+/// Move text as both protocols write it: `F5`, or `PA` / `pass` for a pass.
+fn move_text(mv: Move, pass: &str) -> String {
+    if mv.is_pass() {
+        pass.to_string()
+    } else {
+        mv.to_string().to_uppercase()
+    }
+}
