@@ -11,6 +11,7 @@ mod c_plugins;
 mod checks;
 mod cli;
 mod config_errors;
+mod external;
 mod fault_matrix;
 mod faults;
 mod plugin_errors;

@@ -30,6 +30,8 @@ pub struct Artifacts {
     pub heuristic: PathBuf,
     /// The `faulty` test fixture engine.
     pub faulty: PathBuf,
+    /// The `external` bridge plugin (NBoard / GTP programs).
+    pub external: PathBuf,
     /// `engines/c_example/first_move.c`.
     pub first_move: PathBuf,
     /// The fixtures of `tests/fixtures/`.
@@ -73,7 +75,8 @@ fn build_all() -> Result<Artifacts, String> {
         (plugin("greedy")?, plugin("minimax")?, plugin("heuristic")?);
     let plugin_dir = greedy.parent().expect("a file has a folder").to_path_buf();
     let faulty = plugin("faulty")?;
-    for p in [&minimax, &heuristic, &faulty] {
+    let external = plugin("external")?;
+    for p in [&minimax, &heuristic, &faulty, &external] {
         if p.parent() != Some(plugin_dir.as_path()) {
             return Err(format!(
                 "{} is not in {}",
@@ -96,6 +99,7 @@ fn build_all() -> Result<Artifacts, String> {
         minimax,
         heuristic,
         faulty,
+        external,
         first_move: c("first_move", &[root.join("engines/c_example/first_move.c")])?,
         crasher: c("crasher", &[common.clone(), fixtures.join("crasher.c")])?,
         hanger: c("hanger", &[common.clone(), fixtures.join("hanger.c")])?,
@@ -131,6 +135,8 @@ fn build_rust(root: &Path) -> Result<RustArtifacts, String> {
             "heuristic",
             "-p",
             "faulty",
+            "-p",
+            "external",
         ])
         .arg("--message-format=json");
     if !cfg!(debug_assertions) {

@@ -1,0 +1,255 @@
+//! The `external` plugin: engines outside the ABI, over NBoard and GTP.
+//!
+//! The self-test loop points it at this harness's own front-ends (`harness nboard`, `harness
+//! gtp`) serving a plugin, and checks every game is move for move the game of the plugin loaded
+//! directly. Broken programs (exits at once, never answers, answers an illegal move, answers
+//! garbage) cost their games with the reason recorded, and the run goes on.
+
+use crate::support::{
+    artifacts, check_record, check_schedule, engine, engine_moves, harness, read_games, s,
+    toml_string, TempDir,
+};
+use harness::journal::{GameRecord, Termination};
+use othello_board::Color;
+
+/// A match of `first` against `second` into `out`, 3 pairs, both at depth `depth`.
+fn match_toml(out: &str, depth: u32, first: &str, second: &str) -> String {
+    format!(
+        r#"[tournament]
+format = "match"
+pairs = 3
+concurrency = 2
+out = "{out}"
+
+[time]
+depth = {depth}
+stall-timeout = 5.0
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 5
+{first}{second}"#
+    )
+}
+
+/// An `[[engine]]` table for the external plugin running `command` with `protocol`.
+fn external(name: &str, command: &str, protocol: &str, extra: &str) -> String {
+    let a = artifacts();
+    engine(
+        name,
+        s(&a.external),
+        &format!(
+            "Command = {}, Protocol = \"{protocol}\"{extra}",
+            toml_string(command)
+        ),
+    )
+}
+
+/// The moves of every game, in game order, with engine names replaced by their colour's role.
+fn moves_by_game(records: &[GameRecord]) -> Vec<Vec<String>> {
+    let mut sorted: Vec<&GameRecord> = records.iter().collect();
+    sorted.sort_by_key(|r| r.game);
+    sorted
+        .iter()
+        .map(|r| r.moves.iter().map(|m| m.mv.clone()).collect())
+        .collect()
+}
+
+fn assert_same_games(bridged: &[GameRecord], direct: &[GameRecord]) {
+    assert_eq!(bridged.len(), direct.len());
+    for r in bridged.iter().chain(direct) {
+        check_record(r);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+    }
+    assert_eq!(
+        moves_by_game(bridged),
+        moves_by_game(direct),
+        "the bridged engine played differently"
+    );
+}
+
+/// Play the same match twice, once with `bridged` and once with `direct` as the first engine
+/// (both named `name`), against `opponent`; checks both ran cleanly and played the same games.
+fn assert_bridge_plays_like_the_plugin(
+    label: &str,
+    depth: u32,
+    name: &str,
+    bridged: &str,
+    direct: &str,
+    opponent: &str,
+) -> Vec<GameRecord> {
+    let dir = TempDir::new(label);
+    dir.write(
+        "bridged.toml",
+        &match_toml("bridged", depth, bridged, opponent),
+    );
+    dir.write(
+        "direct.toml",
+        &match_toml("direct", depth, direct, opponent),
+    );
+    harness(dir.path(), &["run", "bridged.toml"])
+        .assert_success()
+        .assert_no_workers_left();
+    harness(dir.path(), &["run", "direct.toml"]).assert_success();
+    let records = read_games(&dir.join("bridged"));
+    let other = if records[0].black == name {
+        records[0].white.clone()
+    } else {
+        records[0].black.clone()
+    };
+    check_schedule(&records, &[(name, other.as_str())], 3);
+    assert_same_games(&records, &read_games(&dir.join("direct")));
+    records
+}
+
+#[test]
+fn nboard_bridge_to_harness_nboard_plays_like_the_plugin() {
+    let a = artifacts();
+    let command = format!("{} nboard --engine {}", s(&a.harness), s(&a.greedy));
+    assert_bridge_plays_like_the_plugin(
+        "external-nboard",
+        2,
+        "greedy",
+        &external("greedy", &command, "nboard", ""),
+        &engine("greedy", s(&a.greedy), ""),
+        &engine("minimax", s(&a.minimax), ""),
+    );
+}
+
+/// Over GTP the bridge replays the game with `play` (which needs the game, from ABI 1.1's
+/// `search_game`), and the depth goes on the served engine's command line (GTP has no depth);
+/// minimax is deterministic at a fixed depth.
+#[test]
+fn gtp_bridge_to_harness_gtp_plays_like_the_plugin() {
+    let a = artifacts();
+    let command = format!("{} gtp --engine {} --depth 3", s(&a.harness), s(&a.minimax));
+    let records = assert_bridge_plays_like_the_plugin(
+        "external-gtp",
+        3,
+        "minimax",
+        &external("minimax", &command, "gtp", ""),
+        &engine("minimax", s(&a.minimax), ""),
+        &engine("greedy", s(&a.greedy), ""),
+    );
+    for r in &records {
+        let color = if r.black == "minimax" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert!(engine_moves(r, color).len() > 10, "game {}", r.game);
+    }
+}
+
+/// Programs that break: each game of the broken engine is forfeited with a reason naming what
+/// happened, every game is recorded, and the run exits normally.
+#[test]
+fn broken_external_programs_forfeit_with_the_reason() {
+    let a = artifacts();
+    let dir = TempDir::new("external-broken");
+    // NBoard programs written as shell scripts: they answer pings, and `go` as scripted.
+    let nboard = |answer: &str| {
+        format!(
+            "while read -r cmd arg; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) {answer} ;;\n  esac\ndone\n"
+        )
+    };
+    dir.write("illegal.sh", &nboard("echo '=== A1/0.00/0.0'"));
+    dir.write("garbage.sh", &nboard("echo '=== hello'"));
+    dir.write("silent.sh", &nboard(":"));
+    dir.write(
+        "gtp-garbage.sh",
+        "while read -r line; do echo 'nonsense'; echo; done\n",
+    );
+    let cases: [(&str, String, &str, Termination, &str); 6] = [
+        (
+            "exits",
+            "true".into(),
+            "nboard",
+            Termination::EngineError,
+            "exited",
+        ),
+        (
+            "mute",
+            "sleep 60".into(),
+            "nboard",
+            Termination::EngineError,
+            "did not answer in time (during the NBoard handshake)",
+        ),
+        (
+            "illegal",
+            "sh illegal.sh".into(),
+            "nboard",
+            Termination::IllegalMove,
+            "a1",
+        ),
+        (
+            "garbage",
+            "sh garbage.sh".into(),
+            "nboard",
+            Termination::EngineError,
+            "`hello` is not a move",
+        ),
+        (
+            "silent",
+            "sh silent.sh".into(),
+            "nboard",
+            Termination::Stalled,
+            "stalled",
+        ),
+        (
+            "gtp-garbage",
+            "sh gtp-garbage.sh".into(),
+            "gtp",
+            Termination::EngineError,
+            "not a GTP response",
+        ),
+    ];
+    for (name, command, protocol, termination, reason) in cases {
+        let extra = format!(
+            ", WorkingDir = {}, StartupTimeout = 1.0",
+            toml_string(s(dir.path()))
+        );
+        let file = format!("{name}.toml");
+        dir.write(
+            &file,
+            &match_toml(
+                name,
+                1,
+                &external(name, &command, protocol, &extra),
+                &engine("greedy", s(&a.greedy), ""),
+            )
+            .replace("pairs = 3", "pairs = 1"),
+        );
+        let run = harness(dir.path(), &["run", &file]);
+        run.assert_success().assert_no_workers_left();
+        let records = read_games(&dir.join(name));
+        assert_eq!(records.len(), 2, "{name}: every game recorded");
+        for r in &records {
+            let side = if r.black == name {
+                Color::Black
+            } else {
+                Color::White
+            };
+            assert_eq!(
+                r.forfeit_by,
+                Some(side),
+                "{name}: game {}: {}",
+                r.game,
+                r.reason
+            );
+            assert_eq!(r.termination, termination, "{name}: {}", r.reason);
+            assert!(
+                r.reason.to_lowercase().contains(&reason.to_lowercase()),
+                "{name}: reason `{}` lacks `{reason}`",
+                r.reason
+            );
+        }
+    }
+}
