@@ -26,8 +26,15 @@ pub fn final_tables(records: &[GameRecord]) -> String {
     let matches = stats::all_matches(&outcomes);
     let mut s = String::new();
     let _ = writeln!(s, "\nResults ({} games)", records.len());
+    // Name columns as wide as the longest name (at least 14), so long names keep the columns.
+    let w = records
+        .iter()
+        .flat_map(|r| [r.black.chars().count(), r.white.chars().count()])
+        .max()
+        .unwrap_or(0)
+        .max(14);
     let header = format!(
-        "{:<14} {:<14} {:>5} {:>11} {:>6} {:>27} {:>6} {:>6} {:>25} {:>20}",
+        "{:<w$} {:<w$} {:>5} {:>11} {:>6} {:>27} {:>6} {:>6} {:>25} {:>20}",
         "engine",
         "opponent",
         "games",
@@ -42,7 +49,7 @@ pub fn final_tables(records: &[GameRecord]) -> String {
     let _ = writeln!(s, "{header}");
     let _ = writeln!(s, "{}", "-".repeat(header.len()));
     for m in &matches {
-        let _ = writeln!(s, "{}", match_row(m));
+        let _ = writeln!(s, "{}", match_row(m, w));
     }
     let names: std::collections::BTreeSet<&str> = records
         .iter()
@@ -57,13 +64,13 @@ pub fn final_tables(records: &[GameRecord]) -> String {
         );
         let _ = writeln!(
             s,
-            "{:<4} {:<16} {:>9} {:>21} {:>6} {:>6}",
+            "{:<4} {:<w$} {:>9} {:>21} {:>6} {:>6}",
             "rank", "engine", "Elo", "95% interval", "games", "score"
         );
         for (i, r) in stats::ratings(&outcomes, anchor).iter().enumerate() {
             let _ = writeln!(
                 s,
-                "{:<4} {:<16} {:>+9.1} {:>21} {:>6} {:>5.1}%",
+                "{:<4} {:<w$} {:>+9.1} {:>21} {:>6} {:>5.1}%",
                 i + 1,
                 r.name,
                 r.elo,
@@ -96,7 +103,8 @@ pub fn final_tables(records: &[GameRecord]) -> String {
     s
 }
 
-fn match_row(m: &MatchStats) -> String {
+/// One pairing's row; `w` is the width of the name columns.
+fn match_row(m: &MatchStats, w: usize) -> String {
     let penta = m
         .pentanomial
         .iter()
@@ -108,7 +116,7 @@ fn match_row(m: &MatchStats) -> String {
         .map(|l| format!("{:.1}%", 100.0 * l))
         .unwrap_or_else(|| "-".into());
     format!(
-        "{:<14} {:<14} {:>5} {:>11} {:>5.1}% {:>27} {:>6} {:>5.1}% {:>25} {:>20}",
+        "{:<w$} {:<w$} {:>5} {:>11} {:>5.1}% {:>27} {:>6} {:>5.1}% {:>25} {:>20}",
         m.a,
         m.b,
         m.games,
