@@ -5,6 +5,9 @@
 //! [`PassRule::PassIsFree`] (Mode 2, Egaroucid's) it uses none. The last ply is counted in bulk:
 //! the number of leaves below a node at depth 1 is its number of moves, without playing them.
 
+#[cfg(target_arch = "x86_64")]
+use crate::kernel as x86;
+use crate::kernel::{Kernel, KernelId, Portable};
 use crate::Board;
 
 /// How a pass counts against the depth.
@@ -16,34 +19,127 @@ pub enum PassRule {
     PassIsFree,
 }
 
-/// Leaves of the tree of depth `depth` below `board`.
+/// Leaves of the tree of depth `depth` below `board`, with the fastest kernel this CPU has
+/// ([`KernelId::fastest`]).
 pub fn perft(board: Board, depth: u32, rule: PassRule) -> u64 {
+    perft_with(KernelId::fastest(), board, depth, rule)
+        .expect("the fastest kernel is available by construction")
+}
+
+/// Leaves of the tree of depth `depth` below `board` with the given kernel; `None` if this CPU
+/// cannot run it.
+pub fn perft_with(kernel: KernelId, board: Board, depth: u32, rule: PassRule) -> Option<u64> {
+    match kernel {
+        KernelId::Portable => Some(perft_portable(Portable, board, depth, rule)),
+        #[cfg(target_arch = "x86_64")]
+        KernelId::Bmi2 => x86::Bmi2::new().map(|k| {
+            // SAFETY: `k` exists only on a CPU with the features `perft_bmi2` enables.
+            unsafe { perft_bmi2(k, board, depth, rule) }
+        }),
+        #[cfg(target_arch = "x86_64")]
+        KernelId::Avx2 => x86::Avx2::new().map(|k| {
+            // SAFETY: `k` exists only on a CPU with the features `perft_avx2` enables.
+            unsafe { perft_avx2(k, board, depth, rule) }
+        }),
+        #[cfg(target_arch = "x86_64")]
+        KernelId::Avx512 => x86::Avx512::new().map(|k| {
+            // SAFETY: `k` exists only on a CPU with the features `perft_avx512` enables.
+            unsafe { perft_avx512(k, board, depth, rule) }
+        }),
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => None,
+    }
+}
+
+/// One node of perft, generic over the kernel; `deeper` is the same kernel's entry, called for
+/// the children at depth 3 and more. `inline(always)`: each entry below compiles the whole node
+/// with its kernel's target features, so the kernel's functions inline into it.
+///
+/// The last two plies are counted without recursion: at depth 1 the leaves are the moves
+/// (bulk counting); at depth 2 each child is made (one `flips`) and its moves counted.
+#[inline(always)]
+fn node<K: Kernel>(
+    k: K,
+    board: Board,
+    depth: u32,
+    rule: PassRule,
+    deeper: impl Fn(Board, u32) -> u64,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = board.moves();
+    let moves = k.moves(board.player, board.opponent);
     if moves == 0 {
         let passed = board.pass();
-        if !passed.has_moves() {
+        if k.moves(passed.player, passed.opponent) == 0 {
             return 1; // game over: a leaf whatever the remaining depth
         }
         return match rule {
-            PassRule::PassIsAMove => perft(passed, depth - 1, rule),
-            PassRule::PassIsFree => perft(passed, depth, rule),
+            PassRule::PassIsAMove => deeper(passed, depth - 1),
+            PassRule::PassIsFree => deeper(passed, depth),
         };
     }
     if depth == 1 {
-        return moves.count_ones() as u64;
+        return k.count(moves) as u64;
     }
     let mut leaves = 0;
     let mut rest = moves;
+    if depth == 2 {
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let child = board.play_with_flips(sq, k.flips(board.player, board.opponent, sq));
+            leaves += depth_one(k, child, rule);
+        }
+        return leaves;
+    }
     while rest != 0 {
         let sq = rest.trailing_zeros();
         rest &= rest - 1;
-        let child = board.play_with_flips(sq, board.flips(sq));
-        leaves += perft(child, depth - 1, rule);
+        let child = board.play_with_flips(sq, k.flips(board.player, board.opponent, sq));
+        leaves += deeper(child, depth - 1);
     }
     leaves
+}
+
+/// Leaves below `board` at depth 1: its moves, or after a pass 1 (pass is a move: the pass
+/// is the leaf) or the opponent's moves (pass is free); 1 if the game is over.
+#[inline(always)]
+fn depth_one<K: Kernel>(k: K, board: Board, rule: PassRule) -> u64 {
+    let moves = k.moves(board.player, board.opponent);
+    if moves != 0 {
+        return k.count(moves) as u64;
+    }
+    let replies = k.moves(board.opponent, board.player);
+    if replies == 0 {
+        return 1;
+    }
+    match rule {
+        PassRule::PassIsAMove => 1,
+        PassRule::PassIsFree => k.count(replies) as u64,
+    }
+}
+
+fn perft_portable(k: Portable, board: Board, depth: u32, rule: PassRule) -> u64 {
+    node(k, board, depth, rule, |b, d| perft_portable(k, b, d, rule))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+fn perft_bmi2(k: x86::Bmi2, board: Board, depth: u32, rule: PassRule) -> u64 {
+    node(k, board, depth, rule, |b, d| perft_bmi2(k, b, d, rule))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+fn perft_avx2(k: x86::Avx2, board: Board, depth: u32, rule: PassRule) -> u64 {
+    node(k, board, depth, rule, |b, d| perft_avx2(k, b, d, rule))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+fn perft_avx512(k: x86::Avx512, board: Board, depth: u32, rule: PassRule) -> u64 {
+    node(k, board, depth, rule, |b, d| perft_avx512(k, b, d, rule))
 }
 
 #[cfg(test)]
@@ -88,6 +184,62 @@ mod tests {
                 mode2,
                 "mode 2 depth {depth}"
             );
+        }
+    }
+
+    /// Every kernel against the table, one test each so that they run in parallel; a kernel
+    /// the CPU lacks is skipped with a note.
+    fn kernel_matches_published_counts(kernel: KernelId) {
+        if !kernel.is_available() {
+            eprintln!("note: skipped perft with the {kernel} kernel, this CPU lacks it");
+            return;
+        }
+        for depth in 0..=MAX_TESTED_DEPTH {
+            let (mode1, mode2) = match depth {
+                0 => (1, 1),
+                d => PUBLISHED[d as usize - 1],
+            };
+            for (rule, expected) in [
+                (PassRule::PassIsAMove, mode1),
+                (PassRule::PassIsFree, mode2),
+            ] {
+                assert_eq!(
+                    perft_with(kernel, Board::START, depth, rule),
+                    Some(expected),
+                    "{kernel} {rule:?} depth {depth}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn portable_perft_matches_published_counts() {
+        kernel_matches_published_counts(KernelId::Portable);
+    }
+
+    #[test]
+    fn bmi2_perft_matches_published_counts() {
+        kernel_matches_published_counts(KernelId::Bmi2);
+    }
+
+    #[test]
+    fn avx2_perft_matches_published_counts() {
+        kernel_matches_published_counts(KernelId::Avx2);
+    }
+
+    #[test]
+    fn avx512_perft_matches_published_counts() {
+        kernel_matches_published_counts(KernelId::Avx512);
+    }
+
+    #[test]
+    fn perft_of_a_finished_game_is_one_leaf() {
+        // Only black discs: nobody can move.
+        let board = Board::new(0xFFFF, 0);
+        for kernel in KernelId::available() {
+            for rule in [PassRule::PassIsAMove, PassRule::PassIsFree] {
+                assert_eq!(perft_with(kernel, board, 5, rule), Some(1), "{kernel}");
+            }
         }
     }
 }

@@ -1,0 +1,427 @@
+//! The x86-64 kernels: `Bmi2`, `Avx2` and `Avx512` (see the parent module for the design).
+//!
+//! Each kernel is a token whose constructor checks the CPU; its `Kernel` methods call
+//! `#[target_feature]` functions in the submodules `bmi2`, `avx2` and `avx512`, which hold the
+//! code and its explanation.
+
+use super::Kernel;
+
+// The feature lists below are literals (attributes take no macros): keep the three lists of
+// each kernel (token check here, its module's functions, its perft entry) in step.
+
+/// Defines a token kernel: a zero-sized type whose only constructor checks the CPU features,
+/// and whose methods call the `#[target_feature]` functions of `$module`.
+macro_rules! token_kernel {
+    ($(#[$doc:meta])* $name:ident, $label:literal, $module:ident, [$($feature:tt),*]) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            _cpu_checked: (),
+        }
+
+        impl $name {
+            /// The kernel, if this CPU has its instruction set extensions.
+            #[inline]
+            pub fn new() -> Option<Self> {
+                if true $(&& std::arch::is_x86_feature_detected!($feature))* {
+                    Some($name { _cpu_checked: () })
+                } else {
+                    None
+                }
+            }
+        }
+
+        impl Kernel for $name {
+            const NAME: &'static str = $label;
+
+            #[inline(always)]
+            fn moves(self, p: u64, o: u64) -> u64 {
+                // SAFETY: a value of this type exists only if `new` found every feature that
+                // `$module` is compiled with on this CPU.
+                unsafe { $module::moves(p, o) }
+            }
+
+            #[inline(always)]
+            fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
+                // SAFETY: as for `moves`.
+                unsafe { $module::flips(p, o, sq) }
+            }
+
+            #[inline(always)]
+            fn count(self, x: u64) -> u32 {
+                // SAFETY: as for `moves`; every kernel here has POPCNT.
+                unsafe { $module::count(x) }
+            }
+        }
+    };
+}
+
+token_kernel!(
+    /// Scalar kernel for x86-64 with BMI2: the portable Kogge-Stone moves with POPCNT, flips
+    /// by PEXT/PDEP line lookup.
+    Bmi2,
+    "bmi2",
+    bmi2,
+    ["popcnt", "lzcnt", "bmi1", "bmi2"]
+);
+
+token_kernel!(
+    /// AVX2 kernel: four directions per 256-bit vector for moves and flips.
+    Avx2,
+    "avx2",
+    avx2,
+    ["popcnt", "lzcnt", "bmi1", "bmi2", "avx2"]
+);
+
+token_kernel!(
+    /// AVX-512 (F, VL, CD) kernel: the AVX2 scheme with `vplzcntq`, mask registers and
+    /// `vpternlogq`, on 256-bit vectors.
+    Avx512,
+    "avx512",
+    avx512,
+    ["popcnt", "lzcnt", "bmi1", "bmi2", "avx2", "avx512f", "avx512vl", "avx512cd"]
+);
+
+/// Scalar x86-64 code with BMI2.
+mod bmi2 {
+    use std::arch::x86_64::{_pdep_u64, _pext_u64};
+
+    /// The four lines (row, column, a1-h8 diagonal, h1-a8 diagonal) through each square,
+    /// each including the square, and the square's rank among the bits of each line.
+    #[derive(Clone, Copy)]
+    struct Lines {
+        masks: [u64; 4],
+        pos: [u8; 4],
+    }
+
+    static LINES: [Lines; 64] = build_lines();
+
+    const fn build_lines() -> [Lines; 64] {
+        let mut t = [Lines {
+            masks: [0; 4],
+            pos: [0; 4],
+        }; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
+            let mut other: i32 = 0;
+            while other < 64 {
+                let (c2, r2) = (other % 8, other / 8);
+                let on = [r2 == r, c2 == c, c2 - r2 == c - r, c2 + r2 == c + r];
+                let mut l = 0;
+                while l < 4 {
+                    if on[l] {
+                        t[sq].masks[l] |= 1 << other;
+                    }
+                    l += 1;
+                }
+                other += 1;
+            }
+            let mut l = 0;
+            while l < 4 {
+                t[sq].pos[l] = (t[sq].masks[l] & ((1u64 << sq) - 1)).count_ones() as u8;
+                l += 1;
+            }
+            sq += 1;
+        }
+        t
+    }
+
+    /// `OUTFLANK[i][o]`: on a line gathered into a byte, with the move at bit `i` and the
+    /// opponent's discs `o`, the first square that is not the opponent's on each side of `i`
+    /// after at least one opponent disc: the squares that would close a run.
+    static OUTFLANK: [[u8; 256]; 8] = build_outflank();
+
+    /// `FLIPPED[i][x]`: the bits strictly between `i` and each of the (at most two, one per
+    /// side) bits of `x`.
+    static FLIPPED: [[u8; 256]; 8] = build_flipped();
+
+    const fn build_outflank() -> [[u8; 256]; 8] {
+        let mut t = [[0u8; 256]; 8];
+        let mut i = 0;
+        while i < 8 {
+            let mut o = 0;
+            while o < 256 {
+                let mut out = 0u32;
+                let mut j = i + 1;
+                while j < 8 && o & (1 << j) != 0 {
+                    j += 1;
+                }
+                if j > i + 1 && j < 8 {
+                    out |= 1 << j;
+                }
+                let mut j = i as i32 - 1;
+                while j >= 0 && o & (1 << j) != 0 {
+                    j -= 1;
+                }
+                if j < i as i32 - 1 && j >= 0 {
+                    out |= 1 << j;
+                }
+                t[i][o] = out as u8;
+                o += 1;
+            }
+            i += 1;
+        }
+        t
+    }
+
+    const fn build_flipped() -> [[u8; 256]; 8] {
+        let mut t = [[0u8; 256]; 8];
+        let mut i = 0;
+        while i < 8 {
+            let mut x = 0;
+            while x < 256 {
+                let mut f = 0u32;
+                let mut j = 0;
+                while j < 8 {
+                    if x & (1 << j) != 0 {
+                        let (lo, hi) = if j < i { (j, i) } else { (i, j) };
+                        let mut k = lo + 1;
+                        while k < hi {
+                            f |= 1 << k;
+                            k += 1;
+                        }
+                    }
+                    j += 1;
+                }
+                t[i][x] = f as u8;
+                x += 1;
+            }
+            i += 1;
+        }
+        t
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[inline]
+    pub fn moves(p: u64, o: u64) -> u64 {
+        crate::board::moves(p, o)
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[inline]
+    pub fn count(x: u64) -> u32 {
+        x.count_ones()
+    }
+
+    /// Flips by line lookup. Idea: the flips along a line depend only on the move's position
+    /// on it and the discs on it, so PEXT gathers the opponent's and the player's discs of
+    /// each of the four lines into a byte; `OUTFLANK` gives the squares that would close a run
+    /// of opponent discs, the player's byte keeps those that do, `FLIPPED` gives the discs
+    /// in between, and PDEP puts them back on the board.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[inline]
+    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        let lines = &LINES[sq as usize];
+        let mut f = 0;
+        for l in 0..4 {
+            let mask = lines.masks[l];
+            let pos = lines.pos[l] as usize;
+            let out = OUTFLANK[pos][_pext_u64(o, mask) as usize] & _pext_u64(p, mask) as u8;
+            f |= _pdep_u64(FLIPPED[pos][out as usize] as u64, mask);
+        }
+        f
+    }
+}
+
+/// AVX2: one direction per 64-bit lane.
+mod avx2 {
+    use crate::board::RAYS;
+    use std::arch::x86_64::*;
+
+    /// Columns b..g, for the lanes whose shifts cross columns.
+    const INNER: i64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+    /// The OR of the four lanes.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub(super) fn or_lanes(v: __m256i) -> u64 {
+        let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let x = _mm_or_si128(x, _mm_unpackhi_epi64(x, x));
+        _mm_cvtsi128_si64(x) as u64
+    }
+
+    /// Rays of square `sq` towards higher indices (steps 1, 7, 8, 9 in lanes 0..4) and towards
+    /// lower indices (same steps).
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub(super) fn rays(sq: u32) -> (__m256i, __m256i) {
+        let r = &RAYS.0[sq as usize];
+        // Four scalar reads of an aligned 32-byte block: compiled to one vector load each.
+        let up = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
+        let down = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);
+        (up, down)
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn count(x: u64) -> u32 {
+        x.count_ones()
+    }
+
+    /// Legal moves. Idea: Kogge-Stone as in the portable kernel, the four directions (steps
+    /// 1, 7, 8, 9) in the four lanes, shifted left (up) and right (down) by per-lane counts.
+    /// From each player disc, runs of opponent discs grow one step, one more, then two by two
+    /// through pairs of opponent discs (`pairs`), which reaches the longest possible run, 6;
+    /// the empty square one step past a run is a move.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn moves(p: u64, o: u64) -> u64 {
+        let step = _mm256_set_epi64x(9, 8, 7, 1);
+        let step2 = _mm256_set_epi64x(18, 16, 14, 2);
+        let pp = _mm256_set1_epi64x(p as i64);
+        // Opponent discs a run may go through: columns b..g except for the vertical lane, so
+        // that no shift carries a disc from one edge column to the other.
+        let oo = _mm256_and_si256(
+            _mm256_set1_epi64x(o as i64),
+            _mm256_set_epi64x(INNER, -1, INNER, INNER),
+        );
+        let mut up = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, step));
+        let mut down = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, step));
+        up = _mm256_or_si256(up, _mm256_and_si256(oo, _mm256_sllv_epi64(up, step)));
+        down = _mm256_or_si256(down, _mm256_and_si256(oo, _mm256_srlv_epi64(down, step)));
+        let pairs_up = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, step));
+        let pairs_down = _mm256_srlv_epi64(pairs_up, step);
+        up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, step2)));
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, step2)),
+        );
+        up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, step2)));
+        down = _mm256_or_si256(
+            down,
+            _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, step2)),
+        );
+        let ends = _mm256_or_si256(_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step));
+        or_lanes(ends) & !(p | o)
+    }
+
+    /// Flips. Idea: the four rays towards higher indices in one vector, the four towards lower
+    /// indices in another. On each ray the run ends at the first square that is not an
+    /// opponent disc (the blocker); the run flips when the blocker is a player disc.
+    /// Up rays: the nearest square is the lowest bit, so the blocker is `b & -b` of the
+    /// non-opponent squares `b`, and the run is the ray below it. Down rays: the blocker is the
+    /// highest bit of `b`; AVX2 has no per-lane leading-zero count, so `b` is smeared
+    /// downwards along the ray (three shifts by 1, 2 and 4 steps), and the ray above the smear
+    /// is the run, the bit of `b` just above the smear shifted by one step the blocker.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        let zero = _mm256_setzero_si256();
+        let one = _mm256_set1_epi64x(1);
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let (up_ray, down_ray) = rays(sq);
+
+        let b = _mm256_andnot_si256(oo, up_ray);
+        let blocker = _mm256_and_si256(b, _mm256_sub_epi64(zero, b));
+        let closed = _mm256_and_si256(blocker, pp);
+        // `closed - 1` is the ray below the blocker when the run is closed; when it is not
+        // (`closed == 0`) the comparison clears the lane.
+        let up = _mm256_andnot_si256(
+            _mm256_cmpeq_epi64(closed, zero),
+            _mm256_and_si256(_mm256_sub_epi64(closed, one), up_ray),
+        );
+
+        let step = _mm256_set_epi64x(9, 8, 7, 1);
+        let b = _mm256_andnot_si256(oo, down_ray);
+        let mut smear = _mm256_or_si256(b, _mm256_srlv_epi64(b, step));
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(18, 16, 14, 2)),
+        );
+        smear = _mm256_or_si256(
+            smear,
+            _mm256_srlv_epi64(smear, _mm256_set_epi64x(36, 32, 28, 4)),
+        );
+        let run = _mm256_andnot_si256(smear, down_ray);
+        let closed = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), _mm256_and_si256(b, pp));
+        let down = _mm256_andnot_si256(_mm256_cmpeq_epi64(closed, zero), run);
+
+        or_lanes(_mm256_or_si256(up, down))
+    }
+}
+
+/// AVX-512 on 256-bit vectors (F, VL, CD).
+mod avx512 {
+    use super::avx2::{or_lanes, rays};
+    use std::arch::x86_64::*;
+
+    const INNER: i64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+    /// `vpternlogq` truth table of `a | (b & c)`.
+    const A_OR_B_AND_C: i32 = 0xF8;
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn count(x: u64) -> u32 {
+        x.count_ones()
+    }
+
+    /// Legal moves: the AVX2 scheme, each `x |= mask & shifted` step one `vpternlogq`.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn moves(p: u64, o: u64) -> u64 {
+        let step = _mm256_set_epi64x(9, 8, 7, 1);
+        let step2 = _mm256_set_epi64x(18, 16, 14, 2);
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_and_si256(
+            _mm256_set1_epi64x(o as i64),
+            _mm256_set_epi64x(INNER, -1, INNER, INNER),
+        );
+        let mut up = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, step));
+        let mut down = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, step));
+        up = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(up, oo, _mm256_sllv_epi64(up, step));
+        down = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(down, oo, _mm256_srlv_epi64(down, step));
+        let pairs_up = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, step));
+        let pairs_down = _mm256_srlv_epi64(pairs_up, step);
+        up = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(up, pairs_up, _mm256_sllv_epi64(up, step2));
+        down = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(
+            down,
+            pairs_down,
+            _mm256_srlv_epi64(down, step2),
+        );
+        up = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(up, pairs_up, _mm256_sllv_epi64(up, step2));
+        down = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(
+            down,
+            pairs_down,
+            _mm256_srlv_epi64(down, step2),
+        );
+        let ends = _mm256_or_si256(_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step));
+        or_lanes(ends) & !(p | o)
+    }
+
+    /// Flips: as in the AVX2 kernel, but the blocker of each down ray (the highest
+    /// non-opponent bit `b`) comes from one per-lane leading-zero count, `1 << 63 >> lzcnt`,
+    /// and the run above it is the ray without the bits `!0 >> lzcnt`; a lane counts only
+    /// when its blocker is a player disc, a mask register from `vptestmq`.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        let zero = _mm256_setzero_si256();
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let (up_ray, down_ray) = rays(sq);
+
+        let b = _mm256_andnot_si256(oo, up_ray);
+        let blocker = _mm256_and_si256(b, _mm256_sub_epi64(zero, b));
+        let closed = _mm256_test_epi64_mask(blocker, pp);
+        let up = _mm256_maskz_and_epi64(
+            closed,
+            _mm256_sub_epi64(blocker, _mm256_set1_epi64x(1)),
+            up_ray,
+        );
+
+        let b = _mm256_andnot_si256(oo, down_ray);
+        let lz = _mm256_lzcnt_epi64(b);
+        let blocker = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), lz);
+        let closed = _mm256_test_epi64_mask(blocker, pp);
+        let down = _mm256_maskz_andnot_epi64(
+            closed,
+            _mm256_srlv_epi64(_mm256_set1_epi64x(-1), lz),
+            down_ray,
+        );
+
+        or_lanes(_mm256_or_si256(up, down))
+    }
+}
