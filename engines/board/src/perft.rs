@@ -88,8 +88,12 @@ fn node<K: Kernel>(
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            let child = board.play_with_flips(sq, k.flips(board.player, board.opponent, sq));
-            leaves += depth_one(k, child, rule);
+            let (flips, replies) = k.play_moves(board.player, board.opponent, sq);
+            leaves += if replies != 0 {
+                k.count(replies) as u64
+            } else {
+                pass_at_depth_one(k, board.play_with_flips(sq, flips), rule)
+            };
         }
         return leaves;
     }
@@ -102,14 +106,11 @@ fn node<K: Kernel>(
     leaves
 }
 
-/// Leaves below `board` at depth 1: its moves, or after a pass 1 (pass is a move: the pass
-/// is the leaf) or the opponent's moves (pass is free); 1 if the game is over.
-#[inline(always)]
-fn depth_one<K: Kernel>(k: K, board: Board, rule: PassRule) -> u64 {
-    let moves = k.moves(board.player, board.opponent);
-    if moves != 0 {
-        return k.count(moves) as u64;
-    }
+/// Leaves at depth 1 below `board`, which has no moves: 1 if the game is over; otherwise
+/// with pass is a move 1 (the pass is the leaf), with pass is free the opponent's moves.
+#[inline(never)]
+#[cold]
+fn pass_at_depth_one<K: Kernel>(k: K, board: Board, rule: PassRule) -> u64 {
     let replies = k.moves(board.opponent, board.player);
     if replies == 0 {
         return 1;

@@ -52,6 +52,15 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     /// zero if none (as [`crate::flips`]).
     fn flips(self, p: u64, o: u64, sq: u32) -> u64;
 
+    /// For the legal move `sq`: its flips, and the moves of the board after it (from the view
+    /// of the side then to move, the opponent). SIMD kernels keep the new board in vector
+    /// registers between the two.
+    #[inline(always)]
+    fn play_moves(self, p: u64, o: u64, sq: u32) -> (u64, u64) {
+        let f = self.flips(p, o, sq);
+        (f, self.moves(o ^ f, p | f | (1 << sq)))
+    }
+
     /// Number of set bits, with the POPCNT instruction where the kernel has it.
     #[inline(always)]
     fn count(self, x: u64) -> u32 {
@@ -190,6 +199,11 @@ mod tests {
                     expected_moves |= 1 << sq;
                 }
                 assert_eq!(k.flips(p, o, sq), f, "{} flips {b:?} square {sq}", K::NAME);
+                if f != 0 {
+                    let next = Board::new(o ^ f, p | f | (1 << sq));
+                    let expected = (f, Portable.moves(next.player, next.opponent));
+                    assert_eq!(k.play_moves(p, o, sq), expected, "{} {b:?} {sq}", K::NAME);
+                }
                 assert_eq!(Portable.flips(p, o, sq), f, "portable flips {b:?} {sq}");
             }
             assert_eq!(k.moves(p, o), expected_moves, "{} moves {b:?}", K::NAME);

@@ -52,6 +52,12 @@ macro_rules! token_kernel {
                 // SAFETY: as for `moves`; every kernel here has POPCNT.
                 unsafe { $module::count(x) }
             }
+
+            #[inline(always)]
+            fn play_moves(self, p: u64, o: u64, sq: u32) -> (u64, u64) {
+                // SAFETY: as for `moves`.
+                unsafe { $module::play_moves(p, o, sq) }
+            }
         }
     };
 }
@@ -204,6 +210,13 @@ mod bmi2 {
         x.count_ones()
     }
 
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[inline]
+    pub fn play_moves(p: u64, o: u64, sq: u32) -> (u64, u64) {
+        let f = flips(p, o, sq);
+        (f, moves(o ^ f, p | f | (1 << sq)))
+    }
+
     /// Flips by line lookup. Idea: the flips along a line depend only on the move's position
     /// on it and the discs on it, so PEXT gathers the opponent's and the player's discs of
     /// each of the four lines into a byte; `OUTFLANK` gives the squares that would close a run
@@ -230,12 +243,21 @@ mod avx2 {
     use std::arch::x86_64::*;
 
     /// Columns b..g, for the lanes whose shifts cross columns.
-    const INNER: i64 = 0x7E7E_7E7E_7E7E_7E7E;
+    pub(super) const INNER: i64 = 0x7E7E_7E7E_7E7E_7E7E;
 
-    /// The OR of the four lanes.
+    /// The OR of the four lanes, in every lane: two swaps (the 128-bit halves, then the
+    /// 64-bit halves of each) with an OR after each.
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[inline]
-    pub(super) fn or_lanes(v: __m256i) -> u64 {
+    pub(super) fn or_lanes(v: __m256i) -> __m256i {
+        let v = _mm256_or_si256(v, _mm256_permute4x64_epi64::<0b01_00_11_10>(v));
+        _mm256_or_si256(v, _mm256_shuffle_epi32::<0b01_00_11_10>(v))
+    }
+
+    /// The OR of the four lanes, as a scalar.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub(super) fn or_lanes_scalar(v: __m256i) -> u64 {
         let x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
         let x = _mm_or_si128(x, _mm_unpackhi_epi64(x, x));
         _mm_cvtsi128_si64(x) as u64
@@ -259,23 +281,23 @@ mod avx2 {
         x.count_ones()
     }
 
-    /// Legal moves. Idea: Kogge-Stone as in the portable kernel, the four directions (steps
-    /// 1, 7, 8, 9) in the four lanes, shifted left (up) and right (down) by per-lane counts.
-    /// From each player disc, runs of opponent discs grow one step, one more, then two by two
-    /// through pairs of opponent discs (`pairs`), which reaches the longest possible run, 6;
-    /// the empty square one step past a run is a move.
+    /// The squares just beyond a run of opponent discs that starts at a player disc, in any
+    /// direction, occupied or not; `pp` and `oo` hold the player's and the opponent's discs
+    /// in every lane.
+    ///
+    /// Idea: Kogge-Stone as in the portable kernel, the four directions (steps 1, 7, 8, 9) in
+    /// the four lanes, shifted left (up) and right (down) by per-lane counts. From each player
+    /// disc, runs of opponent discs grow one step, one more, then two by two through pairs of
+    /// opponent discs (`pairs`), which reaches the longest possible run, 6; the square one
+    /// step past a run ends it.
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[inline]
-    pub fn moves(p: u64, o: u64) -> u64 {
+    pub(super) fn run_ends(pp: __m256i, oo: __m256i) -> u64 {
         let step = _mm256_set_epi64x(9, 8, 7, 1);
         let step2 = _mm256_set_epi64x(18, 16, 14, 2);
-        let pp = _mm256_set1_epi64x(p as i64);
         // Opponent discs a run may go through: columns b..g except for the vertical lane, so
         // that no shift carries a disc from one edge column to the other.
-        let oo = _mm256_and_si256(
-            _mm256_set1_epi64x(o as i64),
-            _mm256_set_epi64x(INNER, -1, INNER, INNER),
-        );
+        let oo = _mm256_and_si256(oo, _mm256_set_epi64x(INNER, -1, INNER, INNER));
         let mut up = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, step));
         let mut down = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, step));
         up = _mm256_or_si256(up, _mm256_and_si256(oo, _mm256_sllv_epi64(up, step)));
@@ -293,10 +315,19 @@ mod avx2 {
             _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, step2)),
         );
         let ends = _mm256_or_si256(_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step));
-        or_lanes(ends) & !(p | o)
+        or_lanes_scalar(ends)
     }
 
-    /// Flips. Idea: the four rays towards higher indices in one vector, the four towards lower
+    /// Legal moves: the ends of runs that are empty.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn moves(p: u64, o: u64) -> u64 {
+        run_ends(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64)) & !(p | o)
+    }
+
+    /// Flips, in every lane; `pp` and `oo` as for [`run_ends`].
+    ///
+    /// Idea: the four rays towards higher indices in one vector, the four towards lower
     /// indices in another. On each ray the run ends at the first square that is not an
     /// opponent disc (the blocker); the run flips when the blocker is a player disc.
     /// Up rays: the nearest square is the lowest bit, so the blocker is `b & -b` of the
@@ -306,11 +337,8 @@ mod avx2 {
     /// is the run, the bit of `b` just above the smear shifted by one step the blocker.
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
     #[inline]
-    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    pub(super) fn flips_vec(pp: __m256i, oo: __m256i, sq: u32) -> __m256i {
         let zero = _mm256_setzero_si256();
-        let one = _mm256_set1_epi64x(1);
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_set1_epi64x(o as i64);
         let (up_ray, down_ray) = rays(sq);
 
         let b = _mm256_andnot_si256(oo, up_ray);
@@ -320,7 +348,7 @@ mod avx2 {
         // (`closed == 0`) the comparison clears the lane.
         let up = _mm256_andnot_si256(
             _mm256_cmpeq_epi64(closed, zero),
-            _mm256_and_si256(_mm256_sub_epi64(closed, one), up_ray),
+            _mm256_and_si256(_mm256_add_epi64(closed, _mm256_set1_epi64x(-1)), up_ray),
         );
 
         let step = _mm256_set_epi64x(9, 8, 7, 1);
@@ -340,14 +368,42 @@ mod avx2 {
 
         or_lanes(_mm256_or_si256(up, down))
     }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        let f = flips_vec(
+            _mm256_set1_epi64x(p as i64),
+            _mm256_set1_epi64x(o as i64),
+            sq,
+        );
+        _mm256_extract_epi64::<0>(f) as u64
+    }
+
+    /// Flips of the move at `sq`, and the moves of the board after it. Idea: the flips are
+    /// already in every lane, so the new board is built in the vector registers and its
+    /// moves computed without going through scalar registers and back.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn play_moves(p: u64, o: u64, sq: u32) -> (u64, u64) {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let f = flips_vec(pp, oo, sq);
+        let x = _mm256_set1_epi64x(1 << sq);
+        let next_p = _mm256_xor_si256(oo, f);
+        let next_o = _mm256_or_si256(_mm256_or_si256(pp, f), x);
+        let empty = !(p | o | (1 << sq));
+        (
+            _mm256_extract_epi64::<0>(f) as u64,
+            run_ends(next_p, next_o) & empty,
+        )
+    }
 }
 
 /// AVX-512 on 256-bit vectors (F, VL, CD).
 mod avx512 {
-    use super::avx2::{or_lanes, rays};
+    use super::avx2::{or_lanes, or_lanes_scalar, rays, INNER};
     use std::arch::x86_64::*;
-
-    const INNER: i64 = 0x7E7E_7E7E_7E7E_7E7E;
 
     /// `vpternlogq` truth table of `a | (b & c)`.
     const A_OR_B_AND_C: i32 = 0xF8;
@@ -358,17 +414,13 @@ mod avx512 {
         x.count_ones()
     }
 
-    /// Legal moves: the AVX2 scheme, each `x |= mask & shifted` step one `vpternlogq`.
+    /// Run ends as in the AVX2 kernel, each `x |= mask & shifted` step one `vpternlogq`.
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
     #[inline]
-    pub fn moves(p: u64, o: u64) -> u64 {
+    fn run_ends(pp: __m256i, oo: __m256i) -> u64 {
         let step = _mm256_set_epi64x(9, 8, 7, 1);
         let step2 = _mm256_set_epi64x(18, 16, 14, 2);
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_and_si256(
-            _mm256_set1_epi64x(o as i64),
-            _mm256_set_epi64x(INNER, -1, INNER, INNER),
-        );
+        let oo = _mm256_and_si256(oo, _mm256_set_epi64x(INNER, -1, INNER, INNER));
         let mut up = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, step));
         let mut down = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, step));
         up = _mm256_ternarylogic_epi64::<A_OR_B_AND_C>(up, oo, _mm256_sllv_epi64(up, step));
@@ -388,19 +440,23 @@ mod avx512 {
             _mm256_srlv_epi64(down, step2),
         );
         let ends = _mm256_or_si256(_mm256_sllv_epi64(up, step), _mm256_srlv_epi64(down, step));
-        or_lanes(ends) & !(p | o)
+        or_lanes_scalar(ends)
     }
 
-    /// Flips: as in the AVX2 kernel, but the blocker of each down ray (the highest
-    /// non-opponent bit `b`) comes from one per-lane leading-zero count, `1 << 63 >> lzcnt`,
-    /// and the run above it is the ray without the bits `!0 >> lzcnt`; a lane counts only
-    /// when its blocker is a player disc, a mask register from `vptestmq`.
+    /// Legal moves: the ends of runs that are empty.
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
     #[inline]
-    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    pub fn moves(p: u64, o: u64) -> u64 {
+        run_ends(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64)) & !(p | o)
+    }
+
+    /// Flips in every lane: as in the AVX2 kernel, but the blocker of each down ray (the
+    /// highest non-opponent bit) comes from one per-lane leading-zero count, and a lane counts
+    /// only when its blocker is a player disc, a mask register from `vptestmq`.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    fn flips_vec(pp: __m256i, oo: __m256i, sq: u32) -> __m256i {
         let zero = _mm256_setzero_si256();
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_set1_epi64x(o as i64);
         let (up_ray, down_ray) = rays(sq);
 
         let b = _mm256_andnot_si256(oo, up_ray);
@@ -408,20 +464,52 @@ mod avx512 {
         let closed = _mm256_test_epi64_mask(blocker, pp);
         let up = _mm256_maskz_and_epi64(
             closed,
-            _mm256_sub_epi64(blocker, _mm256_set1_epi64x(1)),
+            _mm256_add_epi64(blocker, _mm256_set1_epi64x(-1)),
             up_ray,
         );
 
+        // The non-opponent squares of the down rays, moved up one bit with bit 0 set: the
+        // count below is then at most 63 in every lane (63 when the ray has no blocker), so
+        // both shifts stay in range without a special case for an empty `b`.
         let b = _mm256_andnot_si256(oo, down_ray);
+        let b = _mm256_or_si256(_mm256_add_epi64(b, b), _mm256_set1_epi64x(1));
         let lz = _mm256_lzcnt_epi64(b);
-        let blocker = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), lz);
+        let blocker = _mm256_srlv_epi64(_mm256_set1_epi64x(1 << 62), lz);
         let closed = _mm256_test_epi64_mask(blocker, pp);
         let down = _mm256_maskz_andnot_epi64(
             closed,
-            _mm256_srlv_epi64(_mm256_set1_epi64x(-1), lz),
+            _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MAX), lz),
             down_ray,
         );
 
         or_lanes(_mm256_or_si256(up, down))
+    }
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+        let f = flips_vec(
+            _mm256_set1_epi64x(p as i64),
+            _mm256_set1_epi64x(o as i64),
+            sq,
+        );
+        _mm256_extract_epi64::<0>(f) as u64
+    }
+
+    /// As the AVX2 kernel's `play_moves`; the new opponent mask is one `vpternlogq`.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn play_moves(p: u64, o: u64, sq: u32) -> (u64, u64) {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let f = flips_vec(pp, oo, sq);
+        let x = _mm256_set1_epi64x(1 << sq);
+        let next_p = _mm256_xor_si256(oo, f);
+        let next_o = _mm256_or_si256(_mm256_or_si256(pp, f), x);
+        let empty = !(p | o | (1 << sq));
+        (
+            _mm256_extract_epi64::<0>(f) as u64,
+            run_ends(next_p, next_o) & empty,
+        )
     }
 }
