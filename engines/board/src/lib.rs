@@ -8,12 +8,16 @@
 //!
 //! Layers, from hot to cold:
 //! - [`Board`] (`board`): move generation, flips, play and pass, branch-free;
+//! - [`kernel`]: the same move generation and flips for x86-64 SIMD (AVX2, AVX-512) and BMI2,
+//!   chosen at run time ([`Kernel`], [`KernelId`]); perft runs on the fastest;
 //! - [`Position`] (`position`): a board with the colour to move, board strings, disc counts;
 //! - [`Move`] and [`Square`] (`notation`), transcripts (`transcript`), OBF lines (`obf`);
 //! - [`Symmetry`] (`symmetry`) and [`perft`] (`perft`);
 //! - `playout`: seeded random legal play, for tests and tools.
 //!
-//! Invariant kept by every constructor: `player & opponent == 0`.
+//! Invariant kept by every constructor: `player & opponent == 0`. The only `unsafe` is in
+//! `kernel` and `perft`: calls into `#[target_feature]` code, each behind the CPU check that
+//! makes it sound.
 
 mod board;
 mod ggf;

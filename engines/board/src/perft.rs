@@ -4,6 +4,14 @@
 //! passes: with [`PassRule::PassIsAMove`] (Mode 1) a pass uses one ply of depth; with
 //! [`PassRule::PassIsFree`] (Mode 2, Egaroucid's) it uses none. The last ply is counted in bulk:
 //! the number of leaves below a node at depth 1 is its number of moves, without playing them.
+//! At depth 2 each move is played and the new board's moves counted in one kernel call
+//! ([`Kernel::play_moves`]), so no node below depth 2 is ever built as a `Board`.
+//!
+//! Speed: the recursion is written once, generic over the [`Kernel`] (`node`), and compiled
+//! once per kernel inside a `#[target_feature]` entry (`perft_avx512`, ...), so the kernel's
+//! SIMD code inlines into every node and nothing is dispatched below the root. [`perft`] uses
+//! [`KernelId::fastest`]; [`perft_with`] runs any kernel, for tests and the benchmark
+//! (`cargo bench -p othello-board --bench perft`).
 
 #[cfg(target_arch = "x86_64")]
 use crate::kernel as x86;

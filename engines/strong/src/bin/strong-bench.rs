@@ -11,7 +11,8 @@
 //! standard deviation, printed as a Rust table.
 //!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
-//! move generator and flips, and with the rules crate's, for comparison.
+//! move generator and flips (the portable ones the search uses), and with the rules crate's
+//! `perft`, which runs the fastest SIMD kernel of the CPU, for comparison.
 
 use othello_sdk::board::ObfLine;
 use std::sync::Arc;
