@@ -61,6 +61,13 @@ pub trait Kernel: Copy + Send + Sync + 'static {
         (f, self.moves(o ^ f, p | f | (1 << sq)))
     }
 
+    /// [`Kernel::play_moves`] of two moves `a` and `b` of the same board; a SIMD kernel may
+    /// compute both at once.
+    #[inline(always)]
+    fn play_moves2(self, p: u64, o: u64, a: u32, b: u32) -> [(u64, u64); 2] {
+        [self.play_moves(p, o, a), self.play_moves(p, o, b)]
+    }
+
     /// Number of set bits, with the POPCNT instruction where the kernel has it.
     #[inline(always)]
     fn count(self, x: u64) -> u32 {
@@ -207,6 +214,20 @@ mod tests {
                 assert_eq!(Portable.flips(p, o, sq), f, "portable flips {b:?} {sq}");
             }
             assert_eq!(k.moves(p, o), expected_moves, "{} moves {b:?}", K::NAME);
+            // Pairs of legal moves: each square with the next one.
+            let mut rest = expected_moves;
+            while rest & (rest - 1) != 0 {
+                let a = rest.trailing_zeros();
+                rest &= rest - 1;
+                let c = rest.trailing_zeros();
+                let expected = [Portable.play_moves(p, o, a), Portable.play_moves(p, o, c)];
+                assert_eq!(
+                    k.play_moves2(p, o, a, c),
+                    expected,
+                    "{} {b:?} {a} {c}",
+                    K::NAME
+                );
+            }
             assert_eq!(Portable.moves(p, o), expected_moves, "portable moves {b:?}");
             assert_eq!(k.count(p), p.count_ones());
         }

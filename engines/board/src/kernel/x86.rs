@@ -58,6 +58,12 @@ macro_rules! token_kernel {
                 // SAFETY: as for `moves`.
                 unsafe { $module::play_moves(p, o, sq) }
             }
+
+            #[inline(always)]
+            fn play_moves2(self, p: u64, o: u64, a: u32, b: u32) -> [(u64, u64); 2] {
+                // SAFETY: as for `moves`.
+                unsafe { $module::play_moves2(p, o, a, b) }
+            }
         }
     };
 }
@@ -91,6 +97,12 @@ token_kernel!(
 /// Scalar x86-64 code with BMI2.
 mod bmi2 {
     use std::arch::x86_64::{_pdep_u64, _pext_u64};
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[inline]
+    pub fn play_moves2(p: u64, o: u64, a: u32, b: u32) -> [(u64, u64); 2] {
+        [play_moves(p, o, a), play_moves(p, o, b)]
+    }
 
     /// The four lines (row, column, a1-h8 diagonal, h1-a8 diagonal) through each square,
     /// each including the square, and the square's rank among the bits of each line.
@@ -240,6 +252,12 @@ mod bmi2 {
 /// AVX2: one direction per 64-bit lane.
 mod avx2 {
     use crate::board::RAYS;
+
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn play_moves2(p: u64, o: u64, a: u32, b: u32) -> [(u64, u64); 2] {
+        [play_moves(p, o, a), play_moves(p, o, b)]
+    }
     use std::arch::x86_64::*;
 
     /// Columns b..g, for the lanes whose shifts cross columns.
@@ -494,6 +512,70 @@ mod avx512 {
             sq,
         );
         _mm256_extract_epi64::<0>(f) as u64
+    }
+
+    /// Run ends of two boards at once, board A in the low 256 bits and board B in the high
+    /// ones: the same instructions as [`run_ends`] on 512-bit vectors.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    fn run_ends2(pp: __m512i, oo: __m512i) -> [u64; 2] {
+        let step = _mm512_set_epi64(9, 8, 7, 1, 9, 8, 7, 1);
+        let step2 = _mm512_set_epi64(18, 16, 14, 2, 18, 16, 14, 2);
+        let oo = _mm512_and_si512(
+            oo,
+            _mm512_set_epi64(INNER, -1, INNER, INNER, INNER, -1, INNER, INNER),
+        );
+        let mut up = _mm512_and_si512(oo, _mm512_sllv_epi64(pp, step));
+        let mut down = _mm512_and_si512(oo, _mm512_srlv_epi64(pp, step));
+        up = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(up, oo, _mm512_sllv_epi64(up, step));
+        down = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(down, oo, _mm512_srlv_epi64(down, step));
+        let pairs_up = _mm512_and_si512(oo, _mm512_sllv_epi64(oo, step));
+        let pairs_down = _mm512_srlv_epi64(pairs_up, step);
+        up = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(up, pairs_up, _mm512_sllv_epi64(up, step2));
+        down = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(
+            down,
+            pairs_down,
+            _mm512_srlv_epi64(down, step2),
+        );
+        up = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(up, pairs_up, _mm512_sllv_epi64(up, step2));
+        down = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(
+            down,
+            pairs_down,
+            _mm512_srlv_epi64(down, step2),
+        );
+        let ends = _mm512_or_si512(_mm512_sllv_epi64(up, step), _mm512_srlv_epi64(down, step));
+        // OR of the four lanes of each half: swap the 64-bit halves of each 128-bit block,
+        // then the 128-bit blocks of each half.
+        let e = _mm512_or_si512(ends, _mm512_shuffle_epi32::<_MM_PERM_BADC>(ends));
+        let e = _mm512_or_si512(e, _mm512_shuffle_i64x2::<0b10_11_00_01>(e, e));
+        [
+            _mm_cvtsi128_si64(_mm512_castsi512_si128(e)) as u64,
+            _mm_cvtsi128_si64(_mm256_castsi256_si128(_mm512_extracti64x4_epi64::<1>(e))) as u64,
+        ]
+    }
+
+    /// Two moves `a` and `b` of the same board: `play_moves` of each, the two new boards'
+    /// moves computed together in one 512-bit vector.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn play_moves2(p: u64, o: u64, a: u32, b: u32) -> [(u64, u64); 2] {
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let fa = flips_vec(pp, oo, a);
+        let fb = flips_vec(pp, oo, b);
+        let f = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(fa), fb);
+        let x = _mm512_inserti64x4::<1>(
+            _mm512_castsi256_si512(_mm256_set1_epi64x(1 << a)),
+            _mm256_set1_epi64x(1 << b),
+        );
+        let next_p = _mm512_xor_si512(_mm512_set1_epi64(o as i64), f);
+        let next_o = _mm512_or_si512(_mm512_or_si512(_mm512_set1_epi64(p as i64), f), x);
+        let [ma, mb] = run_ends2(next_p, next_o);
+        let empty = !(p | o);
+        [
+            (_mm256_extract_epi64::<0>(fa) as u64, ma & empty & !(1 << a)),
+            (_mm256_extract_epi64::<0>(fb) as u64, mb & empty & !(1 << b)),
+        ]
     }
 
     /// As the AVX2 kernel's `play_moves`; the new opponent mask is one `vpternlogq`.
