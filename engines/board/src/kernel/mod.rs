@@ -216,7 +216,7 @@ mod tests {
             assert_eq!(k.moves(p, o), expected_moves, "{} moves {b:?}", K::NAME);
             // Pairs of legal moves: each square with the next one.
             let mut rest = expected_moves;
-            while rest & (rest - 1) != 0 {
+            while rest.count_ones() >= 2 {
                 let a = rest.trailing_zeros();
                 rest &= rest - 1;
                 let c = rest.trailing_zeros();
