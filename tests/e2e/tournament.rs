@@ -361,3 +361,83 @@ file = "mine.txt"
         assert_eq!(r.opening.text, "f5d6c3d3c4f4f6f3");
     }
 }
+
+/// The strong engine under a real clock (1 s + 0.05 s per move, the default 0.2 s margin)
+/// against every baseline: no forfeit of any kind, every game within the clock, and it wins
+/// clearly (at least 9 of 12 points; measured: it drops about one game in 40 to heuristic).
+#[test]
+fn strong_plays_the_baselines_at_one_second_without_forfeits() {
+    let a = artifacts();
+    let dir = TempDir::new("strong-clock");
+    let toml = format!(
+        r#"[tournament]
+format = "gauntlet"
+pairs = 2
+concurrency = 2
+out = "out"
+
+[time]
+base = 1.0
+increment = 0.05
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 3
+{}{}{}{}"#,
+        engine("strong", s(&a.strong), "Hash = 16"),
+        engine("heuristic", s(&a.heuristic), ""),
+        engine("minimax", s(&a.minimax), "Depth = 4"),
+        engine("greedy", s(&a.greedy), ""),
+    );
+    dir.write("strong.toml", &toml);
+    harness(dir.path(), &["run", "strong.toml"]).assert_success();
+    let records = read_games(&dir.join("out"));
+    check_schedule(
+        &records,
+        &[
+            ("strong", "heuristic"),
+            ("strong", "minimax"),
+            ("strong", "greedy"),
+        ],
+        2,
+    );
+    let mut points = 0.0;
+    for r in &records {
+        check_record(r);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+        let strong = if r.black == "strong" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let used = if strong == Color::Black {
+            r.time_ms.black
+        } else {
+            r.time_ms.white
+        };
+        let moves = engine_moves(r, strong).len() as u64;
+        assert!(
+            used <= 1200 + 50 * moves,
+            "game {}: strong used {used} ms for {moves} moves",
+            r.game
+        );
+        let score = if strong == Color::Black {
+            r.score
+        } else {
+            -r.score
+        };
+        points += match score.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+    }
+    assert!(points >= 9.0, "strong scored only {points} of 12");
+}

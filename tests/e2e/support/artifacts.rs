@@ -32,6 +32,8 @@ pub struct Artifacts {
     pub faulty: PathBuf,
     /// The `external` bridge plugin (NBoard / GTP programs).
     pub external: PathBuf,
+    /// The strong engine.
+    pub strong: PathBuf,
     /// `engines/c_example/first_move.c`.
     pub first_move: PathBuf,
     /// The fixtures of `tests/fixtures/`.
@@ -76,7 +78,8 @@ fn build_all() -> Result<Artifacts, String> {
     let plugin_dir = greedy.parent().expect("a file has a folder").to_path_buf();
     let faulty = plugin("faulty")?;
     let external = plugin("external")?;
-    for p in [&minimax, &heuristic, &faulty, &external] {
+    let strong = plugin("strong")?;
+    for p in [&minimax, &heuristic, &faulty, &external, &strong] {
         if p.parent() != Some(plugin_dir.as_path()) {
             return Err(format!(
                 "{} is not in {}",
@@ -100,6 +103,7 @@ fn build_all() -> Result<Artifacts, String> {
         heuristic,
         faulty,
         external,
+        strong,
         first_move: c("first_move", &[root.join("engines/c_example/first_move.c")])?,
         crasher: c("crasher", &[common.clone(), fixtures.join("crasher.c")])?,
         hanger: c("hanger", &[common.clone(), fixtures.join("hanger.c")])?,
@@ -137,6 +141,8 @@ fn build_rust(root: &Path) -> Result<RustArtifacts, String> {
             "faulty",
             "-p",
             "external",
+            "-p",
+            "strong",
         ])
         .arg("--message-format=json");
     if !cfg!(debug_assertions) {
