@@ -29,8 +29,10 @@ pub struct Plan {
     pub max_depth: u32,
     /// Solve exactly when the root has at most this many empties.
     pub solve_empties: u32,
-    /// Do not start a new iteration after this much time.
+    /// Do not start a new iteration after this much time, while the search is stable.
     pub soft_time: Option<Duration>,
+    /// How far an unstable search (best move changing, score falling) may push `soft_time`.
+    pub max_soft_time: Option<Duration>,
     /// Abort the search after this much time.
     pub hard_time: Option<Duration>,
     /// Abort the search after this many nodes.
@@ -44,6 +46,7 @@ impl Plan {
             max_depth: 60,
             solve_empties: 64,
             soft_time: None,
+            max_soft_time: None,
             hard_time: None,
             node_limit: None,
         }
@@ -323,13 +326,18 @@ impl<'a> Searcher<'a> {
             plan.max_depth.min(n - 1).max(1)
         };
         let mut guess = 0;
+        // Time extension: the soft limit grows while the best move keeps changing or the
+        // score falls (see `crate::time::extended_soft`).
+        let mut soft_time = plan.soft_time;
+        let mut instability = 0.0;
+        let mut previous: Option<RootResult> = None;
         // Before an exact solve the midgame iterations only order moves: no selectivity.
         let mpc = self.mpc;
         if exact {
             self.mpc = None;
         }
         for depth in 1..=mid_depth {
-            if depth > 1 && plan.soft_time.is_some_and(|t| self.started.elapsed() >= t) {
+            if depth > 1 && soft_time.is_some_and(|t| self.started.elapsed() >= t) {
                 break;
             }
             // Aspiration window around the previous score, re-searched wide on failure.
@@ -346,6 +354,22 @@ impl<'a> Searcher<'a> {
                     _ => break (r, complete),
                 }
             };
+            if let (Some(r), true) = (result, complete) {
+                if let (Some(p), Some(base)) = (previous, plan.soft_time) {
+                    if depth >= 4 {
+                        let changed = p.sq != r.sq;
+                        instability = instability * 0.5 + if changed { 1.0 } else { 0.0 };
+                        let fail_low = r.score <= p.score - SCALE;
+                        soft_time = Some(crate::time::extended_soft(
+                            base,
+                            plan.max_soft_time.unwrap_or(base),
+                            instability,
+                            fail_low,
+                        ));
+                    }
+                }
+                previous = Some(r);
+            }
             if let Some(r) = result {
                 best_sq = r.sq;
                 guess = r.score;

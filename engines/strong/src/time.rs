@@ -6,8 +6,10 @@
 //!   or fewer (capped at 60).
 //! - Clock: the budget is the SDK's share of the clock with `moves_to_go` the side's moves
 //!   until about 12 empties (`max(ceil((empties - 12) / 2), 1)`), because the last moves are
-//!   solved fast; times `TimeShare`. The hard limit aborts the search; no new iteration starts
-//!   after 40% of it (an iteration costs about 2-3 times the previous one). The exact solve
+//!   solved fast; times `TimeShare`. No new iteration starts after 40% of the budget while the
+//!   search is stable; when the best move changes between iterations or the score falls by a
+//!   disc or more, that soft limit grows ([`extended_soft`]) up to 45% of the hard limit, which
+//!   aborts the search: 2.5 budgets, at most a quarter of the clock left. The exact solve
 //!   is tried with the clock when empties <= a threshold growing with the budget (14 empties
 //!   under 50 ms up to 26 with a minute); an interrupted solve falls back to the midgame move.
 //! - Move time: the same with the fixed time as the budget.
@@ -35,17 +37,44 @@ pub fn solve_empties_for(budget: Duration) -> u32 {
     }
 }
 
+/// The soft time limit of an unstable search: `base` grows by the instability (a decaying count
+/// of best-move changes between iterations: each change adds 1, each iteration halves it) and
+/// by half again after a fail low (the score fell by a disc or more), never beyond `ceiling`.
+pub fn extended_soft(
+    base: Duration,
+    ceiling: Duration,
+    instability: f64,
+    fail_low: bool,
+) -> Duration {
+    let mut factor = 1.0 + instability.clamp(0.0, 3.0);
+    if fail_low {
+        factor *= 1.5;
+    }
+    base.mul_f64(factor).min(ceiling.max(base))
+}
+
 /// The plan of one search.
 pub fn plan(limits: &Limits, side: Color, empties: u32, level: u32, time_share: f64) -> Plan {
     let moves_to_go = empties.saturating_sub(12).div_ceil(2).max(1);
     let budget = limits
         .time_budget(side, moves_to_go)
         .map(|b| b.mul_f64(time_share));
+    // A fixed move time is a hard limit; with a clock, a move may take up to 2.5 budgets when
+    // its search is unstable, but never more than a quarter of the clock left.
+    let hard = budget.map(|b| match (limits.move_time, limits.clock) {
+        (None, Some(clock)) => {
+            let left = clock.time_left[side.index()].mul_f64(time_share);
+            b.mul_f64(2.5).min(left / 4).max(b)
+        }
+        _ => b,
+    });
     let mut p = Plan {
         max_depth: 60,
         solve_empties: 60,
         soft_time: budget.map(|b| b.mul_f64(0.4)),
-        hard_time: budget,
+        // An iteration costs 2-3 times the previous one: start none after 45% of the hard limit.
+        max_soft_time: hard.map(|h| h.mul_f64(0.45)),
+        hard_time: hard,
         node_limit: limits.nodes,
     };
     if let Some(d) = limits.depth {
@@ -83,8 +112,51 @@ mod tests {
         };
         let p = plan(&mt, Color::White, 40, 0, 0.9);
         assert_eq!(p.hard_time, Some(Duration::from_millis(900)));
+        assert_eq!(p.soft_time, Some(Duration::from_millis(360)));
+        assert_eq!(p.max_soft_time, Some(Duration::from_millis(405)));
         assert_eq!(p.solve_empties, 18);
         let p = plan(&Limits::default(), Color::White, 40, 5, 0.9);
         assert_eq!((p.max_depth, p.solve_empties), (5, 10));
+    }
+
+    #[test]
+    fn clock_plans_may_extend_but_keep_three_quarters_of_the_clock() {
+        let clock = |left_ms: u64| Limits {
+            clock: Some(othello_sdk::Clock {
+                time_left: [Duration::from_millis(left_ms); 2],
+                increment: [Duration::from_millis(50); 2],
+            }),
+            ..Limits::default()
+        };
+        // 40 empties: 14 moves to go; budget (10 s / 14 + 50 ms) * 0.9 = 687.9 ms.
+        let p = plan(&clock(10_000), Color::Black, 40, 0, 0.9);
+        let budget = Duration::from_micros(687_857);
+        let close = |a: Duration, b: Duration| a.abs_diff(b) < Duration::from_millis(1);
+        assert!(close(p.soft_time.unwrap(), budget.mul_f64(0.4)));
+        // 2.5 budgets = 1.72 s < a quarter of 9 s.
+        assert!(close(p.hard_time.unwrap(), budget.mul_f64(2.5)));
+        // Little time left: the hard limit is a quarter of it, never below the budget.
+        let p = plan(&clock(1_000), Color::Black, 40, 0, 0.9);
+        assert_eq!(p.hard_time, Some(Duration::from_millis(225)));
+        let p = plan(&clock(100), Color::Black, 14, 0, 1.0);
+        assert_eq!(p.hard_time, Some(Duration::from_millis(50)));
+    }
+
+    #[test]
+    fn instability_extends_the_soft_limit_up_to_the_ceiling() {
+        let base = Duration::from_millis(100);
+        let ceiling = Duration::from_millis(300);
+        assert_eq!(extended_soft(base, ceiling, 0.0, false), base);
+        assert_eq!(
+            extended_soft(base, ceiling, 1.0, false),
+            Duration::from_millis(200)
+        );
+        assert_eq!(
+            extended_soft(base, ceiling, 0.5, true),
+            Duration::from_millis(225)
+        );
+        assert_eq!(extended_soft(base, ceiling, 3.0, true), ceiling);
+        // A ceiling below the base never shortens it.
+        assert_eq!(extended_soft(base, Duration::ZERO, 2.0, false), base);
     }
 }
