@@ -402,6 +402,17 @@ impl Searcher<'_> {
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
+            // Young brothers wait: the first move did not cut off; share the others.
+            if i == 1 {
+                if let Some(r) = self.split(&b, &mut list, 1, alpha, alpha + 1, best, best_move) {
+                    (best, best_move) = r;
+                    if self.aborted {
+                        self.give_list(list);
+                        return 0;
+                    }
+                    break;
+                }
+            }
             pick_best(&mut list, i);
             let (x, f, _) = list[i];
             let child = b.play_with_flips(x, f);
@@ -463,6 +474,16 @@ impl Searcher<'_> {
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
+            if i == 1 {
+                if let Some(r) = self.split(&b, &mut list, 1, alpha, beta, best, best_move) {
+                    (best, best_move) = r;
+                    if self.aborted {
+                        self.give_list(list);
+                        return 0;
+                    }
+                    break;
+                }
+            }
             pick_best(&mut list, i);
             let (x, f, _) = list[i];
             let child = b.play_with_flips(x, f);

@@ -12,8 +12,9 @@
 //! The search core is usable without the ABI: build a [`search::Searcher`] (see
 //! `src/bin/strong-bench.rs`).
 //!
-//! Options: `Hash` (MiB, default 64), `Threads` (1..=64, Lazy SMP: helper threads search the
-//! same position through the shared table), `Level` (0 = use the host's limits; L > 0: midgame depth L and exact solve
+//! Options: `Hash` (MiB, default 64), `Threads` (1..=64: an exact solve splits its nodes among
+//! the threads, Young Brothers Wait ([`parallel`]); other searches use Lazy SMP, helper
+//! threads searching the same position through the shared table), `Level` (0 = use the host's limits; L > 0: midgame depth L and exact solve
 //! at 2 L empties, like Edax's levels), `Selectivity` (midgame Multi-ProbCut level, 0-4 =
 //! t of 1.1-3.3 standard deviations, 5 = off; default 1), `TimeShare` (fraction of the time budget used).
 #![forbid(unsafe_code)]
@@ -23,6 +24,7 @@ pub mod endgame;
 pub mod eval;
 pub mod flips;
 pub mod midgame;
+pub mod parallel;
 pub mod search;
 pub mod stability;
 pub mod time;
@@ -64,6 +66,40 @@ impl Strong {
         }
     }
 
+    /// An exact solve with YBWC helpers (see [`parallel`]): the helpers wait in the pool until
+    /// the master's solver offers them young brothers.
+    fn solve_in_parallel(
+        &self,
+        board: othello_sdk::board::Board,
+        plan: &search::Plan,
+        tt: Arc<Tt>,
+        ctx: &SearchContext,
+    ) -> SearchOutcome {
+        let pool = parallel::HelperPool::new();
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|_| {
+                    let (tt, pool) = (tt.clone(), &pool);
+                    scope.spawn(move || {
+                        let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
+                        s.set_limits(plan.hard_time, None);
+                        pool.serve(&mut s);
+                        s.nodes
+                    })
+                })
+                .collect();
+            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), Some(ctx));
+            s.set_selectivity(self.selectivity);
+            s.pool = Some(&pool);
+            let mut out = s.think(board, plan, &mut |info| ctx.report(info));
+            pool.close();
+            for h in helpers {
+                out.info.nodes += h.join().unwrap_or(0);
+            }
+            out
+        })
+    }
+
     /// Number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
@@ -87,7 +123,7 @@ impl Engine for Strong {
                 1,
                 1,
                 64,
-                "search threads (Lazy SMP sharing the transposition table)",
+                "search threads (YBWC in exact solves, Lazy SMP otherwise; shared table)",
             ),
             OptionSpec::int(
                 "Level",
@@ -161,6 +197,9 @@ impl Engine for Strong {
             let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
             s.set_selectivity(self.selectivity);
             return s.think(board, &plan, &mut |info| ctx.report(info));
+        }
+        if board.empties() <= plan.solve_empties {
+            return self.solve_in_parallel(board, &plan, tt, ctx);
         }
         // Lazy SMP: helpers search the same position with the shared table (each with its
         // root order rotated) until the main thread is done; only the main thread's result

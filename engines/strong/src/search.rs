@@ -86,6 +86,13 @@ pub struct Searcher<'a> {
     /// diversify, do not age the table, and also stop when `halt` is raised.
     pub helper: usize,
     pub halt: Option<&'a AtomicBool>,
+    /// YBWC helpers of the exact solver (the master thread only; see [`crate::parallel`]).
+    pub pool: Option<&'a crate::parallel::HelperPool>,
+    /// Cutoff flags of the split points this thread is working in, innermost last.
+    pub(crate) cutoffs: Vec<Arc<AtomicBool>>,
+    /// The search must stop for good (stop flag, time, node limit, halt), as opposed to a
+    /// cutoff at a split point.
+    pub(crate) global_stop: bool,
     /// Multi-ProbCut threshold `t` (standard deviations) in midgame searches; `None` = off.
     pub mpc: Option<f64>,
     /// Selectivity reported for midgame iterations (percent).
@@ -115,6 +122,9 @@ impl<'a> Searcher<'a> {
             lists: Vec::new(),
             helper: 0,
             halt: None,
+            pool: None,
+            cutoffs: Vec::new(),
+            global_stop: false,
             mpc: Some(SELECTIVITY[DEFAULT_SELECTIVITY].0),
             selectivity: SELECTIVITY[DEFAULT_SELECTIVITY].1,
         }
@@ -127,6 +137,7 @@ impl<'a> Searcher<'a> {
         self.node_limit = node_limit.unwrap_or(u64::MAX);
         self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit);
         self.aborted = false;
+        self.global_stop = false;
     }
 
     /// Set the selectivity level (index into [`SELECTIVITY`]; the last is none).
@@ -143,8 +154,9 @@ impl<'a> Searcher<'a> {
         let stopped = self.ctx.is_some_and(|c| c.stopped())
             || self.halt.is_some_and(|h| h.load(Ordering::Relaxed));
         if out_of_time || stopped || self.nodes >= self.node_limit {
-            self.aborted = true;
+            self.global_stop = true;
         }
+        self.aborted = self.global_stop || self.cutoffs.iter().any(|c| c.load(Ordering::Acquire));
         self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit.max(self.nodes + 1));
     }
 

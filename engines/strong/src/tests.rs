@@ -370,3 +370,87 @@ fn lazy_smp_threads_give_exact_scores() {
         assert!(l.position.is_legal(out.mv));
     }
 }
+
+/// Run `f` with a master searcher that has `helpers` YBWC helper threads.
+fn with_pool<R>(helpers: usize, tt: Arc<Tt>, f: impl FnOnce(&mut Searcher) -> R) -> (R, u64) {
+    let pool = crate::parallel::HelperPool::new();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..helpers)
+            .map(|_| {
+                let (tt, pool) = (tt.clone(), &pool);
+                scope.spawn(move || {
+                    let mut s = Searcher::new(tt, Box::new(HandEval::default()), None);
+                    pool.serve(&mut s);
+                    s.nodes
+                })
+            })
+            .collect();
+        let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
+        s.pool = Some(&pool);
+        let r = f(&mut s);
+        pool.close();
+        let nodes = threads.into_iter().map(|t| t.join().unwrap()).sum::<u64>();
+        (r, nodes)
+    })
+}
+
+/// YBWC (one helper) gives the exact scores of one thread, full window and null windows, on
+/// random positions large enough to split (and the helper does take part).
+#[test]
+fn ybwc_gives_the_exact_scores_of_one_thread() {
+    let (count, empties) = if cfg!(debug_assertions) {
+        (4, 14..=15)
+    } else {
+        (60, 14..=18)
+    };
+    let mut helper_nodes = 0;
+    for (i, b) in random_positions(77, count, empties).into_iter().enumerate() {
+        let exact = searcher(4).solve(b);
+        let tt = Arc::new(Tt::new(4));
+        let (v, n) = with_pool(1, tt.clone(), |s| s.solve(b));
+        assert_eq!(v, exact, "position {i}: {b:?}");
+        helper_nodes += n;
+        for alpha in [exact - 3, exact, exact + 1] {
+            let tt = Arc::new(Tt::new(4));
+            let (v, _) = with_pool(1, tt, |s| s.end_nws(b, alpha));
+            check_nws(v, alpha, exact, &b);
+        }
+    }
+    assert!(helper_nodes > 0, "the helper never searched");
+}
+
+/// The race that a first version of YBWC lost: at a split principal-variation node, a move
+/// whose null-window search failed high was not re-searched when another thread had meanwhile
+/// raised alpha above that (lower-bound) value, and its better score was lost. It showed on
+/// FFO #37 through the whole search (midgame iterations, then the exact root), about one run
+/// in two; each run here is checked, and every child of the root is solved with a full window.
+#[test]
+fn ybwc_keeps_moves_that_fail_high_below_a_raised_alpha() {
+    let lines = ffo("fforum-20-39.obf");
+    let runs = if cfg!(debug_assertions) { 0 } else { 3 };
+    let l = &lines[17];
+    let b = l.position.board;
+    for run in 0..runs {
+        let tt = Arc::new(Tt::new(16));
+        let (out, _) = with_pool(1, tt, |s| {
+            s.think(b, &crate::search::Plan::solve(), &mut |_| {})
+        });
+        assert_eq!(Some(out.info.score as i32), l.best_score(), "run {run}");
+    }
+    let (count, empties) = if cfg!(debug_assertions) {
+        (1, 14..=14)
+    } else {
+        (6, 17..=19)
+    };
+    for b in random_positions(91, count, empties) {
+        let mut m = b.moves();
+        while m != 0 {
+            let x = m.trailing_zeros();
+            m &= m - 1;
+            let child = b.play_with_flips(x, b.flips(x));
+            let exact = searcher(4).solve(child);
+            let (v, _) = with_pool(1, Arc::new(Tt::new(4)), |s| s.end_pvs(child, -100, 100));
+            assert_eq!(v, exact, "{child:?}");
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Young Brothers Wait (YBWC) for the exact solver: a node's remaining moves are shared with
+//! idle helper threads once its first move has been searched (and, at a null-window node,
+//! has not already cut off).
+//!
+//! The idea: the first move of a well-ordered node either cuts off (then splitting would have
+//! wasted work) or establishes the bound the other moves are searched against; after it, the
+//! other moves ("young brothers") are independent null-window searches, and can run in
+//! parallel with little wasted work. A node with at least [`SPLIT_EMPTIES`] empties and at
+//! least two moves left becomes a [`SplitPoint`] when a helper is idle: the thread that owns
+//! the node (the master) posts it to the [`HelperPool`], every thread that joins (the master
+//! included) takes the next untried move from a shared counter, and a result that cuts off
+//! raises the split point's flag, which makes every other thread there abandon its move at
+//! its next poll. The master leaves the split point when no thread is working on it any more,
+//! with the node's best score and move.
+//!
+//! A master searching one of its split point's moves may split again deeper down when a
+//! helper has become idle (a helper that finds no more moves at one split point joins the
+//! next). Helpers never split themselves. All threads share the transposition table. Only the
+//! master's node count is checked against a node limit; the helpers' nodes are added up after
+//! the search.
+
+use crate::search::Searcher;
+use othello_sdk::board::Board;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// Nodes with fewer empties are searched by one thread: their subtrees are too small to pay for
+/// the hand-over (measured on FFO #20-#39, see the crate README).
+pub const SPLIT_EMPTIES: u32 = 12;
+
+/// What the threads at a split point agree on.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    /// The lower bound the next move is searched against (raised by PV nodes).
+    alpha: i32,
+    best: i32,
+    best_move: u8,
+}
+
+/// A node whose remaining moves several threads search.
+pub struct SplitPoint {
+    board: Board,
+    /// The moves not searched before the split, best first: (square, flips).
+    moves: Vec<(u32, u64)>,
+    next: AtomicUsize,
+    beta: i32,
+    /// A principal-variation node (window wider than one): moves that beat alpha are
+    /// re-searched with the full window.
+    pv: bool,
+    bounds: Mutex<Bounds>,
+    /// Raised by a cutoff (or by the master when it must stop): every thread here stops.
+    cutoff: Arc<AtomicBool>,
+    /// Threads searching a move of this split point.
+    working: AtomicUsize,
+}
+
+impl SplitPoint {
+    fn open(&self) -> bool {
+        self.next.load(Ordering::Acquire) < self.moves.len() && !self.cutoff.load(Ordering::Acquire)
+    }
+}
+
+/// The helper threads' meeting place: at most one split point is offered at a time.
+#[derive(Default)]
+pub struct HelperPool {
+    offered: Mutex<Option<Arc<SplitPoint>>>,
+    wake: Condvar,
+    idle: AtomicUsize,
+    quit: AtomicBool,
+}
+
+impl HelperPool {
+    pub fn new() -> HelperPool {
+        HelperPool::default()
+    }
+
+    /// Whether a helper is waiting for work.
+    #[inline]
+    pub fn has_idle(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// Release the helpers: [`HelperPool::serve`] returns.
+    pub fn close(&self) {
+        self.quit.store(true, Ordering::Release);
+        let _guard = self.offered.lock().expect("pool lock");
+        self.wake.notify_all();
+    }
+
+    /// A helper thread's life: wait for a split point, work on it, wait again, until closed.
+    pub fn serve(&self, s: &mut Searcher) {
+        loop {
+            let sp = {
+                let mut offered = self.offered.lock().expect("pool lock");
+                self.idle.fetch_add(1, Ordering::Relaxed);
+                loop {
+                    if self.quit.load(Ordering::Acquire) {
+                        self.idle.fetch_sub(1, Ordering::Relaxed);
+                        return;
+                    }
+                    if let Some(sp) = offered.as_ref().filter(|sp| sp.open()) {
+                        // Joined under the lock: the master withdraws the offer under it too,
+                        // and then waits for `working` to fall to zero.
+                        sp.working.fetch_add(1, Ordering::AcqRel);
+                        break sp.clone();
+                    }
+                    offered = self
+                        .wake
+                        .wait_timeout(offered, Duration::from_millis(5))
+                        .expect("pool lock")
+                        .0;
+                }
+            };
+            self.idle.fetch_sub(1, Ordering::Relaxed);
+            s.aborted = s.global_stop;
+            s.work_on(&sp);
+            sp.working.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+impl Searcher<'_> {
+    /// Search the moves `list[from..]` of `b` together with the idle helpers, if there is one
+    /// and the node is large enough; `None` when not split (the caller goes on alone). On
+    /// return the node's best score and move so far are merged with the split point's; after
+    /// a global stop `self.aborted` is set as usual.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn split(
+        &mut self,
+        b: &Board,
+        list: &mut [(u32, u64, i32)],
+        from: usize,
+        alpha: i32,
+        beta: i32,
+        best: i32,
+        best_move: u8,
+    ) -> Option<(i32, u8)> {
+        let pool = self.pool?;
+        if list.len() < from + 2 || b.empties() < SPLIT_EMPTIES || !pool.has_idle() {
+            return None;
+        }
+        list[from..].sort_by_key(|e| -e.2);
+        let sp = Arc::new(SplitPoint {
+            board: *b,
+            moves: list[from..].iter().map(|&(x, f, _)| (x, f)).collect(),
+            next: AtomicUsize::new(0),
+            beta,
+            pv: beta - alpha > 1,
+            bounds: Mutex::new(Bounds {
+                alpha,
+                best,
+                best_move,
+            }),
+            cutoff: Arc::new(AtomicBool::new(false)),
+            working: AtomicUsize::new(1), // the master
+        });
+        {
+            let mut offered = pool.offered.lock().expect("pool lock");
+            *offered = Some(sp.clone());
+            pool.wake.notify_all();
+        }
+        self.work_on(&sp);
+        {
+            let mut offered = pool.offered.lock().expect("pool lock");
+            *offered = None;
+        }
+        if self.aborted {
+            // A global stop: release the helpers at once.
+            sp.cutoff.store(true, Ordering::Release);
+        }
+        sp.working.fetch_sub(1, Ordering::AcqRel);
+        while sp.working.load(Ordering::Acquire) > 0 {
+            std::thread::yield_now();
+        }
+        let r = *sp.bounds.lock().expect("split lock");
+        Some((r.best, r.best_move))
+    }
+
+    /// Take moves of `sp` until none is left or the split point is cut off.
+    pub(crate) fn work_on(&mut self, sp: &SplitPoint) {
+        self.cutoffs.push(sp.cutoff.clone());
+        while !sp.cutoff.load(Ordering::Acquire) {
+            let i = sp.next.fetch_add(1, Ordering::AcqRel);
+            let Some(&(x, f)) = sp.moves.get(i) else {
+                break;
+            };
+            let child = sp.board.play_with_flips(x, f);
+            let alpha = sp.bounds.lock().expect("split lock").alpha;
+            let mut v = -self.end_nws(child, -alpha - 1);
+            if self.aborted {
+                break;
+            }
+            if sp.pv && v > alpha && v < sp.beta {
+                // `v` is only a lower bound: even when another thread has raised alpha above
+                // it meanwhile, the move may still beat the new alpha, so it is re-searched
+                // against the current one.
+                let a = sp.bounds.lock().expect("split lock").alpha.max(alpha);
+                v = -self.end_pvs(child, -sp.beta, -a);
+                if self.aborted {
+                    break;
+                }
+            }
+            let mut r = sp.bounds.lock().expect("split lock");
+            if v > r.best {
+                r.best = v;
+                r.best_move = x as u8;
+                if v > r.alpha {
+                    r.alpha = v;
+                    if v >= sp.beta {
+                        sp.cutoff.store(true, Ordering::Release);
+                        break;
+                    }
+                }
+            }
+        }
+        self.cutoffs.pop();
+        // A cutoff here ends only this split point's work; a global stop, or a cutoff of an
+        // enclosing split point, keeps the search unwinding.
+        self.aborted = self.global_stop || self.cutoffs.iter().any(|c| c.load(Ordering::Acquire));
+    }
+}
