@@ -21,10 +21,12 @@ use crate::bits::{
     corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_CLASSES,
     SQUARE_VALUE,
 };
+use crate::eval::SCALE;
 use crate::flips::{count_last_flip, flips};
+use crate::midgame::{MID_INF, SELECTIVITY};
 use crate::search::Searcher;
 use crate::stability::opponent_stable_count;
-use crate::tt::{hash, KIND_END, NO_MOVE};
+use crate::tt::{hash, KIND_END, KIND_END_SELECTIVE, NO_MOVE};
 use othello_sdk::board::Board;
 
 /// Above every final score.
@@ -42,6 +44,46 @@ const ORDER_EVAL_WEIGHT: i32 = 1 << 8;
 pub const TT_EMPTIES: u32 = 8;
 /// From this many empties on, nodes try Enhanced Transposition Cutoff.
 pub const ETC_EMPTIES: u32 = 12;
+
+/// Selective endgame search (Multi-ProbCut at null-window solver nodes): from this many
+/// empties on...
+pub const END_MPC_MIN_EMPTIES: u32 = 14;
+/// ...to this many (larger nodes use this row of the table).
+pub const END_MPC_MAX_EMPTIES: u32 = 24;
+
+/// The depth of the midgame search that predicts the exact score of a node with `n` empties:
+/// 2 at 14-17 empties, 4 at 18-21, 6 at 22-25, 8 beyond.
+pub const fn end_mpc_shallow(n: u32) -> u32 {
+    let d = (n.saturating_sub(10) / 4) * 2;
+    if d < 2 {
+        2
+    } else if d > 8 {
+        8
+    } else {
+        d
+    }
+}
+
+/// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
+/// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted by `strong-bench --end-mpc-data
+/// 60` (60 random positions per row, about 15 minutes; the rows of 23 and 24 empties did not
+/// finish within that and repeat the row of 22). With the hand evaluation the prediction is
+/// poor (13-17 discs of error), so the selective stages cut little; a trained evaluation should
+/// refit this table.
+pub const END_MPC_TABLE: [(f64, f64, f64);
+    (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize] = [
+    (0.824, 539.2, 1320.3), // 14 empties, shallow 2
+    (0.757, 919.8, 1623.0), // 15 empties, shallow 2
+    (0.822, 458.5, 1720.3), // 16 empties, shallow 2
+    (0.879, 750.1, 1347.0), // 17 empties, shallow 2
+    (0.973, 701.1, 1334.5), // 18 empties, shallow 4
+    (1.013, 175.5, 1679.3), // 19 empties, shallow 4
+    (1.092, 325.1, 1544.0), // 20 empties, shallow 4
+    (1.064, 454.8, 1287.1), // 21 empties, shallow 4
+    (1.036, 531.6, 1513.7), // 22 empties, shallow 6
+    (1.036, 531.6, 1513.7), // 23: the row of 22
+    (1.036, 531.6, 1513.7), // 24: the row of 22
+];
 
 /// Edax's thresholds for trying the stability cutoff: with `n` empties, only when
 /// `alpha >= STABILITY_THRESHOLD[n]` (lower alphas are never cut by it in practice).
@@ -130,6 +172,85 @@ fn empties_of<const N: usize>(b: &Board) -> [u32; N] {
 }
 
 impl Searcher<'_> {
+    /// Whether a table entry of `kind` may decide a node of this search: exact entries always;
+    /// in a selective search also selective entries of its level or a less selective one.
+    #[inline]
+    fn end_entry_usable(&self, kind: u8) -> bool {
+        kind == KIND_END
+            || matches!(self.end_selectivity, Some(level)
+                if kind >= KIND_END_SELECTIVE && (kind - KIND_END_SELECTIVE) as usize >= level)
+    }
+
+    /// The kind of the entries this search stores.
+    #[inline]
+    fn end_kind(&self) -> u8 {
+        match self.end_selectivity {
+            None => KIND_END,
+            Some(level) => KIND_END_SELECTIVE + level as u8,
+        }
+    }
+
+    /// Selective endgame (Multi-ProbCut on the solver, as Egaroucid and Edax do before the
+    /// exact search): a shallow midgame search predicts the exact score; when the prediction
+    /// lies `t` standard deviations beyond `alpha` in either direction, the null-window answer
+    /// is taken as decided. `None`: no cut (exact search, too few empties, or no evidence).
+    ///
+    /// The shallow search evaluates from scratch at its leaves; an incremental evaluation
+    /// would need its state set to `b` here.
+    fn end_probcut(&mut self, b: &Board, n: u32, alpha: i32) -> Option<i32> {
+        let level = self.end_selectivity?;
+        if n < END_MPC_MIN_EMPTIES {
+            return None;
+        }
+        let t = SELECTIVITY[level].0;
+        if !t.is_finite() {
+            return None;
+        }
+        let row = (n.min(END_MPC_MAX_EMPTIES) - END_MPC_MIN_EMPTIES) as usize;
+        let (a, bias, sigma) = END_MPC_TABLE[row];
+        let ds = end_mpc_shallow(n);
+        let margin = t * sigma;
+        // The predicting searches are plain (no midgame Multi-ProbCut of their own).
+        let midgame_mpc = self.mpc.take();
+        let cut = self.end_probcut_tests(b, ds, alpha, a, bias, margin);
+        self.mpc = midgame_mpc;
+        cut
+    }
+
+    /// The two tests of [`Searcher::end_probcut`].
+    fn end_probcut_tests(
+        &mut self,
+        b: &Board,
+        ds: u32,
+        alpha: i32,
+        a: f64,
+        bias: f64,
+        margin: f64,
+    ) -> Option<i32> {
+        // Above alpha: the prediction of alpha + 1 discs, with the margin, is exceeded.
+        let hi = ((((alpha + 1) * SCALE) as f64 + margin - bias) / a).ceil() as i32;
+        if hi < MID_INF - 1 {
+            let v = self.mid_search(*b, ds, hi - 1, hi);
+            if self.aborted {
+                return Some(0);
+            }
+            if v >= hi {
+                return Some(alpha + 1);
+            }
+        }
+        let lo = (((alpha * SCALE) as f64 - margin - bias) / a).floor() as i32;
+        if lo > -MID_INF + 1 {
+            let v = self.mid_search(*b, ds, lo, lo + 1);
+            if self.aborted {
+                return Some(0);
+            }
+            if v <= lo {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
     /// Null-window solve of any position (dispatch on the number of empties).
     pub fn end_nws(&mut self, b: Board, alpha: i32) -> i32 {
         match b.empties() {
@@ -370,7 +491,7 @@ impl Searcher<'_> {
             None
         };
         if let Some(e) = probe {
-            if e.kind == KIND_END {
+            if self.end_entry_usable(e.kind) {
                 if e.lower > alpha {
                     return e.lower;
                 }
@@ -389,12 +510,17 @@ impl Searcher<'_> {
                 m &= m - 1;
                 let child = b.play_with_flips(x, flip(&b, x));
                 if let Some(e) = self.tt_probe(hash(&child)) {
-                    if e.kind == KIND_END && -e.upper > alpha {
-                        self.tt_store(h, KIND_END, n, alpha, alpha + 1, -e.upper, x as u8, 64);
+                    if self.end_entry_usable(e.kind) && -e.upper > alpha {
+                        let kind = self.end_kind();
+                        self.tt_store(h, kind, n, alpha, alpha + 1, -e.upper, x as u8, 64);
                         return -e.upper;
                     }
                 }
             }
+        }
+
+        if let Some(v) = self.end_probcut(&b, n, alpha) {
+            return v;
         }
 
         let mut list = self.take_list();
@@ -431,7 +557,8 @@ impl Searcher<'_> {
         }
         self.give_list(list);
         if n >= TT_EMPTIES {
-            self.tt_store(h, KIND_END, n, alpha, alpha + 1, best, best_move, 64);
+            let kind = self.end_kind();
+            self.tt_store(h, kind, n, alpha, alpha + 1, best, best_move, 64);
         }
         best
     }
@@ -460,10 +587,11 @@ impl Searcher<'_> {
         let h = hash(&b);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.tt_probe(h) {
-            if e.kind == KIND_END && (e.lower >= beta || e.lower == e.upper) {
+            let usable = self.end_entry_usable(e.kind);
+            if usable && (e.lower >= beta || e.lower == e.upper) {
                 return e.lower;
             }
-            if e.kind == KIND_END && e.upper <= alpha {
+            if usable && e.upper <= alpha {
                 return e.upper;
             }
             tt_move = e.mv;
@@ -512,7 +640,8 @@ impl Searcher<'_> {
             }
         }
         self.give_list(list);
-        self.tt_store(h, KIND_END, n, a0, b0, best, best_move, 64);
+        let kind = self.end_kind();
+        self.tt_store(h, kind, n, a0, b0, best, best_move, 64);
         best
     }
 }

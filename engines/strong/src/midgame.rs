@@ -175,7 +175,8 @@ impl Searcher<'_> {
         if let Some(e) = self.tt_probe(h) {
             let usable = match e.kind {
                 KIND_END => Some((e.lower * SCALE, e.upper * SCALE)),
-                _ if e.depth as u32 >= depth => Some((e.lower, e.upper)),
+                // Selective endgame entries are neither exact nor in evaluation units.
+                KIND_MID if e.depth as u32 >= depth => Some((e.lower, e.upper)),
                 _ => None,
             };
             if let Some((lo, up)) = usable {
@@ -197,7 +198,7 @@ impl Searcher<'_> {
                 if let Some(e) = self.tt_probe(hash(&child)) {
                     let up = match e.kind {
                         KIND_END => Some(e.upper * SCALE),
-                        _ if e.depth as u32 + 1 >= depth => Some(e.upper),
+                        KIND_MID if e.depth as u32 + 1 >= depth => Some(e.upper),
                         _ => None,
                     };
                     if let Some(up) = up {

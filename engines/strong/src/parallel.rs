@@ -53,6 +53,8 @@ pub struct SplitPoint {
     cutoff: Arc<AtomicBool>,
     /// Threads searching a move of this split point.
     working: AtomicUsize,
+    /// The master's selective-endgame level: every thread here searches with it.
+    end_selectivity: Option<usize>,
 }
 
 impl SplitPoint {
@@ -154,6 +156,7 @@ impl Searcher<'_> {
             }),
             cutoff: Arc::new(AtomicBool::new(false)),
             working: AtomicUsize::new(1), // the master
+            end_selectivity: self.end_selectivity,
         });
         {
             let mut offered = pool.offered.lock().expect("pool lock");
@@ -180,6 +183,7 @@ impl Searcher<'_> {
     /// Take moves of `sp` until none is left or the split point is cut off.
     pub(crate) fn work_on(&mut self, sp: &SplitPoint) {
         self.cutoffs.push(sp.cutoff.clone());
+        self.end_selectivity = sp.end_selectivity;
         while !sp.cutoff.load(Ordering::Acquire) {
             let i = sp.next.fetch_add(1, Ordering::AcqRel);
             let Some(&(x, f)) = sp.moves.get(i) else {

@@ -37,6 +37,8 @@ pub struct Plan {
     pub hard_time: Option<Duration>,
     /// Abort the search after this many nodes.
     pub node_limit: Option<u64>,
+    /// Before an exact solve under a time limit, run the selective endgame stages.
+    pub selective_endgame: bool,
 }
 
 impl Plan {
@@ -49,6 +51,7 @@ impl Plan {
             max_soft_time: None,
             hard_time: None,
             node_limit: None,
+            selective_endgame: false,
         }
     }
 
@@ -97,6 +100,10 @@ pub struct Searcher<'a> {
     pub mpc: Option<f64>,
     /// Selectivity reported for midgame iterations (percent).
     pub selectivity: u32,
+    /// Selective endgame: `Some(level)` (index into `midgame::SELECTIVITY`) makes the solver
+    /// cut null-window nodes by Multi-ProbCut at that level (results are then probable, not
+    /// exact, and go to the table as selective entries); `None` = exact.
+    pub end_selectivity: Option<usize>,
 }
 
 /// One completed (or partially completed) root iteration.
@@ -127,6 +134,7 @@ impl<'a> Searcher<'a> {
             global_stop: false,
             mpc: Some(SELECTIVITY[DEFAULT_SELECTIVITY].0),
             selectivity: SELECTIVITY[DEFAULT_SELECTIVITY].1,
+            end_selectivity: None,
         }
     }
 
@@ -406,6 +414,32 @@ impl<'a> Searcher<'a> {
         }
 
         self.mpc = mpc;
+        // Under a time limit, selective endgame searches first (73% ... 99%, as Egaroucid):
+        // each is much cheaper than the exact one and leaves a better move (and ordering) if
+        // the exact solve does not finish in time.
+        if exact && plan.selective_endgame && n >= crate::endgame::END_MPC_MIN_EMPTIES {
+            let selective_levels = &SELECTIVITY[..SELECTIVITY.len() - 1];
+            for (level, &(_, percent)) in selective_levels.iter().enumerate() {
+                if self.aborted {
+                    break;
+                }
+                self.end_selectivity = Some(level);
+                let (result, complete) = self.root(b, &root, None, -END_INF, END_INF);
+                self.end_selectivity = None;
+                if let (Some(r), true) = (result, complete) {
+                    best_sq = r.sq;
+                    move_to_front(&mut root, r.sq);
+                    info = SearchInfo {
+                        depth: n,
+                        selectivity: percent,
+                        score: r.score as f64,
+                        nodes: self.nodes - start_nodes,
+                        pv: self.pv(b, r.sq),
+                    };
+                    report(&info);
+                }
+            }
+        }
         if exact && !self.aborted {
             let (result, complete) = self.root(b, &root, None, -END_INF, END_INF);
             if let Some(r) = result {

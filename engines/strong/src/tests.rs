@@ -454,3 +454,31 @@ fn ybwc_keeps_moves_that_fail_high_below_a_raised_alpha() {
         }
     }
 }
+
+/// The selective endgame leaves the exact solver exact: after a selective search (73%) in the
+/// same table, the exact search of the position still returns the exact score (selective
+/// entries only order its moves), and the selective search does cut (fewer nodes) somewhere.
+#[test]
+fn selective_endgame_entries_never_decide_an_exact_search() {
+    let (count, empties) = if cfg!(debug_assertions) {
+        (2, 14..=14)
+    } else {
+        (20, 15..=18)
+    };
+    let mut cheaper = 0;
+    for b in random_positions(123, count, empties) {
+        let exact_alone = searcher(4);
+        let mut fresh = exact_alone;
+        let exact = fresh.solve(b);
+        let mut s = searcher(4);
+        s.end_selectivity = Some(0);
+        s.mpc = None;
+        let _probable = s.solve(b);
+        if s.nodes < fresh.nodes {
+            cheaper += 1;
+        }
+        s.end_selectivity = None;
+        assert_eq!(s.solve(b), exact, "{b:?}");
+    }
+    assert!(cheaper > 0, "the selective search never cut");
+}

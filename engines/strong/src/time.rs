@@ -76,6 +76,9 @@ pub fn plan(limits: &Limits, side: Color, empties: u32, level: u32, time_share: 
         max_soft_time: hard.map(|h| h.mul_f64(0.45)),
         hard_time: hard,
         node_limit: limits.nodes,
+        // Only a time limit makes the selective stages pay: they give a move when the exact
+        // solve does not finish.
+        selective_endgame: hard.is_some(),
     };
     if let Some(d) = limits.depth {
         p.max_depth = d.clamp(1, 60);

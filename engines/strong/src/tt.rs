@@ -5,7 +5,8 @@
 //! Mann): a reader recomputes `key` from both words, so an entry torn by a concurrent writer
 //! simply fails to match and is treated as a miss. Data packs, low bits first:
 //! lower bound (i16), upper bound (i16), depth (u8), best move (u8, 255 = none), age (u8),
-//! kind (u8: 0 = midgame, 1 = exact endgame).
+//! kind (u8: 0 = midgame, 1 = exact endgame, 2 + level = selective endgame at that selectivity
+//! level).
 //!
 //! Scores are in the unit of the search that stored them: evaluation units for midgame
 //! entries, discs for endgame entries (whose bounds are exact game values, valid at any depth).
@@ -24,6 +25,19 @@ pub const NO_MOVE: u8 = 255;
 /// Entry kinds.
 pub const KIND_MID: u8 = 0;
 pub const KIND_END: u8 = 1;
+/// Selective endgame entries: `KIND_END_SELECTIVE + level`, the level an index into
+/// `midgame::SELECTIVITY` (a higher level cut less, so its results are more reliable).
+pub const KIND_END_SELECTIVE: u8 = 2;
+
+/// How much an entry of `kind` is worth keeping: exact above selective above midgame.
+#[inline]
+fn kind_rank(kind: u8) -> u8 {
+    match kind {
+        KIND_MID => 0,
+        KIND_END => 2,
+        _ => 1,
+    }
+}
 
 /// What a probe returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,7 +202,7 @@ impl Tt {
                     if new.mv == NO_MOVE {
                         new.mv = old.mv;
                     }
-                } else if (old.kind, old.depth) > (new.kind, new.depth) {
+                } else if (kind_rank(old.kind), old.depth) > (kind_rank(new.kind), new.depth) {
                     // A deeper (or exact) result stays; refresh its age and maybe its move.
                     let mut keep = old;
                     keep.age = age;
@@ -203,7 +217,7 @@ impl Tt {
                 return;
             }
             let old = TtData::unpack(d);
-            let priority = (old.kind as i32) * 64
+            let priority = (kind_rank(old.kind) as i32) * 64
                 + old.depth as i32
                 + if old.age == age && d != 0 { 1024 } else { 0 };
             if priority < victim_priority {

@@ -4,11 +4,20 @@
 //! per position: number, empties, best move, score, the file's best score, ok/wrong, time,
 //! nodes, nodes/s; then the totals.
 //!
+//! `strong-bench --move-time S [--no-selective] [FILE.obf...]`: each position searched for S
+//! seconds (as under a clock: midgame iterations, then the selective endgame stages, then the
+//! exact solve if time allows); a position counts as right when the move played is one of the
+//! file's best moves.
+//!
 //! `strong-bench --mpc-data N`: the data behind the Multi-ProbCut parameters of
 //! `strong::midgame`: N random positions (random games stopped at 20-50 empties), searched
 //! without selectivity at every depth 0..=10; for each depth d, a least-squares fit
 //! `v_d = a v_s + b` on the value at the shallow depth `mpc_shallow(d)`, with the residual
 //! standard deviation, printed as a Rust table.
+//!
+//! `strong-bench --end-mpc-data N`: the data behind the selective endgame's parameters
+//! (`strong::endgame::END_MPC_TABLE`): per number of empties, N random positions solved exactly
+//! against a midgame search of depth `end_mpc_shallow(n)`, fitted the same way.
 //!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
 //! move generator and flips (the portable ones the search uses), and with the rules crate's
@@ -28,6 +37,11 @@ fn main() {
         hash = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(hash);
         args.drain(i..(i + 2).min(args.len()));
     }
+    if let Some(i) = args.iter().position(|a| a == "--end-mpc-data") {
+        let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(60);
+        end_mpc_data(n);
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--mpc-data") {
         let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(200);
         mpc_data(n);
@@ -38,6 +52,29 @@ fn main() {
         perft_compare(depth);
         return;
     }
+    // `--move-time S [--no-selective]`: solve under a time limit instead, with or without the
+    // selective endgame stages, and count the best moves found.
+    let mut move_time = None;
+    if let Some(i) = args.iter().position(|a| a == "--move-time") {
+        move_time = args.get(i + 1).and_then(|v| v.parse::<f64>().ok());
+        args.drain(i..(i + 2).min(args.len()));
+    }
+    let selective = match args.iter().position(|a| a == "--no-selective") {
+        Some(i) => {
+            args.remove(i);
+            false
+        }
+        None => true,
+    };
+    let plan = match move_time {
+        Some(t) => Plan {
+            hard_time: Some(std::time::Duration::from_secs_f64(t)),
+            soft_time: Some(std::time::Duration::from_secs_f64(t * 0.4)),
+            selective_endgame: selective,
+            ..Plan::solve()
+        },
+        None => Plan::solve(),
+    };
     if args.is_empty() {
         args.push(concat!(env!("CARGO_MANIFEST_DIR"), "/data/fforum-20-39.obf").to_string());
     }
@@ -52,7 +89,7 @@ fn main() {
             tt.clear();
             let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
             let t = Instant::now();
-            let out = s.think(obf.position.board, &Plan::solve(), &mut |_| {});
+            let out = s.think(obf.position.board, &plan, &mut |_| {});
             let secs = t.elapsed().as_secs_f64();
             let score = out.info.score as i32;
             let expected = obf.best_score().unwrap_or(score);
@@ -60,7 +97,9 @@ fn main() {
                 .move_scores
                 .iter()
                 .any(|&(m, s)| m == out.mv && s == expected);
-            let ok = score == expected && (obf.move_scores.is_empty() || move_ok);
+            // Under a time limit only the move counts (the score may be a selective one).
+            let ok = (move_time.is_some() || score == expected)
+                && (obf.move_scores.is_empty() || move_ok);
             if !ok {
                 wrong += 1;
             }
@@ -131,44 +170,97 @@ fn perft_compare(depth: u32) {
 }
 
 /// Generate Multi-ProbCut data and fit it (see the module docs).
-fn mpc_data(count: usize) {
-    use othello_sdk::board::Board;
-    use strong::midgame::{mpc_shallow, MID_INF, MPC_MAX_DEPTH};
-    let max_d = MPC_MAX_DEPTH;
-    let mut state = 0x5DEE_CE66_D1CE_4E5Bu64;
-    let mut next = move || {
+/// A xorshift generator for the data commands (reproducible runs).
+fn rng(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+/// A position after a random game stopped at `target` empties, with a move to play; `None`
+/// when the game ended before.
+fn random_position(
+    next: &mut impl FnMut() -> u64,
+    target: u32,
+) -> Option<othello_sdk::board::Board> {
+    let mut b = othello_sdk::board::Board::START;
+    while b.empties() > target {
+        let m = b.moves();
+        if m == 0 {
+            if b.pass().moves() == 0 {
+                return None;
+            }
+            b = b.pass();
+            continue;
+        }
+        let mut mm = m;
+        for _ in 0..(next() % m.count_ones() as u64) {
+            mm &= mm - 1;
+        }
+        let sq = mm.trailing_zeros();
+        b = b.play_with_flips(sq, b.flips(sq));
+    }
+    (b.moves() != 0).then_some(b)
+}
+
+/// Least squares `y = a x + b` and the residual standard deviation.
+fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
+    let n = pts.len() as f64;
+    let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
+    let a = if sxx > 0.0 { sxy / sxx } else { 1.0 };
+    let b = my - a * mx;
+    let var = pts.iter().map(|p| (p.1 - a * p.0 - b).powi(2)).sum::<f64>() / (n - 2.0).max(1.0);
+    (a, b, var.sqrt())
+}
+
+/// `--end-mpc-data N`: for every number of empties of `endgame::END_MPC_TABLE`, N random
+/// positions solved exactly (disc score times SCALE) against a midgame search of depth
+/// `end_mpc_shallow(n)`; one least-squares line per number of empties, printed as a table.
+fn end_mpc_data(count: usize) {
+    use strong::endgame::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES};
+    use strong::eval::SCALE;
+    use strong::midgame::MID_INF;
+    let mut next = rng(0x0E4D_6A3C_5B2F_1987);
+    let tt = Arc::new(Tt::new(64));
+    println!("// empties: (a, b, sigma), fitted on {count} positions each");
+    for n in END_MPC_MIN_EMPTIES..=END_MPC_MAX_EMPTIES {
+        let ds = end_mpc_shallow(n);
+        let mut pts = Vec::new();
+        while pts.len() < count {
+            let Some(b) = random_position(&mut next, n) else {
+                continue;
+            };
+            tt.clear();
+            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
+            s.mpc = None;
+            let shallow = s.mid_search(b, ds, -MID_INF, MID_INF);
+            let exact = s.solve(b) * SCALE;
+            pts.push((shallow as f64, exact as f64));
+        }
+        let (a, b, sigma) = fit(&pts);
+        println!("    ({a:.3}, {b:.1}, {sigma:.1}), // {n} empties, shallow {ds}");
+    }
+}
+
+fn mpc_data(count: usize) {
+    use strong::midgame::{mpc_shallow, MID_INF, MPC_MAX_DEPTH};
+    let max_d = MPC_MAX_DEPTH;
+    let mut next = rng(0x5DEE_CE66_D1CE_4E5B);
     let tt = Arc::new(Tt::new(64));
     // values[i][d] for position i
     let mut values: Vec<Vec<i32>> = Vec::new();
     while values.len() < count {
         let target = 20 + (next() % 31) as u32;
-        let mut b = Board::START;
-        let mut ok = true;
-        while b.empties() > target {
-            let m = b.moves();
-            if m == 0 {
-                if b.pass().moves() == 0 {
-                    ok = false;
-                    break;
-                }
-                b = b.pass();
-                continue;
-            }
-            let mut mm = m;
-            for _ in 0..(next() % m.count_ones() as u64) {
-                mm &= mm - 1;
-            }
-            let sq = mm.trailing_zeros();
-            b = b.play_with_flips(sq, b.flips(sq));
-        }
-        if !ok || b.moves() == 0 {
+        let Some(b) = random_position(&mut next, target) else {
             continue;
-        }
+        };
         tt.clear();
         let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
         s.mpc = None;
@@ -184,17 +276,7 @@ fn mpc_data(count: usize) {
             .iter()
             .map(|v| (v[ds as usize] as f64, v[d as usize] as f64))
             .collect();
-        let n = pts.len() as f64;
-        let mx = pts.iter().map(|p| p.0).sum::<f64>() / n;
-        let my = pts.iter().map(|p| p.1).sum::<f64>() / n;
-        let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-        let sxx: f64 = pts.iter().map(|p| (p.0 - mx) * (p.0 - mx)).sum();
-        let a = if sxx > 0.0 { sxy / sxx } else { 1.0 };
-        let b = my - a * mx;
-        let var = pts.iter().map(|p| (p.1 - a * p.0 - b).powi(2)).sum::<f64>() / (n - 2.0).max(1.0);
-        println!(
-            "    ({a:.3}, {b:.1}, {:.1}), // d = {d}, shallow {ds}",
-            var.sqrt()
-        );
+        let (a, b, sigma) = fit(&pts);
+        println!("    ({a:.3}, {b:.1}, {sigma:.1}), // d = {d}, shallow {ds}");
     }
 }
