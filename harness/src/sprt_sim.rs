@@ -23,7 +23,11 @@ pub fn complete_pairs(outcomes: &[GameOutcome], a: &str, b: &str) -> Vec<PairObs
     let between = outcomes
         .iter()
         .filter(|o| (o.black == a && o.white == b) || (o.black == b && o.white == a));
-    crate::stats::complete_pairs(between, a).0
+    // In pair order, so that a seeded study resamples the same pairs whatever order the
+    // games finished in.
+    let mut pairs = crate::stats::complete_pairs(between, a).0;
+    pairs.sort_by_key(|p| p.pair);
+    pairs
 }
 
 /// Parameters of the study.

@@ -253,3 +253,47 @@ fn broken_external_programs_forfeit_with_the_reason() {
         }
     }
 }
+
+/// Under a fixed move time the GTP bridge sends `time_settings 0 T 1` (byo-yomi only), and the
+/// served engine gets T per move: at least 30 ms per move on average for T = 200 ms (measured
+/// about 90: the heuristic engine stops deepening early), where a front-end that took it for an
+/// empty main clock gives 1 ms; no game is forfeited.
+#[test]
+fn gtp_bridge_gives_the_served_engine_the_move_time() {
+    let a = artifacts();
+    let dir = TempDir::new("external-gtp-time");
+    let command = format!("{} gtp --engine {}", s(&a.harness), s(&a.heuristic));
+    let toml = match_toml(
+        "out",
+        1,
+        &external("heuristic", &command, "gtp", ""),
+        &engine("greedy", s(&a.greedy), ""),
+    )
+    .replace("pairs = 3", "pairs = 1")
+    .replace("depth = 1", "move-time = 0.2");
+    dir.write("t.toml", &toml);
+    harness(dir.path(), &["run", "t.toml"])
+        .assert_success()
+        .assert_no_workers_left();
+    let records = read_games(&dir.join("out"));
+    let (mut time, mut moves) = (0, 0);
+    for r in &records {
+        check_record(r);
+        assert_eq!(r.termination, Termination::Normal, "{}", r.reason);
+        let color = if r.black == "heuristic" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        moves += engine_moves(r, color).len() as u64;
+        time += if color == Color::Black {
+            r.time_ms.black
+        } else {
+            r.time_ms.white
+        };
+    }
+    assert!(
+        time >= moves * 30,
+        "{time} ms for {moves} moves: the move time did not reach the engine"
+    );
+}

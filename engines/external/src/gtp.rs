@@ -72,7 +72,8 @@ impl GtpSession {
                 break line;
             }
         };
-        let mut text = first[1..]
+        let after_status: String = first.chars().skip(1).collect();
+        let mut text = after_status
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .trim()
             .to_string();

@@ -363,11 +363,13 @@ unsafe extern "C" fn search_game<E: Engine>(
             }
         }
     }
-    let history = GameHistory { start, moves };
-    let position = match history.position() {
-        Ok(p) => p,
+    // Replayed with any forced pass the host left out made explicit, so that colours follow
+    // from the move list.
+    let (moves, position) = match othello_board::replay(start, &moves) {
+        Ok(played) => played,
         Err(e) => return inst.fail(abi::INVALID_ARGUMENT, format!("game: {e}")),
     };
+    let history = GameHistory { start, moves };
     // SAFETY: the pointers come from the host as received by this entry.
     unsafe { run_search(inst, started, position, Some(history), limits, stop, result) }
 }

@@ -82,17 +82,17 @@ impl Strong {
                     let (tt, pool) = (tt.clone(), &pool);
                     scope.spawn(move || {
                         let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
-                        s.set_limits(plan.hard_time, None);
                         pool.serve(&mut s);
                         s.nodes
                     })
                 })
                 .collect();
+            let closer = parallel::CloseOnDrop(&pool);
             let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), Some(ctx));
             s.set_selectivity(self.selectivity);
             s.pool = Some(&pool);
             let mut out = s.think(board, plan, &mut |info| ctx.report(info));
-            pool.close();
+            drop(closer);
             for h in helpers {
                 out.info.nodes += h.join().unwrap_or(0);
             }

@@ -17,7 +17,9 @@
 //! helper has become idle (a helper that finds no more moves at one split point joins the
 //! next). Helpers never split themselves. All threads share the transposition table. Only the
 //! master's node count is checked against a node limit; the helpers' nodes are added up after
-//! the search.
+//! the search. Helpers have no clock of their own: the master's limits stop them through the
+//! cutoff flags; a helper that sees the host's stop flag first marks the split point stopped,
+//! so the master never takes a result with a dropped move for a complete one.
 
 use crate::search::Searcher;
 use othello_sdk::board::Board;
@@ -53,6 +55,9 @@ pub struct SplitPoint {
     cutoff: Arc<AtomicBool>,
     /// Threads searching a move of this split point.
     working: AtomicUsize,
+    /// A helper had to stop for good (the host's stop flag) and dropped the move it held: the
+    /// master must not take the split point's result as complete, and stops too.
+    stopped: AtomicBool,
     /// The master's selective-endgame level: every thread here searches with it.
     end_selectivity: Option<usize>,
 }
@@ -115,10 +120,41 @@ impl HelperPool {
                 }
             };
             self.idle.fetch_sub(1, Ordering::Relaxed);
-            s.aborted = s.global_stop;
+            // Leaves the split point even if the search panics, so the master never waits
+            // for a thread that is gone.
+            let _leave = Leave(&sp);
+            if s.global_stop {
+                // This helper was stopped for good: it takes no move, and says so.
+                sp.stopped.store(true, Ordering::Release);
+                sp.cutoff.store(true, Ordering::Release);
+                continue;
+            }
+            s.aborted = false;
             s.work_on(&sp);
-            sp.working.fetch_sub(1, Ordering::AcqRel);
+            if s.global_stop {
+                sp.stopped.store(true, Ordering::Release);
+                sp.cutoff.store(true, Ordering::Release);
+            }
         }
+    }
+}
+
+/// A thread's presence at a split point, ended when dropped.
+struct Leave<'a>(&'a SplitPoint);
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        self.0.working.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Closes the pool when dropped: the helpers return even if the master's search panics, so the
+/// thread scope that runs them can end.
+pub struct CloseOnDrop<'a>(pub &'a HelperPool);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 
@@ -156,6 +192,7 @@ impl Searcher<'_> {
             }),
             cutoff: Arc::new(AtomicBool::new(false)),
             working: AtomicUsize::new(1), // the master
+            stopped: AtomicBool::new(false),
             end_selectivity: self.end_selectivity,
         });
         {
@@ -175,6 +212,11 @@ impl Searcher<'_> {
         sp.working.fetch_sub(1, Ordering::AcqRel);
         while sp.working.load(Ordering::Acquire) > 0 {
             std::thread::yield_now();
+        }
+        if sp.stopped.load(Ordering::Acquire) {
+            // A helper dropped a move: the result is incomplete, and the search is stopping.
+            self.global_stop = true;
+            self.aborted = true;
         }
         let r = *sp.bounds.lock().expect("split lock");
         Some((r.best, r.best_move))

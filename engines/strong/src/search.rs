@@ -33,8 +33,10 @@ pub struct Plan {
     pub soft_time: Option<Duration>,
     /// How far an unstable search (best move changing, score falling) may push `soft_time`.
     pub max_soft_time: Option<Duration>,
-    /// Abort the search after this much time.
+    /// Abort the search after this much time, while it is stable.
     pub hard_time: Option<Duration>,
+    /// The hard limit of an unstable search (best move changing, score falling).
+    pub max_hard_time: Option<Duration>,
     /// Abort the search after this many nodes.
     pub node_limit: Option<u64>,
     /// Before an exact solve under a time limit, run the selective endgame stages.
@@ -50,6 +52,7 @@ impl Plan {
             soft_time: None,
             max_soft_time: None,
             hard_time: None,
+            max_hard_time: None,
             node_limit: None,
             selective_endgame: false,
         }
@@ -386,6 +389,11 @@ impl<'a> Searcher<'a> {
                             instability,
                             fail_low,
                         ));
+                        if instability > 0.0 || fail_low {
+                            // Unstable: the whole move may take longer, not only the start
+                            // of iterations.
+                            self.hard_time = plan.max_hard_time.or(self.hard_time);
+                        }
                     }
                 }
                 previous = Some(r);

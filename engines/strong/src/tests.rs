@@ -482,3 +482,51 @@ fn selective_endgame_entries_never_decide_an_exact_search() {
     }
     assert!(cheaper > 0, "the selective search never cut");
 }
+
+/// A stop in the middle of a two-thread exact solve leaves nothing wrong behind: the same
+/// engine (same table, no new game) then solves the position exactly. (It guards the stop path
+/// of the helpers; the race it was written for, a helper dropping its move on a stop and the
+/// master storing the incomplete result as exact, did not show in three runs of the old code:
+/// that fix rests on review, see `parallel::SplitPoint::stopped`.)
+#[test]
+fn stopped_parallel_solve_leaves_the_table_exact() {
+    if cfg!(debug_assertions) {
+        return; // needs release speed to stop mid-solve
+    }
+    let lines = ffo("fforum-20-39.obf");
+    let l = &lines[6];
+    let mut engine = Strong::new();
+    for (name, v) in [("Threads", 2), ("Hash", 16)] {
+        assert!(engine
+            .set_option(name, &othello_sdk::OptionValue::Int(v))
+            .is_ok());
+    }
+    engine.new_game();
+    let request = SearchRequest {
+        position: l.position,
+        limits: Limits {
+            depth: Some(l.position.empties()),
+            ..Limits::default()
+        },
+        game: None,
+    };
+    for delay_ms in [5, 20, 60, 120] {
+        let stop = AtomicU32::new(0);
+        let ctx = SearchContext::detached(&stop);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(delay_ms));
+                stop.store(1, Ordering::Relaxed);
+            });
+            let out = engine.search(&request, &ctx);
+            assert!(l.position.is_legal(out.mv));
+        });
+        let go = AtomicU32::new(0);
+        let out = engine.search(&request, &SearchContext::detached(&go));
+        assert_eq!(
+            Some(out.info.score as i32),
+            l.best_score(),
+            "after a stop at {delay_ms} ms"
+        );
+    }
+}

@@ -8,8 +8,9 @@
 //!   until about 12 empties (`max(ceil((empties - 12) / 2), 1)`), because the last moves are
 //!   solved fast; times `TimeShare`. No new iteration starts after 40% of the budget while the
 //!   search is stable; when the best move changes between iterations or the score falls by a
-//!   disc or more, that soft limit grows ([`extended_soft`]) up to 45% of the hard limit, which
-//!   aborts the search: 2.5 budgets, at most a quarter of the clock left. The exact solve
+//!   disc or more, that soft limit grows ([`extended_soft`]) up to 45% of the extended hard
+//!   limit, and the hard limit, which aborts the search, grows from the budget to 2.5 budgets
+//!   (at most a quarter of the clock left). A stable search keeps the budget as its hard limit. The exact solve
 //!   is tried with the clock when empties <= a threshold growing with the budget (14 empties
 //!   under 50 ms up to 26 with a minute); an interrupted solve falls back to the midgame move.
 //! - Move time: the same with the fixed time as the budget.
@@ -59,9 +60,9 @@ pub fn plan(limits: &Limits, side: Color, empties: u32, level: u32, time_share: 
     let budget = limits
         .time_budget(side, moves_to_go)
         .map(|b| b.mul_f64(time_share));
-    // A fixed move time is a hard limit; with a clock, a move may take up to 2.5 budgets when
-    // its search is unstable, but never more than a quarter of the clock left.
-    let hard = budget.map(|b| match (limits.move_time, limits.clock) {
+    // A fixed move time is a hard limit; with a clock, a move whose search is unstable may
+    // take up to 2.5 budgets, but never more than a quarter of the clock left.
+    let max_hard = budget.map(|b| match (limits.move_time, limits.clock) {
         (None, Some(clock)) => {
             let left = clock.time_left[side.index()].mul_f64(time_share);
             b.mul_f64(2.5).min(left / 4).max(b)
@@ -73,12 +74,13 @@ pub fn plan(limits: &Limits, side: Color, empties: u32, level: u32, time_share: 
         solve_empties: 60,
         soft_time: budget.map(|b| b.mul_f64(0.4)),
         // An iteration costs 2-3 times the previous one: start none after 45% of the hard limit.
-        max_soft_time: hard.map(|h| h.mul_f64(0.45)),
-        hard_time: hard,
+        max_soft_time: max_hard.map(|h| h.mul_f64(0.45)),
+        hard_time: budget,
+        max_hard_time: max_hard,
         node_limit: limits.nodes,
         // Only a time limit makes the selective stages pay: they give a move when the exact
         // solve does not finish.
-        selective_endgame: hard.is_some(),
+        selective_endgame: budget.is_some(),
     };
     if let Some(d) = limits.depth {
         p.max_depth = d.clamp(1, 60);
@@ -136,13 +138,14 @@ mod tests {
         let budget = Duration::from_micros(687_857);
         let close = |a: Duration, b: Duration| a.abs_diff(b) < Duration::from_millis(1);
         assert!(close(p.soft_time.unwrap(), budget.mul_f64(0.4)));
-        // 2.5 budgets = 1.72 s < a quarter of 9 s.
-        assert!(close(p.hard_time.unwrap(), budget.mul_f64(2.5)));
-        // Little time left: the hard limit is a quarter of it, never below the budget.
+        // Stable: the budget; unstable: 2.5 budgets = 1.72 s < a quarter of 9 s.
+        assert!(close(p.hard_time.unwrap(), budget));
+        assert!(close(p.max_hard_time.unwrap(), budget.mul_f64(2.5)));
+        // Little time left: the extended limit is a quarter of it, never below the budget.
         let p = plan(&clock(1_000), Color::Black, 40, 0, 0.9);
-        assert_eq!(p.hard_time, Some(Duration::from_millis(225)));
+        assert_eq!(p.max_hard_time, Some(Duration::from_millis(225)));
         let p = plan(&clock(100), Color::Black, 14, 0, 1.0);
-        assert_eq!(p.hard_time, Some(Duration::from_millis(50)));
+        assert_eq!(p.max_hard_time, Some(Duration::from_millis(50)));
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! is to move after a forced pass (the pass is then inserted).
 //!
 //! Time: `time_settings MAIN BYO STONES` sets both clocks to MAIN seconds (BYO/STONES becomes
-//! the per-move increment); `time_left COLOR SECONDS STONES` sets one clock. With no clock and
+//! the per-move increment), or, with no main time, BYO/STONES seconds per move;
+//! `time_left COLOR SECONDS STONES` sets one clock. With no clock and
 //! no `--depth`/`--move-time`, each move gets one second.
 
 use super::{move_text, FrontendArgs, SearchLimit, Seat};
@@ -41,6 +42,8 @@ const COMMANDS: &[&str] = &[
 struct Clocks {
     left: [Option<Duration>; 2],
     increment: Duration,
+    /// `time_settings 0 T S`: no main time, T seconds for every S moves.
+    per_move: Option<Duration>,
 }
 
 fn color(text: &str) -> Result<Color, String> {
@@ -148,6 +151,9 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
                 let limit = match (args.depth, args.move_time, clocks.left[c.index()]) {
                     (Some(d), _, _) => SearchLimit::Depth(d),
                     (_, Some(s), _) => SearchLimit::MoveTime(Duration::from_secs_f64(s.max(0.001))),
+                    (_, _, None) if clocks.per_move.is_some() => {
+                        SearchLimit::MoveTime(clocks.per_move.expect("checked"))
+                    }
                     (_, _, Some(_)) => SearchLimit::Clock {
                         left: clocks.left.map(|l| l.unwrap_or(Duration::from_secs(1))),
                         increment: clocks.increment,
@@ -178,11 +184,23 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
                 let main = seconds(main)?;
                 let byo = seconds(byo)?;
                 let stones: u32 = stones.parse().map_err(|_| "invalid stones".to_string())?;
-                clocks.left = [Some(main); 2];
-                clocks.increment = if stones > 0 {
+                let per_period = if stones > 0 {
                     byo / stones
                 } else {
                     Duration::ZERO
+                };
+                clocks = if main.is_zero() && !per_period.is_zero() {
+                    // Byo-yomi only: a fixed time per move.
+                    Clocks {
+                        per_move: Some(per_period),
+                        ..Clocks::default()
+                    }
+                } else {
+                    Clocks {
+                        left: [Some(main); 2],
+                        increment: per_period,
+                        per_move: None,
+                    }
                 };
                 Ok(String::new())
             })(),

@@ -147,14 +147,20 @@ impl Seat {
     pub fn new_game(&mut self, start: Position) {
         self.set_game(GameHistory::new(start))
             .expect("a game without moves replays");
+        self.new_game_pending = true;
     }
 
-    /// Replace the game (it must replay).
+    /// Replace the game (it must replay). A game that continues the current one (same start,
+    /// the moves so far as its prefix: what GUIs send before every move) is the same game for
+    /// the engine; any other is a new game.
     pub fn set_game(&mut self, game: GameHistory) -> Result<(), String> {
         let position = game.position().map_err(|e| e.to_string())?;
+        let continues = game.start == self.game.start && game.moves.starts_with(&self.game.moves);
+        if !continues {
+            self.new_game_pending = true;
+        }
         self.game = game;
         self.position = position;
-        self.new_game_pending = true;
         Ok(())
     }
 
