@@ -195,15 +195,20 @@ impl Searcher<'_> {
             stopped: AtomicBool::new(false),
             end_selectivity: self.end_selectivity,
         });
-        {
+        // A split inside one of this master's split points replaces the offer for its
+        // duration; the enclosing split point is offered again afterwards (it may still have
+        // moves for a helper that becomes idle).
+        let enclosing = {
             let mut offered = pool.offered.lock().expect("pool lock");
-            *offered = Some(sp.clone());
+            let enclosing = offered.replace(sp.clone());
             pool.wake.notify_all();
-        }
+            enclosing
+        };
         self.work_on(&sp);
         {
             let mut offered = pool.offered.lock().expect("pool lock");
-            *offered = None;
+            *offered = enclosing;
+            pool.wake.notify_all();
         }
         if self.aborted {
             // A global stop: release the helpers at once.
