@@ -2,29 +2,18 @@
 
 use crate::support::{
     artifacts, check_ggf, check_record, check_schedule, engine, engine_moves, harness, read_games,
-    s, TempDir,
+    s, TempDir, TournamentFile,
 };
 use harness::journal::Termination;
 use othello_board::{Color, Move, Square};
 
 /// A match of `first` against `second` at depth 1 with `pairs` pairs into `<dir>/out`.
 fn match_toml(pairs: usize, first: &str, second: &str) -> String {
-    format!(
-        r#"[tournament]
-format = "match"
-pairs = {pairs}
-concurrency = 2
-out = "out"
-
-[time]
-depth = 1
-
-[openings]
-builtin = "xot-small"
-order = "shuffled"
-seed = 11
-{first}{second}"#
-    )
+    TournamentFile::new("match", pairs, "depth = 1")
+        .openings("builtin = \"xot-small\"\norder = \"shuffled\"\nseed = 11")
+        .engine(first.to_string())
+        .engine(second.to_string())
+        .text()
 }
 
 #[test]

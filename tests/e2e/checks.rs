@@ -2,6 +2,7 @@
 
 use crate::support::{
     artifacts, check_ggf, check_record, check_schedule, engine, harness, read_games, s, TempDir,
+    TournamentFile,
 };
 use harness::journal::{GameRecord, Termination};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,21 +18,10 @@ fn rejected(what: &str, f: impl FnOnce()) {
 fn record_checks_reject_corrupted_records() {
     let a = artifacts();
     let dir = TempDir::new("checks");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1
-out = "out"
-
-[time]
-depth = 1
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("minimax", s(&a.minimax), ""),
-        engine("greedy", s(&a.greedy), ""),
-    );
+    let toml = TournamentFile::new("match", 1, "depth = 1")
+        .engine(engine("minimax", s(&a.minimax), ""))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .text();
     dir.write("t.toml", &toml);
     harness(dir.path(), &["run", "t.toml"]).assert_success();
     let out = dir.join("out");

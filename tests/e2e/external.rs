@@ -7,30 +7,19 @@
 
 use crate::support::{
     artifacts, check_record, check_schedule, engine, engine_moves, harness, read_games, s,
-    toml_string, TempDir,
+    toml_string, TempDir, TournamentFile,
 };
 use harness::journal::{GameRecord, Termination};
 use othello_board::Color;
 
 /// A match of `first` against `second` into `out`, 3 pairs, both at depth `depth`.
 fn match_toml(out: &str, depth: u32, first: &str, second: &str) -> String {
-    format!(
-        r#"[tournament]
-format = "match"
-pairs = 3
-concurrency = 2
-out = "{out}"
-
-[time]
-depth = {depth}
-stall-timeout = 5.0
-
-[openings]
-builtin = "xot-small"
-order = "shuffled"
-seed = 5
-{first}{second}"#
-    )
+    TournamentFile::new("match", 3, &format!("depth = {depth}\nstall-timeout = 5.0"))
+        .out(Some(out))
+        .openings("builtin = \"xot-small\"\norder = \"shuffled\"\nseed = 5")
+        .engine(first.to_string())
+        .engine(second.to_string())
+        .text()
 }
 
 /// An `[[engine]]` table for the external plugin running `command` with `protocol`.

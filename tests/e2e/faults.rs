@@ -2,7 +2,7 @@
 
 use crate::support::{
     artifacts, check_ggf, check_record, check_schedule, engine, engine_moves, harness, read_games,
-    s, workers_of, TempDir,
+    s, workers_of, TempDir, TournamentFile,
 };
 use harness::journal::{GameRecord, Termination};
 use othello_board::{Color, Position};
@@ -47,22 +47,10 @@ fn assert_forfeits_by(records: &[GameRecord], name: &str, termination: Terminati
 fn crashing_engine_forfeits_each_game_and_the_run_completes() {
     let a = artifacts();
     let dir = TempDir::new("crasher");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 2
-concurrency = 2
-out = "out"
-
-[time]
-depth = 2
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("crasher", s(&a.crasher), "CrashAt = 3"),
-        engine("greedy", s(&a.greedy), ""),
-    );
+    let toml = TournamentFile::new("match", 2, "depth = 2")
+        .engine(engine("crasher", s(&a.crasher), "CrashAt = 3"))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .text();
     dir.write("c.toml", &toml);
     let run = harness(dir.path(), &["run", "c.toml"]);
     run.assert_success().assert_no_workers_left();
@@ -94,23 +82,11 @@ fn fail_on_crash_fails_the_run_after_every_game_is_recorded() {
     let a = artifacts();
     let dir = TempDir::new("fail-on");
     let gauntlet = |rule_for_crasher: &str, rule_for_greedy: &str| {
-        format!(
-            r#"[tournament]
-format = "gauntlet"
-pairs = 1
-concurrency = 2
-out = "out"
-
-[time]
-depth = 1
-
-[openings]
-builtin = "xot-small"
-{}{rule_for_greedy}{}{rule_for_crasher}{}"#,
-            engine("greedy", s(&a.greedy), ""),
-            engine("crasher", s(&a.crasher), "CrashAt = 2"),
-            engine("minimax", s(&a.minimax), "Depth = 1"),
-        )
+        TournamentFile::new("gauntlet", 1, "depth = 1")
+            .engine(engine("greedy", s(&a.greedy), "") + rule_for_greedy)
+            .engine(engine("crasher", s(&a.crasher), "CrashAt = 2") + rule_for_crasher)
+            .engine(engine("minimax", s(&a.minimax), "Depth = 1"))
+            .text()
     };
     dir.write("fail.toml", &gauntlet("fail-on = \"crash\"\n", ""));
     let run = harness(dir.path(), &["run", "fail.toml", "--out", "fail"]);
@@ -136,23 +112,15 @@ builtin = "xot-small"
 fn hanging_engine_loses_on_time_and_the_run_goes_on() {
     let a = artifacts();
     let dir = TempDir::new("hanger");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 2
-concurrency = 2
-out = "out"
-
-[time]
-move-time = 0.1
-margin = 0.2
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("hanger", s(&a.hanger), "HangAt = 2"),
-        engine("greedy", s(&a.greedy), ""),
-    );
+    let toml = TournamentFile::new(
+        "match",
+        2,
+        r#"move-time = 0.1
+margin = 0.2"#,
+    )
+    .engine(engine("hanger", s(&a.hanger), "HangAt = 2"))
+    .engine(engine("greedy", s(&a.greedy), ""))
+    .text();
     dir.write("h.toml", &toml);
     let run = harness(dir.path(), &["run", "h.toml"]);
     run.assert_success().assert_no_workers_left();
@@ -193,23 +161,15 @@ builtin = "xot-small"
 fn hanging_engine_under_a_depth_limit_stalls() {
     let a = artifacts();
     let dir = TempDir::new("staller");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1
-concurrency = 2
-out = "out"
-
-[time]
-depth = 3
-stall-timeout = 0.5
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("hanger", s(&a.hanger), "HangAt = 1"),
-        engine("minimax", s(&a.minimax), ""),
-    );
+    let toml = TournamentFile::new(
+        "match",
+        1,
+        r#"depth = 3
+stall-timeout = 0.5"#,
+    )
+    .engine(engine("hanger", s(&a.hanger), "HangAt = 1"))
+    .engine(engine("minimax", s(&a.minimax), ""))
+    .text();
     dir.write("s.toml", &toml);
     let run = harness(dir.path(), &["run", "s.toml"]);
     run.assert_success().assert_no_workers_left();
@@ -253,24 +213,15 @@ fn rule_breaking_engines_forfeit_with_the_reason() {
         ),
         ("passing", 4, Termination::IllegalMove, "illegal move: PA"),
     ];
-    let mut toml = String::from(
-        r#"[tournament]
-format = "gauntlet"
-pairs = 1
-concurrency = 2
-out = "out"
-
-[time]
-nodes = 1000
-
-[openings]
-builtin = "xot-small"
-"#,
-    );
-    toml.push_str(&engine("greedy", s(&a.greedy), ""));
+    let mut file = TournamentFile::new("gauntlet", 1, "nodes = 1000").engine(engine(
+        "greedy",
+        s(&a.greedy),
+        "",
+    ));
     for (name, mode, _, _) in &cases {
-        toml.push_str(&engine(name, s(&a.misbehaver), &format!("Mode = {mode}")));
+        file = file.engine(engine(name, s(&a.misbehaver), &format!("Mode = {mode}")));
     }
+    let toml = file.text();
     dir.write("m.toml", &toml);
     harness(dir.path(), &["run", "m.toml"]).assert_success();
     let records = read_games(&dir.join("out"));
@@ -458,22 +409,11 @@ fn killed_at_several_points_resumes_to_the_uninterrupted_games() {
 /// The 50-pair deterministic match (heuristic vs minimax at depth 4) the kill tests interrupt.
 fn kill_test_tournament() -> String {
     let a = artifacts();
-    format!(
-        r#"[tournament]
-format = "match"
-pairs = 50
-concurrency = 2
-out = "out"
-
-[time]
-depth = 4
-
-[openings]
-builtin = "xot-large"
-{}{}"#,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), ""),
-    )
+    TournamentFile::new("match", 50, "depth = 4")
+        .openings(r#"builtin = "xot-large""#)
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .engine(engine("minimax", s(&a.minimax), ""))
+        .text()
 }
 
 /// What must equal between a resumed and an uninterrupted run: each game's moves and score.

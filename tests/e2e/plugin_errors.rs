@@ -1,25 +1,15 @@
 //! Plugins that cannot be used: refused with a clear error before any game is played.
 
-use crate::support::{artifacts, engine, harness, s, TempDir};
+use crate::support::{artifacts, engine, harness, s, TempDir, TournamentFile};
 use std::path::Path;
 
 /// A match of `bad` against greedy; returns the tournament file's name.
 fn write_match(dir: &TempDir, bad: &str) -> &'static str {
     let a = artifacts();
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1
-out = "out"
-
-[time]
-depth = 1
-
-[openings]
-builtin = "xot-small"
-{}{bad}"#,
-        engine("greedy", s(&a.greedy), ""),
-    );
+    let toml = TournamentFile::new("match", 1, "depth = 1")
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(bad.to_string())
+        .text();
     dir.write("t.toml", &toml);
     "t.toml"
 }

@@ -1,7 +1,9 @@
 //! The sequential test gates a run: exit code 1 when H0 is accepted (the candidate is weaker),
 //! 0 when H1 is, 3 when the game budget runs out undecided, and the run stops early.
 
-use crate::support::{artifacts, check_record, engine, harness, read_games, s, TempDir};
+use crate::support::{
+    artifacts, check_record, engine, harness, read_games, s, TempDir, TournamentFile,
+};
 
 /// A match of minimax at depth `candidate` against minimax at depth `baseline`, with a
 /// sequential test on [0, 50] Elo and at most `pairs` pairs.
@@ -9,36 +11,27 @@ fn gate(
     label: &str,
     candidate: u32,
     baseline: u32,
-    pairs: u32,
+    pairs: usize,
     extra: &str,
 ) -> (TempDir, crate::support::Output) {
     let a = artifacts();
     let dir = TempDir::new(label);
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = {pairs}
-concurrency = 2
-out = "out"
-
-[time]
-move-time = 10.0
-
-[openings]
-builtin = "xot-small"
-order = "shuffled"
-seed = 3
-
-[sprt]
-elo0 = 0
-elo1 = 50
-alpha = 0.05
-beta = 0.05
-{extra}
-{}{}"#,
-        engine("candidate", s(&a.minimax), &format!("Depth = {candidate}")),
-        engine("baseline", s(&a.minimax), &format!("Depth = {baseline}")),
-    );
+    let toml = TournamentFile::new("match", pairs, "move-time = 10.0")
+        .openings("builtin = \"xot-small\"\norder = \"shuffled\"\nseed = 3")
+        .table(&format!(
+            "[sprt]\nelo0 = 0\nelo1 = 50\nalpha = 0.05\nbeta = 0.05\n{extra}\n"
+        ))
+        .engine(engine(
+            "candidate",
+            s(&a.minimax),
+            &format!("Depth = {candidate}"),
+        ))
+        .engine(engine(
+            "baseline",
+            s(&a.minimax),
+            &format!("Depth = {baseline}"),
+        ))
+        .text();
     dir.write("t.toml", &toml);
     let run = harness(dir.path(), &["run", "t.toml"]);
     (dir, run)

@@ -1,6 +1,6 @@
 //! `harness stats`: the tables recomputed from a journal agree with the games in it.
 
-use crate::support::{artifacts, engine, harness, read_games, s, TempDir};
+use crate::support::{artifacts, engine, harness, read_games, s, TempDir, TournamentFile};
 use harness::journal::GameRecord;
 
 /// (wins, draws, losses) of `a` against `b` in the records.
@@ -40,25 +40,16 @@ fn mean_discs(records: &[GameRecord], a: &str, b: &str) -> f64 {
 fn stats_table_agrees_with_the_journal() {
     let a = artifacts();
     let dir = TempDir::new("stats");
-    let toml = format!(
-        r#"[tournament]
-format = "round-robin"
-pairs = 3
-concurrency = 2
-out = "out"
-
-[time]
-depth = 2
-
-[openings]
-builtin = "xot-large"
+    let toml = TournamentFile::new("round-robin", 3, "depth = 2")
+        .openings(
+            r#"builtin = "xot-large"
 order = "shuffled"
-seed = 5
-{}{}{}"#,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), ""),
-        engine("greedy", s(&a.greedy), ""),
-    );
+seed = 5"#,
+        )
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .engine(engine("minimax", s(&a.minimax), ""))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .text();
     dir.write("rr.toml", &toml);
     harness(dir.path(), &["run", "rr.toml"]).assert_success();
     let records = read_games(&dir.join("out"));
@@ -130,23 +121,12 @@ seed = 5
 fn stats_recomputes_the_final_table_of_the_run() {
     let a = artifacts();
     let dir = TempDir::new("stats-order");
-    let toml = format!(
-        r#"[tournament]
-format = "gauntlet"
-pairs = 2
-concurrency = 1
-out = "out"
-
-[time]
-depth = 1
-
-[openings]
-builtin = "xot-small"
-{}{}{}"#,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), ""),
-        engine("greedy", s(&a.greedy), ""),
-    );
+    let toml = TournamentFile::new("gauntlet", 2, "depth = 1")
+        .concurrency(1)
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .engine(engine("minimax", s(&a.minimax), ""))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .text();
     dir.write("g.toml", &toml);
     let run = harness(dir.path(), &["run", "g.toml"]);
     run.assert_success();

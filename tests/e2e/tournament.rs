@@ -2,7 +2,7 @@
 
 use crate::support::{
     artifacts, book_moves, check_ggf, check_record, check_schedule, engine, engine_moves, harness,
-    read_games, s, TempDir,
+    read_games, s, TempDir, TournamentFile,
 };
 use harness::journal::{GameRecord, Termination};
 use othello_board::{parse_transcript, replay, Color, Move, Position};
@@ -31,24 +31,16 @@ fn gauntlet_at_fixed_depth_plays_the_schedule_legally() {
         ),
     );
     let pairs = 3;
-    let toml = format!(
-        r#"[tournament]
-format = "gauntlet"
-pairs = {pairs}
-concurrency = 2
-out = "not-here"
-
-[time]
-depth = 2
-
-[openings]
-file = "openings.txt"
-order = "sequential"
-{}{}{}"#,
-        engine("heuristic", "heuristic", ""),
-        engine("minimax", "minimax", "Depth = 5"),
-        engine("greedy", "greedy", ""),
-    );
+    let toml = TournamentFile::new("gauntlet", pairs, "depth = 2")
+        .out(Some("not-here"))
+        .openings(
+            r#"file = "openings.txt"
+order = "sequential""#,
+        )
+        .engine(engine("heuristic", "heuristic", ""))
+        .engine(engine("minimax", "minimax", "Depth = 5"))
+        .engine(engine("greedy", "greedy", ""))
+        .text();
     dir.write("gauntlet.toml", &toml);
     let run = harness(
         dir.path(),
@@ -135,24 +127,17 @@ fn same_tournament_twice_gives_the_same_games() {
     let a = artifacts();
     let dir = TempDir::new("repro");
     let pairs = 2;
-    let toml = format!(
-        r#"[tournament]
-format = "round-robin"
-pairs = {pairs}
-concurrency = 2
-
-[time]
-depth = 2
-
-[openings]
-builtin = "xot-small"
+    let toml = TournamentFile::new("round-robin", pairs, "depth = 2")
+        .out(None)
+        .openings(
+            r#"builtin = "xot-small"
 order = "shuffled"
-seed = 77
-{}{}{}"#,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), ""),
-        engine("greedy", s(&a.greedy), ""),
-    );
+seed = 77"#,
+        )
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .engine(engine("minimax", s(&a.minimax), ""))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .text();
     dir.write("repro.toml", &toml);
     let mut runs = Vec::new();
     for out in ["first", "second"] {
@@ -199,27 +184,16 @@ fn clock_games_stay_within_the_clock() {
     let a = artifacts();
     let dir = TempDir::new("clock");
     let (base_ms, increment_ms, margin_ms): (u32, u32, u32) = (1000, 20, 1000);
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1
-concurrency = 2
-out = "out"
-
-[time]
-base = {}
-increment = {}
-margin = {}
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
+    let time = format!(
+        "base = {}\nincrement = {}\nmargin = {}",
         f64::from(base_ms) / 1000.0,
         f64::from(increment_ms) / 1000.0,
-        f64::from(margin_ms) / 1000.0,
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("greedy", s(&a.greedy), ""),
+        f64::from(margin_ms) / 1000.0
     );
+    let toml = TournamentFile::new("match", 1, &time)
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .text();
     dir.write("clock.toml", &toml);
     harness(dir.path(), &["run", "clock.toml"]).assert_success();
     let records = read_games(&dir.join("out"));
@@ -333,21 +307,12 @@ fn relative_paths_resolve_against_the_tournament_file() {
     std::fs::create_dir_all(sub.join("engines")).unwrap();
     std::fs::copy(&a.first_move, sub.join("engines/libfm.so")).unwrap();
     std::fs::write(sub.join("mine.txt"), "f5d6c3d3c4f4f6f3\n").unwrap();
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1
-out = "results"
-
-[time]
-depth = 1
-
-[openings]
-file = "mine.txt"
-{}{}"#,
-        engine("fm", "engines/libfm.so", ""),
-        engine("greedy", "greedy", ""),
-    );
+    let toml = TournamentFile::new("match", 1, "depth = 1")
+        .out(Some("results"))
+        .openings(r#"file = "mine.txt""#)
+        .engine(engine("fm", "engines/libfm.so", ""))
+        .engine(engine("greedy", "greedy", ""))
+        .text();
     std::fs::write(sub.join("t.toml"), toml).unwrap();
     harness(dir.path(), &["run", "sub/t.toml"]).assert_success();
     assert!(
@@ -369,27 +334,22 @@ file = "mine.txt"
 fn strong_plays_the_baselines_at_one_second_without_forfeits() {
     let a = artifacts();
     let dir = TempDir::new("strong-clock");
-    let toml = format!(
-        r#"[tournament]
-format = "gauntlet"
-pairs = 2
-concurrency = 2
-out = "out"
-
-[time]
-base = 1.0
-increment = 0.05
-
-[openings]
-builtin = "xot-small"
+    let toml = TournamentFile::new(
+        "gauntlet",
+        2,
+        r#"base = 1.0
+increment = 0.05"#,
+    )
+    .openings(
+        r#"builtin = "xot-small"
 order = "shuffled"
-seed = 3
-{}{}{}{}"#,
-        engine("strong", s(&a.strong), "Hash = 16"),
-        engine("heuristic", s(&a.heuristic), ""),
-        engine("minimax", s(&a.minimax), "Depth = 4"),
-        engine("greedy", s(&a.greedy), ""),
-    );
+seed = 3"#,
+    )
+    .engine(engine("strong", s(&a.strong), "Hash = 16"))
+    .engine(engine("heuristic", s(&a.heuristic), ""))
+    .engine(engine("minimax", s(&a.minimax), "Depth = 4"))
+    .engine(engine("greedy", s(&a.greedy), ""))
+    .text();
     dir.write("strong.toml", &toml);
     harness(dir.path(), &["run", "strong.toml"]).assert_success();
     let records = read_games(&dir.join("out"));

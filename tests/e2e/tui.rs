@@ -3,7 +3,7 @@
 //! with "finish the games in flight"), then the journal is checked. Skipped with a note when
 //! tmux is missing (`.ci/run` installs it).
 
-use crate::support::{artifacts, check_record, engine, read_games, s, TempDir};
+use crate::support::{artifacts, check_record, engine, read_games, s, TempDir, TournamentFile};
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
@@ -121,22 +121,10 @@ fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
         return;
     }
     let dir = TempDir::new("tui");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1000
-concurrency = 2
-out = "out"
-
-[time]
-move-time = 2.0
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("greedy", "greedy", ""),
-        engine("minimax", "minimax", "Depth = 8"),
-    );
+    let toml = TournamentFile::new("match", 1000, "move-time = 2.0")
+        .engine(engine("greedy", "greedy", ""))
+        .engine(engine("minimax", "minimax", "Depth = 8"))
+        .text();
     dir.write("t.toml", &toml);
     let tmux = start_live_view(&dir, "t.toml");
     // The live screen: the board with its grid and coordinates, both engines, the panel.
@@ -269,23 +257,20 @@ fn stop_now_interrupts_a_search_that_ignores_the_stop_flag() {
     }
     let a = artifacts();
     let dir = TempDir::new("tui-stop-now");
-    let toml = format!(
-        r#"[tournament]
-format = "match"
-pairs = 1
-concurrency = 1
-out = "out"
-
-[time]
-depth = 1
-stall-timeout = 120.0
-
-[openings]
-builtin = "xot-small"
-{}{}"#,
-        engine("spinner", s(&a.faulty), r#"Fault = "loop", StrikeAt = 1"#),
-        engine("greedy", "greedy", ""),
-    );
+    let toml = TournamentFile::new(
+        "match",
+        1,
+        r#"depth = 1
+stall-timeout = 120.0"#,
+    )
+    .concurrency(1)
+    .engine(engine(
+        "spinner",
+        s(&a.faulty),
+        r#"Fault = "loop", StrikeAt = 1"#,
+    ))
+    .engine(engine("greedy", "greedy", ""))
+    .text();
     dir.write("t.toml", &toml);
     let tmux = start_live_view(&dir, "t.toml");
     tmux.wait_for("the game in progress", Duration::from_secs(60), |p| {

@@ -20,6 +20,78 @@ pub fn s(path: &Path) -> &str {
         .unwrap_or_else(|| panic!("{} is not UTF-8", path.display()))
 }
 
+/// A tournament file as the tests write it: `[tournament]` (format, pairs, concurrency 2,
+/// output folder `out` unless changed), `[time]` and `[openings]` from the lines given (the
+/// built-in `xot-small` by default), any further tables, then the engines in order.
+#[derive(Clone, Debug)]
+pub struct TournamentFile {
+    format: &'static str,
+    pairs: usize,
+    concurrency: u32,
+    out: Option<String>,
+    time: String,
+    openings: String,
+    tables: String,
+    engines: String,
+}
+
+impl TournamentFile {
+    /// `format` with `pairs` pairs per pairing and the `[time]` lines `time`.
+    pub fn new(format: &'static str, pairs: usize, time: &str) -> TournamentFile {
+        TournamentFile {
+            format,
+            pairs,
+            concurrency: 2,
+            out: Some("out".to_string()),
+            time: time.to_string(),
+            openings: "builtin = \"xot-small\"".to_string(),
+            tables: String::new(),
+            engines: String::new(),
+        }
+    }
+
+    pub fn concurrency(mut self, n: u32) -> TournamentFile {
+        self.concurrency = n;
+        self
+    }
+
+    /// The output folder; `None` leaves the key out (the harness's default applies).
+    pub fn out(mut self, out: Option<&str>) -> TournamentFile {
+        self.out = out.map(str::to_string);
+        self
+    }
+
+    /// The `[openings]` lines.
+    pub fn openings(mut self, lines: &str) -> TournamentFile {
+        self.openings = lines.to_string();
+        self
+    }
+
+    /// Further tables (e.g. `[sprt]`), written before the engines.
+    pub fn table(mut self, text: &str) -> TournamentFile {
+        self.tables.push('\n');
+        self.tables.push_str(text);
+        self
+    }
+
+    /// An `[[engine]]` table (from [`engine`]), plus any extra lines for it.
+    pub fn engine(mut self, table: String) -> TournamentFile {
+        self.engines.push_str(&table);
+        self
+    }
+
+    pub fn text(&self) -> String {
+        let out = match &self.out {
+            Some(o) => format!("out = {}\n", toml_string(o)),
+            None => String::new(),
+        };
+        format!(
+            "[tournament]\nformat = \"{}\"\npairs = {}\nconcurrency = {}\n{out}\n[time]\n{}\n\n[openings]\n{}\n{}{}",
+            self.format, self.pairs, self.concurrency, self.time, self.openings, self.tables, self.engines
+        )
+    }
+}
+
 /// An `[[engine]]` table: `plugin` is a bare name or a path, `options` an inline table's
 /// inside (`Depth = 2, Pruning = "none"`) or empty.
 pub fn engine(name: &str, plugin: &str, options: &str) -> String {
