@@ -123,15 +123,13 @@ impl HelperPool {
             // Leaves the split point even if the search panics, so the master never waits
             // for a thread that is gone.
             let _leave = Leave(&sp);
-            if s.global_stop {
-                // This helper was stopped for good: it takes no move, and says so.
-                sp.stopped.store(true, Ordering::Release);
-                sp.cutoff.store(true, Ordering::Release);
-                continue;
+            if !s.global_stop {
+                s.aborted = false;
+                s.work_on(&sp);
             }
-            s.aborted = false;
-            s.work_on(&sp);
             if s.global_stop {
+                // Stopped for good (before joining, or in the move it held): the split point's
+                // result is incomplete; the master learns it and stops too.
                 sp.stopped.store(true, Ordering::Release);
                 sp.cutoff.store(true, Ordering::Release);
             }

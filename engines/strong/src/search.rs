@@ -422,50 +422,43 @@ impl<'a> Searcher<'a> {
         }
 
         self.mpc = mpc;
-        // Under a time limit, selective endgame searches first (73% ... 99%, as Egaroucid):
-        // each is much cheaper than the exact one and leaves a better move (and ordering) if
-        // the exact solve does not finish in time.
-        if exact && plan.selective_endgame && n >= crate::endgame::END_MPC_MIN_EMPTIES {
-            let selective_levels = &SELECTIVITY[..SELECTIVITY.len() - 1];
-            for (level, &(_, percent)) in selective_levels.iter().enumerate() {
+        // The exact solve; under a time limit, selective endgame searches first (73% ... 99%,
+        // as Egaroucid): each is much cheaper than the exact one and leaves a better move (and
+        // ordering) if the exact solve does not finish in time. The last level is exact.
+        if exact {
+            let exact_level = SELECTIVITY.len() - 1;
+            let first = if plan.selective_endgame && n >= crate::endgame::END_MPC_MIN_EMPTIES {
+                0
+            } else {
+                exact_level
+            };
+            for (level, &(_, percent)) in SELECTIVITY.iter().enumerate().skip(first) {
                 if self.aborted {
                     break;
                 }
-                self.end_selectivity = Some(level);
+                self.end_selectivity = (level < exact_level).then_some(level);
                 let (result, complete) = self.root(b, &root, None, -END_INF, END_INF);
                 self.end_selectivity = None;
-                if let (Some(r), true) = (result, complete) {
-                    best_sq = r.sq;
-                    move_to_front(&mut root, r.sq);
-                    info = SearchInfo {
-                        depth: n,
-                        selectivity: percent,
-                        score: r.score as f64,
-                        nodes: self.nodes - start_nodes,
-                        pv: self.pv(b, r.sq),
-                    };
-                    report(&info);
-                }
-            }
-        }
-        if exact && !self.aborted {
-            let (result, complete) = self.root(b, &root, None, -END_INF, END_INF);
-            if let Some(r) = result {
-                if complete {
-                    best_sq = r.sq;
-                    info = SearchInfo {
-                        depth: n,
-                        selectivity: 100,
-                        score: r.score as f64,
-                        nodes: self.nodes - start_nodes,
-                        pv: self.pv(b, r.sq),
-                    };
-                    report(&info);
-                } else if r.score > -END_INF {
-                    // An interrupted solve: its best completed move is at least as good as
-                    // the first (the midgame's choice) on exact terms.
-                    best_sq = r.sq;
-                    info.pv = self.pv(b, r.sq);
+                match result {
+                    Some(r) if complete => {
+                        best_sq = r.sq;
+                        move_to_front(&mut root, r.sq);
+                        info = SearchInfo {
+                            depth: n,
+                            selectivity: percent,
+                            score: r.score as f64,
+                            nodes: self.nodes - start_nodes,
+                            pv: self.pv(b, r.sq),
+                        };
+                        report(&info);
+                    }
+                    // An interrupted exact solve: its best completed move is at least as good
+                    // as the first (the previous stage's choice) on exact terms.
+                    Some(r) if level == exact_level && r.score > -END_INF => {
+                        best_sq = r.sq;
+                        info.pv = self.pv(b, r.sq);
+                    }
+                    _ => {}
                 }
             }
         }
