@@ -13,7 +13,8 @@
 //! - [`Position`] (`position`): a board with the colour to move, board strings, disc counts;
 //! - [`Move`] and [`Square`] (`notation`), transcripts (`transcript`), OBF lines (`obf`);
 //! - [`Symmetry`] (`symmetry`) and [`perft`] (`perft`);
-//! - `playout`: seeded random legal play, for tests and tools.
+//! - `playout`: seeded random legal play, for tests and tools;
+//! - WTHOR game databases (`wthor`): [`read_wtb`], [`WthorGame::replay`].
 //!
 //! Invariant kept by every constructor: `player & opponent == 0`. The only `unsafe` is in
 //! `kernel` and `perft`: calls into `#[target_feature]` code, each behind the CPU check that
@@ -30,6 +31,7 @@ pub mod playout;
 mod position;
 mod symmetry;
 mod transcript;
+mod wthor;
 
 pub use board::{flips, moves, Board};
 pub use ggf::{ggf_board, parse_ggf, write_ggf, GgfError};
@@ -41,3 +43,4 @@ pub use perft::{perft, perft_with, PassRule};
 pub use position::{Color, IllegalMove, ParsePositionError, Position};
 pub use symmetry::Symmetry;
 pub use transcript::{parse_transcript, replay, write_transcript, ReplayError, TranscriptError};
+pub use wthor::{read_wtb, read_wtb_file, WthorError, WthorGame, WthorHeader, WthorReplay};
