@@ -444,7 +444,7 @@ impl Searcher<'_> {
                 // Far from the end: the evaluation of the child leads, mobility breaks ties.
                 let mob =
                     weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
-                ((36 - mob) << 15) - self.eval.evaluate(&child) * ORDER_EVAL_WEIGHT
+                ((36 - mob) << 15) - self.eval.evaluate_after(b, x, f, &child) * ORDER_EVAL_WEIGHT
             } else {
                 // Edax's weights: opponent mobility dominates, then the mover's discs made
                 // safe around corners, then opponent potential mobility, parity, square.

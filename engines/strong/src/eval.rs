@@ -26,6 +26,12 @@ pub fn to_discs(score: i32) -> f64 {
 /// `±EVAL_MAX`. Called on positions where the game is not over.
 pub trait Evaluator: Send {
     fn evaluate(&mut self, b: &Board) -> i32;
+    /// The evaluation of `child`, reached from `parent` by playing `sq` flipping `flips`
+    /// (move ordering calls this for every child; an incremental evaluation can derive the
+    /// child's features from the parent's).
+    fn evaluate_after(&mut self, _parent: &Board, _sq: u32, _flips: u64, child: &Board) -> i32 {
+        self.evaluate(child)
+    }
     /// Called before the search descends into the child reached by playing `sq` (flipping
     /// `flips`) in `b`; `b.pass()` is signalled with `sq == 64` and `flips == 0`.
     fn on_play(&mut self, _b: &Board, _sq: u32, _flips: u64) {}

@@ -4,7 +4,8 @@
 //!   table, ETC, stability cutoff, shallow-search move ordering;
 //! - [`endgame`]: exact solving with null windows, specialised last 1-4 empties solvers,
 //!   quasi-parity and fastest-first ordering, stability cutoff, ETC;
-//! - [`eval`]: a swappable evaluation ([`eval::Evaluator`]) with a hand-written default;
+//! - [`eval`]: the evaluation trait ([`eval::Evaluator`]) and the interim hand-written one;
+//! - [`pattern`]: the trained pattern evaluation, incrementally updated (the default);
 //! - [`tt`]: a lock-free bucketed transposition table sized by the `Hash` option;
 //! - [`time`]: from limits and options to a search plan;
 //! - [`search`]: the driver ([`search::Searcher::think`]) that reports every iteration.
@@ -16,7 +17,10 @@
 //! the threads, Young Brothers Wait ([`parallel`]); other searches use Lazy SMP, helper
 //! threads searching the same position through the shared table), `Level` (0 = use the host's limits; L > 0: midgame depth L and exact solve
 //! at 2 L empties, like Edax's levels), `Selectivity` (midgame Multi-ProbCut level, 0-4 =
-//! t of 1.1-3.3 standard deviations, 5 = off; default 1), `TimeShare` (fraction of the time budget used).
+//! t of 1.1-3.3 standard deviations, 5 = off; default 1), `TimeShare` (fraction of the time budget used),
+//! `Eval` (`trained`, the default: the pattern evaluation of [`pattern`]; `simple`: the
+//! interim hand-written [`eval::HandEval`]) and `EvalFile` (a weight file to use instead of
+//! the embedded one; a missing or damaged file is an option error, never a silent fall-back).
 #![forbid(unsafe_code)]
 
 pub mod bits;
@@ -25,6 +29,7 @@ pub mod eval;
 pub mod flips;
 pub mod midgame;
 pub mod parallel;
+pub mod pattern;
 pub mod search;
 pub mod stability;
 pub mod time;
@@ -33,10 +38,11 @@ pub mod tt;
 #[cfg(test)]
 mod tests;
 
-use eval::HandEval;
+use eval::{Evaluator, HandEval};
 use othello_sdk::{
     Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchOutcome, SearchRequest,
 };
+use pattern::{PatternEval, Weights};
 use search::Searcher;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -50,6 +56,40 @@ pub struct Strong {
     selectivity: usize,
     time_share: f64,
     tt: Option<Arc<Tt>>,
+    /// The `EvalFile` option ("" = the embedded weights).
+    eval_file: String,
+    /// The evaluation every search thread starts from (cloned per thread).
+    eval: EvalChoice,
+}
+
+/// The `Eval` and `EvalFile` options, resolved.
+#[derive(Clone)]
+enum EvalChoice {
+    Simple,
+    Trained(Arc<Weights>),
+    /// The embedded weights failed their check (a broken build): searches report this.
+    Broken(String),
+}
+
+impl EvalChoice {
+    fn trained(file: &str) -> Result<EvalChoice, String> {
+        if file.is_empty() {
+            pattern::embedded()
+                .map(EvalChoice::Trained)
+                .map_err(|e| format!("embedded evaluation weights: {e}"))
+        } else {
+            Weights::load(std::path::Path::new(file))
+                .map(|w| EvalChoice::Trained(Arc::new(w)))
+                .map_err(|e| e.to_string())
+        }
+    }
+
+    fn evaluator(&self) -> Box<dyn Evaluator> {
+        match self {
+            EvalChoice::Simple | EvalChoice::Broken(_) => Box::new(HandEval::default()),
+            EvalChoice::Trained(w) => Box::new(PatternEval::new(w.clone())),
+        }
+    }
 }
 
 impl Strong {
@@ -80,15 +120,16 @@ impl Strong {
             let helpers: Vec<_> = (1..self.threads)
                 .map(|_| {
                     let (tt, pool) = (tt.clone(), &pool);
+                    let eval = self.eval.evaluator();
                     scope.spawn(move || {
-                        let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
+                        let mut s = Searcher::new(tt, eval, Some(ctx));
                         pool.serve(&mut s);
                         s.nodes
                     })
                 })
                 .collect();
             let closer = parallel::CloseOnDrop(&pool);
-            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), Some(ctx));
+            let mut s = Searcher::new(tt.clone(), self.eval.evaluator(), Some(ctx));
             s.set_selectivity(self.selectivity);
             s.pool = Some(&pool);
             let mut out = s.think(board, plan, &mut |info| ctx.report(info));
@@ -139,6 +180,17 @@ impl Engine for Strong {
                 5,
                 "midgame Multi-ProbCut: 0-4 = cut at 1.1/1.5/2.0/2.6/3.3 sigma (73-99%), 5 = off",
             ),
+            OptionSpec::enumeration(
+                "Eval",
+                "trained",
+                &["trained", "simple"],
+                "evaluation: trained patterns, or the interim hand-written one",
+            ),
+            OptionSpec::string(
+                "EvalFile",
+                "",
+                "pattern weight file to use instead of the embedded one (Eval=trained)",
+            ),
             OptionSpec::float(
                 "TimeShare",
                 0.9,
@@ -158,6 +210,8 @@ impl Engine for Strong {
             selectivity: search::DEFAULT_SELECTIVITY,
             time_share: 0.9,
             tt: None,
+            eval: EvalChoice::trained("").unwrap_or_else(EvalChoice::Broken),
+            eval_file: String::new(),
         }
     }
 
@@ -168,6 +222,14 @@ impl Engine for Strong {
             ("Level", OptionValue::Int(v)) => self.level = *v as u32,
             ("Selectivity", OptionValue::Int(v)) => self.selectivity = *v as usize,
             ("TimeShare", OptionValue::Float(v)) => self.time_share = *v,
+            ("Eval", OptionValue::Enum(v)) if *v == "simple" => self.eval = EvalChoice::Simple,
+            ("Eval", OptionValue::Enum(_)) => self.eval = EvalChoice::trained(&self.eval_file)?,
+            ("EvalFile", OptionValue::String(v)) => {
+                self.eval_file = v.clone();
+                if !matches!(self.eval, EvalChoice::Simple) {
+                    self.eval = EvalChoice::trained(v)?;
+                }
+            }
             _ => return Err(format!("option {name}: unexpected value {value:?}")),
         }
         Ok(())
@@ -182,6 +244,17 @@ impl Engine for Strong {
         }
     }
 
+    fn try_search(
+        &mut self,
+        request: &SearchRequest,
+        ctx: &SearchContext,
+    ) -> Result<SearchOutcome, String> {
+        if let EvalChoice::Broken(why) = &self.eval {
+            return Err(why.clone());
+        }
+        Ok(self.search(request, ctx))
+    }
+
     fn search(&mut self, request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome {
         let position = request.position;
         let plan = time::plan(
@@ -194,7 +267,7 @@ impl Engine for Strong {
         let tt = self.table();
         let board = position.board;
         if self.threads <= 1 || board.moves() == 0 {
-            let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
+            let mut s = Searcher::new(tt, self.eval.evaluator(), Some(ctx));
             s.set_selectivity(self.selectivity);
             return s.think(board, &plan, &mut |info| ctx.report(info));
         }
@@ -215,8 +288,9 @@ impl Engine for Strong {
                 .map(|i| {
                     let tt = tt.clone();
                     let (halt, helper_plan) = (&halt, &helper_plan);
+                    let eval = self.eval.evaluator();
                     scope.spawn(move || {
-                        let mut s = Searcher::new(tt, Box::new(HandEval::default()), Some(ctx));
+                        let mut s = Searcher::new(tt, eval, Some(ctx));
                         s.helper = i;
                         s.set_selectivity(selectivity);
                         s.halt = Some(halt);
@@ -225,7 +299,7 @@ impl Engine for Strong {
                     })
                 })
                 .collect();
-            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), Some(ctx));
+            let mut s = Searcher::new(tt.clone(), self.eval.evaluator(), Some(ctx));
             s.set_selectivity(selectivity);
             let mut out = s.think(board, &plan, &mut |info| ctx.report(info));
             halt.store(true, Ordering::Relaxed);

@@ -43,22 +43,24 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 }
 
 /// Multi-ProbCut: `v_d ~ a * v_s + b`, residual standard deviation `sigma`, per depth `d`
-/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 400` (400
-/// random positions at 20-50 empties, searched without selectivity at depths 0-10; least
-/// squares per depth, `sigma` the residual standard deviation). With the hand evaluation the
-/// prediction error is 3-6 discs; `a > 1` because deeper searches see larger advantages.
+/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 200` with
+/// the trained pattern evaluation (200 random positions at 20-50 empties, searched without
+/// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
+/// deviation). The prediction error is 5-8 discs on these random positions; `a` is near 1
+/// because the evaluation is calibrated in discs. (With the interim hand evaluation the fit
+/// was `a` 1.01-1.27, sigma 3.1-5.7 discs: its scores were compressed.)
 pub const MPC_TABLE: [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1] = [
     (1.0, 0.0, 0.0),        // d = 0: unused
     (1.0, 0.0, 0.0),        // d = 1: unused
-    (1.011, 31.2, 492.2),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
-    (1.041, -70.4, 346.9),  // d = 3, shallow 1
-    (1.048, 2.6, 314.9),    // d = 4, shallow 2
-    (1.109, -106.7, 526.6), // d = 5, shallow 1
-    (1.122, 32.0, 497.3),   // d = 6, shallow 2
-    (1.146, -57.8, 437.6),  // d = 7, shallow 3
-    (1.167, 43.5, 381.5),   // d = 8, shallow 4
-    (1.243, -96.5, 565.4),  // d = 9, shallow 3
-    (1.271, 42.6, 515.3),   // d = 10, shallow 4
+    (0.903, 12.2, 757.0),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (0.976, -81.5, 589.4),  // d = 3, shallow 1
+    (0.973, 10.0, 493.0),   // d = 4, shallow 2
+    (0.943, -125.0, 766.8), // d = 5, shallow 1
+    (0.957, 73.9, 636.2),   // d = 6, shallow 2
+    (0.983, -82.8, 590.9),  // d = 7, shallow 3
+    (1.000, 71.0, 532.2),   // d = 8, shallow 4
+    (0.976, -99.9, 660.9),  // d = 9, shallow 3
+    (1.008, 75.6, 643.2),   // d = 10, shallow 4
 ];
 
 /// Selectivity levels (Edax's): cut probability thresholds `t` in standard deviations and the
@@ -123,10 +125,13 @@ impl Searcher<'_> {
                             {
                                 child.final_score() * SCALE
                             } else {
-                                self.eval.evaluate(&child)
+                                self.eval.evaluate_after(b, x, f, &child)
                             }
                         } else {
-                            self.mid_search(child, sd, -MID_INF, MID_INF)
+                            self.eval.on_play(b, x, f);
+                            let v = self.mid_search(child, sd, -MID_INF, MID_INF);
+                            self.eval.on_undo(b, x, f);
+                            v
                         };
                         -v - mob * (SCALE / 4)
                     }

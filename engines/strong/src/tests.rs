@@ -89,8 +89,14 @@ fn minimax(b: Board) -> i32 {
     best
 }
 
+/// A searcher with the plugin's default evaluation (the embedded trained weights).
 fn searcher(mib: usize) -> Searcher<'static> {
-    Searcher::new(Arc::new(Tt::new(mib)), Box::new(HandEval::default()), None)
+    let w = crate::pattern::embedded().expect("embedded weights");
+    Searcher::new(
+        Arc::new(Tt::new(mib)),
+        Box::new(crate::pattern::PatternEval::new(w)),
+        None,
+    )
 }
 
 /// Check a fail-soft null-window answer `v` for `alpha` against the exact score.
@@ -529,4 +535,78 @@ fn stopped_parallel_solve_leaves_the_table_exact() {
             "after a stop at {delay_ms} ms"
         );
     }
+}
+
+/// The embedded weights load, score the symmetric start near zero, and predict the exact
+/// scores of the 39 FFO positions better than the interim evaluation does.
+#[test]
+fn trained_weights_predict_exact_scores_better_than_the_interim_evaluation() {
+    use crate::eval::Evaluator;
+    let w = crate::pattern::embedded().expect("embedded weights");
+    let mut trained = crate::pattern::PatternEval::new(w);
+    assert!(trained.evaluate(&Board::START).abs() < 3 * SCALE);
+    let mut interim = HandEval::default();
+    let (mut e_trained, mut e_interim, mut n) = (0, 0, 0);
+    for l in ffo("fforum-1-19.obf")
+        .iter()
+        .chain(&ffo("fforum-20-39.obf"))
+    {
+        let exact = l.best_score().unwrap() * SCALE;
+        let b = l.position.board;
+        e_trained += (trained.evaluate(&b) - exact).abs();
+        e_interim += (interim.evaluate(&b) - exact).abs();
+        n += 1;
+    }
+    assert_eq!(n, 39);
+    assert!(
+        e_trained < e_interim,
+        "mean error: trained {:.2}, interim {:.2} discs",
+        e_trained as f64 / n as f64 / SCALE as f64,
+        e_interim as f64 / n as f64 / SCALE as f64
+    );
+}
+
+/// `Eval=simple` selects the interim evaluation; a missing or damaged `EvalFile` is an option
+/// error naming the file, and the engine keeps its previous evaluation.
+#[test]
+fn eval_options_select_and_refuse_weight_files() {
+    use othello_sdk::OptionValue;
+    let mut engine = Strong::new();
+    assert!(engine
+        .set_option("Eval", &OptionValue::Enum("simple"))
+        .is_ok());
+    assert!(matches!(engine.eval, crate::EvalChoice::Simple));
+    assert!(engine
+        .set_option("Eval", &OptionValue::Enum("trained"))
+        .is_ok());
+    assert!(matches!(engine.eval, crate::EvalChoice::Trained(_)));
+
+    let dir = std::env::temp_dir().join(format!("strong-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing.weights");
+    let e = engine
+        .set_option(
+            "EvalFile",
+            &OptionValue::String(missing.display().to_string()),
+        )
+        .unwrap_err();
+    assert!(e.contains("missing.weights"), "{e}");
+    let mut bytes = crate::pattern::EMBEDDED_WEIGHTS.to_vec();
+    bytes[1000] ^= 0x10;
+    let damaged = dir.join("damaged.weights");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let e = engine
+        .set_option(
+            "EvalFile",
+            &OptionValue::String(damaged.display().to_string()),
+        )
+        .unwrap_err();
+    assert!(e.contains("checksum"), "{e}");
+    assert!(matches!(engine.eval, crate::EvalChoice::Trained(_)));
+    // A good copy is accepted.
+    let good = dir.join("good.weights");
+    std::fs::write(&good, crate::pattern::EMBEDDED_WEIGHTS).unwrap();
+    assert!(engine
+        .set_option("EvalFile", &OptionValue::String(good.display().to_string()))
+        .is_ok());
 }

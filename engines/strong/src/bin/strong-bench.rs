@@ -19,6 +19,13 @@
 //! (`strong::endgame::END_MPC_TABLE`): per number of empties, N random positions solved exactly
 //! against a midgame search of depth `end_mpc_shallow(n)`, fitted the same way.
 //!
+//! `--eval simple|trained|FILE` (any mode; default `trained`): the evaluation searched with,
+//! the interim hand-written one, the embedded pattern weights or a weight file.
+//!
+//! `strong-bench --nps D N`: the midgame search speed of both evaluations: the same N random
+//! positions (20-50 empties) searched to depth D with the interim and with the trained
+//! evaluation, alternating, and the ratio of their node rates.
+//!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
 //! move generator and flips (the portable ones the search uses), and with the rules crate's
 //! `perft`, which runs the fastest SIMD kernel of the CPU, for comparison.
@@ -26,7 +33,7 @@
 use othello_sdk::board::ObfLine;
 use std::sync::Arc;
 use std::time::Instant;
-use strong::eval::HandEval;
+use strong::eval::{Evaluator, HandEval};
 use strong::search::{Plan, Searcher};
 use strong::tt::Tt;
 
@@ -37,14 +44,26 @@ fn main() {
         hash = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(hash);
         args.drain(i..(i + 2).min(args.len()));
     }
+    let mut eval = "trained".to_string();
+    if let Some(i) = args.iter().position(|a| a == "--eval") {
+        eval = args.get(i + 1).cloned().unwrap_or(eval);
+        args.drain(i..(i + 2).min(args.len()));
+    }
+    let make_eval = evaluator(&eval);
+    if let Some(i) = args.iter().position(|a| a == "--nps") {
+        let d = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
+        let n = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(100);
+        nps(d, n);
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--end-mpc-data") {
         let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(60);
-        end_mpc_data(n);
+        end_mpc_data(n, &make_eval);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--mpc-data") {
         let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(200);
-        mpc_data(n);
+        mpc_data(n, &make_eval);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--perft") {
@@ -87,7 +106,7 @@ fn main() {
             let obf: ObfLine = line.parse().expect("OBF line");
             n += 1;
             tt.clear();
-            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
+            let mut s = Searcher::new(tt.clone(), make_eval(), None);
             let t = Instant::now();
             let out = s.think(obf.position.board, &plan, &mut |_| {});
             let secs = t.elapsed().as_secs_f64();
@@ -223,7 +242,7 @@ fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
 /// `--end-mpc-data N`: for every number of empties of `endgame::END_MPC_TABLE`, N random
 /// positions solved exactly (disc score times SCALE) against a midgame search of depth
 /// `end_mpc_shallow(n)`; one least-squares line per number of empties, printed as a table.
-fn end_mpc_data(count: usize) {
+fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     use strong::endgame::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES};
     use strong::eval::SCALE;
     use strong::midgame::MID_INF;
@@ -238,7 +257,7 @@ fn end_mpc_data(count: usize) {
                 continue;
             };
             tt.clear();
-            let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
+            let mut s = Searcher::new(tt.clone(), make_eval(), None);
             s.mpc = None;
             let shallow = s.mid_search(b, ds, -MID_INF, MID_INF);
             let exact = s.solve(b) * SCALE;
@@ -249,7 +268,7 @@ fn end_mpc_data(count: usize) {
     }
 }
 
-fn mpc_data(count: usize) {
+fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     use strong::midgame::{mpc_shallow, MID_INF, MPC_MAX_DEPTH};
     let max_d = MPC_MAX_DEPTH;
     let mut next = rng(0x5DEE_CE66_D1CE_4E5B);
@@ -262,7 +281,7 @@ fn mpc_data(count: usize) {
             continue;
         };
         tt.clear();
-        let mut s = Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
+        let mut s = Searcher::new(tt.clone(), make_eval(), None);
         s.mpc = None;
         let v: Vec<i32> = (0..=max_d)
             .map(|d| s.mid_search(b, d, -MID_INF, MID_INF))
@@ -279,4 +298,70 @@ fn mpc_data(count: usize) {
         let (a, b, sigma) = fit(&pts);
         println!("    ({a:.3}, {b:.1}, {sigma:.1}), // d = {d}, shallow {ds}");
     }
+}
+
+/// The evaluation named on the command line: `simple`, `trained` (embedded) or a weight file.
+fn evaluator(name: &str) -> Box<dyn Fn() -> Box<dyn Evaluator>> {
+    match name {
+        "simple" => Box::new(|| Box::new(HandEval::default()) as Box<dyn Evaluator>),
+        _ => {
+            let w = if name == "trained" {
+                strong::pattern::embedded()
+            } else {
+                strong::pattern::Weights::load(std::path::Path::new(name)).map(Arc::new)
+            };
+            let w = w.unwrap_or_else(|e| {
+                eprintln!("strong-bench: {e}");
+                std::process::exit(2)
+            });
+            Box::new(move || {
+                Box::new(strong::pattern::PatternEval::new(w.clone())) as Box<dyn Evaluator>
+            })
+        }
+    }
+}
+
+/// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.
+fn nps(depth: u32, count: usize) {
+    use strong::midgame::MID_INF;
+    strong::stability::init();
+    let mut next = rng(0x1234_5678_9ABC_DEF1);
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let target = 20 + (next() % 31) as u32;
+        if let Some(b) = random_position(&mut next, target) {
+            positions.push(b);
+        }
+    }
+    let evals = [
+        ("simple", evaluator("simple")),
+        ("trained", evaluator("trained")),
+    ];
+    let tt = Arc::new(Tt::new(64));
+    let mut totals = [(0u64, 0f64); 2];
+    // Alternate position by position so that both see the same machine load.
+    for b in &positions {
+        for (k, (_, make)) in evals.iter().enumerate() {
+            tt.clear();
+            let mut s = Searcher::new(tt.clone(), make(), None);
+            let t = Instant::now();
+            s.mid_search(*b, depth, -MID_INF, MID_INF);
+            totals[k].0 += s.nodes;
+            totals[k].1 += t.elapsed().as_secs_f64();
+        }
+    }
+    for (k, (name, _)) in evals.iter().enumerate() {
+        let (n, t) = totals[k];
+        println!(
+            "{name:<8} depth {depth}, {count} positions: {n} nodes, {t:.3} s, {:.2} Mn/s",
+            n as f64 / t / 1e6
+        );
+    }
+    let rate = |k: usize| totals[k].0 as f64 / totals[k].1;
+    println!(
+        "trained / simple: node rate {:.3}, time to depth {:.3}, nodes {:.3}",
+        rate(1) / rate(0),
+        totals[1].1 / totals[0].1,
+        totals[1].0 as f64 / totals[0].0 as f64
+    );
 }

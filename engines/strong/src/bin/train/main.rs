@@ -1,0 +1,404 @@
+//! The training pipeline of the pattern evaluation (see the crate README, "Training").
+//!
+//! ```text
+//! train wthor    --wthor DIR [--verify N]          read, replay and check the WTHOR games
+//! train selfplay --games N --out FILE [...]         generate self-play transcripts
+//! train fit      --wthor DIR --selfplay FILE --out data/eval.weights [...]
+//! ```
+//!
+//! `fit` prints, per phase, the validation mean absolute error (discs) of the new weights
+//! and of the interim hand-written evaluation on the same held-out positions.
+
+mod data;
+mod fit;
+mod selfplay;
+
+use clap::{Parser, Subcommand};
+use data::{held_out, Sample};
+use othello_sdk::board::{read_wtb_file, Board, Position};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+use strong::eval::{Evaluator, HandEval, SCALE};
+use strong::pattern::model::{Model, DEFAULT_SHAPES};
+use strong::pattern::{weights, PatternEval, Weights};
+
+#[derive(Parser)]
+#[command(about = "Train the strong engine's pattern evaluation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read every WTHOR game, replay and check it; optionally solve the 24-empty position of
+    /// N games to check the database's theoretical scores.
+    Wthor {
+        #[arg(long, default_value = "../shared/data/wthor")]
+        wthor: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        verify: usize,
+        /// Solve N positions of each of these numbers of empties and report how far the
+        /// labels are from the exact scores (the label noise the fit cannot remove).
+        #[arg(long)]
+        label_noise: Vec<u32>,
+        #[arg(long, default_value_t = 200)]
+        noise_samples: usize,
+    },
+    /// Generate self-play games (transcripts with their results).
+    Selfplay {
+        #[arg(long)]
+        games: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        #[arg(long, default_value_t = 16)]
+        solve_empties: u32,
+        #[arg(long, default_value_t = 8)]
+        min_random: usize,
+        #[arg(long, default_value_t = 30)]
+        max_random: usize,
+        /// `simple` (the interim evaluation) or a weight file.
+        #[arg(long, default_value = "simple")]
+        eval: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the weights and write the weight file.
+    Fit {
+        #[arg(long, default_value = "../shared/data/wthor")]
+        wthor: PathBuf,
+        /// Self-play files (repeatable).
+        #[arg(long)]
+        selfplay: Vec<PathBuf>,
+        #[arg(long, default_value_t = 30)]
+        phases: usize,
+        /// Comma-separated shape names (default: Edax's set).
+        #[arg(long)]
+        shapes: Option<String>,
+        #[arg(long, default_value_t = 300)]
+        steps: usize,
+        #[arg(long, default_value_t = 1.0)]
+        lr: f32,
+        #[arg(long, default_value_t = 1e-4)]
+        l2: f32,
+        /// WTHOR positions within this many empties get exact solver labels (0 = none).
+        #[arg(long, default_value_t = 16)]
+        exact_empties: u32,
+        /// Where the solved labels are cached.
+        #[arg(long, default_value = "target/train-cache/wthor-exact.labels")]
+        exact_cache: PathBuf,
+        /// Percentage of games held out for validation.
+        #[arg(long, default_value_t = 10)]
+        validation_percent: u64,
+        /// Fit only these phases (for quick experiments; no file is written).
+        #[arg(long)]
+        only: Vec<usize>,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Wthor {
+            wthor,
+            verify,
+            label_noise,
+            noise_samples,
+        } => check_wthor(&wthor, verify, &label_noise, noise_samples),
+        Command::Selfplay {
+            games,
+            seed,
+            depth,
+            solve_empties,
+            min_random,
+            max_random,
+            eval,
+            out,
+        } => {
+            let params = selfplay::SelfPlayParams {
+                games,
+                seed,
+                depth,
+                solve_empties,
+                min_random,
+                max_random: max_random.max(min_random),
+            };
+            run_selfplay(&params, &eval, &out)
+        }
+        Command::Fit {
+            wthor,
+            selfplay,
+            phases,
+            shapes,
+            steps,
+            lr,
+            l2,
+            exact_empties,
+            exact_cache,
+            validation_percent,
+            only,
+            out,
+        } => {
+            let exact = (exact_empties > 0).then_some((exact_empties, exact_cache.as_path()));
+            let names: Vec<String> = match shapes {
+                Some(s) => s.split(',').map(|x| x.trim().to_string()).collect(),
+                None => DEFAULT_SHAPES.iter().map(|s| s.to_string()).collect(),
+            };
+            let params = fit::FitParams {
+                steps,
+                learning_rate: lr,
+                l2,
+            };
+            let sources = Sources {
+                wthor: &wthor,
+                exact,
+                selfplay: &selfplay,
+                percent: validation_percent,
+            };
+            run_fit(&sources, phases, &names, &params, &only, out.as_deref())
+        }
+    };
+    if let Err(e) = result {
+        eprintln!("train: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn check_wthor(dir: &Path, verify: usize, noise: &[u32], count: usize) -> Result<(), String> {
+    let t = Instant::now();
+    let mut samples = Vec::new();
+    let stats = data::wthor_samples(dir, 10, None, &mut samples)?;
+    println!(
+        "{} games read, {} rejected, {} positions; theoretical = actual result in {} games ({:.1}%); {:.1} s",
+        stats.games,
+        stats.rejected,
+        stats.samples,
+        stats.theory_agrees,
+        100.0 * stats.theory_agrees as f64 / stats.games.max(1) as f64,
+        t.elapsed().as_secs_f64()
+    );
+    if verify > 0 {
+        verify_theoretical(dir, verify)?;
+    }
+    for &empties in noise {
+        let set: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| s.board.empties() == empties)
+            .collect();
+        let step = (set.len() / count.max(1)).max(1);
+        let picked: Vec<&Sample> = set.into_iter().step_by(step).take(count).collect();
+        let total: i64 = picked
+            .par_iter()
+            .map(|s| {
+                let tt = Arc::new(strong::tt::Tt::new(4));
+                let mut sr = strong::search::Searcher::new(tt, Box::new(HandEval::default()), None);
+                (sr.solve(s.board) - s.label as i32).abs() as i64
+            })
+            .sum();
+        println!(
+            "{empties} empties: labels differ from exact scores by {:.2} discs on average ({} positions)",
+            total as f64 / picked.len().max(1) as f64,
+            picked.len()
+        );
+    }
+    Ok(())
+}
+
+/// Solve the position at the theoretical-score depth of `count` games spread over the
+/// database and compare with the recorded theoretical score.
+fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
+    let mut games = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| e.to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    for f in &files {
+        let (h, g) = read_wtb_file(f).map_err(|e| e.to_string())?;
+        games.extend(
+            g.into_iter()
+                .map(|g| (h.theoretical_depth.max(1) as u32, g)),
+        );
+    }
+    let step = (games.len() / count).max(1);
+    let tt = Arc::new(strong::tt::Tt::new(256));
+    let (mut agree, mut tried) = (0, 0);
+    for (depth, g) in games.iter().step_by(step).take(count) {
+        let r = g.replay().map_err(|e| e.to_string())?;
+        let mut pos = Position::START;
+        for &mv in &r.played {
+            if pos.empties() <= *depth && !pos.must_pass() {
+                break;
+            }
+            pos = pos.play(mv).map_err(|e| e.to_string())?;
+        }
+        if pos.is_game_over() || pos.empties() > *depth {
+            continue;
+        }
+        let mut s = strong::search::Searcher::new(tt.clone(), Box::new(HandEval::default()), None);
+        let v = s.solve(pos.board);
+        let black = if pos.side_to_move == othello_sdk::board::Color::Black {
+            v
+        } else {
+            -v
+        };
+        tried += 1;
+        if black == g.theoretical_diff_black() {
+            agree += 1;
+        } else {
+            println!(
+                "theoretical {} but solved {black}",
+                g.theoretical_diff_black()
+            );
+        }
+    }
+    println!("theoretical scores verified by exact solve: {agree} of {tried} agree");
+    Ok(())
+}
+
+fn run_selfplay(p: &selfplay::SelfPlayParams, eval: &str, out: &Path) -> Result<(), String> {
+    let t = Instant::now();
+    let text = if eval == "simple" {
+        selfplay::generate(
+            p,
+            &|| Box::new(HandEval::default()) as Box<dyn Evaluator>,
+            "simple",
+        )
+    } else {
+        let w = Arc::new(Weights::load(Path::new(eval)).map_err(|e| e.to_string())?);
+        let name = format!("{eval} ({:016x})", w.checksum);
+        selfplay::generate(
+            p,
+            &move || Box::new(PatternEval::new(w.clone())) as Box<dyn Evaluator>,
+            &name,
+        )
+    };
+    std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    println!(
+        "{} games in {:.1} s -> {}",
+        p.games,
+        t.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// Where the training data comes from.
+struct Sources<'a> {
+    wthor: &'a Path,
+    exact: Option<(u32, &'a Path)>,
+    selfplay: &'a [PathBuf],
+    percent: u64,
+}
+
+fn run_fit(
+    src: &Sources,
+    phases: usize,
+    names: &[String],
+    params: &fit::FitParams,
+    only: &[usize],
+    out: Option<&Path>,
+) -> Result<(), String> {
+    let t = Instant::now();
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let model = Model::new(&name_refs, phases)?;
+    let mut samples: Vec<Sample> = Vec::new();
+    let s = data::wthor_samples(src.wthor, src.percent, src.exact, &mut samples)?;
+    println!(
+        "WTHOR: {} games ({} rejected), {} positions",
+        s.games, s.rejected, s.samples
+    );
+    for f in src.selfplay {
+        let s = data::selfplay_samples(f, src.percent, &mut samples)?;
+        println!(
+            "{}: {} games, {} positions",
+            f.display(),
+            s.games,
+            s.samples
+        );
+    }
+    println!(
+        "model: {} shapes, {} features, {} phases, {} weights per phase ({} stored); data read in {:.1} s",
+        model.shapes.len(),
+        model.features(),
+        phases,
+        model.table_len,
+        model.compact_len,
+        t.elapsed().as_secs_f64()
+    );
+    let _ = held_out;
+    let mut by_phase: Vec<Vec<&Sample>> = vec![Vec::new(); phases];
+    for s in &samples {
+        by_phase[model.phase(&s.board)].push(s);
+    }
+    println!("phase  empties  train     valid     MAE-train  MAE-valid  MAE-interim  best-step");
+    let mut compact = Vec::with_capacity(phases);
+    let (mut sum_err, mut sum_interim, mut sum_n) = (0f64, 0f64, 0usize);
+    for (p, set) in by_phase.iter().enumerate() {
+        if !only.is_empty() && !only.contains(&p) {
+            compact.push(vec![0i16; model.compact_len]);
+            continue;
+        }
+        let fit = fit::fit_phase(&model, set, params);
+        let interim = interim_mae(set);
+        let empties: Vec<usize> = (1..=60)
+            .filter(|&e| model.phase_of_empties[e] as usize == p)
+            .collect();
+        println!(
+            "{p:>5}  {:>2}-{:<2}    {:<8}  {:<8}  {:>9.3}  {:>9.3}  {:>11.3}  {:>9}",
+            empties.first().unwrap_or(&0),
+            empties.last().unwrap_or(&0),
+            fit.train,
+            fit.validation,
+            fit.train_mae,
+            fit.mae,
+            interim,
+            fit.best_step
+        );
+        sum_err += fit.mae * fit.validation as f64;
+        sum_interim += interim * fit.validation as f64;
+        sum_n += fit.validation;
+        compact.push(fit.weights);
+    }
+    println!(
+        "all phases: validation MAE {:.3} discs (interim evaluation {:.3}) over {} positions; {:.1} s",
+        sum_err / sum_n.max(1) as f64,
+        sum_interim / sum_n.max(1) as f64,
+        sum_n,
+        t.elapsed().as_secs_f64()
+    );
+    if let Some(out) = out {
+        if !only.is_empty() {
+            return Err("--only fits part of the phases; no weight file written".into());
+        }
+        let bytes = weights::write(&model, &compact);
+        let check = Weights::parse(&bytes).map_err(|e| e.to_string())?;
+        std::fs::write(out, &bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        println!(
+            "{} bytes, checksum {:016x} -> {}",
+            bytes.len(),
+            check.checksum,
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The interim evaluation's mean absolute error (discs) on the validation samples.
+fn interim_mae(set: &[&Sample]) -> f64 {
+    let e = HandEval::default();
+    let val: Vec<&&Sample> = set.iter().filter(|s| s.validation).collect();
+    let total: f64 = val
+        .par_iter()
+        .map(|s| ((e.score(&s.board) as f64 / SCALE as f64) - s.label as f64).abs())
+        .sum();
+    let _: Option<Board> = None;
+    total / val.len().max(1) as f64
+}

@@ -1,0 +1,33 @@
+//! The trained pattern evaluation (the default evaluation of the plugin).
+//!
+//! - [`shape`]: pattern shapes, their 8-fold symmetric instances, and the orbits of
+//!   configurations that share a weight;
+//! - [`model`]: features (shape instances), phases, the mobility feature, and the per-square
+//!   deltas that update feature indices move by move;
+//! - [`weights`]: the versioned, checksummed weight file, expanded into per-phase tables;
+//! - [`eval`]: [`PatternEval`], the incremental [`crate::eval::Evaluator`].
+//!
+//! The weights are produced by the `train` binary (see `crate::train` and the crate README)
+//! and embedded from `data/eval.weights`; [`embedded`] checks them once per process. A
+//! damaged file is an error the engine reports when it is created, never a silent fall-back
+//! to another evaluation.
+
+pub mod eval;
+pub mod model;
+pub mod shape;
+pub mod weights;
+
+pub use eval::PatternEval;
+pub use weights::{WeightError, Weights};
+
+use std::sync::{Arc, OnceLock};
+
+/// The weight file built into the plugin.
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../data/eval.weights");
+
+/// The embedded weights, parsed and checked on first use.
+pub fn embedded() -> Result<Arc<Weights>, WeightError> {
+    static CELL: OnceLock<Result<Arc<Weights>, WeightError>> = OnceLock::new();
+    CELL.get_or_init(|| Weights::parse(EMBEDDED_WEIGHTS).map(Arc::new))
+        .clone()
+}
