@@ -33,11 +33,13 @@ use othello_sdk::board::Board;
 pub const END_INF: i32 = 100;
 /// Up to this many empties the shallow solver (no hash table) is used.
 pub const SHALLOW_EMPTIES: u32 = 7;
-/// From this many empties on, endgame move ordering adds the evaluation of each child.
-/// Off (61) with the hand-written evaluation: measured worse on FFO #38 (213 M nodes with
-/// mobility ordering alone, 224-251 M with the evaluation from 16 or 18 empties on); kept for
-/// a better (pattern) evaluation.
-pub const ORDER_EVAL_EMPTIES: u32 = 61;
+/// From this many empties on, endgame move ordering adds the evaluation of each child, with
+/// the trained evaluation. FFO #20-#39, 1 thread (`harness solve`): without it 173.8 M nodes,
+/// 9.4-10.1 s; from 20 empties on 168.5 M, 8.7 s; 18: 163.5 M, 8.5 s; 16: 153.2 M, 8.5 s;
+/// 14: 146.6 M, 8.0 s; 12: 140.7 M, 8.3 s (the evaluation costs more than it saves). The
+/// hand-written evaluation turns it off ([`crate::eval::Evaluator::order_eval_empties`]):
+/// with it from 18 empties on the run took 472.6 M nodes against 447.7 M.
+pub const ORDER_EVAL_EMPTIES: u32 = 14;
 /// Weight of the child's evaluation (per evaluation unit) in that ordering.
 const ORDER_EVAL_WEIGHT: i32 = 1 << 8;
 /// From this many empties on, solver nodes use the transposition table.
@@ -65,13 +67,28 @@ pub const fn end_mpc_shallow(n: u32) -> u32 {
 }
 
 /// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
-/// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted by `strong-bench --end-mpc-data
-/// 60` (60 random positions per row, about 15 minutes; the rows of 23 and 24 empties did not
-/// finish within that and repeat the row of 22). With the hand evaluation the prediction is
-/// poor (13-17 discs of error), so the selective stages cut little; a trained evaluation should
-/// refit this table.
-pub const END_MPC_TABLE: [(f64, f64, f64);
-    (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize] = [
+/// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted with the trained pattern
+/// evaluation by `strong-bench --end-mpc-data 40` (40 random positions per row, 8 minutes for
+/// 14-22 empties; the rows of 23 and 24 empties repeat the row of 22, as solving random
+/// positions there takes too long). The prediction error is 6.5-10 discs (the interim hand
+/// evaluation's was 13-17), so the selective stages cut with narrower margins.
+pub const END_MPC_TABLE: EndMpcTable = [
+    (1.105, 11.7, 809.5),   // 14 empties, shallow 2
+    (1.067, 176.1, 825.9),  // 15 empties, shallow 2
+    (1.162, -195.0, 923.2), // 16 empties, shallow 2
+    (1.212, 236.5, 1009.5), // 17 empties, shallow 2
+    (1.021, 160.5, 645.7),  // 18 empties, shallow 4
+    (1.061, 293.6, 683.9),  // 19 empties, shallow 4
+    (1.169, 22.7, 786.5),   // 20 empties, shallow 4
+    (1.003, 335.4, 876.3),  // 21 empties, shallow 4
+    (1.185, 7.4, 771.4),    // 22 empties, shallow 6
+    (1.185, 7.4, 771.4),    // 23: the row of 22
+    (1.185, 7.4, 771.4),    // 24: the row of 22
+];
+
+/// [`END_MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted with it by
+/// `strong-bench --end-mpc-data 60 --eval simple`: its prediction error is 13-17 discs.
+pub const END_MPC_TABLE_SIMPLE: EndMpcTable = [
     (0.824, 539.2, 1320.3), // 14 empties, shallow 2
     (0.757, 919.8, 1623.0), // 15 empties, shallow 2
     (0.822, 458.5, 1720.3), // 16 empties, shallow 2
@@ -84,6 +101,9 @@ pub const END_MPC_TABLE: [(f64, f64, f64);
     (1.036, 531.6, 1513.7), // 23: the row of 22
     (1.036, 531.6, 1513.7), // 24: the row of 22
 ];
+
+/// A selective-endgame table: `(a, b, sigma)` per number of empties from 14 to 24.
+pub type EndMpcTable = [(f64, f64, f64); (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize];
 
 /// Edax's thresholds for trying the stability cutoff: with `n` empties, only when
 /// `alpha >= STABILITY_THRESHOLD[n]` (lower alphas are never cut by it in practice).
@@ -207,7 +227,7 @@ impl Searcher<'_> {
             return None;
         }
         let row = (n.min(END_MPC_MAX_EMPTIES) - END_MPC_MIN_EMPTIES) as usize;
-        let (a, bias, sigma) = END_MPC_TABLE[row];
+        let (a, bias, sigma) = self.eval.mpc_tables().1[row];
         let ds = end_mpc_shallow(n);
         let margin = t * sigma;
         // The predicting searches are plain (no midgame Multi-ProbCut of their own).
@@ -431,7 +451,7 @@ impl Searcher<'_> {
     /// moves, quasi-parity, square value.
     fn end_order(&mut self, b: &Board, moves: u64, tt_move: u8, out: &mut Vec<(u32, u64, i32)>) {
         let parity = parity_mask(b.empty());
-        let use_eval = b.empties() >= ORDER_EVAL_EMPTIES;
+        let use_eval = b.empties() >= self.eval.order_eval_empties();
         let mut m = moves;
         while m != 0 {
             let x = m.trailing_zeros();

@@ -9,6 +9,8 @@
 //! can replace [`HandEval`] without touching the search.
 
 use crate::bits::{neighbours, weighted_mobility, CORNERS};
+use crate::endgame::EndMpcTable;
+use crate::midgame::MpcTable;
 use crate::stability::stable_edges;
 use othello_sdk::board::Board;
 
@@ -39,6 +41,15 @@ pub trait Evaluator: Send {
     fn on_undo(&mut self, _b: &Board, _sq: u32, _flips: u64) {}
     /// A copy for another search thread.
     fn boxed_clone(&self) -> Box<dyn Evaluator>;
+    /// The Multi-ProbCut tables fitted for this evaluation (midgame, endgame): how well a
+    /// shallow search predicts a deep one depends on the evaluation.
+    fn mpc_tables(&self) -> (&'static MpcTable, &'static EndMpcTable) {
+        (&crate::midgame::MPC_TABLE, &crate::endgame::END_MPC_TABLE)
+    }
+    /// From how many empties on the exact solver orders moves by this evaluation.
+    fn order_eval_empties(&self) -> u32 {
+        crate::endgame::ORDER_EVAL_EMPTIES
+    }
 }
 
 /// Weights of [`HandEval`] at the opening (60 empties) and at the end (0 empties), linearly
@@ -175,6 +186,18 @@ impl Evaluator for HandEval {
 
     fn boxed_clone(&self) -> Box<dyn Evaluator> {
         Box::new(self.clone())
+    }
+
+    fn mpc_tables(&self) -> (&'static MpcTable, &'static EndMpcTable) {
+        (
+            &crate::midgame::MPC_TABLE_SIMPLE,
+            &crate::endgame::END_MPC_TABLE_SIMPLE,
+        )
+    }
+
+    /// Never: it orders endgame moves worse than mobility alone (see `ORDER_EVAL_EMPTIES`).
+    fn order_eval_empties(&self) -> u32 {
+        61
     }
 }
 

@@ -47,9 +47,9 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 /// the trained pattern evaluation (200 random positions at 20-50 empties, searched without
 /// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
 /// deviation). The prediction error is 5-8 discs on these random positions; `a` is near 1
-/// because the evaluation is calibrated in discs. (With the interim hand evaluation the fit
-/// was `a` 1.01-1.27, sigma 3.1-5.7 discs: its scores were compressed.)
-pub const MPC_TABLE: [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1] = [
+/// because the evaluation is calibrated in discs. Each evaluation brings its own table
+/// ([`crate::eval::Evaluator::mpc_tables`]).
+pub const MPC_TABLE: MpcTable = [
     (1.0, 0.0, 0.0),        // d = 0: unused
     (1.0, 0.0, 0.0),        // d = 1: unused
     (0.903, 12.2, 757.0),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
@@ -62,6 +62,26 @@ pub const MPC_TABLE: [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1] = [
     (0.976, -99.9, 660.9),  // d = 9, shallow 3
     (1.008, 75.6, 643.2),   // d = 10, shallow 4
 ];
+
+/// [`MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted the same way with it
+/// (`strong-bench --mpc-data 400 --eval simple`): its scores are compressed, `a > 1`, and the
+/// prediction error is 3-6 discs.
+pub const MPC_TABLE_SIMPLE: MpcTable = [
+    (1.0, 0.0, 0.0),        // d = 0: unused
+    (1.0, 0.0, 0.0),        // d = 1: unused
+    (1.011, 31.2, 492.2),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (1.041, -70.4, 346.9),  // d = 3, shallow 1
+    (1.048, 2.6, 314.9),    // d = 4, shallow 2
+    (1.109, -106.7, 526.6), // d = 5, shallow 1
+    (1.122, 32.0, 497.3),   // d = 6, shallow 2
+    (1.146, -57.8, 437.6),  // d = 7, shallow 3
+    (1.167, 43.5, 381.5),   // d = 8, shallow 4
+    (1.243, -96.5, 565.4),  // d = 9, shallow 3
+    (1.271, 42.6, 515.3),   // d = 10, shallow 4
+];
+
+/// A Multi-ProbCut table: `(a, b, sigma)` per depth.
+pub type MpcTable = [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1];
 
 /// Selectivity levels (Edax's): cut probability thresholds `t` in standard deviations and the
 /// percentage reported; the last level is no selectivity.
@@ -219,7 +239,7 @@ impl Searcher<'_> {
         // enough beyond a bound (t standard deviations of the prediction error), cut.
         if !pv_node && (MPC_MIN_DEPTH..=MPC_MAX_DEPTH).contains(&depth) && depth + 4 < n {
             if let Some(t) = self.mpc {
-                let (a, bias, sigma) = MPC_TABLE[depth as usize];
+                let (a, bias, sigma) = self.eval.mpc_tables().0[depth as usize];
                 let ds = mpc_shallow(depth);
                 let margin = t * sigma;
                 let hi = ((beta as f64 + margin - bias) / a).ceil() as i32;

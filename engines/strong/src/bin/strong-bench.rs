@@ -26,6 +26,10 @@
 //! positions (20-50 empties) searched to depth D with the interim and with the trained
 //! evaluation, alternating, and the ratio of their node rates.
 //!
+//! `strong-bench --solve-times N`: the cost of an exact solve (as the engine runs it: `think`) by number of empties (14-22),
+//! with each evaluation, on N realistic positions per row (from the committed self-play games),
+//! the data behind the exact-solve thresholds of `strong::time::solve_empties_for`.
+//!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
 //! move generator and flips (the portable ones the search uses), and with the rules crate's
 //! `perft`, which runs the fastest SIMD kernel of the CPU, for comparison.
@@ -54,6 +58,11 @@ fn main() {
         let d = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
         let n = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(100);
         nps(d, n);
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--solve-times") {
+        let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
+        solve_times(n);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--end-mpc-data") {
@@ -364,4 +373,67 @@ fn nps(depth: u32, count: usize) {
         totals[1].1 / totals[0].1,
         totals[1].0 as f64 / totals[0].0 as f64
     );
+}
+
+/// `--solve-times N`: median and mean exact-solve time per number of empties, both evaluations.
+fn solve_times(count: usize) {
+    use othello_sdk::board::{parse_transcript, Position};
+    strong::stability::init();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/training/selfplay-d8-e18.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the self-play file");
+    let games: Vec<Vec<othello_sdk::board::Move>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .map(|t| parse_transcript(t).expect("transcript"))
+        })
+        .collect();
+    let evals = [
+        ("simple", evaluator("simple")),
+        ("trained", evaluator("trained")),
+    ];
+    let tt = Arc::new(Tt::new(64));
+    println!("empties  simple median/mean (s)   trained median/mean (s)");
+    for n in 14..=22u32 {
+        // The position at `n` empties of games spread over the file.
+        let mut positions = Vec::new();
+        for moves in games.iter().step_by(37) {
+            let mut p = Position::START;
+            for &mv in moves {
+                if p.empties() == n && !p.must_pass() {
+                    positions.push(p.board);
+                    break;
+                }
+                p = match p.play(mv) {
+                    Ok(q) => q,
+                    Err(_) => p.play(othello_sdk::board::Move::PASS).expect("pass"),
+                };
+            }
+            if positions.len() == count {
+                break;
+            }
+        }
+        let mut row = format!("{n:>7}");
+        for (_, make) in &evals {
+            let mut times: Vec<f64> = positions
+                .iter()
+                .map(|b| {
+                    tt.clear();
+                    let mut s = Searcher::new(tt.clone(), make(), None);
+                    let t = Instant::now();
+                    s.think(*b, &Plan::solve(), &mut |_| {});
+                    t.elapsed().as_secs_f64()
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
+            row += &format!("   {:>9.4} / {:>9.4}", times[times.len() / 2], mean);
+        }
+        println!("{row}");
+    }
 }
