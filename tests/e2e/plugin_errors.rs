@@ -108,6 +108,34 @@ fn bad_engine_option_stops_the_run_before_any_game() {
     assert_no_games(&dir.join("out"));
 }
 
+/// The strong engine's weight file (`EvalFile`): missing, or damaged by one flipped bit,
+/// stops the run before the first game with the engine, the option, the file and what is
+/// wrong; the engine never falls back silently to another evaluation.
+#[test]
+fn strong_refuses_a_missing_or_damaged_weight_file() {
+    let a = artifacts();
+    let dir = TempDir::new("eval-file");
+    let missing = dir.join("missing.weights");
+    let opt = |p: &Path| format!("EvalFile = \"{}\"", p.display());
+    let file = write_match(&dir, &engine("patterns", s(&a.strong), &opt(&missing)));
+    harness(dir.path(), &["run", file])
+        .assert_error()
+        .assert_stderr_has(&["patterns", "EvalFile", "missing.weights"]);
+    assert_no_games(&dir.join("out"));
+
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engines/strong/data/eval.weights");
+    let mut bytes = std::fs::read(&real).expect("the committed weight file");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x04;
+    let damaged = dir.join("damaged.weights");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let file = write_match(&dir, &engine("patterns", s(&a.strong), &opt(&damaged)));
+    harness(dir.path(), &["run", file])
+        .assert_error()
+        .assert_stderr_has(&["patterns", "EvalFile", "damaged.weights", "checksum"]);
+    assert_no_games(&dir.join("out"));
+}
+
 /// A plugin whose entry returns no table, or a table too small for the version it claims, is
 /// refused after the header, naming the file.
 #[test]

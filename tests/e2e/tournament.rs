@@ -401,3 +401,38 @@ seed = 3"#,
     }
     assert!(points >= 9.0, "strong scored only {points} of 12");
 }
+
+/// The trained evaluation (the default) against the interim one (`Eval = "simple"`), two
+/// plugins of one file at a fixed depth: every game is played to its end, legally. (Their
+/// strength is measured by hand, not here: see the strong crate's README.)
+#[test]
+fn strong_with_trained_and_interim_evaluations_plays_a_match() {
+    let a = artifacts();
+    let dir = TempDir::new("strong-evals");
+    let toml = TournamentFile::new("match", 2, "depth = 4")
+        .openings(
+            r#"builtin = "xot-small"
+order = "sequential""#,
+        )
+        .engine(engine("trained", s(&a.strong), "Hash = 4"))
+        .engine(engine(
+            "interim",
+            s(&a.strong),
+            "Hash = 4, Eval = \"simple\"",
+        ))
+        .text();
+    dir.write("evals.toml", &toml);
+    harness(dir.path(), &["run", "evals.toml"]).assert_success();
+    let records = read_games(&dir.join("out"));
+    check_schedule(&records, &[("trained", "interim")], 2);
+    for r in &records {
+        check_record(r);
+        assert_eq!(
+            r.termination,
+            Termination::Normal,
+            "game {}: {}",
+            r.game,
+            r.reason
+        );
+    }
+}
