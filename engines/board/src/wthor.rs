@@ -107,6 +107,8 @@ pub enum WthorError {
         move_number: usize,
         byte: u8,
     },
+    #[error("game {game}: a disc count of {value} in the score bytes (at most 64)")]
+    BadScore { game: usize, value: u8 },
     #[error("the moves do not replay: {0}")]
     Replay(#[from] ReplayError),
     #[error("the game is not over after its {moves} moves ({empties} empty squares left)")]
@@ -188,6 +190,11 @@ fn read_record(game: usize, record: &[u8]) -> Result<WthorGame, WthorError> {
                 byte,
             })?;
             moves.push(Move::at(sq));
+        }
+    }
+    for value in [record[6], record[7]] {
+        if value > 64 {
+            return Err(WthorError::BadScore { game, value });
         }
     }
     Ok(WthorGame {
@@ -420,6 +427,20 @@ mod tests {
                 "{err}"
             );
             assert!(err.to_string().starts_with("game 1: move 5 "), "{err}");
+        }
+    }
+
+    #[test]
+    fn rejects_scores_above_64_discs() {
+        let games = [random_wthor_game(3).0, random_wthor_game(4).0];
+        for (offset, value) in [(6, 65u8), (7, 200)] {
+            let mut bytes = encode_wtb(&games);
+            bytes[16 + 68 + offset] = value;
+            let err = read_wtb(&bytes).unwrap_err();
+            assert!(
+                matches!(err, WthorError::BadScore { game: 1, value: v } if v == value),
+                "{err}"
+            );
         }
     }
 

@@ -215,8 +215,8 @@ impl Searcher<'_> {
     /// lies `t` standard deviations beyond `alpha` in either direction, the null-window answer
     /// is taken as decided. `None`: no cut (exact search, too few empties, or no evidence).
     ///
-    /// The shallow search evaluates from scratch at its leaves; an incremental evaluation
-    /// would need its state set to `b` here.
+    /// The shallow search's first move sets an incremental evaluation to `b` (from scratch),
+    /// the rest of it is incremental.
     fn end_probcut(&mut self, b: &Board, n: u32, alpha: i32) -> Option<i32> {
         let level = self.end_selectivity?;
         if n < END_MPC_MIN_EMPTIES {

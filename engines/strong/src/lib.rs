@@ -225,9 +225,11 @@ impl Engine for Strong {
             ("Eval", OptionValue::Enum(v)) if *v == "simple" => self.eval = EvalChoice::Simple,
             ("Eval", OptionValue::Enum(_)) => self.eval = EvalChoice::trained(&self.eval_file)?,
             ("EvalFile", OptionValue::String(v)) => {
+                // Checked now even under Eval=simple; kept only when it loads.
+                let choice = EvalChoice::trained(v)?;
                 self.eval_file = v.clone();
                 if !matches!(self.eval, EvalChoice::Simple) {
-                    self.eval = EvalChoice::trained(v)?;
+                    self.eval = choice;
                 }
             }
             _ => return Err(format!("option {name}: unexpected value {value:?}")),

@@ -409,10 +409,12 @@ fn solve_times(count: usize) {
                     positions.push(p.board);
                     break;
                 }
-                p = match p.play(mv) {
-                    Ok(q) => q,
-                    Err(_) => p.play(othello_sdk::board::Move::PASS).expect("pass"),
-                };
+                if p.must_pass() {
+                    p = p
+                        .play(othello_sdk::board::Move::PASS)
+                        .expect("a forced pass");
+                }
+                p = p.play(mv).expect("the self-play file replays");
             }
             if positions.len() == count {
                 break;

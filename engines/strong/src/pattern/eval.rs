@@ -112,7 +112,7 @@ impl Evaluator for PatternEval {
 
     #[inline]
     fn evaluate_after(&mut self, parent: &Board, sq: u32, flips: u64, child: &Board) -> i32 {
-        if *parent == self.at {
+        if *parent == self.at && sq < 64 {
             let mine = child_mine(&self.weights.model.delta, &self.lanes.1, sq, flips);
             self.score(child, &mine)
         } else {
@@ -188,6 +188,7 @@ mod tests {
                 if moves == 0 && b.pass().moves() == 0 {
                     break;
                 }
+                assert_eq!(e.at, b, "the incremental state follows the game");
                 assert_eq!(e.evaluate(&b), scratch(&w, &b));
                 let (sq, f) = if moves == 0 {
                     (64, 0)
@@ -215,6 +216,7 @@ mod tests {
             for _ in 0..path.len() / 2 {
                 let (pb, sq, f) = path.pop().unwrap();
                 e.on_undo(&pb, sq, f);
+                assert_eq!(e.at, pb);
                 if pb.moves() != 0 || pb.pass().moves() != 0 {
                     assert_eq!(e.evaluate(&pb), scratch(&w, &pb));
                 }

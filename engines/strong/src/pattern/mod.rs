@@ -7,10 +7,11 @@
 //! - [`weights`]: the versioned, checksummed weight file, expanded into per-phase tables;
 //! - [`eval`]: [`PatternEval`], the incremental [`crate::eval::Evaluator`].
 //!
-//! The weights are produced by the `train` binary (see `crate::train` and the crate README)
+//! The weights are produced by the `train` binary (`src/bin/train/`, see the crate README)
 //! and embedded from `data/eval.weights`; [`embedded`] checks them once per process. A
-//! damaged file is an error the engine reports when it is created, never a silent fall-back
-//! to another evaluation.
+//! damaged embedded file makes every search of the plugin fail with the reason (an
+//! `EvalFile` is checked when the option is set), never a silent fall-back to another
+//! evaluation.
 
 pub mod eval;
 pub mod model;

@@ -28,13 +28,27 @@ pub const FORMAT_VERSION: u32 = 1;
 /// A weight file that cannot be used, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WeightError {
-    Io { path: String, message: String },
-    Truncated { needed: usize, len: usize },
+    Io {
+        path: String,
+        message: String,
+    },
+    Truncated {
+        needed: usize,
+        len: usize,
+    },
     BadMagic,
     Version(u32),
-    Checksum { stored: u64, computed: u64 },
+    Checksum {
+        stored: u64,
+        computed: u64,
+    },
     Model(String),
     TrailingBytes(usize),
+    /// Any of the above, in a file.
+    InFile {
+        path: String,
+        error: Box<WeightError>,
+    },
 }
 
 impl fmt::Display for WeightError {
@@ -60,6 +74,7 @@ impl fmt::Display for WeightError {
             ),
             WeightError::Model(m) => write!(f, "weight file describes an unusable model: {m}"),
             WeightError::TrailingBytes(n) => write!(f, "weight file has {n} bytes too many"),
+            WeightError::InFile { path, error } => write!(f, "{path}: {error}"),
         }
     }
 }
@@ -111,6 +126,10 @@ impl Weights {
         }
         let phases = r.u32()? as usize;
         let n_shapes = r.u32()? as usize;
+        // Every shape has at least two instances, each a feature lane.
+        if n_shapes > super::model::LANES / 2 {
+            return Err(WeightError::Model(format!("{n_shapes} shapes")));
+        }
         let mut names = Vec::with_capacity(n_shapes);
         let mut orbits = Vec::with_capacity(n_shapes);
         for _ in 0..n_shapes {
@@ -156,7 +175,10 @@ impl Weights {
             path: path.display().to_string(),
             message: e.to_string(),
         })?;
-        Weights::parse(&bytes)
+        Weights::parse(&bytes).map_err(|e| WeightError::InFile {
+            path: path.display().to_string(),
+            error: Box::new(e),
+        })
     }
 }
 
@@ -291,6 +313,24 @@ mod tests {
             Weights::parse(&version).unwrap_err(),
             WeightError::Version(9)
         );
+        // Damage behind a recomputed checksum: an unknown shape, too many shapes.
+        let reseal = |mut b: Vec<u8>| {
+            let n = b.len() - 8;
+            let sum = fnv1a64(&b[..n]);
+            b[n..].copy_from_slice(&sum.to_le_bytes());
+            b
+        };
+        let mut renamed = bytes.clone();
+        let at = renamed.windows(9).position(|w| w == b"corner3x3").unwrap();
+        renamed[at..at + 9].copy_from_slice(b"cornerXxX");
+        let e = Weights::parse(&reseal(renamed)).unwrap_err();
+        assert!(e.to_string().contains("cornerXxX"), "{e}");
+        let mut many = bytes.clone();
+        many[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(
+            Weights::parse(&reseal(many)),
+            Err(WeightError::Model(_))
+        ));
         let missing = Weights::load(Path::new("/nonexistent/eval.weights")).unwrap_err();
         assert!(
             missing.to_string().contains("/nonexistent/eval.weights"),

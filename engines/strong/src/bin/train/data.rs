@@ -58,7 +58,7 @@ struct WthorGame {
     validation: bool,
 }
 
-/// Every game of every `WTH_*.wtb` file in `dir`, replayed and checked; a game that does not
+/// Every game of every `.wtb` file in `dir`, replayed and checked; a game that does not
 /// replay to its recorded score is counted as rejected and left out.
 ///
 /// With `exact = Some(s)`, positions with at most `s` empties are labelled by the exact
@@ -176,8 +176,10 @@ fn exact_labels(games: &[WthorGame], s: u32, cache: &Path) -> Result<(u32, Vec<i
         games.len(),
         fnv1a64(&key)
     );
+    let total: usize = games.iter().map(|g| g.positions.len()).sum();
     if let Ok(bytes) = std::fs::read(cache) {
-        if bytes.starts_with(stamp.as_bytes()) {
+        // A run killed while writing leaves the stamp with too few labels: recompute.
+        if bytes.starts_with(stamp.as_bytes()) && bytes.len() == stamp.len() + total {
             eprintln!("exact labels from {}", cache.display());
             return Ok((s, bytes[stamp.len()..].iter().map(|&x| x as i8).collect()));
         }

@@ -110,7 +110,10 @@ pub fn fit_phase(model: &Model, samples: &[&Sample], params: &FitParams) -> Phas
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
             w[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
         }
-        if step % 10 == 0 || step == params.steps {
+        if val.is_empty() {
+            // Nothing held out: no early stopping, the last step is kept.
+            best = (0.0, step, w.clone());
+        } else if step % 10 == 0 || step == params.steps {
             let e = mae(&rounded(&w), &val_ids, &val_y, stride);
             if e < best.0 {
                 best = (e, step, w.clone());

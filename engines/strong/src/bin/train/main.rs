@@ -14,8 +14,8 @@ mod fit;
 mod selfplay;
 
 use clap::{Parser, Subcommand};
-use data::{held_out, Sample};
-use othello_sdk::board::{read_wtb_file, Board, Position};
+use data::Sample;
+use othello_sdk::board::{read_wtb_file, Position, WthorError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -215,29 +215,41 @@ fn check_wthor(dir: &Path, verify: usize, noise: &[u32], count: usize) -> Result
 fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
     let mut games = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
         .collect();
     files.sort();
     for f in &files {
         let (h, g) = read_wtb_file(f).map_err(|e| e.to_string())?;
+        let depth = if h.theoretical_depth == 0 {
+            24
+        } else {
+            h.theoretical_depth as u32
+        };
+        let name = f.display().to_string();
         games.extend(
             g.into_iter()
-                .map(|g| (h.theoretical_depth.max(1) as u32, g)),
+                .enumerate()
+                .map(|(i, g)| (depth, format!("{name} game {i}"), g)),
         );
     }
     let step = (games.len() / count).max(1);
     let tt = Arc::new(strong::tt::Tt::new(256));
     let (mut agree, mut tried) = (0, 0);
-    for (depth, g) in games.iter().step_by(step).take(count) {
-        let r = g.replay().map_err(|e| e.to_string())?;
+    for (depth, name, g) in games.iter().step_by(step).take(count) {
+        let r = match g.replay() {
+            Ok(r) => r,
+            // Left out of training too (see `data::wthor_samples`).
+            Err(WthorError::Unfinished { .. }) => continue,
+            Err(e) => return Err(format!("{name}: {e}")),
+        };
         let mut pos = Position::START;
         for &mv in &r.played {
             if pos.empties() <= *depth && !pos.must_pass() {
                 break;
             }
-            pos = pos.play(mv).map_err(|e| e.to_string())?;
+            pos = pos.play(mv).map_err(|e| format!("{name}: {e}"))?;
         }
         if pos.is_game_over() || pos.empties() > *depth {
             continue;
@@ -333,7 +345,6 @@ fn run_fit(
         model.compact_len,
         t.elapsed().as_secs_f64()
     );
-    let _ = held_out;
     let mut by_phase: Vec<Vec<&Sample>> = vec![Vec::new(); phases];
     for s in &samples {
         by_phase[model.phase(&s.board)].push(s);
@@ -399,6 +410,5 @@ fn interim_mae(set: &[&Sample]) -> f64 {
         .par_iter()
         .map(|s| ((e.score(&s.board) as f64 / SCALE as f64) - s.label as f64).abs())
         .sum();
-    let _: Option<Board> = None;
     total / val.len().max(1) as f64
 }
