@@ -178,6 +178,11 @@ impl Searcher<'_> {
             return 0;
         }
         if depth == 0 {
+            // A side to move without discs has lost them all (the mover always has some):
+            // the game is over, and no evaluation has seen such positions in training.
+            if b.player == 0 {
+                return -64 * SCALE;
+            }
             return self.eval.evaluate(&b);
         }
         let moves = crate::flips::moves(b.player, b.opponent);

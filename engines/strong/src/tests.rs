@@ -610,3 +610,37 @@ fn eval_options_select_and_refuse_weight_files() {
         .set_option("EvalFile", &OptionValue::String(good.display().to_string()))
         .is_ok());
 }
+
+/// A wipeout at the horizon is a loss by 64, whatever the evaluation would say of a board
+/// without discs for the side to move (found in a game: the trained evaluation scored that
+/// +64 and the engine walked into its own wipeout).
+#[test]
+fn a_wipeout_at_the_horizon_is_a_loss_by_64() {
+    use crate::midgame::MID_INF;
+    let wiped = Board::new(0, 0x0000_0018_1800_0000);
+    for mut s in [
+        searcher(1),
+        Searcher::new(Arc::new(Tt::new(1)), Box::new(HandEval::default()), None),
+    ] {
+        assert_eq!(s.mid_search(wiped, 0, -MID_INF, MID_INF), -64 * SCALE);
+    }
+    // The game that showed it: after f5f4c3e6f6c4d3f3d6f7e3b3 Black must not play c5
+    // (White's c6 then wipes Black out in five plies).
+    let moves = othello_sdk::board::parse_transcript("f5f4c3e6f6c4d3f3d6f7e3b3").unwrap();
+    let (_, p) = othello_sdk::board::replay(Position::START, &moves).unwrap();
+    let mut s = searcher(16);
+    let mut lines = Vec::new();
+    let out = s.think(p.board, &Plan::depth(12), &mut |i| {
+        lines.push(format!(
+            "d{} {} {:?}",
+            i.depth,
+            i.score,
+            i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()
+        ))
+    });
+    assert!(
+        out.mv.to_string() != "c5",
+        "iterations:\n{}",
+        lines.join("\n")
+    );
+}

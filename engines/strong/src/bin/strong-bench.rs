@@ -30,6 +30,8 @@
 //! with each evaluation, on N realistic positions per row (from the committed self-play games),
 //! the data behind the exact-solve thresholds of `strong::time::solve_empties_for`.
 //!
+//! `strong-bench --evaluate TRANSCRIPT`: both evaluations of the position after the moves.
+//!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
 //! move generator and flips (the portable ones the search uses), and with the rules crate's
 //! `perft`, which runs the fastest SIMD kernel of the CPU, for comparison.
@@ -58,6 +60,22 @@ fn main() {
         let d = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
         let n = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(100);
         nps(d, n);
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--evaluate") {
+        // `--evaluate TRANSCRIPT`: both evaluations of the position after the moves.
+        let moves = othello_sdk::board::parse_transcript(args.get(i + 1).map_or("", |s| s))
+            .expect("a transcript");
+        let (_, p) = othello_sdk::board::replay(othello_sdk::board::Position::START, &moves)
+            .expect("a legal transcript");
+        for name in ["simple", "trained"] {
+            let v = evaluator(name)().evaluate(&p.board);
+            println!(
+                "{name:<8} {:+.2} discs ({} to move)",
+                v as f64 / 100.0,
+                p.side_to_move
+            );
+        }
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--solve-times") {
