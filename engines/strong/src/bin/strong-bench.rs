@@ -30,7 +30,8 @@
 //! with each evaluation, on N realistic positions per row (from the committed self-play games),
 //! the data behind the exact-solve thresholds of `strong::time::solve_empties_for`.
 //!
-//! `strong-bench --evaluate TRANSCRIPT`: both evaluations of the position after the moves.
+//! `strong-bench --evaluate TRANSCRIPT [--eval E]`: the interim evaluation and E (default
+//! `trained`) of the position after the moves.
 //!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
 //! move generator and flips (the portable ones the search uses), and with the rules crate's
@@ -63,12 +64,12 @@ fn main() {
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--evaluate") {
-        // `--evaluate TRANSCRIPT`: both evaluations of the position after the moves.
+        // `--evaluate TRANSCRIPT`: the interim evaluation and `--eval` of the position.
         let moves = othello_sdk::board::parse_transcript(args.get(i + 1).map_or("", |s| s))
             .expect("a transcript");
         let (_, p) = othello_sdk::board::replay(othello_sdk::board::Position::START, &moves)
             .expect("a legal transcript");
-        for name in ["simple", "trained"] {
+        for name in ["simple", eval.as_str()] {
             let v = evaluator(name)().evaluate(&p.board);
             println!(
                 "{name:<8} {:+.2} discs ({} to move)",
