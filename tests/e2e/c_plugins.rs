@@ -1,8 +1,8 @@
 //! Plugins written in C: the example of `engines/c_example` and a plugin that prints.
 
 use crate::support::{
-    artifacts, check_ggf, check_record, check_schedule, engine, engine_moves, harness, read_games,
-    s, TempDir, TournamentFile,
+    artifacts, check_ggf, check_normal_record, check_record, check_schedule, engine, engine_moves,
+    harness, read_games, s, TempDir, TournamentFile,
 };
 use harness::journal::Termination;
 use othello_board::{Color, Move, Square};
@@ -55,14 +55,7 @@ fn c_example_loads_and_plays_a_match() {
     let records = read_games(&dir.join("out"));
     check_schedule(&records, &[("first-move", "greedy")], 2);
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
         let color = if r.black == "first-move" {
             Color::Black
         } else {
@@ -102,14 +95,7 @@ fn engine_output_does_not_disturb_the_protocol() {
     let records = read_games(&dir.join("out"));
     assert_eq!(records.len(), 4);
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
         // The printer plays the lowest legal square, not the `mv: 0` it prints.
         let color = if r.black == "printer" {
             Color::Black

@@ -6,8 +6,8 @@
 //! garbage) cost their games with the reason recorded, and the run goes on.
 
 use crate::support::{
-    artifacts, check_record, check_schedule, engine, engine_moves, harness, read_games, s,
-    toml_string, TempDir, TournamentFile,
+    artifacts, check_normal_record, check_record, check_schedule, engine, engine_moves, harness,
+    read_games, s, toml_string, TempDir, TournamentFile,
 };
 use harness::journal::{GameRecord, Termination};
 use othello_board::Color;
@@ -48,14 +48,7 @@ fn moves_by_game(records: &[GameRecord]) -> Vec<Vec<String>> {
 fn assert_same_games(bridged: &[GameRecord], direct: &[GameRecord]) {
     assert_eq!(bridged.len(), direct.len());
     for r in bridged.iter().chain(direct) {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
     }
     assert_eq!(
         moves_by_game(bridged),

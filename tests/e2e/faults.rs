@@ -1,8 +1,8 @@
 //! Engines that crash or hang cost their games, not the run: every game is still recorded.
 
 use crate::support::{
-    artifacts, check_ggf, check_record, check_schedule, engine, engine_moves, harness, read_games,
-    s, workers_of, TempDir, TournamentFile,
+    artifacts, check_ggf, check_normal_record, check_record, check_schedule, engine, engine_moves,
+    harness, read_games, s, workers_of, TempDir, TournamentFile,
 };
 use harness::journal::{GameRecord, Termination};
 use othello_board::{Color, Position};
@@ -311,14 +311,7 @@ fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
         records.len()
     );
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
     }
     let stats = harness(dir.path(), &["stats", "out"]);
     stats.assert_success();

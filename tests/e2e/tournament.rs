@@ -1,10 +1,10 @@
 //! Real tournaments at a fixed depth: the schedule, the journal, the GGF file, reproducibility.
 
 use crate::support::{
-    artifacts, book_moves, check_ggf, check_record, check_schedule, engine, engine_moves, harness,
-    read_games, s, TempDir, TournamentFile,
+    artifacts, book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine,
+    engine_moves, harness, read_games, s, TempDir, TournamentFile,
 };
-use harness::journal::{GameRecord, Termination};
+use harness::journal::GameRecord;
 use othello_board::{parse_transcript, replay, Color, Move, Position};
 use std::collections::BTreeMap;
 
@@ -65,14 +65,7 @@ order = "sequential""#,
     assert_eq!(records.len(), 2 * pairs * pairings.len());
     check_schedule(&records, &pairings, pairs);
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
         // Sequential order: round k plays the file's k-th opening.
         let round = r.pair / pairings.len();
         let (line, text) = openings[round % openings.len()];
@@ -199,14 +192,7 @@ fn clock_games_stay_within_the_clock() {
     let records = read_games(&dir.join("out"));
     check_schedule(&records, &[("heuristic", "greedy")], 1);
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
         for (color, used) in [
             (Color::Black, r.time_ms.black),
             (Color::White, r.time_ms.white),
@@ -364,14 +350,7 @@ seed = 3"#,
     );
     let mut points = 0.0;
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
         let strong = if r.black == "strong" {
             Color::Black
         } else {
@@ -426,13 +405,6 @@ order = "sequential""#,
     let records = read_games(&dir.join("out"));
     check_schedule(&records, &[("trained", "interim")], 2);
     for r in &records {
-        check_record(r);
-        assert_eq!(
-            r.termination,
-            Termination::Normal,
-            "game {}: {}",
-            r.game,
-            r.reason
-        );
+        check_normal_record(r);
     }
 }

@@ -52,6 +52,19 @@ pub fn engine_moves(r: &GameRecord, color: Color) -> Vec<GameView> {
     chosen
 }
 
+/// [`check_record`] of a game that must have ended normally (no forfeit, no adjudication).
+pub fn check_normal_record(r: &GameRecord) -> Position {
+    let end = check_record(r);
+    assert_eq!(
+        r.termination,
+        Termination::Normal,
+        "game {}: {}",
+        r.game,
+        r.reason
+    );
+    end
+}
+
 /// Replay a record from its start position through its moves and check every fact it states
 /// against the rules: book moves first, every move legal (a pass only when forced), the discs,
 /// the result and the score (a normal end: finished position, final score with the empties to

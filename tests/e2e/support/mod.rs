@@ -8,7 +8,10 @@ mod process;
 mod temp;
 
 pub use artifacts::artifacts;
-pub use check::{book_moves, check_ggf, check_record, check_schedule, engine_moves, read_games};
+pub use check::{
+    book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
+    read_games,
+};
 pub use process::{harness, workers_of, Output};
 pub use temp::TempDir;
 

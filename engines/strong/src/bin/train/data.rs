@@ -16,7 +16,7 @@ use othello_sdk::board::{
     parse_transcript, read_wtb_file, replay, Board, Color, Move, Position, WthorError,
 };
 use rayon::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use strong::eval::HandEval;
 use strong::pattern::weights::fnv1a64;
@@ -58,6 +58,20 @@ struct WthorGame {
     validation: bool,
 }
 
+/// The `.wtb` files of `dir`, in name order (at least one).
+pub fn wtb_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no .wtb files in {}", dir.display()));
+    }
+    Ok(files)
+}
+
 /// Every game of every `.wtb` file in `dir`, replayed and checked; a game that does not
 /// replay to its recorded score is counted as rejected and left out.
 ///
@@ -73,15 +87,7 @@ pub fn wthor_samples(
     exact: Option<(u32, &Path)>,
     out: &mut Vec<Sample>,
 ) -> Result<ReadStats, String> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(format!("no .wtb files in {}", dir.display()));
-    }
+    let files = wtb_files(dir)?;
     let mut stats = ReadStats::default();
     let mut games = Vec::new();
     for path in files {

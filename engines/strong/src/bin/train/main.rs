@@ -214,12 +214,7 @@ fn check_wthor(dir: &Path, verify: usize, noise: &[u32], count: usize) -> Result
 /// database and compare with the recorded theoretical score.
 fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
     let mut games = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("wtb")))
-        .collect();
-    files.sort();
+    let files = data::wtb_files(dir)?;
     for f in &files {
         let (h, g) = read_wtb_file(f).map_err(|e| e.to_string())?;
         let depth = if h.theoretical_depth == 0 {
