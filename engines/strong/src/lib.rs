@@ -42,7 +42,7 @@ use eval::{Evaluator, HandEval};
 use othello_sdk::{
     Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchOutcome, SearchRequest,
 };
-use pattern::{PatternEval, Weights};
+use pattern::EvalSource;
 use search::Searcher;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -58,41 +58,21 @@ pub struct Strong {
     tt: Option<Arc<Tt>>,
     /// The `EvalFile` option ("" = the embedded weights).
     eval_file: String,
-    /// The evaluation every search thread starts from (cloned per thread).
-    eval: EvalChoice,
-}
-
-/// The `Eval` and `EvalFile` options, resolved.
-#[derive(Clone)]
-enum EvalChoice {
-    Simple,
-    Trained(Arc<Weights>),
-    /// The embedded weights failed their check (a broken build): searches report this.
-    Broken(String),
-}
-
-impl EvalChoice {
-    fn trained(file: &str) -> Result<EvalChoice, String> {
-        if file.is_empty() {
-            pattern::embedded()
-                .map(EvalChoice::Trained)
-                .map_err(|e| format!("embedded evaluation weights: {e}"))
-        } else {
-            Weights::load(std::path::Path::new(file))
-                .map(|w| EvalChoice::Trained(Arc::new(w)))
-                .map_err(|e| e.to_string())
-        }
-    }
-
-    fn evaluator(&self) -> Box<dyn Evaluator> {
-        match self {
-            EvalChoice::Simple | EvalChoice::Broken(_) => Box::new(HandEval::default()),
-            EvalChoice::Trained(w) => Box::new(PatternEval::new(w.clone())),
-        }
-    }
+    /// The evaluation every search thread starts from; `Err` when the embedded weights failed
+    /// their check (a broken build): searches report it.
+    eval: Result<EvalSource, String>,
 }
 
 impl Strong {
+    /// A fresh evaluator for one search thread. A broken embedded evaluation never reaches
+    /// here: `try_search` refuses to search with it.
+    fn evaluator(&self) -> Box<dyn Evaluator> {
+        match &self.eval {
+            Ok(source) => source.evaluator(),
+            Err(_) => Box::new(HandEval::default()),
+        }
+    }
+
     /// The table, (re)allocated if the `Hash` option changed.
     fn table(&mut self) -> Arc<Tt> {
         let bytes = self.hash_mib << 20;
@@ -120,7 +100,7 @@ impl Strong {
             let helpers: Vec<_> = (1..self.threads)
                 .map(|_| {
                     let (tt, pool) = (tt.clone(), &pool);
-                    let eval = self.eval.evaluator();
+                    let eval = self.evaluator();
                     scope.spawn(move || {
                         let mut s = Searcher::new(tt, eval, Some(ctx));
                         pool.serve(&mut s);
@@ -129,7 +109,7 @@ impl Strong {
                 })
                 .collect();
             let closer = parallel::CloseOnDrop(&pool);
-            let mut s = Searcher::new(tt.clone(), self.eval.evaluator(), Some(ctx));
+            let mut s = Searcher::new(tt.clone(), self.evaluator(), Some(ctx));
             s.set_selectivity(self.selectivity);
             s.pool = Some(&pool);
             let mut out = s.think(board, plan, &mut |info| ctx.report(info));
@@ -210,7 +190,7 @@ impl Engine for Strong {
             selectivity: search::DEFAULT_SELECTIVITY,
             time_share: 0.9,
             tt: None,
-            eval: EvalChoice::trained("").unwrap_or_else(EvalChoice::Broken),
+            eval: EvalSource::trained(""),
             eval_file: String::new(),
         }
     }
@@ -222,14 +202,14 @@ impl Engine for Strong {
             ("Level", OptionValue::Int(v)) => self.level = *v as u32,
             ("Selectivity", OptionValue::Int(v)) => self.selectivity = *v as usize,
             ("TimeShare", OptionValue::Float(v)) => self.time_share = *v,
-            ("Eval", OptionValue::Enum(v)) if *v == "simple" => self.eval = EvalChoice::Simple,
-            ("Eval", OptionValue::Enum(_)) => self.eval = EvalChoice::trained(&self.eval_file)?,
+            ("Eval", OptionValue::Enum(v)) if *v == "simple" => self.eval = Ok(EvalSource::Simple),
+            ("Eval", OptionValue::Enum(_)) => self.eval = Ok(EvalSource::trained(&self.eval_file)?),
             ("EvalFile", OptionValue::String(v)) => {
                 // Checked now even under Eval=simple; kept only when it loads.
-                let choice = EvalChoice::trained(v)?;
+                let trained = EvalSource::trained(v)?;
                 self.eval_file = v.clone();
-                if !matches!(self.eval, EvalChoice::Simple) {
-                    self.eval = choice;
+                if !matches!(self.eval, Ok(EvalSource::Simple)) {
+                    self.eval = Ok(trained);
                 }
             }
             _ => return Err(format!("option {name}: unexpected value {value:?}")),
@@ -251,7 +231,7 @@ impl Engine for Strong {
         request: &SearchRequest,
         ctx: &SearchContext,
     ) -> Result<SearchOutcome, String> {
-        if let EvalChoice::Broken(why) = &self.eval {
+        if let Err(why) = &self.eval {
             return Err(why.clone());
         }
         Ok(self.search(request, ctx))
@@ -269,7 +249,7 @@ impl Engine for Strong {
         let tt = self.table();
         let board = position.board;
         if self.threads <= 1 || board.moves() == 0 {
-            let mut s = Searcher::new(tt, self.eval.evaluator(), Some(ctx));
+            let mut s = Searcher::new(tt, self.evaluator(), Some(ctx));
             s.set_selectivity(self.selectivity);
             return s.think(board, &plan, &mut |info| ctx.report(info));
         }
@@ -290,7 +270,7 @@ impl Engine for Strong {
                 .map(|i| {
                     let tt = tt.clone();
                     let (halt, helper_plan) = (&halt, &helper_plan);
-                    let eval = self.eval.evaluator();
+                    let eval = self.evaluator();
                     scope.spawn(move || {
                         let mut s = Searcher::new(tt, eval, Some(ctx));
                         s.helper = i;
@@ -301,7 +281,7 @@ impl Engine for Strong {
                     })
                 })
                 .collect();
-            let mut s = Searcher::new(tt.clone(), self.eval.evaluator(), Some(ctx));
+            let mut s = Searcher::new(tt.clone(), self.evaluator(), Some(ctx));
             s.set_selectivity(selectivity);
             let mut out = s.think(board, &plan, &mut |info| ctx.report(info));
             halt.store(true, Ordering::Relaxed);

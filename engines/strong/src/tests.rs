@@ -575,11 +575,17 @@ fn eval_options_select_and_refuse_weight_files() {
     assert!(engine
         .set_option("Eval", &OptionValue::Enum("simple"))
         .is_ok());
-    assert!(matches!(engine.eval, crate::EvalChoice::Simple));
+    assert!(matches!(
+        engine.eval,
+        Ok(crate::pattern::EvalSource::Simple)
+    ));
     assert!(engine
         .set_option("Eval", &OptionValue::Enum("trained"))
         .is_ok());
-    assert!(matches!(engine.eval, crate::EvalChoice::Trained(_)));
+    assert!(matches!(
+        engine.eval,
+        Ok(crate::pattern::EvalSource::Trained(_))
+    ));
 
     let dir = std::env::temp_dir().join(format!("strong-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -602,7 +608,10 @@ fn eval_options_select_and_refuse_weight_files() {
         )
         .unwrap_err();
     assert!(e.contains("checksum"), "{e}");
-    assert!(matches!(engine.eval, crate::EvalChoice::Trained(_)));
+    assert!(matches!(
+        engine.eval,
+        Ok(crate::pattern::EvalSource::Trained(_))
+    ));
     // A good copy is accepted.
     let good = dir.join("good.weights");
     std::fs::write(&good, crate::pattern::EMBEDDED_WEIGHTS).unwrap();

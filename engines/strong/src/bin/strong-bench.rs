@@ -40,7 +40,8 @@
 use othello_sdk::board::ObfLine;
 use std::sync::Arc;
 use std::time::Instant;
-use strong::eval::{Evaluator, HandEval};
+use strong::eval::Evaluator;
+use strong::pattern::EvalSource;
 use strong::search::{Plan, Searcher};
 use strong::tt::Tt;
 
@@ -330,23 +331,11 @@ fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
 
 /// The evaluation named on the command line: `simple`, `trained` (embedded) or a weight file.
 fn evaluator(name: &str) -> Box<dyn Fn() -> Box<dyn Evaluator>> {
-    match name {
-        "simple" => Box::new(|| Box::new(HandEval::default()) as Box<dyn Evaluator>),
-        _ => {
-            let w = if name == "trained" {
-                strong::pattern::embedded()
-            } else {
-                strong::pattern::Weights::load(std::path::Path::new(name)).map(Arc::new)
-            };
-            let w = w.unwrap_or_else(|e| {
-                eprintln!("strong-bench: {e}");
-                std::process::exit(2)
-            });
-            Box::new(move || {
-                Box::new(strong::pattern::PatternEval::new(w.clone())) as Box<dyn Evaluator>
-            })
-        }
-    }
+    let source = EvalSource::named(name).unwrap_or_else(|e| {
+        eprintln!("strong-bench: {e}");
+        std::process::exit(2)
+    });
+    Box::new(move || source.evaluator())
 }
 
 /// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.

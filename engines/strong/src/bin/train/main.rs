@@ -20,9 +20,9 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use strong::eval::{Evaluator, HandEval, SCALE};
+use strong::eval::{HandEval, SCALE};
 use strong::pattern::model::{Model, DEFAULT_SHAPES};
-use strong::pattern::{weights, PatternEval, Weights};
+use strong::pattern::{weights, EvalSource, Weights};
 
 #[derive(Parser)]
 #[command(about = "Train the strong engine's pattern evaluation")]
@@ -272,21 +272,12 @@ fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
 
 fn run_selfplay(p: &selfplay::SelfPlayParams, eval: &str, out: &Path) -> Result<(), String> {
     let t = Instant::now();
-    let text = if eval == "simple" {
-        selfplay::generate(
-            p,
-            &|| Box::new(HandEval::default()) as Box<dyn Evaluator>,
-            "simple",
-        )
-    } else {
-        let w = Arc::new(Weights::load(Path::new(eval)).map_err(|e| e.to_string())?);
-        let name = format!("{eval} ({:016x})", w.checksum);
-        selfplay::generate(
-            p,
-            &move || Box::new(PatternEval::new(w.clone())) as Box<dyn Evaluator>,
-            &name,
-        )
+    let source = EvalSource::named(eval)?;
+    let label = match &source {
+        EvalSource::Simple => "simple".to_string(),
+        EvalSource::Trained(w) => format!("{eval} ({:016x})", w.checksum),
     };
+    let text = selfplay::generate(p, &|| source.evaluator(), &label);
     std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!(
         "{} games in {:.1} s -> {}",
