@@ -277,7 +277,7 @@ fn run_selfplay(p: &selfplay::SelfPlayParams, eval: &str, out: &Path) -> Result<
         EvalSource::Simple => "simple".to_string(),
         EvalSource::Trained(w) => format!("{eval} ({:016x})", w.checksum),
     };
-    let text = selfplay::generate(p, &|| source.evaluator(), &label);
+    let text = selfplay::generate(p, &source, &label);
     std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!(
         "{} games in {:.1} s -> {}",

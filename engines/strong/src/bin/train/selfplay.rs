@@ -9,7 +9,7 @@ use othello_sdk::board::playout::{random_move, SplitMix64};
 use othello_sdk::board::{write_transcript, Move, Position};
 use rayon::prelude::*;
 use std::sync::Arc;
-use strong::eval::Evaluator;
+use strong::pattern::EvalSource;
 use strong::search::{Plan, Searcher};
 use strong::tt::Tt;
 
@@ -28,11 +28,7 @@ pub struct SelfPlayParams {
 }
 
 /// One game: the number of random plies, the moves (passes included) and the final score.
-pub fn play_game(
-    p: &SelfPlayParams,
-    index: usize,
-    make_eval: &(dyn Fn() -> Box<dyn Evaluator> + Sync),
-) -> (usize, Vec<Move>, i32) {
+pub fn play_game(p: &SelfPlayParams, index: usize, eval: &EvalSource) -> (usize, Vec<Move>, i32) {
     let mut rng = SplitMix64(p.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let tt = Arc::new(Tt::new(16));
     let plan = Plan {
@@ -58,7 +54,7 @@ pub fn play_game(
             let mv = if pos.must_pass() {
                 Move::PASS
             } else {
-                let mut s = Searcher::new(tt.clone(), make_eval(), None);
+                let mut s = Searcher::new(tt.clone(), eval.evaluator(), None);
                 s.think(pos.board, &plan, &mut |_| {}).mv
             };
             moves.push(mv);
@@ -69,17 +65,13 @@ pub fn play_game(
 }
 
 /// Generate `p.games` games on all cores; returns the file text.
-pub fn generate(
-    p: &SelfPlayParams,
-    make_eval: &(dyn Fn() -> Box<dyn Evaluator> + Sync),
-    eval_name: &str,
-) -> String {
+pub fn generate(p: &SelfPlayParams, eval: &EvalSource, eval_name: &str) -> String {
     let done = std::sync::atomic::AtomicUsize::new(0);
     let started = std::time::Instant::now();
     let lines: Vec<String> = (0..p.games)
         .into_par_iter()
         .map(|i| {
-            let (random, moves, score) = play_game(p, i, make_eval);
+            let (random, moves, score) = play_game(p, i, eval);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if n.is_multiple_of(500) {
                 eprintln!("{n} games, {:.0} s", started.elapsed().as_secs_f64());
