@@ -329,13 +329,24 @@ fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     }
 }
 
+/// Makes a fresh evaluator for each search.
+type MakeEval = Box<dyn Fn() -> Box<dyn Evaluator>>;
+
 /// The evaluation named on the command line: `simple`, `trained` (embedded) or a weight file.
-fn evaluator(name: &str) -> Box<dyn Fn() -> Box<dyn Evaluator>> {
+fn evaluator(name: &str) -> MakeEval {
     let source = EvalSource::named(name).unwrap_or_else(|e| {
         eprintln!("strong-bench: {e}");
         std::process::exit(2)
     });
     Box::new(move || source.evaluator())
+}
+
+/// The interim and the embedded trained evaluation, by name, in that order.
+fn both_evaluations() -> [(&'static str, MakeEval); 2] {
+    [
+        ("simple", evaluator("simple")),
+        ("trained", evaluator("trained")),
+    ]
 }
 
 /// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.
@@ -350,10 +361,7 @@ fn nps(depth: u32, count: usize) {
             positions.push(b);
         }
     }
-    let evals = [
-        ("simple", evaluator("simple")),
-        ("trained", evaluator("trained")),
-    ];
+    let evals = both_evaluations();
     let tt = Arc::new(Tt::new(64));
     let mut totals = [(0u64, 0f64); 2];
     // Alternate position by position so that both see the same machine load.
@@ -385,7 +393,7 @@ fn nps(depth: u32, count: usize) {
 
 /// `--solve-times N`: median and mean exact-solve time per number of empties, both evaluations.
 fn solve_times(count: usize) {
-    use othello_sdk::board::{parse_transcript, Position};
+    use othello_sdk::board::{parse_transcript, replay, Position};
     strong::stability::init();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -401,28 +409,21 @@ fn solve_times(count: usize) {
                 .map(|t| parse_transcript(t).expect("transcript"))
         })
         .collect();
-    let evals = [
-        ("simple", evaluator("simple")),
-        ("trained", evaluator("trained")),
-    ];
+    let evals = both_evaluations();
     let tt = Arc::new(Tt::new(64));
     println!("empties  simple median/mean (s)   trained median/mean (s)");
     for n in 14..=22u32 {
         // The position at `n` empties of games spread over the file.
         let mut positions = Vec::new();
         for moves in games.iter().step_by(37) {
+            let (played, _) = replay(Position::START, moves).expect("the self-play file replays");
             let mut p = Position::START;
-            for &mv in moves {
+            for &mv in &played {
                 if p.empties() == n && !p.must_pass() {
                     positions.push(p.board);
                     break;
                 }
-                if p.must_pass() {
-                    p = p
-                        .play(othello_sdk::board::Move::PASS)
-                        .expect("a forced pass");
-                }
-                p = p.play(mv).expect("the self-play file replays");
+                p = p.play(mv).expect("replayed moves are legal");
             }
             if positions.len() == count {
                 break;
