@@ -41,6 +41,17 @@ pub struct WthorHeader {
     pub theoretical_depth: u8,
 }
 
+impl WthorHeader {
+    /// Empty squares from which the theoretical score is exact: the header's value, with 0
+    /// (not recorded) read as 24, the value of every file of the database.
+    pub fn theoretical_empties(&self) -> u32 {
+        match self.theoretical_depth {
+            0 => 24,
+            d => u32::from(d),
+        }
+    }
+}
+
 /// One game record of a `.wtb` file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WthorGame {
@@ -553,6 +564,12 @@ mod tests {
         let (header, games) = read_wtb_file(&dir.join("WTH_2024.wtb")).unwrap();
         assert_eq!(header.year, 2024);
         assert_eq!(header.theoretical_depth, 24);
+        assert_eq!(header.theoretical_empties(), 24);
+        let unrecorded = WthorHeader {
+            theoretical_depth: 0,
+            ..header
+        };
+        assert_eq!(unrecorded.theoretical_empties(), 24);
         assert_eq!(header.games as usize, games.len());
         let first: Vec<String> = games[0].moves[..3].iter().map(|m| m.to_string()).collect();
         assert_eq!(first, ["f5", "d6", "c3"]);

@@ -92,11 +92,7 @@ pub fn wthor_samples(
     let mut games = Vec::new();
     for path in files {
         let (header, wtb) = read_wtb_file(&path).map_err(|e| e.to_string())?;
-        let depth = if header.theoretical_depth == 0 {
-            24
-        } else {
-            header.theoretical_depth as u32
-        };
+        let depth = header.theoretical_empties();
         let source = path.file_name().unwrap().to_string_lossy().into_owned();
         for (i, g) in wtb.iter().enumerate() {
             stats.games += 1;

@@ -217,11 +217,7 @@ fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
     let files = data::wtb_files(dir)?;
     for f in &files {
         let (h, g) = read_wtb_file(f).map_err(|e| e.to_string())?;
-        let depth = if h.theoretical_depth == 0 {
-            24
-        } else {
-            h.theoretical_depth as u32
-        };
+        let depth = h.theoretical_empties();
         let name = f.display().to_string();
         games.extend(
             g.into_iter()
