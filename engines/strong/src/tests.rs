@@ -91,12 +91,8 @@ fn minimax(b: Board) -> i32 {
 
 /// A searcher with the plugin's default evaluation (the embedded trained weights).
 fn searcher(mib: usize) -> Searcher<'static> {
-    let w = crate::pattern::embedded().expect("embedded weights");
-    Searcher::new(
-        Arc::new(Tt::new(mib)),
-        Box::new(crate::pattern::PatternEval::new(w)),
-        None,
-    )
+    let eval = crate::pattern::EvalSource::trained("").expect("embedded weights");
+    Searcher::new(Arc::new(Tt::new(mib)), eval.evaluator(), None)
 }
 
 /// Check a fail-soft null-window answer `v` for `alpha` against the exact score.
@@ -618,6 +614,7 @@ fn eval_options_select_and_refuse_weight_files() {
     assert!(engine
         .set_option("EvalFile", &OptionValue::String(good.display().to_string()))
         .is_ok());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A wipeout at the horizon is a loss by 64, whatever the evaluation would say of a board
