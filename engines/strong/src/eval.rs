@@ -1,4 +1,5 @@
-//! Evaluation: a swappable trait and the interim hand-written evaluation.
+//! Evaluation: a swappable trait, the interim hand-written evaluation, and [`EvalSource`],
+//! which names the evaluation a search gets (the interim one or trained pattern weights).
 //!
 //! Scores are fixed-point: [`SCALE`] units per disc of final disc difference, from the side to
 //! move's view, always strictly inside `±64 * SCALE` so that exact (solved) scores dominate.
@@ -11,8 +12,11 @@
 use crate::bits::{neighbours, weighted_mobility, CORNERS};
 use crate::endgame::EndMpcTable;
 use crate::midgame::MpcTable;
+use crate::pattern::{self, PatternEval};
 use crate::stability::stable_edges;
 use othello_sdk::board::Board;
+use std::path::Path;
+use std::sync::Arc;
 
 /// Evaluation units per disc.
 pub const SCALE: i32 = 100;
@@ -49,6 +53,49 @@ pub trait Evaluator: Send {
     /// From how many empties on the exact solver orders moves by this evaluation.
     fn order_eval_empties(&self) -> u32 {
         crate::endgame::ORDER_EVAL_EMPTIES
+    }
+}
+
+/// An evaluation to give searches: the one the plugin's `Eval`/`EvalFile` options choose,
+/// and what `--eval` names in the `train` and `strong-bench` tools.
+#[derive(Clone)]
+pub enum EvalSource {
+    /// The interim hand-written evaluation ([`HandEval`]).
+    Simple,
+    /// Trained pattern weights ([`PatternEval`]).
+    Trained(Arc<pattern::Weights>),
+}
+
+impl EvalSource {
+    /// Trained weights from a weight file, or the embedded ones when `file` is empty. The
+    /// error names the file (or says the embedded weights) and the reason.
+    pub fn trained(file: &str) -> Result<EvalSource, String> {
+        if file.is_empty() {
+            pattern::embedded()
+                .map(EvalSource::Trained)
+                .map_err(|e| format!("embedded evaluation weights: {e}"))
+        } else {
+            pattern::Weights::load(Path::new(file))
+                .map(|w| EvalSource::Trained(Arc::new(w)))
+                .map_err(|e| e.to_string())
+        }
+    }
+
+    /// `simple`, `trained` (the embedded weights) or the path of a weight file.
+    pub fn named(name: &str) -> Result<EvalSource, String> {
+        match name {
+            "simple" => Ok(EvalSource::Simple),
+            "trained" => EvalSource::trained(""),
+            file => EvalSource::trained(file),
+        }
+    }
+
+    /// A fresh evaluator (one per search thread).
+    pub fn evaluator(&self) -> Box<dyn Evaluator> {
+        match self {
+            EvalSource::Simple => Box::new(HandEval::default()),
+            EvalSource::Trained(w) => Box::new(PatternEval::new(w.clone())),
+        }
     }
 }
 
@@ -218,5 +265,22 @@ mod tests {
         assert!(e.score(&Board::START).abs() < SCALE);
         let b = Board::new(0xFFFF_FFFF_FFFF_FF00, 0x7E);
         assert!(e.score(&b).abs() <= EVAL_MAX);
+    }
+
+    #[test]
+    fn eval_sources_by_name() {
+        assert!(matches!(
+            EvalSource::named("simple"),
+            Ok(EvalSource::Simple)
+        ));
+        let Ok(EvalSource::Trained(w)) = EvalSource::named("trained") else {
+            panic!("the embedded weights load");
+        };
+        assert_eq!(w.checksum, crate::pattern::embedded().unwrap().checksum);
+        let missing = "/nonexistent/eval.weights";
+        let err = EvalSource::named(missing)
+            .err()
+            .expect("a missing file is an error");
+        assert!(err.contains(missing), "{err}");
     }
 }

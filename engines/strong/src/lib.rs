@@ -38,11 +38,11 @@ pub mod tt;
 #[cfg(test)]
 mod tests;
 
+use eval::EvalSource;
 use eval::{Evaluator, HandEval};
 use othello_sdk::{
     Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchOutcome, SearchRequest,
 };
-use pattern::EvalSource;
 use search::Searcher;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

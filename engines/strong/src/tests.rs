@@ -91,7 +91,7 @@ fn minimax(b: Board) -> i32 {
 
 /// A searcher with the plugin's default evaluation (the embedded trained weights).
 fn searcher(mib: usize) -> Searcher<'static> {
-    let eval = crate::pattern::EvalSource::trained("").expect("embedded weights");
+    let eval = crate::eval::EvalSource::trained("").expect("embedded weights");
     Searcher::new(Arc::new(Tt::new(mib)), eval.evaluator(), None)
 }
 
@@ -571,16 +571,13 @@ fn eval_options_select_and_refuse_weight_files() {
     assert!(engine
         .set_option("Eval", &OptionValue::Enum("simple"))
         .is_ok());
-    assert!(matches!(
-        engine.eval,
-        Ok(crate::pattern::EvalSource::Simple)
-    ));
+    assert!(matches!(engine.eval, Ok(crate::eval::EvalSource::Simple)));
     assert!(engine
         .set_option("Eval", &OptionValue::Enum("trained"))
         .is_ok());
     assert!(matches!(
         engine.eval,
-        Ok(crate::pattern::EvalSource::Trained(_))
+        Ok(crate::eval::EvalSource::Trained(_))
     ));
 
     let dir = std::env::temp_dir().join(format!("strong-evalfile-{}", std::process::id()));
@@ -606,7 +603,7 @@ fn eval_options_select_and_refuse_weight_files() {
     assert!(e.contains("checksum"), "{e}");
     assert!(matches!(
         engine.eval,
-        Ok(crate::pattern::EvalSource::Trained(_))
+        Ok(crate::eval::EvalSource::Trained(_))
     ));
     // A good copy is accepted.
     let good = dir.join("good.weights");

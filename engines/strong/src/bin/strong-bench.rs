@@ -40,8 +40,8 @@
 use othello_sdk::board::ObfLine;
 use std::sync::Arc;
 use std::time::Instant;
+use strong::eval::EvalSource;
 use strong::eval::Evaluator;
-use strong::pattern::EvalSource;
 use strong::search::{Plan, Searcher};
 use strong::tt::Tt;
 

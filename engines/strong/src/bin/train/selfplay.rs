@@ -9,7 +9,7 @@ use othello_sdk::board::playout::{random_move, SplitMix64};
 use othello_sdk::board::{write_transcript, Move, Position};
 use rayon::prelude::*;
 use std::sync::Arc;
-use strong::pattern::EvalSource;
+use strong::eval::EvalSource;
 use strong::search::{Plan, Searcher};
 use strong::tt::Tt;
 
