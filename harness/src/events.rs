@@ -7,7 +7,7 @@
 //! observer can touch a game in progress, and every finished game still reaches the journal.
 
 use crate::host::protocol::WireInfo;
-use crate::journal::GameRecord;
+use crate::record::journal::GameRecord;
 use othello_board::{Color, Move, Position};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc::Sender;
@@ -27,7 +27,7 @@ pub enum Event {
         time_control: String,
         /// Engine-vs-engine SPRT bounds etc. are derived by observers from the records and the
         /// tournament; here only whether a test runs.
-        sprt: Option<crate::sprt::SprtParams>,
+        sprt: Option<crate::stats::sprt::SprtParams>,
     },
     /// A game begins (after the opening moves, which are `book`).
     GameStarted {

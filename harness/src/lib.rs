@@ -1,25 +1,29 @@
-//! The tournament harness.
+//! The tournament harness, laid out as its data flows.
 //!
-//! Data flows one way: the tournament file (`config`) and the opening set (`openings`) make a
-//! schedule of game pairs (`schedule`); the coordinator (`tournament`) plays the games
-//! (`game`) on engine workers (`host`); each finished game is appended to the results journal
-//! (`journal`, `ggf`); statistics (`stats`) and the printed tables (`table`) are computed from
-//! the journal's records only.
+//! config → schedule → games → results journal → statistics → reports and live view. Each
+//! stage is a module; a module imports only from the stages below it (see
+//! `docs/architecture.md`, which a test keeps true):
+//!
+//! | stage | what it holds |
+//! | --- | --- |
+//! | [`record`] | the ground floor: a finished game ([`record::GameRecord`]), the journal that stores it, GGF |
+//! | [`search`] | what an engine is asked ([`search::SearchLimits`]) and what it reports ([`search::SearchInfo`]) |
+//! | [`stats`] | pure statistics over records: estimates, ratings, the sequential test, the verdict |
+//! | [`events`] | the live event stream of a run and the scheduling control a viewer may send back |
+//! | [`plan`] | the tournament file, the opening sets, the schedule |
+//! | [`host`] | engine workers: plugin loading, the worker protocol, the coordinator's handle |
+//! | [`play`] | the coordinator: games on workers, resume, the journal writer |
+//! | [`show`] | what people read: tables, reports, the terminal UI |
+//! | [`tools`] | one plugin outside a tournament: `solve`, the NBoard and GTP front-ends |
+//! | [`cli`] | the command line, which wires the stages together |
 
-pub mod config;
+pub mod cli;
 pub mod events;
-pub mod frontend;
-pub mod game;
-pub mod ggf;
 pub mod host;
-pub mod journal;
-pub mod openings;
-pub mod report;
-pub mod schedule;
-pub mod solve;
-pub mod sprt;
-pub mod sprt_sim;
+pub mod plan;
+pub mod play;
+pub mod record;
+pub mod search;
+pub mod show;
 pub mod stats;
-pub mod table;
-pub mod tournament;
-pub mod tui;
+pub mod tools;

@@ -5,12 +5,12 @@
 //! suite stays fast in normal test runs; set `FUZZ_CASES` (e.g.
 //! `FUZZ_CASES=200000 cargo test --release -p harness --test fuzz`) for a long run.
 
-use harness::config;
-use harness::ggf::write_game;
 use harness::host::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use harness::host::{OptionInfo, PluginInfo};
-use harness::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
-use harness::openings::parse_openings;
+use harness::plan::config;
+use harness::plan::openings::parse_openings;
+use harness::record::ggf::write_game;
+use harness::record::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use othello_board::playout::{random_move, SplitMix64};
 use othello_board::{Color, Move, Position};
 use proptest::prelude::*;

@@ -1,6 +1,8 @@
 //! Checks of the journal files against the rules, replayed with the board crate.
 
-use harness::journal::{read_journal, GameRecord, PerColor, Termination, GGF_FILE, JSONL_FILE};
+use harness::record::journal::{
+    read_journal, GameRecord, PerColor, Termination, GGF_FILE, JSONL_FILE,
+};
 use othello_board::{Color, Move, Position};
 use std::path::Path;
 

@@ -5,13 +5,13 @@
 //! stall, error, illegal move) ends the game at once with that engine forfeiting; the record
 //! keeps the position where it happened so the fault can be reproduced.
 
-use crate::config::TimeControl;
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::protocol::{WireInfo, WireLimits};
 use crate::host::{EngineHost, HostError, SearchBudget};
-use crate::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
-use crate::openings::Opening;
-use crate::schedule::ScheduledGame;
+use crate::plan::config::TimeControl;
+use crate::plan::openings::Opening;
+use crate::plan::schedule::ScheduledGame;
+use crate::record::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use othello_abi as abi;
 use othello_board::{Color, GameHistory, Move, Position};
 use std::time::Duration;

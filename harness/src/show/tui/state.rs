@@ -3,10 +3,10 @@
 
 use crate::events::{ControlState, Event};
 use crate::host::protocol::WireInfo;
-use crate::journal::{GameRecord, Termination};
-use crate::sprt::{SprtParams, SprtStatus};
+use crate::play::tournament::outcomes;
+use crate::record::journal::{GameRecord, Termination};
+use crate::stats::sprt::{SprtParams, SprtStatus};
 use crate::stats::{self, MatchStats, Rating};
-use crate::tournament::outcomes;
 use othello_board::{Color, Move, Position};
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -577,7 +577,7 @@ pub fn count_text(n: u64) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::journal::{OpeningRef, PerColor, PlayedMove};
+    use crate::record::journal::{OpeningRef, PerColor, PlayedMove};
 
     pub(crate) fn info(depth: i32, score: f64, nodes: u64, time_ms: u64) -> WireInfo {
         WireInfo {
@@ -790,8 +790,8 @@ pub(crate) mod tests {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
-            model: crate::sprt::Model::Logistic,
-            unit: crate::sprt::Unit::Pentanomial,
+            model: crate::stats::sprt::Model::Logistic,
+            unit: crate::stats::sprt::Unit::Pentanomial,
         };
         s.apply(run_started(4, Some(params)), t0);
         s.apply(

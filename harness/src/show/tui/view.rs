@@ -270,7 +270,7 @@ fn inline_moves(g: &GameState, n: usize) -> Line<'static> {
     Line::from(format!("Moves {}", text.join(" ")))
 }
 
-fn termination_text(r: &crate::journal::GameRecord) -> String {
+fn termination_text(r: &crate::record::journal::GameRecord) -> String {
     format!("{:?}", r.termination).to_lowercase()
 }
 
@@ -407,9 +407,9 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
             st.lower,
             st.upper,
             match st.decision {
-                crate::sprt::Decision::AcceptH1 => " H1",
-                crate::sprt::Decision::AcceptH0 => " H0",
-                crate::sprt::Decision::Continue => "",
+                crate::stats::sprt::Decision::AcceptH1 => " H1",
+                crate::stats::sprt::Decision::AcceptH0 => " H0",
+                crate::stats::sprt::Decision::Continue => "",
             }
         );
         f.render_widget(
@@ -755,7 +755,7 @@ pub fn draw_replay(f: &mut Frame, g: &GameState, index: usize, count: usize, tot
 mod tests {
     use super::*;
     use crate::events::Event;
-    use crate::tui::state::tests::{moved, record, run_started, started};
+    use crate::show::tui::state::tests::{moved, record, run_started, started};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
     use std::time::Duration;
@@ -790,7 +790,7 @@ mod tests {
             Event::Thinking {
                 game: 1,
                 color: Side::White,
-                info: crate::tui::state::tests::info(7, -1.25, 2_000_000, 500),
+                info: crate::show::tui::state::tests::info(7, -1.25, 2_000_000, 500),
             },
             t0,
         );
@@ -863,13 +863,13 @@ mod tests {
     fn overlays_and_sprt_gauge() {
         let t0 = Instant::now();
         let mut s = State::new();
-        let p = crate::sprt::SprtParams {
+        let p = crate::stats::sprt::SprtParams {
             elo0: 0.0,
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
-            model: crate::sprt::Model::Logistic,
-            unit: crate::sprt::Unit::Pentanomial,
+            model: crate::stats::sprt::Model::Logistic,
+            unit: crate::stats::sprt::Unit::Pentanomial,
         };
         s.apply(run_started(8, Some(p)), t0);
         s.apply(Event::Control(ControlState::Paused), t0);

@@ -6,7 +6,7 @@
 //! swapped, every pairing plays the same opening in the same round (so engines are compared on
 //! equal terms), and the same inputs always give the same schedule.
 
-use crate::config::{OpeningOrder, Tournament};
+use crate::plan::config::{OpeningOrder, Tournament};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

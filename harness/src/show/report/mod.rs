@@ -4,7 +4,7 @@
 //! [`GameRecord`]s, the elapsed time and whether the run is over), so the coordinator can write
 //! the report after every finished pair and `harness stats` can rewrite it from a journal: the
 //! same inputs always give the same files. The numbers come from [`crate::stats`] and
-//! [`crate::sprt`]; this module only arranges them.
+//! [`crate::stats::sprt`]; this module only arranges them.
 //!
 //! - [`build`] makes the serializable [`Report`] (`report.json`, described field by field in
 //!   `reports/report.schema.json` and `reports/README.md`);
@@ -23,9 +23,9 @@ mod tests;
 pub use html::html;
 pub use markdown::markdown;
 
-use crate::config::{OpeningOrder, OpeningSource, Tournament};
-use crate::journal::{GameRecord, Termination};
-use crate::sprt::{Decision, SprtParams};
+use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
+use crate::record::journal::{GameRecord, Termination};
+use crate::stats::sprt::{Decision, SprtParams};
 use crate::stats::{self, Estimate, GameOutcome, MatchStats};
 use othello_board::Color;
 use serde::Serialize;
@@ -182,7 +182,7 @@ impl PairingReport {
     fn of(m: &MatchStats) -> PairingReport {
         let p = m.pentanomial;
         let lost = p[0] + p[1];
-        let sample = crate::sprt::Sample::pentanomial(p.map(u64::from));
+        let sample = crate::stats::sprt::Sample::pentanomial(p.map(u64::from));
         PairingReport {
             a: m.a.clone(),
             b: m.b.clone(),
@@ -196,9 +196,12 @@ impl PairingReport {
             incomplete_games: m.incomplete_games,
             elo: m.elo.as_ref().map(Interval::of),
             elo_trinomial: m.elo_trinomial.as_ref().map(Interval::of),
-            normalized_elo: crate::sprt::normalized_elo(&sample, crate::sprt::Unit::Pentanomial)
-                .as_ref()
-                .map(Interval::of),
+            normalized_elo: crate::stats::sprt::normalized_elo(
+                &sample,
+                crate::stats::sprt::Unit::Pentanomial,
+            )
+            .as_ref()
+            .map(Interval::of),
             los: m.los,
             draw_ratio: m.draw_ratio,
             pair_ratio: (lost > 0).then(|| f64::from(p[3] + p[4]) / f64::from(lost)),
@@ -321,7 +324,7 @@ pub struct ForfeitCount {
 pub fn build(input: &ReportInput) -> Report {
     let t = input.tournament;
     let records = sorted(input.records);
-    let outcomes = crate::tournament::outcomes(&records);
+    let outcomes = crate::play::tournament::outcomes(&records);
     let matches = pairing_stats(t, &outcomes);
     let pairings: Vec<PairingReport> = matches.iter().map(PairingReport::of).collect();
 
@@ -630,19 +633,19 @@ fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
 }
 
 /// `logistic` or `normalized`.
-pub fn model_name(m: crate::sprt::Model) -> &'static str {
+pub fn model_name(m: crate::stats::sprt::Model) -> &'static str {
     match m {
-        crate::sprt::Model::Logistic => "logistic",
-        crate::sprt::Model::Normalized => "normalized",
+        crate::stats::sprt::Model::Logistic => "logistic",
+        crate::stats::sprt::Model::Normalized => "normalized",
     }
 }
 
 /// `trinomial`, `pentanomial` or `discs`.
-pub fn unit_name(u: crate::sprt::Unit) -> &'static str {
+pub fn unit_name(u: crate::stats::sprt::Unit) -> &'static str {
     match u {
-        crate::sprt::Unit::Trinomial => "trinomial",
-        crate::sprt::Unit::Pentanomial => "pentanomial",
-        crate::sprt::Unit::Discs => "discs",
+        crate::stats::sprt::Unit::Trinomial => "trinomial",
+        crate::stats::sprt::Unit::Pentanomial => "pentanomial",
+        crate::stats::sprt::Unit::Discs => "discs",
     }
 }
 

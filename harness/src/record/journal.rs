@@ -7,7 +7,7 @@
 //! Each record is written with one `write_all` of a complete line followed by a flush, so an
 //! interrupted run leaves every finished game in both files; a reader skips a torn last line.
 
-use crate::ggf;
+use crate::record::ggf;
 use othello_board::{Color, Move, Position};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};

@@ -5,9 +5,9 @@
 use super::state::State;
 use super::terminal::{restore, Screen, Term};
 use super::view::{draw_live, Overlay};
-use crate::config::Tournament;
 use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::tournament::{self, Observer, RunSummary};
+use crate::plan::config::Tournament;
+use crate::play::tournament::{self, Observer, RunSummary};
 use ratatui::crossterm::event::{
     self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
 };
@@ -232,7 +232,7 @@ fn ui_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::state::tests::{run_started, started};
+    use crate::show::tui::state::tests::{run_started, started};
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new(c, KeyModifiers::NONE)

@@ -116,7 +116,7 @@ pub struct Seat {
 impl Seat {
     /// Load the plugin in a worker and set its options; errors end the session before it starts.
     pub fn start(args: &FrontendArgs) -> anyhow::Result<Seat> {
-        let plugin = crate::solve::resolve_plugin(&args.engine, args.plugin_dir.as_deref())?;
+        let plugin = crate::tools::solve::resolve_plugin(&args.engine, args.plugin_dir.as_deref())?;
         let spec = WorkerSpec {
             name: args.engine.clone(),
             plugin,

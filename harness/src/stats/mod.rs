@@ -131,6 +131,9 @@
 //! The 95% interval is `R_i ± 1.959964 * sqrt(Var) * 400 / ln(10)` (a Wald interval, symmetric in
 //! Elo), relative to the anchor or to the mean.
 
+pub mod sprt;
+pub mod sprt_sim;
+
 use std::collections::HashMap;
 use std::fmt;
 

@@ -3,7 +3,7 @@
 use super::state::GameState;
 use super::terminal::Screen;
 use super::view::{board_lines, draw_replay};
-use crate::journal::{self, GameRecord};
+use crate::record::journal::{self, GameRecord};
 use anyhow::Context;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use std::io::IsTerminal;
@@ -142,7 +142,7 @@ pub fn main(file: &Path, game: Option<usize>) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::state::tests::record;
+    use crate::show::tui::state::tests::record;
 
     #[test]
     fn replay_steps_through_moves_and_games() {

@@ -9,9 +9,9 @@
 //! wrong when the score differs from the file's best, or when the move played is listed in the
 //! file with a score below the best (or not listed although the file lists moves).
 
-use crate::config::{default_plugin_dir, PluginRef};
 use crate::host::protocol::WireLimits;
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
+use crate::plan::config::{default_plugin_dir, PluginRef};
 use anyhow::Context;
 use othello_board::{Move, ObfLine};
 use std::io::Write;

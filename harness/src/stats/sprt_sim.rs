@@ -10,7 +10,7 @@
 //! The LLR is re-evaluated every `check_every` pairs (as fishtest does in batches), so stopping
 //! times are rounded up to that granularity; the comparison between tests is unaffected.
 
-use crate::sprt::{Decision, Sample, SprtParams, Unit};
+use crate::stats::sprt::{Decision, Sample, SprtParams, Unit};
 use crate::stats::GameOutcome;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -214,7 +214,7 @@ pub fn effect_sizes(pairs: &[PairObservation]) -> [(Unit, f64); 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sprt::Model;
+    use crate::stats::sprt::Model;
 
     fn pair(a: u8, b: u8, discs: i64) -> PairObservation {
         PairObservation {

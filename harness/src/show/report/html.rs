@@ -6,7 +6,7 @@ use super::{
     disc_differences, elo_trajectory, headline, model_name, termination_name, unit_name, EloPoint,
     Interval, Report, TrajectoryPoint,
 };
-use crate::journal::GameRecord;
+use crate::record::journal::GameRecord;
 use plotters::prelude::*;
 use std::fmt::Write;
 
@@ -110,8 +110,8 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
     );
     let _ = writeln!(s, "<h1>Othello tournament report</h1>");
     let class = match report.sprt.as_ref().map(|s| s.decision) {
-        Some(crate::sprt::Decision::AcceptH1) => "headline h1",
-        Some(crate::sprt::Decision::AcceptH0) => "headline h0",
+        Some(crate::stats::sprt::Decision::AcceptH1) => "headline h1",
+        Some(crate::stats::sprt::Decision::AcceptH0) => "headline h0",
         _ => "headline",
     };
     let _ = writeln!(
@@ -177,9 +177,9 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
             sp.lower_bound,
             sp.upper_bound,
             match sp.decision {
-                crate::sprt::Decision::AcceptH1 => "H1 accepted",
-                crate::sprt::Decision::AcceptH0 => "H0 accepted",
-                crate::sprt::Decision::Continue => "no decision",
+                crate::stats::sprt::Decision::AcceptH1 => "H1 accepted",
+                crate::stats::sprt::Decision::AcceptH0 => "H0 accepted",
+                crate::stats::sprt::Decision::Continue => "no decision",
             },
             sp.games,
             sp.pairs

@@ -3,9 +3,9 @@
 //!
 //! Everything here reads finished records (through the statistics); nothing drives games.
 
-use crate::journal::{GameRecord, Termination};
+use crate::play::tournament::outcomes;
+use crate::record::journal::{GameRecord, Termination};
 use crate::stats::{self, MatchStats};
-use crate::tournament::outcomes;
 use std::fmt::Write;
 
 fn opt(e: &Option<stats::Estimate>) -> String {
@@ -131,8 +131,12 @@ fn match_row(m: &MatchStats, w: usize) -> String {
 }
 
 /// The sequential test's state in words: the LLR against its bounds and the decision.
-pub fn sprt_summary(status: &crate::sprt::SprtStatus, candidate: &str, baseline: &str) -> String {
-    use crate::sprt::Decision;
+pub fn sprt_summary(
+    status: &crate::stats::sprt::SprtStatus,
+    candidate: &str,
+    baseline: &str,
+) -> String {
+    use crate::stats::sprt::Decision;
     let p = &status.params;
     let verdict = match status.decision {
         Decision::AcceptH1 => format!(

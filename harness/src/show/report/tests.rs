@@ -1,12 +1,12 @@
 use super::*;
-use crate::journal::{OpeningRef, PerColor, PlayedMove};
+use crate::record::journal::{OpeningRef, PerColor, PlayedMove};
 use crate::stats::match_stats;
 use serde_json::Value;
 
-const SCHEMA: &str = include_str!("../../../reports/report.schema.json");
+const SCHEMA: &str = include_str!("../../../../reports/report.schema.json");
 
 fn tournament(text: &str) -> Tournament {
-    crate::config::parse(text, "test.toml", Path::new(".")).expect("valid tournament")
+    crate::plan::config::parse(text, "test.toml", Path::new(".")).expect("valid tournament")
 }
 
 const MATCH_SPRT: &str = r#"
@@ -152,7 +152,7 @@ fn numbers_match_the_statistics() {
     let t = tournament(MATCH_SPRT);
     let records = match_records();
     let report = build(&input(&t, &records, true));
-    let outcomes = crate::tournament::outcomes(&records);
+    let outcomes = crate::play::tournament::outcomes(&records);
     let m = match_stats(&outcomes, "cand", "base");
 
     assert_eq!(report.schema_version, 1);
@@ -183,8 +183,9 @@ fn numbers_match_the_statistics() {
         p.pair_ratio.unwrap(),
         f64::from(pe[3] + pe[4]) / f64::from(pe[0] + pe[1]),
     );
-    let sample = crate::sprt::Sample::pentanomial(pe.map(u64::from));
-    let ne = crate::sprt::normalized_elo(&sample, crate::sprt::Unit::Pentanomial).unwrap();
+    let sample = crate::stats::sprt::Sample::pentanomial(pe.map(u64::from));
+    let ne =
+        crate::stats::sprt::normalized_elo(&sample, crate::stats::sprt::Unit::Pentanomial).unwrap();
     close(p.normalized_elo.unwrap().value, ne.value);
 
     // SPRT: the final LLR is the status of the whole match, the trajectory ends there.
@@ -200,7 +201,11 @@ fn numbers_match_the_statistics() {
     );
     // The lone game 14 (pair 7) is after the last complete pair: not in the last point.
     let without_lone: Vec<GameRecord> = records.iter().filter(|r| r.pair < 7).cloned().collect();
-    let m7 = match_stats(&crate::tournament::outcomes(&without_lone), "cand", "base");
+    let m7 = match_stats(
+        &crate::play::tournament::outcomes(&without_lone),
+        "cand",
+        "base",
+    );
     close(sp.trajectory[6].llr, t.sprt.unwrap().params.status(&m7).llr);
     // The Elo trajectory ends at the pentanomial estimate.
     let elo_traj = elo_trajectory("cand", "base", &records);
@@ -475,8 +480,8 @@ fn writes_three_files_atomically() {
 fn render_real_report() {
     let var = |k: &str| std::env::var(k).unwrap_or_else(|_| panic!("set {k}"));
     let toml_path = std::path::PathBuf::from(var("REPORT_TOML"));
-    let t = crate::config::load(&toml_path).unwrap();
-    let records = crate::journal::read_journal(Path::new(&var("REPORT_JOURNAL"))).unwrap();
+    let t = crate::plan::config::load(&toml_path).unwrap();
+    let records = crate::record::journal::read_journal(Path::new(&var("REPORT_JOURNAL"))).unwrap();
     let out = std::path::PathBuf::from(var("REPORT_OUT"));
     write_reports(
         &out,

@@ -11,15 +11,17 @@
 //! wrong ABI version or a bad option stops the run with a clear error before anything is
 //! written.
 
-use crate::config::{OpeningSource, Tournament};
 use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::game::{play_game, GameSetup};
 use crate::host::engine_host::WorkerSpec;
 use crate::host::{EngineHost, HostError};
-use crate::journal::{recover, GameRecord, Journal, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
-use crate::openings::{self, OpeningSet};
-use crate::schedule::{PairedSchedule, ScheduledGame};
-use crate::sprt::{Decision, SprtStatus};
+use crate::plan::config::{OpeningSource, Tournament};
+use crate::plan::openings::{self, OpeningSet};
+use crate::plan::schedule::{PairedSchedule, ScheduledGame};
+use crate::play::game::{play_game, GameSetup};
+use crate::record::journal::{
+    recover, GameRecord, Journal, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE,
+};
+use crate::stats::sprt::{Decision, SprtStatus};
 use crate::stats::{self, GameOutcome};
 use anyhow::{bail, Context};
 use std::collections::HashMap;
@@ -144,12 +146,12 @@ pub fn run(
         for name in [JSONL_FILE, GGF_FILE, FINGERPRINT_FILE] {
             let _ = std::fs::remove_file(t.out.join(name));
         }
-        crate::report::remove_reports(&t.out);
+        crate::show::report::remove_reports(&t.out);
     }
     let previous = if journal_path.exists() {
         // Check before touching anything: a refused run leaves the folder as it was.
         let written = std::fs::read_to_string(&fingerprint_path).unwrap_or_default();
-        let held = crate::journal::read_journal(&journal_path)?.len();
+        let held = crate::record::journal::read_journal(&journal_path)?.len();
         if held > 0 && written.trim() != fingerprint.trim() {
             bail!(
                 "{}: the output folder holds {} games of a different tournament (its {} does not match {}: \
@@ -230,7 +232,7 @@ pub fn run(
         idle: Mutex::new(idle),
     };
     if previous.is_empty() || !fingerprint_path.exists() {
-        crate::journal::write_durably(&fingerprint_path, fingerprint.as_bytes())
+        crate::record::journal::write_durably(&fingerprint_path, fingerprint.as_bytes())
             .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
     }
 
@@ -325,11 +327,19 @@ pub fn run(
                     // engine's healthy worker goes back to the pool.
                     (Err(e), Ok(w)) => {
                         pool.give_back(g.white, w);
-                        crate::game::forfeit_before_start(&setup, othello_board::Color::Black, &e)
+                        crate::play::game::forfeit_before_start(
+                            &setup,
+                            othello_board::Color::Black,
+                            &e,
+                        )
                     }
                     (Ok(b), Err(e)) => {
                         pool.give_back(g.black, b);
-                        crate::game::forfeit_before_start(&setup, othello_board::Color::White, &e)
+                        crate::play::game::forfeit_before_start(
+                            &setup,
+                            othello_board::Color::White,
+                            &e,
+                        )
                     }
                 };
                 if tx.send(FromGame::Finished(Box::new(record))).is_err() {
@@ -476,7 +486,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 fn check_against_schedule(
     records: &[GameRecord],
     schedule: &PairedSchedule,
-    engines: &[crate::config::EngineConfig],
+    engines: &[crate::plan::config::EngineConfig],
     openings: &OpeningSet,
 ) -> anyhow::Result<()> {
     let mut seen = std::collections::HashSet::new();
@@ -560,7 +570,11 @@ struct RunningTotals {
     /// Per pairing (first engine, second engine): points of each and games.
     scores: HashMap<(String, String), (f64, f64, usize)>,
     /// The SPRT of the candidate (first engine) against the baseline, with its sample.
-    sprt: Option<(crate::sprt::SprtParams, String, crate::stats::MatchStats)>,
+    sprt: Option<(
+        crate::stats::sprt::SprtParams,
+        String,
+        crate::stats::MatchStats,
+    )>,
 }
 
 impl RunningTotals {
@@ -654,13 +668,13 @@ fn write_reports(
     elapsed: std::time::Duration,
     finished: bool,
 ) {
-    let input = crate::report::ReportInput {
+    let input = crate::show::report::ReportInput {
         tournament: t,
         records,
         elapsed: Some(elapsed),
         finished,
     };
-    if let Err(e) = crate::report::write_reports(&t.out, &input) {
+    if let Err(e) = crate::show::report::write_reports(&t.out, &input) {
         eprintln!(
             "warning: cannot write the reports in {}: {e:#}",
             t.out.display()

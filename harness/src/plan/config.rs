@@ -7,7 +7,7 @@
 //! source is named, and relative paths are already resolved against the tournament file's
 //! folder. Anything else is a [`ConfigError`] naming the file, the line and the key.
 
-use crate::openings::{self, OpeningError, OpeningSet, BUILTIN_NAMES};
+use crate::plan::openings::{self, OpeningError, OpeningSet, BUILTIN_NAMES};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -17,7 +17,7 @@ use std::time::Duration;
 use toml::Spanned;
 
 /// The repository's `tournament.toml`, compiled in: what the harness runs with no file given.
-pub const DEFAULT_TOURNAMENT: &str = include_str!("../../tournament.toml");
+pub const DEFAULT_TOURNAMENT: &str = include_str!("../../../tournament.toml");
 
 /// The `source` of [`embedded_default`].
 pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";
@@ -57,7 +57,7 @@ pub struct Tournament {
 /// second (the baseline) in a match.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtConfig {
-    pub params: crate::sprt::SprtParams,
+    pub params: crate::stats::sprt::SprtParams,
     /// A crash of the candidate fails the run (exit code 1) whatever the test says.
     pub fail_on_crash: bool,
     /// Any forfeit of the candidate (time, stall, illegal move, error, crash) fails the run.
@@ -188,10 +188,10 @@ pub enum FailOn {
 
 impl FailOn {
     /// Whether a forfeit with this termination fails the run.
-    pub fn fails(self, termination: crate::journal::Termination) -> bool {
+    pub fn fails(self, termination: crate::record::journal::Termination) -> bool {
         match self {
             FailOn::Nothing => false,
-            FailOn::Crash => termination == crate::journal::Termination::Crash,
+            FailOn::Crash => termination == crate::record::journal::Termination::Crash,
             FailOn::Forfeit => termination.is_forfeit(),
         }
     }
@@ -351,8 +351,8 @@ struct RawSprt {
     elo1: Spanned<f64>,
     alpha: Option<Spanned<f64>>,
     beta: Option<Spanned<f64>>,
-    model: Option<Spanned<crate::sprt::Model>>,
-    unit: Option<Spanned<crate::sprt::Unit>>,
+    model: Option<Spanned<crate::stats::sprt::Model>>,
+    unit: Option<Spanned<crate::stats::sprt::Unit>>,
     fail_on_crash: Option<bool>,
     fail_on_forfeit: Option<bool>,
 }
@@ -511,7 +511,7 @@ impl Validator<'_> {
     }
 
     fn sprt(&self, raw: RawSprt) -> Result<SprtConfig, ConfigError> {
-        use crate::sprt::{Model, SprtParams, Unit};
+        use crate::stats::sprt::{Model, SprtParams, Unit};
         let finite = |v: &Spanned<f64>, key: &str| {
             if v.get_ref().is_finite() {
                 Ok(*v.get_ref())

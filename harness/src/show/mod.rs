@@ -1,0 +1,10 @@
+//! What people read. Everything here reads finished records (and, for the live view, the event
+//! stream); nothing here drives a game.
+//!
+//! - [`table`]: the plain-text tables of `run` and `stats`;
+//! - [`report`]: `report.json`, `report.md`, `report.html`;
+//! - [`tui`]: the live terminal view and the replay.
+
+pub mod report;
+pub mod table;
+pub mod tui;
