@@ -6,8 +6,8 @@
 //! errors are ignored). The controls only pause, resume or stop the *scheduling* of games; no
 //! observer can touch a game in progress, and every finished game still reaches the journal.
 
-use crate::host::protocol::WireInfo;
-use crate::record::journal::GameRecord;
+use crate::record::GameRecord;
+use crate::search::SearchInfo;
 use othello_board::{Color, Move, Position};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc::Sender;
@@ -45,7 +45,7 @@ pub enum Event {
     Thinking {
         game: usize,
         color: Color,
-        info: WireInfo,
+        info: SearchInfo,
     },
     /// A move was played (forced passes included, with `by_engine == false`).
     Moved {
@@ -54,7 +54,7 @@ pub enum Event {
         mv: Move,
         by_engine: bool,
         /// The engine's last report for this move.
-        info: Option<WireInfo>,
+        info: Option<SearchInfo>,
         time_ms: u64,
         /// Remaining clocks after the move, for clock games.
         clocks: Option<[Duration; 2]>,

@@ -10,7 +10,7 @@ use harness::host::{OptionInfo, PluginInfo};
 use harness::plan::config;
 use harness::plan::openings::parse_openings;
 use harness::record::ggf::write_game;
-use harness::record::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
+use harness::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use othello_board::playout::{random_move, SplitMix64};
 use othello_board::{Color, Move, Position};
 use proptest::prelude::*;

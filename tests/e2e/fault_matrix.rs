@@ -10,7 +10,7 @@
 use crate::support::{
     artifacts, check_ggf, check_record, check_schedule, engine, read_games, s, Output, TempDir,
 };
-use harness::record::journal::{GameRecord, PlayedMove, Termination};
+use harness::record::{GameRecord, PlayedMove, Termination};
 use othello_board::{Color, Move, Position};
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -4,7 +4,7 @@ use crate::support::{
     artifacts, check_ggf, check_normal_record, check_record, check_schedule, engine, engine_moves,
     harness, read_games, s, workers_of, TempDir, TournamentFile,
 };
-use harness::record::journal::{GameRecord, Termination};
+use harness::record::{GameRecord, Termination};
 use othello_board::{Color, Position};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

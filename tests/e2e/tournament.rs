@@ -4,7 +4,7 @@ use crate::support::{
     artifacts, book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine,
     engine_moves, harness, read_games, s, TempDir, TournamentFile,
 };
-use harness::record::journal::GameRecord;
+use harness::record::GameRecord;
 use othello_board::{parse_transcript, replay, Color, Move, Position};
 use std::collections::BTreeMap;
 

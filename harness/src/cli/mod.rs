@@ -390,7 +390,7 @@ fn run(
 fn fails_on_forfeits(
     t: &config::Tournament,
     sprt: Option<&config::SprtConfig>,
-    records: &[journal::GameRecord],
+    records: &[crate::record::GameRecord],
 ) -> bool {
     let mut failed = false;
     for (i, engine) in t.engines.iter().enumerate() {
@@ -402,7 +402,7 @@ fn fails_on_forfeits(
                 rule = config::FailOn::Crash;
             }
         }
-        let forfeits: Vec<&journal::GameRecord> = records
+        let forfeits: Vec<&crate::record::GameRecord> = records
             .iter()
             .filter(|r| r.forfeited_by() == Some(engine.name.as_str()))
             .filter(|r| rule.fails(r.termination))

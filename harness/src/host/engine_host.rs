@@ -8,7 +8,8 @@
 //! ([`EngineHost::is_alive`] is false) and the caller spawns a new one.
 
 use super::plugin::PluginInfo;
-use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
+use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo};
+use crate::search::{SearchInfo, SearchLimits};
 use othello_board::GameHistory;
 use std::io::BufReader;
 use std::os::unix::net::{UnixListener, UnixStream};
@@ -69,7 +70,7 @@ pub enum SearchBudget {
 pub struct MoveReply {
     /// The raw move value; the caller checks it against the rules.
     pub mv: i32,
-    pub info: WireInfo,
+    pub info: SearchInfo,
     /// Wall time from sending the request to receiving the answer, measured by the coordinator.
     pub elapsed: Duration,
 }
@@ -250,23 +251,23 @@ impl EngineHost {
     pub fn search(
         &mut self,
         game: &GameHistory,
-        limits: WireLimits,
+        limits: &SearchLimits,
         budget: SearchBudget,
-        mut on_info: impl FnMut(&WireInfo),
+        mut on_info: impl FnMut(&SearchInfo),
         interrupted: impl Fn() -> bool,
     ) -> Result<MoveReply, HostError> {
         self.searches += 1;
         let search = self.searches;
         // Reports of an earlier search that arrive late are dropped.
-        let mut on_info = |s: u64, info: &WireInfo| {
+        let mut on_info = |s: u64, info: WireInfo| {
             if s == search {
-                on_info(info)
+                on_info(&SearchInfo::from(info))
             }
         };
         self.send(&Request::Go {
             search,
             game: WireGame::from_history(game),
-            limits,
+            limits: limits.into(),
         })?;
         let started = Instant::now();
         let mut stop_sent = false;
@@ -299,7 +300,7 @@ impl EngineHost {
                 }
             };
             match event {
-                Ok(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, &info),
+                Ok(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, info),
                 Ok(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
                     let elapsed = arrived.saturating_duration_since(started);
                     if let SearchBudget::Deadline { budget, margin } = budget {
@@ -312,7 +313,11 @@ impl EngineHost {
                             }));
                         }
                     }
-                    return Ok(MoveReply { mv, info, elapsed });
+                    return Ok(MoveReply {
+                        mv,
+                        info: info.into(),
+                        elapsed,
+                    });
                 }
                 Ok(Event::Reply(Reply::Error { message }, _)) => {
                     return Err(self.die(HostError::EngineError {
@@ -364,12 +369,12 @@ impl EngineHost {
     /// none.
     fn already_arrived(
         &mut self,
-        on_info: &mut impl FnMut(u64, &WireInfo),
+        on_info: &mut impl FnMut(u64, WireInfo),
     ) -> Result<Event, RecvTimeoutError> {
         // Bounded, in case the worker keeps sending while we drain.
         for _ in 0..100_000 {
             match self.events.try_recv() {
-                Ok(Event::Reply(Reply::Info { search, info }, _)) => on_info(search, &info),
+                Ok(Event::Reply(Reply::Info { search, info }, _)) => on_info(search, info),
                 Ok(other) => return Ok(other),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),

@@ -7,9 +7,11 @@
 //! Every line is one complete message; a line that does not parse is a protocol error.
 
 use super::plugin::PluginInfo;
+use crate::search::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
+use std::time::Duration;
 
 /// Live or final search information, as the worker forwards it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -38,6 +40,23 @@ impl From<&othello_abi::SearchInfo> for WireInfo {
     }
 }
 
+impl From<WireInfo> for SearchInfo {
+    fn from(w: WireInfo) -> SearchInfo {
+        SearchInfo {
+            depth: w.depth,
+            selectivity: w.selectivity,
+            score: w.score,
+            nodes: w.nodes,
+            time_ms: w.time_ms,
+            pv: w
+                .pv
+                .iter()
+                .filter_map(|&v| Move::from_wire(v.into()))
+                .collect(),
+        }
+    }
+}
+
 /// The limits of a search, as the ABI's `oe_limits` flags and fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireLimits {
@@ -47,6 +66,56 @@ pub struct WireLimits {
     pub move_time_ms: i64,
     pub depth: i32,
     pub nodes: u64,
+}
+
+/// Milliseconds for the ABI, saturating.
+fn ms(d: Duration) -> i64 {
+    d.as_millis().min(i64::MAX as u128) as i64
+}
+
+impl From<&SearchLimits> for WireLimits {
+    /// The only place the ABI's `LIMIT_*` flags are chosen.
+    fn from(limits: &SearchLimits) -> WireLimits {
+        match *limits {
+            SearchLimits::Clock { left, increment } => WireLimits {
+                flags: othello_abi::LIMIT_CLOCK,
+                time_left_ms: left.map(ms),
+                increment_ms: increment.map(ms),
+                ..WireLimits::default()
+            },
+            SearchLimits::MoveTime(t) => WireLimits {
+                flags: othello_abi::LIMIT_MOVE_TIME,
+                move_time_ms: ms(t),
+                ..WireLimits::default()
+            },
+            SearchLimits::Depth(d) => WireLimits {
+                flags: othello_abi::LIMIT_DEPTH,
+                depth: d.min(i32::MAX as u32) as i32,
+                ..WireLimits::default()
+            },
+            SearchLimits::Nodes(n) => WireLimits {
+                flags: othello_abi::LIMIT_NODES,
+                nodes: n,
+                ..WireLimits::default()
+            },
+        }
+    }
+}
+
+impl From<&WireLimits> for othello_abi::Limits {
+    /// The ABI struct the worker hands to the plugin: the wire fields as they are.
+    fn from(w: &WireLimits) -> othello_abi::Limits {
+        othello_abi::Limits {
+            struct_size: othello_abi::size_of::<othello_abi::Limits>(),
+            flags: w.flags,
+            time_left_ms: w.time_left_ms,
+            increment_ms: w.increment_ms,
+            move_time_ms: w.move_time_ms,
+            depth: w.depth,
+            reserved: 0,
+            nodes: w.nodes,
+        }
+    }
 }
 
 /// Coordinator to worker.

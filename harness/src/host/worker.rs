@@ -102,16 +102,7 @@ pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
                         message: format!("bad game from the coordinator: {message}"),
                     },
                     Ok(game) => {
-                        let l = abi::Limits {
-                            struct_size: abi::size_of::<abi::Limits>(),
-                            flags: limits.flags,
-                            time_left_ms: limits.time_left_ms,
-                            increment_ms: limits.increment_ms,
-                            move_time_ms: limits.move_time_ms,
-                            depth: limits.depth,
-                            reserved: 0,
-                            nodes: limits.nodes,
-                        };
+                        let l = abi::Limits::from(&limits);
                         // Reports made from here until the search returns carry its number;
                         // any made later (by a stray engine thread) are dropped.
                         current_search.store(search.max(1), Ordering::Release);

@@ -188,10 +188,10 @@ pub enum FailOn {
 
 impl FailOn {
     /// Whether a forfeit with this termination fails the run.
-    pub fn fails(self, termination: crate::record::journal::Termination) -> bool {
+    pub fn fails(self, termination: crate::record::Termination) -> bool {
         match self {
             FailOn::Nothing => false,
-            FailOn::Crash => termination == crate::record::journal::Termination::Crash,
+            FailOn::Crash => termination == crate::record::Termination::Crash,
             FailOn::Forfeit => termination.is_forfeit(),
         }
     }

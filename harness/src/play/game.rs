@@ -6,13 +6,12 @@
 //! keeps the position where it happened so the fault can be reproduced.
 
 use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::host::protocol::{WireInfo, WireLimits};
 use crate::host::{EngineHost, HostError, SearchBudget};
 use crate::plan::config::TimeControl;
 use crate::plan::openings::Opening;
 use crate::plan::schedule::ScheduledGame;
-use crate::record::journal::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
-use othello_abi as abi;
+use crate::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
+use crate::search::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
 use std::time::Duration;
 
@@ -35,10 +34,6 @@ fn termination_of(e: &HostError) -> Termination {
         HostError::Stalled { .. } => Termination::Stalled,
         _ => Termination::EngineError,
     }
-}
-
-fn ms(d: Duration) -> i64 {
-    d.as_millis().min(i64::MAX as u128) as i64
 }
 
 /// Play the game; `hosts` are [Black, White]. Hosts that fail are left dead for the caller to
@@ -122,7 +117,7 @@ pub fn play_game(
         let side = pos.side_to_move;
         let (limits, budget) = limits_for(setup, &clock, increment, side);
         let host = &mut hosts[side.index()];
-        let on_info = |info: &WireInfo| {
+        let on_info = |info: &SearchInfo| {
             if events.is_active() {
                 events.send(Event::Thinking {
                     game,
@@ -133,7 +128,7 @@ pub fn play_game(
         };
         // "Stop now" interrupts the search itself, not only the game between moves.
         let stopping = || control.get() == ControlState::Stopping;
-        let reply = match host.search(&history, limits, budget, on_info, stopping) {
+        let reply = match host.search(&history, &limits, budget, on_info, stopping) {
             Ok(r) => r,
             Err(HostError::Interrupted { .. }) => return None,
             Err(e) => {
@@ -266,23 +261,21 @@ fn build_record(
     }
 }
 
-/// The ABI limits and the coordinator's deadline rule for the side to move.
+/// What the side to move is told, and the coordinator's deadline rule for it.
 fn limits_for(
     setup: &GameSetup,
     clock: &[Duration; 2],
     increment: Duration,
     side: Color,
-) -> (WireLimits, SearchBudget) {
+) -> (SearchLimits, SearchBudget) {
     let stall = SearchBudget::Stall {
         timeout: setup.stall_timeout,
     };
     match *setup.time {
         TimeControl::Clock { .. } => (
-            WireLimits {
-                flags: abi::LIMIT_CLOCK,
-                time_left_ms: [ms(clock[0]), ms(clock[1])],
-                increment_ms: [ms(increment), ms(increment)],
-                ..WireLimits::default()
+            SearchLimits::Clock {
+                left: *clock,
+                increment: [increment; 2],
             },
             SearchBudget::Deadline {
                 budget: clock[side.index()],
@@ -290,32 +283,14 @@ fn limits_for(
             },
         ),
         TimeControl::MoveTime(t) => (
-            WireLimits {
-                flags: abi::LIMIT_MOVE_TIME,
-                move_time_ms: ms(t),
-                ..WireLimits::default()
-            },
+            SearchLimits::MoveTime(t),
             SearchBudget::Deadline {
                 budget: t,
                 margin: setup.margin,
             },
         ),
-        TimeControl::Depth(d) => (
-            WireLimits {
-                flags: abi::LIMIT_DEPTH,
-                depth: d as i32,
-                ..WireLimits::default()
-            },
-            stall,
-        ),
-        TimeControl::Nodes(n) => (
-            WireLimits {
-                flags: abi::LIMIT_NODES,
-                nodes: n,
-                ..WireLimits::default()
-            },
-            stall,
-        ),
+        TimeControl::Depth(d) => (SearchLimits::Depth(d), stall),
+        TimeControl::Nodes(n) => (SearchLimits::Nodes(n), stall),
     }
 }
 

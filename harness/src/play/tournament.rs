@@ -18,11 +18,11 @@ use crate::plan::config::{OpeningSource, Tournament};
 use crate::plan::openings::{self, OpeningSet};
 use crate::plan::schedule::{PairedSchedule, ScheduledGame};
 use crate::play::game::{play_game, GameSetup};
-use crate::record::journal::{
-    recover, GameRecord, Journal, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE,
-};
+use crate::record::journal::{recover, Journal, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
+use crate::record::GameOutcome;
+use crate::record::GameRecord;
+use crate::stats;
 use crate::stats::sprt::{Decision, SprtStatus};
-use crate::stats::{self, GameOutcome};
 use anyhow::{bail, Context};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 //! `RE` is Black's disc difference with a flag for forfeits (`:t` time, `:r` any other forfeit,
 //! treated as a resignation). Engine moves carry the engine's score and the time in seconds.
 
-use crate::record::journal::{GameRecord, Termination};
+use crate::record::{GameRecord, Termination};
 use othello_board::Position;
 use std::fmt::Write;
 
@@ -53,7 +53,7 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::journal::{OpeningRef, PerColor, PlayedMove};
+    use crate::record::{OpeningRef, PerColor, PlayedMove};
 
     #[test]
     fn writes_a_one_line_ggf_game() {

@@ -1,8 +1,180 @@
 //! The ground floor: what a finished game is, and where it is kept.
 //!
+//! A [`GameRecord`] is one finished game as the journal stores it: who played, from which
+//! opening, every move with what the engine reported, and how it ended. Everything after the
+//! games (statistics, tables, reports, the live view, `merge`) reads records and nothing else;
+//! this module depends on no other module of the harness.
+//!
 //! - [`journal`]: `games.jsonl`, the append-only results journal (one record per line), its
 //!   writer and readers;
 //! - [`ggf`]: the same games in GGF for Othello tools.
 
 pub mod ggf;
 pub mod journal;
+
+use othello_board::{Color, Move, Position};
+use serde::{Deserialize, Serialize};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    /// Played to the end by the rules.
+    Normal,
+    /// An engine answered later than its budget plus the margin.
+    TimeForfeit,
+    /// An engine's worker died (signal or exit).
+    Crash,
+    /// An engine did not answer a depth/node-limited search within the stall timeout.
+    Stalled,
+    /// An engine played an illegal move or an out-of-range value.
+    IllegalMove,
+    /// An engine reported an error (including a caught panic) or broke the protocol.
+    EngineError,
+}
+
+impl Termination {
+    pub fn is_forfeit(self) -> bool {
+        self != Termination::Normal
+    }
+}
+
+/// One move as played: by the opening, or by an engine with what it reported.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedMove {
+    /// `f5`, or `PA` for a pass.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Part of the opening, not chosen by an engine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
+    /// Engine's score in discs, side to move's view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Wall time the coordinator measured for this move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+/// The opening a game started from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OpeningRef {
+    /// Index in the opening set (0-based).
+    pub index: usize,
+    /// Line in the opening file (1-based).
+    pub line: usize,
+    /// The line as written.
+    pub text: String,
+}
+
+/// Per-colour totals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerColor<T> {
+    pub black: T,
+    pub white: T,
+}
+
+/// One finished game. Field names are stable: `harness stats` and later tools read them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Game number in the schedule (0-based).
+    pub game: usize,
+    /// Pair number in the schedule (0-based): the two games of an opening, colours swapped.
+    pub pair: usize,
+    pub black: String,
+    pub white: String,
+    pub opening: OpeningRef,
+    /// Start position of the game (before the opening moves), as a board string.
+    pub start: String,
+    /// Every move, opening moves first, passes included as `PA`.
+    pub moves: Vec<PlayedMove>,
+    /// Discs on the board at the end.
+    pub discs: PerColor<u32>,
+    /// The result as a disc difference from Black's view: the final score (empties to the
+    /// winner) for a normal end, +64 / -64 for a forfeit.
+    pub score: i32,
+    /// `1-0` (Black won), `0-1`, or `1/2-1/2`.
+    pub result: String,
+    pub termination: Termination,
+    /// The forfeiting side, for a forfeit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit_by: Option<Color>,
+    /// Human-readable detail of the end (the forfeit's reason, with the error).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// For a forfeit: the position (board string) where it happened, for reproduction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit_position: Option<String>,
+    pub time_ms: PerColor<u64>,
+    pub nodes: PerColor<u64>,
+}
+
+impl GameRecord {
+    /// The result text for a Black disc difference.
+    pub fn result_text(score: i32) -> &'static str {
+        match score.signum() {
+            1 => "1-0",
+            -1 => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+
+    /// The display name of the engine that forfeited this game, if one did.
+    pub fn forfeited_by(&self) -> Option<&str> {
+        match self.forfeit_by? {
+            Color::Black => Some(&self.black),
+            Color::White => Some(&self.white),
+        }
+    }
+
+    /// The game as the statistics see it.
+    pub fn outcome(&self) -> GameOutcome {
+        GameOutcome {
+            pair: self.pair as u64,
+            black: self.black.clone(),
+            white: self.white.clone(),
+            black_disc_diff: self.score,
+        }
+    }
+
+    /// The record without its move list: what the statistics and reports need, a fraction of
+    /// the memory (the journal keeps the moves).
+    pub fn without_moves(&self) -> GameRecord {
+        GameRecord {
+            moves: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// The start position.
+    pub fn start_position(&self) -> Option<Position> {
+        self.start.parse().ok()
+    }
+
+    /// The moves as `Move`s (None if a move text is malformed).
+    pub fn parsed_moves(&self) -> Option<Vec<Move>> {
+        self.moves.iter().map(|m| m.mv.parse().ok()).collect()
+    }
+}
+
+/// One finished game, as the statistics see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameOutcome {
+    /// Identifies the game pair (same opening, same two engines, colours swapped). Two outcomes with the same `pair` form a complete pair.
+    pub pair: u64,
+    /// Display name of the engine that played Black.
+    pub black: String, // engine display name playing Black
+    /// Display name of the engine that played White.
+    pub white: String,
+    /// Final disc difference from Black's view (-64..=64); its sign is the result (>0 Black won, 0 draw, <0 White won). Forfeits are recorded by the caller as +-64.
+    pub black_disc_diff: i32,
+}
+
+/// The outcomes of records, in the same order.
+pub fn outcomes(records: &[GameRecord]) -> Vec<GameOutcome> {
+    records.iter().map(GameRecord::outcome).collect()
+}

@@ -3,8 +3,8 @@
 //!
 //! Everything here reads finished records (through the statistics); nothing drives games.
 
-use crate::play::tournament::outcomes;
-use crate::record::journal::{GameRecord, Termination};
+use crate::record::outcomes;
+use crate::record::{GameRecord, Termination};
 use crate::stats::{self, MatchStats};
 use std::fmt::Write;
 

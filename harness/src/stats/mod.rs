@@ -134,10 +134,11 @@
 pub mod sprt;
 pub mod sprt_sim;
 
+use crate::record::GameOutcome;
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// The 97.5% quantile of the standard normal distribution, used for every 95% normal interval.
@@ -157,19 +158,6 @@ const MAX_NEWTON_STEP: f64 = 4.0;
 
 /// Safety bound on Newton iterations; convergence normally takes well under 30.
 const MAX_NEWTON_ITERATIONS: usize = 500;
-
-/// One finished game, as the statistics see it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameOutcome {
-    /// Identifies the game pair (same opening, same two engines, colours swapped). Two outcomes with the same `pair` form a complete pair.
-    pub pair: u64,
-    /// Display name of the engine that played Black.
-    pub black: String, // engine display name playing Black
-    /// Display name of the engine that played White.
-    pub white: String,
-    /// Final disc difference from Black's view (-64..=64); its sign is the result (>0 Black won, 0 draw, <0 White won). Forfeits are recorded by the caller as +-64.
-    pub black_disc_diff: i32,
-}
 
 /// A point estimate with its 95% interval `[low, high]`.
 ///

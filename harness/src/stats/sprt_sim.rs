@@ -10,8 +10,8 @@
 //! The LLR is re-evaluated every `check_every` pairs (as fishtest does in batches), so stopping
 //! times are rounded up to that granularity; the comparison between tests is unaffected.
 
+use crate::record::GameOutcome;
 use crate::stats::sprt::{Decision, Sample, SprtParams, Unit};
-use crate::stats::GameOutcome;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -9,9 +9,9 @@
 //! wrong when the score differs from the file's best, or when the move played is listed in the
 //! file with a score below the best (or not listed although the file lists moves).
 
-use crate::host::protocol::WireLimits;
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
 use crate::plan::config::{default_plugin_dir, PluginRef};
+use crate::search::SearchLimits;
 use anyhow::Context;
 use othello_board::{Move, ObfLine};
 use std::io::Write;
@@ -135,17 +135,13 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         );
         host.new_game()?;
         let empties = position.empties();
-        let limits = WireLimits {
-            flags: othello_abi::LIMIT_DEPTH,
-            depth: empties as i32,
-            ..WireLimits::default()
-        };
+        let limits = SearchLimits::Depth(empties);
         // Timed here, around the whole call: the host's own figure starts after the request
         // is sent and can miss the search entirely when this thread is descheduled.
         let started = std::time::Instant::now();
         let reply = host.search(
             &othello_board::GameHistory::new(position),
-            limits,
+            &limits,
             SearchBudget::Stall {
                 timeout: args.timeout,
             },

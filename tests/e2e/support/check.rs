@@ -1,8 +1,7 @@
 //! Checks of the journal files against the rules, replayed with the board crate.
 
-use harness::record::journal::{
-    read_journal, GameRecord, PerColor, Termination, GGF_FILE, JSONL_FILE,
-};
+use harness::record::journal::{read_journal, GGF_FILE, JSONL_FILE};
+use harness::record::{GameRecord, PerColor, Termination};
 use othello_board::{Color, Move, Position};
 use std::path::Path;
 

@@ -6,7 +6,7 @@ use super::{
     disc_differences, elo_trajectory, headline, model_name, termination_name, unit_name, EloPoint,
     Interval, Report, TrajectoryPoint,
 };
-use crate::record::journal::GameRecord;
+use crate::record::GameRecord;
 use plotters::prelude::*;
 use std::fmt::Write;
 

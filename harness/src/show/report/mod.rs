@@ -24,9 +24,10 @@ pub use html::html;
 pub use markdown::markdown;
 
 use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
-use crate::record::journal::{GameRecord, Termination};
+use crate::record::GameOutcome;
+use crate::record::{GameRecord, Termination};
 use crate::stats::sprt::{Decision, SprtParams};
-use crate::stats::{self, Estimate, GameOutcome, MatchStats};
+use crate::stats::{self, Estimate, MatchStats};
 use othello_board::Color;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -324,7 +325,7 @@ pub struct ForfeitCount {
 pub fn build(input: &ReportInput) -> Report {
     let t = input.tournament;
     let records = sorted(input.records);
-    let outcomes = crate::play::tournament::outcomes(&records);
+    let outcomes = crate::record::outcomes(&records);
     let matches = pairing_stats(t, &outcomes);
     let pairings: Vec<PairingReport> = matches.iter().map(PairingReport::of).collect();
 

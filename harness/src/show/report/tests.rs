@@ -1,5 +1,5 @@
 use super::*;
-use crate::record::journal::{OpeningRef, PerColor, PlayedMove};
+use crate::record::{OpeningRef, PerColor, PlayedMove};
 use crate::stats::match_stats;
 use serde_json::Value;
 
@@ -152,7 +152,7 @@ fn numbers_match_the_statistics() {
     let t = tournament(MATCH_SPRT);
     let records = match_records();
     let report = build(&input(&t, &records, true));
-    let outcomes = crate::play::tournament::outcomes(&records);
+    let outcomes = crate::record::outcomes(&records);
     let m = match_stats(&outcomes, "cand", "base");
 
     assert_eq!(report.schema_version, 1);
@@ -201,11 +201,7 @@ fn numbers_match_the_statistics() {
     );
     // The lone game 14 (pair 7) is after the last complete pair: not in the last point.
     let without_lone: Vec<GameRecord> = records.iter().filter(|r| r.pair < 7).cloned().collect();
-    let m7 = match_stats(
-        &crate::play::tournament::outcomes(&without_lone),
-        "cand",
-        "base",
-    );
+    let m7 = match_stats(&crate::record::outcomes(&without_lone), "cand", "base");
     close(sp.trajectory[6].llr, t.sprt.unwrap().params.status(&m7).llr);
     // The Elo trajectory ends at the pentanomial estimate.
     let elo_traj = elo_trajectory("cand", "base", &records);

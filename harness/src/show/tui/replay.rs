@@ -3,7 +3,8 @@
 use super::state::GameState;
 use super::terminal::Screen;
 use super::view::{board_lines, draw_replay};
-use crate::record::journal::{self, GameRecord};
+use crate::record::journal;
+use crate::record::GameRecord;
 use anyhow::Context;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use std::io::IsTerminal;

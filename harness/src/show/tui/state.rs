@@ -2,9 +2,9 @@
 //! drawing here; time comes in as an argument so that the updates are testable.
 
 use crate::events::{ControlState, Event};
-use crate::host::protocol::WireInfo;
-use crate::play::tournament::outcomes;
-use crate::record::journal::{GameRecord, Termination};
+use crate::record::outcomes;
+use crate::record::{GameRecord, Termination};
+use crate::search::SearchInfo;
 use crate::stats::sprt::{SprtParams, SprtStatus};
 use crate::stats::{self, MatchStats, Rating};
 use othello_board::{Color, Move, Position};
@@ -55,7 +55,7 @@ pub struct GameState {
     pub clocks: Option<[Duration; 2]>,
     pub clock_at: Instant,
     /// The latest search report of each side for the move it is (or was last) thinking about.
-    pub thinking: [Option<WireInfo>; 2],
+    pub thinking: [Option<SearchInfo>; 2],
     /// When the side to move started thinking (for the NPS of live reports).
     pub started: Instant,
     /// The result, once finished.
@@ -183,11 +183,6 @@ impl GameState {
         }
         out
     }
-
-    /// Nodes per second of a search report.
-    pub fn nps(info: &WireInfo) -> Option<u64> {
-        (info.time_ms > 0).then(|| info.nodes.saturating_mul(1000) / info.time_ms)
-    }
 }
 
 /// One line of the standings: a pairing's statistics.
@@ -235,7 +230,7 @@ pub struct State {
     /// The last progress line of the coordinator (resume notice, pair lines).
     pub last_line: String,
     /// The records as the statistics see them (kept alongside `records`).
-    outcomes: Vec<stats::GameOutcome>,
+    outcomes: Vec<crate::record::GameOutcome>,
     standings: Option<Standings>,
     sprt_status: Option<SprtStatus>,
     stale: bool,
@@ -577,16 +572,16 @@ pub fn count_text(n: u64) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::record::journal::{OpeningRef, PerColor, PlayedMove};
+    use crate::record::{OpeningRef, PerColor, PlayedMove};
 
-    pub(crate) fn info(depth: i32, score: f64, nodes: u64, time_ms: u64) -> WireInfo {
-        WireInfo {
+    pub(crate) fn info(depth: i32, score: f64, nodes: u64, time_ms: u64) -> SearchInfo {
+        SearchInfo {
             depth,
             selectivity: 100,
             score,
             nodes,
             time_ms,
-            pv: vec![19, 18],
+            pv: vec![Move::from_wire(19).unwrap(), Move::from_wire(18).unwrap()],
         }
     }
 

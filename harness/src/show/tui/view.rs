@@ -4,7 +4,7 @@
 
 use super::state::{clock_text, count_text, duration_text, GameState, State};
 use crate::events::ControlState;
-use crate::host::protocol::WireInfo;
+use crate::search::SearchInfo;
 use crate::stats::Estimate;
 use othello_board::{Color as Side, Move, Position, Square};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -127,17 +127,16 @@ pub fn board_lines(
 }
 
 /// `e6 d3 c4` from raw PV move values.
-fn pv_text(pv: &[u8], max: usize) -> String {
+fn pv_text(pv: &[Move], max: usize) -> String {
     pv.iter()
         .take(max)
-        .filter_map(|&v| Move::from_wire(v.into()))
         .map(|m| m.to_string())
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 /// One side's live search info: `d12/100 +2.50 1.23M n 4.5M nps pv e6 d3`.
-fn search_line(side: Side, info: Option<&WireInfo>, name: &str, wide: bool) -> Line<'static> {
+fn search_line(side: Side, info: Option<&SearchInfo>, name: &str, wide: bool) -> Line<'static> {
     let mut spans = vec![Span::styled(
         format!("{} ", disc(side)),
         Style::new().bold(),
@@ -145,7 +144,8 @@ fn search_line(side: Side, info: Option<&WireInfo>, name: &str, wide: bool) -> L
     match info {
         None => spans.push(Span::raw(format!("{name}: no search info yet"))),
         Some(i) => {
-            let nps = GameState::nps(i)
+            let nps = i
+                .nps()
                 .map(|n| format!(" {} nps", count_text(n)))
                 .unwrap_or_default();
             spans.push(Span::raw(format!(
@@ -270,7 +270,7 @@ fn inline_moves(g: &GameState, n: usize) -> Line<'static> {
     Line::from(format!("Moves {}", text.join(" ")))
 }
 
-fn termination_text(r: &crate::record::journal::GameRecord) -> String {
+fn termination_text(r: &crate::record::GameRecord) -> String {
     format!("{:?}", r.termination).to_lowercase()
 }
 

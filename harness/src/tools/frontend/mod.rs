@@ -15,8 +15,8 @@
 pub mod gtp;
 pub mod nboard;
 
-use crate::host::protocol::{WireInfo, WireLimits};
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
+use crate::search::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,7 +43,7 @@ const MARGIN: Duration = Duration::from_millis(500);
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thought {
     pub mv: Move,
-    pub info: WireInfo,
+    pub info: SearchInfo,
     pub elapsed: Duration,
 }
 
@@ -60,36 +60,26 @@ pub enum SearchLimit {
 }
 
 impl SearchLimit {
-    fn wire(self, side: Color) -> (WireLimits, SearchBudget) {
-        let ms = |d: Duration| d.as_millis().min(i64::MAX as u128) as i64;
+    /// What the engine is told, and the deadline rule of the session.
+    fn limits(self, side: Color) -> (SearchLimits, SearchBudget) {
         match self {
             SearchLimit::Depth(d) => (
-                WireLimits {
-                    flags: othello_abi::LIMIT_DEPTH,
-                    depth: d as i32,
-                    ..WireLimits::default()
-                },
+                SearchLimits::Depth(d),
                 SearchBudget::Stall {
                     timeout: DEPTH_SEARCH_TIMEOUT,
                 },
             ),
             SearchLimit::MoveTime(t) => (
-                WireLimits {
-                    flags: othello_abi::LIMIT_MOVE_TIME,
-                    move_time_ms: ms(t),
-                    ..WireLimits::default()
-                },
+                SearchLimits::MoveTime(t),
                 SearchBudget::Deadline {
                     budget: t,
                     margin: MARGIN,
                 },
             ),
             SearchLimit::Clock { left, increment } => (
-                WireLimits {
-                    flags: othello_abi::LIMIT_CLOCK,
-                    time_left_ms: [ms(left[0]), ms(left[1])],
-                    increment_ms: [ms(increment), ms(increment)],
-                    ..WireLimits::default()
+                SearchLimits::Clock {
+                    left,
+                    increment: [increment; 2],
                 },
                 SearchBudget::Deadline {
                     budget: left[side.index()].max(Duration::from_millis(1)),
@@ -206,7 +196,7 @@ impl Seat {
         if self.position.must_pass() {
             return Ok(Thought {
                 mv: Move::PASS,
-                info: WireInfo::default(),
+                info: SearchInfo::default(),
                 elapsed: Duration::ZERO,
             });
         }
@@ -221,9 +211,9 @@ impl Seat {
             host.new_game().map_err(|e| e.to_string())?;
             self.new_game_pending = false;
         }
-        let (limits, budget) = limit.wire(self.position.side_to_move);
+        let (limits, budget) = limit.limits(self.position.side_to_move);
         let reply = host
-            .search(&self.game, limits, budget, |_| {}, || false)
+            .search(&self.game, &limits, budget, |_| {}, || false)
             .map_err(|e| e.to_string());
         self.host = Some(host);
         let reply = reply?;
