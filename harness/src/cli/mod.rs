@@ -1,17 +1,13 @@
 //! The command line: `harness run`, `stats`, `sprt`, … Each command reads its inputs, calls
 //! the stages below and maps the outcome to an exit code.
 
-use crate::plan::config;
-use crate::play::tournament;
-use crate::record::journal;
-use crate::show::table;
-use crate::stats::sprt::{Decision, Model, Sample, SprtParams, Unit};
-use anyhow::Context;
+mod inspect;
+mod run;
+mod sprt;
+
+use crate::stats::verdict::exit;
 use clap::{Parser, Subcommand};
-use othello_board::{perft, Board, PassRule};
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
 #[derive(Parser)]
 #[command(
@@ -211,18 +207,6 @@ enum ModelArg {
     Normalized,
 }
 
-/// Exit codes: the decision of a sequential test, or an error.
-mod exit {
-    /// Success; with an SPRT: H1 accepted (the candidate is stronger).
-    pub const H1: i32 = 0;
-    /// H0 accepted (not stronger), or the candidate crashed/forfeited with `fail-on-…` set.
-    pub const H0: i32 = 1;
-    /// Any error: bad input, a missing or mismatched plugin, an unwritable output folder.
-    pub const ERROR: i32 = 2;
-    /// The game budget (`pairs`) ran out before the test decided.
-    pub const UNDECIDED: i32 = 3;
-}
-
 /// Parse the command line, run the command, and return the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -233,16 +217,22 @@ pub fn main() -> i32 {
             out,
             restart,
             no_tui,
-        } => run(file, plugin_dir, out, restart, no_tui),
+        } => run::run(run::RunArgs {
+            file,
+            plugin_dir,
+            out,
+            restart,
+            no_tui,
+        }),
         Command::Replay { file, game } => {
             crate::show::tui::replay::main(&file, game).map(|()| exit::H1)
         }
-        Command::Stats { file } => stats(&file).map(|()| exit::H1),
+        Command::Stats { file } => inspect::stats(&file).map(|()| exit::H1),
         Command::Perft { depth, mode } => {
-            run_perft(depth, mode);
+            inspect::perft(depth, mode);
             Ok(exit::H1)
         }
-        Command::Info { plugin } => info(&plugin).map(|()| exit::H1),
+        Command::Info { plugin } => inspect::info(&plugin).map(|()| exit::H1),
         Command::Solve {
             file,
             engine,
@@ -266,7 +256,7 @@ pub fn main() -> i32 {
             alpha,
             beta,
             model,
-        } => sprt_from_counts(wdl, penta, elo0, elo1, alpha, beta, model),
+        } => sprt::sprt_from_counts(wdl, penta, elo0, elo1, alpha, beta, model),
         Command::SprtSim {
             journal,
             candidate,
@@ -278,7 +268,7 @@ pub fn main() -> i32 {
             max_pairs,
             check_every,
             seed,
-        } => sprt_sim(
+        } => sprt::sprt_sim(
             &journal,
             candidate,
             [elo0, elo1, nelo0, nelo1],
@@ -311,323 +301,4 @@ pub fn main() -> i32 {
             exit::ERROR
         }
     }
-}
-
-/// Play a tournament; the exit code is the sequential test's decision (0 without one).
-fn run(
-    file: Option<PathBuf>,
-    plugin_dir: Option<PathBuf>,
-    out: Option<PathBuf>,
-    restart: bool,
-    no_tui: bool,
-) -> anyhow::Result<i32> {
-    let mut t = match file {
-        Some(f) => config::load(&f)?,
-        None if Path::new("tournament.toml").exists() => {
-            config::load(Path::new("tournament.toml"))?
-        }
-        None => config::embedded_default(),
-    };
-    if let Some(out) = out {
-        t.out = out;
-    }
-    let plugin_dir = match plugin_dir {
-        Some(d) => d,
-        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
-    };
-    let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
-    println!(
-        "{}: {:?} of {} ({}), {} pairs per pairing, {} games at once, output in {}",
-        t.source,
-        t.format,
-        names.join(", "),
-        t.time,
-        t.pairs,
-        t.concurrency,
-        t.out.display()
-    );
-    // The live view only on an interactive terminal, never in CI or when piped.
-    let tui = !no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
-    let (summary, elapsed) = if tui {
-        crate::show::tui::run(&t, &plugin_dir, restart)?
-    } else {
-        let started = Instant::now();
-        let observer = tournament::Observer::default();
-        let summary = tournament::run(&t, &plugin_dir, restart, &observer, |line| {
-            println!("{line}")
-        })?;
-        (summary, started.elapsed())
-    };
-    print!("{}", table::final_tables(&summary.records));
-    println!(
-        "\n{} games in {:.1} s; journal: {}",
-        summary.records.len(),
-        elapsed.as_secs_f64(),
-        summary.out_dir.join(journal::JSONL_FILE).display()
-    );
-    if let Some((config, status)) = t.sprt.as_ref().zip(summary.sprt.as_ref()) {
-        print!(
-            "{}",
-            table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
-        );
-        if fails_on_forfeits(&t, Some(config), &summary.records) {
-            return Ok(exit::H0);
-        }
-        return Ok(match status.decision {
-            Decision::AcceptH1 => exit::H1,
-            Decision::AcceptH0 => exit::H0,
-            Decision::Continue => exit::UNDECIDED,
-        });
-    }
-    if fails_on_forfeits(&t, None, &summary.records) {
-        return Ok(exit::H0);
-    }
-    Ok(exit::H1)
-}
-
-/// Whether forfeits fail the run: an engine's own `fail-on`, or the candidate's with the
-/// `[sprt]` table's `fail-on-crash` / `fail-on-forfeit`. Prints a FAIL line per such engine.
-fn fails_on_forfeits(
-    t: &config::Tournament,
-    sprt: Option<&config::SprtConfig>,
-    records: &[crate::record::GameRecord],
-) -> bool {
-    let mut failed = false;
-    for (i, engine) in t.engines.iter().enumerate() {
-        let mut rule = engine.fail_on;
-        if let (0, Some(sprt)) = (i, sprt) {
-            if sprt.fail_on_forfeit {
-                rule = config::FailOn::Forfeit;
-            } else if sprt.fail_on_crash && rule == config::FailOn::Nothing {
-                rule = config::FailOn::Crash;
-            }
-        }
-        let forfeits: Vec<&crate::record::GameRecord> = records
-            .iter()
-            .filter(|r| r.forfeited_by() == Some(engine.name.as_str()))
-            .filter(|r| rule.fails(r.termination))
-            .collect();
-        if let Some(first) = forfeits.first() {
-            println!(
-                "FAIL: {} forfeited {} game(s) (first: game {}, {}); the run fails whatever the results say",
-                engine.name,
-                forfeits.len(),
-                first.game + 1,
-                first.reason
-            );
-            failed = true;
-        }
-    }
-    failed
-}
-
-/// `harness sprt-sim`: the resampling study of `crate::stats::sprt_sim`.
-fn sprt_sim(
-    journal_path: &Path,
-    candidate: Option<String>,
-    [elo0, elo1, nelo0, nelo1]: [f64; 4],
-    runs: usize,
-    max_pairs: usize,
-    check_every: usize,
-    seed: u64,
-) -> anyhow::Result<()> {
-    use crate::stats::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
-    let path = if journal_path.is_dir() {
-        journal_path.join(journal::JSONL_FILE)
-    } else {
-        journal_path.to_path_buf()
-    };
-    let records = journal::read_journal(&path)?;
-    let first = records
-        .first()
-        .with_context(|| format!("{}: no games", path.display()))?;
-    let a = candidate.unwrap_or_else(|| first.black.clone());
-    let b = if first.black == a {
-        first.white.clone()
-    } else {
-        first.black.clone()
-    };
-    let pairs = complete_pairs(&tournament::outcomes(&records), &a, &b);
-    anyhow::ensure!(
-        !pairs.is_empty(),
-        "{}: no complete pairs of {a} against {b}",
-        path.display()
-    );
-    let stats = crate::stats::match_stats(&tournament::outcomes(&records), &a, &b);
-    println!(
-        "{a} vs {b}: {} complete pairs; Elo {}; discs/game {}",
-        pairs.len(),
-        stats.elo.map(|e| e.to_string()).unwrap_or_default(),
-        stats.disc_diff.map(|e| e.to_string()).unwrap_or_default()
-    );
-    for (unit, t) in effect_sizes(&pairs) {
-        println!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
-    }
-    let p = |elo0, elo1, model, unit| SprtParams {
-        elo0,
-        elo1,
-        alpha: 0.05,
-        beta: 0.05,
-        model,
-        unit,
-    };
-    let tests = [
-        p(elo0, elo1, Model::Logistic, Unit::Trinomial),
-        p(elo0, elo1, Model::Logistic, Unit::Pentanomial),
-        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial),
-        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial),
-        p(nelo0, nelo1, Model::Normalized, Unit::Discs),
-    ];
-    let cfg = SimulationConfig {
-        runs,
-        max_pairs,
-        check_every,
-        seed,
-    };
-    println!("{runs} runs, at most {max_pairs} pairs each, LLR checked every {check_every} pairs, alpha = beta = 0.05");
-    println!(
-        "{:<24} {:>14} {:>12} {:>12} {:>7} {:>7} {:>10}",
-        "test", "bounds", "mean games", "median", "H1", "H0", "undecided"
-    );
-    for s in simulate(&pairs, &tests, cfg) {
-        println!(
-            "{:<24} {:>14} {:>12.0} {:>12.0} {:>6.1}% {:>6.1}% {:>9.1}%",
-            format!("{:?}/{:?}", s.params.model, s.params.unit),
-            format!("[{}, {}]", s.params.elo0, s.params.elo1),
-            s.mean_games,
-            s.median_games,
-            100.0 * s.accepted_h1,
-            100.0 * s.accepted_h0,
-            100.0 * s.undecided
-        );
-    }
-    Ok(())
-}
-
-/// `harness sprt`: the test from counts alone.
-fn sprt_from_counts(
-    wdl: Option<Counts>,
-    penta: Option<Counts>,
-    elo0: f64,
-    elo1: f64,
-    alpha: f64,
-    beta: f64,
-    model: ModelArg,
-) -> anyhow::Result<i32> {
-    anyhow::ensure!(elo0 < elo1, "--elo0 ({elo0}) must be below --elo1 ({elo1})");
-    anyhow::ensure!(
-        alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5,
-        "--alpha and --beta must be between 0 and 0.5"
-    );
-    let model = match model {
-        ModelArg::Logistic => Model::Logistic,
-        ModelArg::Normalized => Model::Normalized,
-    };
-    let (unit, sample, scores) = match (wdl, penta) {
-        (Some(Counts(c)), _) => {
-            let (w, d, l) = (c[0], c[1], c[2]);
-            let scores: Vec<f64> = [(w, 1.0), (d, 0.5), (l, 0.0)]
-                .iter()
-                .flat_map(|&(n, v)| std::iter::repeat_n(v, n as usize))
-                .collect();
-            (Unit::Trinomial, Sample::trinomial(w, d, l), scores)
-        }
-        (None, Some(Counts(c))) => {
-            let counts = [c[0], c[1], c[2], c[3], c[4]];
-            let scores: Vec<f64> = counts
-                .iter()
-                .zip([0.0, 0.25, 0.5, 0.75, 1.0])
-                .flat_map(|(&n, v)| std::iter::repeat_n(v, n as usize))
-                .collect();
-            (Unit::Pentanomial, Sample::pentanomial(counts), scores)
-        }
-        (None, None) => anyhow::bail!("give --wdl W,D,L or --penta LL,LD,WL+DD,WD,WW"),
-    };
-    let params = SprtParams {
-        elo0,
-        elo1,
-        alpha,
-        beta,
-        model,
-        unit,
-    };
-    let llr = params.llr(&sample);
-    let (lower, upper) = params.bounds();
-    let status = crate::stats::sprt::SprtStatus {
-        params,
-        llr,
-        lower,
-        upper,
-        decision: params.decide(llr),
-        observations: sample.total() as u64,
-    };
-    if let Some((elo, los)) = crate::stats::score_estimate(&scores) {
-        println!("Elo      {elo}  ({unit:?})");
-        println!("LOS      {:.1}%", 100.0 * los);
-    }
-    if let Some(nelo) = crate::stats::sprt::normalized_elo(&sample, unit) {
-        println!("nElo     {nelo}");
-    }
-    print!("{}", table::sprt_summary(&status, "candidate", "baseline"));
-    Ok(match status.decision {
-        Decision::AcceptH1 => exit::H1,
-        Decision::AcceptH0 => exit::H0,
-        Decision::Continue => exit::UNDECIDED,
-    })
-}
-
-fn stats(file: &Path) -> anyhow::Result<()> {
-    let path = if file.is_dir() {
-        file.join(journal::JSONL_FILE)
-    } else {
-        file.to_path_buf()
-    };
-    let records = journal::read_journal(&path)?;
-    anyhow::ensure!(!records.is_empty(), "{}: no finished games", path.display());
-    print!("{}", table::final_tables(&records));
-    Ok(())
-}
-
-fn run_perft(depth: u32, mode: u8) {
-    let rule = if mode == 1 {
-        PassRule::PassIsAMove
-    } else {
-        PassRule::PassIsFree
-    };
-    let started = Instant::now();
-    let leaves = perft(Board::START, depth, rule);
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "perft {depth} (mode {mode}): {leaves} leaves in {secs:.3} s, {:.3e} leaves/s",
-        leaves as f64 / secs.max(1e-9)
-    );
-}
-
-fn info(plugin: &Path) -> anyhow::Result<()> {
-    let (_, info) = crate::host::Plugin::load(plugin)?;
-    println!("path     {}", info.path.display());
-    println!("name     {}", info.name);
-    println!("version  {}", info.version);
-    println!("author   {}", info.author);
-    println!("abi      {}.{}", info.abi_major, info.abi_minor);
-    println!(
-        "options  {}",
-        if info.options.is_empty() {
-            "(none)"
-        } else {
-            ""
-        }
-    );
-    for o in &info.options {
-        let range = match o.kind.as_str() {
-            "int" | "float" => format!(" {}..={}", o.min, o.max),
-            "enum" => format!(" {{{}}}", o.values.join("|")),
-            _ => String::new(),
-        };
-        println!(
-            "  {:<14} {:<6} default {:<10}{range}  {}",
-            o.name, o.kind, o.default, o.help
-        );
-    }
-    Ok(())
 }

@@ -8,6 +8,10 @@
 //! folder. Anything else is a [`ConfigError`] naming the file, the line and the key.
 
 use crate::plan::openings::{self, OpeningError, OpeningSet, BUILTIN_NAMES};
+use crate::record::{outcomes, GameRecord};
+use crate::stats::match_stats;
+use crate::stats::sprt::SprtStatus;
+use crate::stats::verdict::FailOn;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -172,31 +176,6 @@ pub struct EngineConfig {
     pub fail_on: FailOn,
 }
 
-/// The `fail-on` key of an engine: which of its forfeits make the whole run fail, for CI jobs
-/// that must go red when an engine under test crashes even though it won the match.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FailOn {
-    /// Forfeits count as lost games only (the default).
-    #[default]
-    Nothing,
-    /// A crash (signal, abort, exit mid-game) fails the run.
-    Crash,
-    /// Any forfeit (crash, time, stall, illegal move, engine error) fails the run.
-    Forfeit,
-}
-
-impl FailOn {
-    /// Whether a forfeit with this termination fails the run.
-    pub fn fails(self, termination: crate::record::Termination) -> bool {
-        match self {
-            FailOn::Nothing => false,
-            FailOn::Crash => termination == crate::record::Termination::Crash,
-            FailOn::Forfeit => termination.is_forfeit(),
-        }
-    }
-}
-
 /// How an engine's plugin library is found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PluginRef {
@@ -255,6 +234,34 @@ impl Tournament {
                 .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
                 .collect(),
         }
+    }
+
+    /// The fail-on rule of every engine, in file order: its own `fail-on`, made stricter for
+    /// the candidate (the first engine) by the `[sprt]` table's `fail-on-forfeit` (any
+    /// forfeit) or `fail-on-crash` (a crash, when the engine has no rule of its own).
+    pub fn fail_rules(&self) -> Vec<(String, FailOn)> {
+        self.engines
+            .iter()
+            .enumerate()
+            .map(|(i, engine)| {
+                let mut rule = engine.fail_on;
+                if let (0, Some(sprt)) = (i, &self.sprt) {
+                    if sprt.fail_on_forfeit {
+                        rule = FailOn::Forfeit;
+                    } else if sprt.fail_on_crash && rule == FailOn::Nothing {
+                        rule = FailOn::Crash;
+                    }
+                }
+                (engine.name.clone(), rule)
+            })
+            .collect()
+    }
+
+    /// The state of the sequential test (candidate = first engine) on these records.
+    pub fn sprt_status(&self, records: &[GameRecord]) -> Option<SprtStatus> {
+        let sprt = self.sprt.as_ref()?;
+        let (a, b) = (&self.engines[0].name, &self.engines[1].name);
+        Some(sprt.params.status(&match_stats(&outcomes(records), a, b)))
     }
 
     /// Total number of games: two per pair, `pairs` pairs per pairing.

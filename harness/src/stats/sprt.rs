@@ -46,6 +46,7 @@
 //! With `A = ln(β/(1−α))` and `B = ln((1−β)/α)`: `LLR ≥ B` accepts H1 (stronger by at least
 //! `elo1`), `LLR ≤ A` accepts H0 (not stronger than `elo0`), otherwise the test continues.
 
+use super::running::MatchTally;
 use serde::{Deserialize, Serialize};
 
 /// Count given to outcomes never seen, so every probability stays positive.
@@ -211,18 +212,26 @@ pub struct SprtStatus {
 impl SprtParams {
     /// The sample of this test's unit from a match's statistics (candidate = `stats.a`).
     pub fn sample(&self, stats: &crate::stats::MatchStats) -> Sample {
+        self.sample_of(&MatchTally::from(stats))
+    }
+
+    /// The sample of this test's unit from running counts (candidate = `tally.a`).
+    pub fn sample_of(&self, tally: &MatchTally) -> Sample {
         match self.unit {
-            Unit::Trinomial => {
-                Sample::trinomial(stats.wins.into(), stats.draws.into(), stats.losses.into())
-            }
-            Unit::Pentanomial => Sample::pentanomial(stats.pentanomial.map(u64::from)),
-            Unit::Discs => Sample::discs(&stats.pair_disc_sums),
+            Unit::Trinomial => Sample::trinomial(tally.wins, tally.draws, tally.losses),
+            Unit::Pentanomial => Sample::pentanomial(tally.pentanomial),
+            Unit::Discs => Sample::discs(&tally.pair_disc_sums),
         }
     }
 
     /// The test's state for a match's statistics.
     pub fn status(&self, stats: &crate::stats::MatchStats) -> SprtStatus {
-        let sample = self.sample(stats);
+        self.status_of(&MatchTally::from(stats))
+    }
+
+    /// The test's state for running counts.
+    pub fn status_of(&self, tally: &MatchTally) -> SprtStatus {
+        let sample = self.sample_of(tally);
         let llr = self.llr(&sample);
         let (lower, upper) = self.bounds();
         SprtStatus {

@@ -1,21 +1,16 @@
-//! The live screen of `harness run`: the coordinator plays on a thread and sends its events
-//! here; this thread draws at most ~30 frames per second, draining every pending event before
-//! each frame, and sets the scheduling control on the user's keys.
+//! The live screen of `harness run`: the coordinator plays on another thread and sends its
+//! events here; this thread draws at most ~30 frames per second, draining every pending event
+//! before each frame, and sets the scheduling control on the user's keys.
 
 use super::state::State;
-use super::terminal::{restore, Screen, Term};
+use super::terminal::Term;
 use super::view::{draw_live, Overlay};
-use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::plan::config::Tournament;
-use crate::play::tournament::{self, Observer, RunSummary};
+use crate::events::{ControlState, Event, RunControl};
 use ratatui::crossterm::event::{
     self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
 };
-use std::panic::AssertUnwindSafe;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
-use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// The shortest time between two frames.
@@ -25,64 +20,6 @@ const FRAME: Duration = Duration::from_millis(33);
 const STATS_REFRESH: Duration = Duration::from_millis(500);
 /// Redraw at least this often when nothing happens (elapsed time, ETA).
 const IDLE_REDRAW: Duration = Duration::from_millis(250);
-
-/// Play `t` with the live screen. Returns the coordinator's summary and how long the run took
-/// (without the time the finished screen stayed open). The terminal is restored before this
-/// returns, whatever happens.
-pub fn run(
-    t: &Tournament,
-    plugin_dir: &Path,
-    restart: bool,
-) -> anyhow::Result<(RunSummary, Duration)> {
-    let (tx, rx) = mpsc::channel::<Event>();
-    let (line_tx, line_rx) = mpsc::channel::<String>();
-    let control = Arc::new(RunControl::new());
-    let observer = Observer {
-        events: EventSink::new(tx),
-        control: control.clone(),
-    };
-    let failed = AtomicBool::new(false);
-    let mut screen = Screen::enter()?;
-    std::thread::scope(|scope| {
-        let failed = &failed;
-        let coordinator = scope.spawn(move || {
-            let started = Instant::now();
-            let result = tournament::run(t, plugin_dir, restart, &observer, |line| {
-                let _ = line_tx.send(line.to_string());
-            });
-            if result.is_err() {
-                failed.store(true, Ordering::SeqCst);
-            }
-            (result, started.elapsed())
-        });
-        let ui = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            ui_loop(
-                &mut screen.terminal,
-                &rx,
-                &line_rx,
-                &control,
-                || coordinator.is_finished(),
-                failed,
-            )
-        }));
-        // Whatever went wrong in the view, the coordinator must end before the process does:
-        // a failed view stops the scheduling; games in flight are abandoned, never half-written.
-        if !matches!(ui, Ok(Ok(()))) {
-            control.set(ControlState::Stopping);
-        }
-        restore();
-        let (result, elapsed) = match coordinator.join() {
-            Ok(r) => r,
-            Err(panic) => std::panic::resume_unwind(panic),
-        };
-        match ui {
-            Err(panic) => std::panic::resume_unwind(panic),
-            Ok(Err(e)) => Err(anyhow::Error::new(e)
-                .context("the terminal UI failed; the run was stopped (--no-tui avoids it)")),
-            Ok(Ok(())) => Ok((result?, elapsed)),
-        }
-    })
-}
 
 /// What a key asks for.
 #[derive(Debug, PartialEq, Eq)]
@@ -159,7 +96,9 @@ pub fn handle_key(
     Action::Redraw
 }
 
-fn ui_loop(
+/// Draw the live screen from the coordinator's `events` (and its plain progress `lines`) until
+/// the run is over and the user leaves, or a quit was chosen and the coordinator is done.
+pub fn ui_loop(
     term: &mut Term,
     events: &Receiver<Event>,
     lines: &Receiver<String>,

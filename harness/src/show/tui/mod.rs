@@ -11,5 +11,3 @@ pub mod replay;
 pub mod state;
 pub mod terminal;
 pub mod view;
-
-pub use live::run;

@@ -1,0 +1,67 @@
+//! The small commands that look at something: `stats` (a journal's tables), `perft` (the move
+//! generator's speed and correctness), `info` (a plugin's metadata).
+
+use crate::record::journal;
+use crate::show::table;
+use othello_board::{Board, PassRule};
+use std::path::Path;
+use std::time::Instant;
+
+/// `harness stats`: the tables of a journal.
+pub fn stats(file: &Path) -> anyhow::Result<()> {
+    let path = if file.is_dir() {
+        file.join(journal::JSONL_FILE)
+    } else {
+        file.to_path_buf()
+    };
+    let records = journal::read_journal(&path)?;
+    anyhow::ensure!(!records.is_empty(), "{}: no finished games", path.display());
+    print!("{}", table::final_tables(&records));
+    Ok(())
+}
+
+/// `harness perft`: leaves of the game tree from the start position, and their rate.
+pub fn perft(depth: u32, mode: u8) {
+    let rule = if mode == 1 {
+        PassRule::PassIsAMove
+    } else {
+        PassRule::PassIsFree
+    };
+    let started = Instant::now();
+    let leaves = othello_board::perft(Board::START, depth, rule);
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "perft {depth} (mode {mode}): {leaves} leaves in {secs:.3} s, {:.3e} leaves/s",
+        leaves as f64 / secs.max(1e-9)
+    );
+}
+
+/// `harness info`: a plugin's metadata and options.
+pub fn info(plugin: &Path) -> anyhow::Result<()> {
+    let (_, info) = crate::host::Plugin::load(plugin)?;
+    println!("path     {}", info.path.display());
+    println!("name     {}", info.name);
+    println!("version  {}", info.version);
+    println!("author   {}", info.author);
+    println!("abi      {}.{}", info.abi_major, info.abi_minor);
+    println!(
+        "options  {}",
+        if info.options.is_empty() {
+            "(none)"
+        } else {
+            ""
+        }
+    );
+    for o in &info.options {
+        let range = match o.kind.as_str() {
+            "int" | "float" => format!(" {}..={}", o.min, o.max),
+            "enum" => format!(" {{{}}}", o.values.join("|")),
+            _ => String::new(),
+        };
+        println!(
+            "  {:<14} {:<6} default {:<10}{range}  {}",
+            o.name, o.kind, o.default, o.help
+        );
+    }
+    Ok(())
+}

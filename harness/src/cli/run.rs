@@ -1,0 +1,230 @@
+//! `harness run`: play a tournament, show it (live view or plain lines), keep its reports
+//! fresh, print the tables and turn the outcome into the exit code.
+//!
+//! This is where the stages meet: the coordinator (`play`) plays and journals; this command
+//! hands its progress to the views (`show`) and writes the reports, which only read records.
+
+use crate::events::{ControlState, Event, EventSink, RunControl};
+use crate::plan::config::{self, Tournament};
+use crate::play::resume;
+use crate::play::tournament::{self, Observer, Progress, RunSummary};
+use crate::record::journal;
+use crate::record::GameRecord;
+use crate::show::tui::live::ui_loop;
+use crate::show::tui::terminal::{restore, Screen};
+use crate::show::{progress, report, table};
+use crate::stats::verdict;
+use anyhow::Context;
+use std::io::IsTerminal;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// What `harness run` is given.
+pub struct RunArgs {
+    pub file: Option<PathBuf>,
+    pub plugin_dir: Option<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub restart: bool,
+    pub no_tui: bool,
+}
+
+/// Play a tournament; the exit code is the verdict (see `stats::verdict`).
+pub fn run(args: RunArgs) -> anyhow::Result<i32> {
+    let mut t = match args.file {
+        Some(f) => config::load(&f)?,
+        None if Path::new("tournament.toml").exists() => {
+            config::load(Path::new("tournament.toml"))?
+        }
+        None => config::embedded_default(),
+    };
+    if let Some(out) = args.out {
+        t.out = out;
+    }
+    let plugin_dir = match args.plugin_dir {
+        Some(d) => d,
+        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
+    };
+    let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
+    println!(
+        "{}: {:?} of {} ({}), {} pairs per pairing, {} games at once, output in {}",
+        t.source,
+        t.format,
+        names.join(", "),
+        t.time,
+        t.pairs,
+        t.concurrency,
+        t.out.display()
+    );
+    if args.restart {
+        resume::discard(&t.out);
+        report::remove_reports(&t.out);
+    }
+    // The live view only on an interactive terminal, never in CI or when piped.
+    let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
+    let mut reports = ReportRefresh::new(&t);
+    let (summary, elapsed) = if tui {
+        run_live(&t, &plugin_dir, &mut reports)?
+    } else {
+        let started = Instant::now();
+        let summary = tournament::run(&t, &plugin_dir, &Observer::default(), |p| {
+            if let Some(line) = progress_line(&p) {
+                println!("{line}");
+            }
+            reports.hear(&p);
+        })?;
+        (summary, started.elapsed())
+    };
+    print!("{}", table::final_tables(&summary.records));
+    println!(
+        "\n{} games in {:.1} s; journal: {}",
+        summary.records.len(),
+        elapsed.as_secs_f64(),
+        summary.out_dir.join(journal::JSONL_FILE).display()
+    );
+    if let Some(status) = &summary.sprt {
+        print!(
+            "{}",
+            table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
+        );
+    }
+    let broken = verdict::broken_rules(&t.fail_rules(), &summary.records);
+    for b in &broken {
+        println!("FAIL: {b}");
+    }
+    Ok(verdict::exit_code(
+        summary.sprt.map(|s| s.decision),
+        &broken,
+    ))
+}
+
+/// The plain line for a piece of progress, if it has one.
+fn progress_line(p: &Progress) -> Option<String> {
+    match *p {
+        Progress::Resuming {
+            held,
+            planned,
+            to_play,
+            journal,
+        } => Some(progress::resuming_line(held, planned, to_play, journal)),
+        Progress::PairFinished { pair, sprt, .. } => Some(progress::pair_line(pair, sprt)),
+        Progress::Finished { .. } => None,
+    }
+}
+
+/// How often the reports are rewritten during a run.
+const REPORT_REFRESH: Duration = Duration::from_secs(2);
+
+/// Rewrites report.json, report.md and report.html now and then during a run (they only read
+/// the records), and once at its end. A report costs time proportional to the games, so long
+/// runs refresh less often. A failure is a warning, never fatal: the journal is the record.
+struct ReportRefresh<'t> {
+    tournament: &'t Tournament,
+    last: Instant,
+    cost: Duration,
+}
+
+impl<'t> ReportRefresh<'t> {
+    fn new(tournament: &'t Tournament) -> ReportRefresh<'t> {
+        ReportRefresh {
+            tournament,
+            last: Instant::now(),
+            cost: Duration::ZERO,
+        }
+    }
+
+    fn hear(&mut self, p: &Progress) {
+        match *p {
+            Progress::PairFinished {
+                records, elapsed, ..
+            } if self.last.elapsed() >= REPORT_REFRESH.max(self.cost * 20) => {
+                let t0 = Instant::now();
+                self.write(records, elapsed, false);
+                self.cost = t0.elapsed();
+                self.last = Instant::now();
+            }
+            Progress::Finished { records, elapsed } => self.write(records, elapsed, true),
+            _ => {}
+        }
+    }
+
+    fn write(&self, records: &[GameRecord], elapsed: Duration, finished: bool) {
+        let t = self.tournament;
+        let input = report::ReportInput {
+            tournament: t,
+            records,
+            elapsed: Some(elapsed),
+            finished,
+        };
+        if let Err(e) = report::write_reports(&t.out, &input) {
+            eprintln!(
+                "warning: cannot write the reports in {}: {e:#}",
+                t.out.display()
+            );
+        }
+    }
+}
+
+/// Play `t` with the live screen: the coordinator plays on a thread and sends its events to
+/// the view on this one. Returns the coordinator's summary and how long the run took (without
+/// the time the finished screen stayed open). The terminal is restored before this returns,
+/// whatever happens.
+fn run_live(
+    t: &Tournament,
+    plugin_dir: &Path,
+    reports: &mut ReportRefresh,
+) -> anyhow::Result<(RunSummary, Duration)> {
+    let (tx, rx) = mpsc::channel::<Event>();
+    let (line_tx, line_rx) = mpsc::channel::<String>();
+    let control = Arc::new(RunControl::new());
+    let observer = Observer {
+        events: EventSink::new(tx),
+        control: control.clone(),
+    };
+    let failed = AtomicBool::new(false);
+    let mut screen = Screen::enter()?;
+    std::thread::scope(|scope| {
+        let failed = &failed;
+        let coordinator = scope.spawn(move || {
+            let started = Instant::now();
+            let result = tournament::run(t, plugin_dir, &observer, |p| {
+                if let Some(line) = progress_line(&p) {
+                    let _ = line_tx.send(line);
+                }
+                reports.hear(&p);
+            });
+            if result.is_err() {
+                failed.store(true, Ordering::SeqCst);
+            }
+            (result, started.elapsed())
+        });
+        let ui = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            ui_loop(
+                &mut screen.terminal,
+                &rx,
+                &line_rx,
+                &control,
+                || coordinator.is_finished(),
+                failed,
+            )
+        }));
+        // Whatever went wrong in the view, the coordinator must end before the process does:
+        // a failed view stops the scheduling; games in flight are abandoned, never half-written.
+        if !matches!(ui, Ok(Ok(()))) {
+            control.set(ControlState::Stopping);
+        }
+        restore();
+        let (result, elapsed) = match coordinator.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        match ui {
+            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(Err(e)) => Err(anyhow::Error::new(e)
+                .context("the terminal UI failed; the run was stopped (--no-tui avoids it)")),
+            Ok(Ok(())) => Ok((result?, elapsed)),
+        }
+    })
+}

@@ -1,0 +1,109 @@
+//! The workers of a run: one [`WorkerSpec`] per engine, and a pool of idle workers.
+//!
+//! Workers are reused across games: a game borrows one idle worker per engine (or starts one)
+//! and gives it back afterwards if it is still healthy, so a failed worker is replaced by a
+//! fresh one. Before the first game every engine is started once ([`WorkerPool::start`]), so a
+//! missing plugin, a plugin of the wrong ABI version or a bad option stops the run with a clear
+//! error before anything is written.
+
+use crate::host::engine_host::WorkerSpec;
+use crate::host::{EngineHost, HostError};
+use crate::plan::config::Tournament;
+use anyhow::bail;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Idle workers per engine index.
+pub struct WorkerPool {
+    specs: Vec<WorkerSpec>,
+    idle: Mutex<Vec<Vec<EngineHost>>>,
+}
+
+impl WorkerPool {
+    /// Resolve every engine's plugin and start one worker for each. Errors name the
+    /// tournament file and the engine.
+    pub fn start(t: &Tournament, plugin_dir: &Path, logs: &Path) -> anyhow::Result<WorkerPool> {
+        let mut specs = Vec::new();
+        for e in &t.engines {
+            let plugin = e.plugin.resolve(plugin_dir);
+            if !plugin.exists() {
+                bail!(
+                    "{}: engine `{}`: plugin not found at {} (build the engines with `cargo build --release --workspace`, or give a path)",
+                    t.source,
+                    e.name,
+                    plugin.display()
+                );
+            }
+            specs.push(WorkerSpec {
+                name: e.name.clone(),
+                plugin,
+                options: e.options.clone(),
+                stderr_log: Some(logs.join(format!("{}.stderr.log", file_name_for(&e.name)))),
+            });
+        }
+        // Start every engine once: load errors and bad options end the run before any game.
+        let mut idle = Vec::new();
+        for spec in &specs {
+            match EngineHost::spawn(spec) {
+                Ok(host) => idle.push(vec![host]),
+                Err(e) => return Err(anyhow::Error::new(e).context(t.source.clone())),
+            }
+        }
+        Ok(WorkerPool {
+            specs,
+            idle: Mutex::new(idle),
+        })
+    }
+
+    /// An idle worker of engine `engine`, or a new one.
+    pub fn take(&self, engine: usize) -> Result<EngineHost, HostError> {
+        if let Some(h) = self
+            .idle
+            .lock()
+            .expect("pool lock")
+            .get_mut(engine)
+            .and_then(Vec::pop)
+        {
+            return Ok(h);
+        }
+        EngineHost::spawn(&self.specs[engine])
+    }
+
+    /// Return a worker after a game; a dead one is dropped.
+    pub fn give_back(&self, engine: usize, host: EngineHost) {
+        if host.is_alive() {
+            self.idle.lock().expect("pool lock")[engine].push(host);
+        }
+    }
+
+    /// Ask every idle worker to quit (in parallel), killing those that do not.
+    pub fn shutdown(&self) {
+        let all: Vec<EngineHost> = self
+            .idle
+            .lock()
+            .expect("pool lock")
+            .drain(..)
+            .flatten()
+            .collect();
+        let threads: Vec<_> = all
+            .into_iter()
+            .map(|h| std::thread::spawn(move || h.shutdown()))
+            .collect();
+        for t in threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// An engine name made safe for a file name.
+fn file_name_for(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,182 @@
+//! The output folder of a run, and resuming an interrupted one.
+//!
+//! A folder belongs to one tournament: `tournament.json` (the [`fingerprint`]) pins it to
+//! everything that decides which games are played and how. A run into a folder that holds games
+//! of the same tournament keeps them and plays the rest of the schedule; a folder of another
+//! tournament is refused before anything is touched, unless `--restart` discards its games.
+//! A run refused before its first game leaves no folder behind that it created.
+
+use crate::plan::config::{EngineConfig, Tournament};
+use crate::plan::openings::OpeningSet;
+use crate::plan::schedule::PairedSchedule;
+use crate::record::journal::{self, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
+use crate::record::GameRecord;
+use anyhow::{bail, Context};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// The output folder of a run being prepared.
+pub struct OutputFolder {
+    pub dir: PathBuf,
+    /// Whether this run created it (and so removes it if it is refused before any game).
+    created: bool,
+}
+
+impl OutputFolder {
+    /// Make sure `dir/logs` exists.
+    pub fn create(dir: &Path) -> anyhow::Result<OutputFolder> {
+        let created = !dir.exists();
+        let logs = dir.join("logs");
+        std::fs::create_dir_all(&logs)
+            .with_context(|| format!("cannot create {}", logs.display()))?;
+        Ok(OutputFolder {
+            dir: dir.to_path_buf(),
+            created,
+        })
+    }
+
+    /// The folder the engines' stderr logs go to.
+    pub fn logs(&self) -> PathBuf {
+        self.dir.join("logs")
+    }
+
+    /// The run is refused before its first game: remove the folder if this run created it.
+    pub fn abandon(&self) {
+        if self.created {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Discard the games of an earlier run in `dir` (`--restart`): the journal, its GGF copy and
+/// the fingerprint. (The reports are the caller's: they belong to a later stage.)
+pub fn discard(dir: &Path) {
+    for name in [JSONL_FILE, GGF_FILE, FINGERPRINT_FILE] {
+        let _ = std::fs::remove_file(dir.join(name));
+    }
+}
+
+/// The games an earlier run of `t` left in its output folder, checked against `schedule`, with
+/// the journal made consistent (a torn last line cut off, `games.ggf` rebuilt). A folder
+/// holding games of another tournament is an error that names it and leaves it as it was.
+pub fn earlier_games(
+    t: &Tournament,
+    fingerprint: &str,
+    schedule: &PairedSchedule,
+    openings: &OpeningSet,
+) -> anyhow::Result<Vec<GameRecord>> {
+    let journal_path = t.out.join(JSONL_FILE);
+    if !journal_path.exists() {
+        return Ok(Vec::new());
+    }
+    // Check before touching anything: a refused run leaves the folder as it was.
+    let written = std::fs::read_to_string(t.out.join(FINGERPRINT_FILE)).unwrap_or_default();
+    let held = journal::read_journal(&journal_path)?.len();
+    if held > 0 && written.trim() != fingerprint.trim() {
+        bail!(
+            "{}: the output folder holds {} games of a different tournament (its {} does not match {}: \
+             engines, options, plugin files, openings or time control changed); \
+             give another `out`, or pass --restart to discard them and start over",
+            t.out.display(),
+            held,
+            FINGERPRINT_FILE,
+            t.source
+        );
+    }
+    let previous = journal::recover(&t.out)?;
+    check_against_schedule(&previous, schedule, &t.engines, openings)
+        .with_context(|| format!("{}: cannot resume", journal_path.display()))?;
+    Ok(previous)
+}
+
+/// What pins an output folder to a tournament: everything that decides which games are played
+/// and how (not `concurrency` or `out`, which may change between a run and its resumption).
+pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> String {
+    let engines: Vec<serde_json::Value> = t
+        .engines
+        .iter()
+        .map(|e| {
+            // The plugin file's contents count: a rebuilt engine is a different engine.
+            let file = e.plugin.resolve(plugin_dir);
+            let digest = std::fs::read(&file)
+                .map(|b| format!("{:016x}", fnv1a(&b)))
+                .unwrap_or_default();
+            serde_json::json!({
+                "name": e.name,
+                "plugin": format!("{:?}", e.plugin),
+                "plugin_fnv1a": digest,
+                "options": e.options,
+            })
+        })
+        .collect();
+    let opening_texts: Vec<&str> = openings.openings.iter().map(|o| o.text.as_str()).collect();
+    let value = serde_json::json!({
+        "format": t.format.as_str(),
+        "pairs": t.pairs,
+        "time": t.time.to_string(),
+        "margin_ms": t.margin.as_millis() as u64,
+        "stall_timeout_ms": t.stall_timeout.as_millis() as u64,
+        "openings": {
+            "source": format!("{:?}", t.openings.source),
+            "order": format!("{:?}", t.openings.order),
+            "start": t.openings.start,
+            "count": openings.openings.len(),
+            "fnv1a": format!("{:016x}", fnv1a(opening_texts.join("\n").as_bytes())),
+        },
+        "sprt": t.sprt.map(|s| format!("{s:?}")),
+        "engines": engines,
+    });
+    serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+}
+
+/// FNV-1a, 64 bits: a stable digest (the same in every build and version) for the fingerprint.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Every record of a journal being resumed must be a game of this schedule, played by the
+/// engines the schedule names, and appear once.
+pub fn check_against_schedule(
+    records: &[GameRecord],
+    schedule: &PairedSchedule,
+    engines: &[EngineConfig],
+    openings: &OpeningSet,
+) -> anyhow::Result<()> {
+    let mut seen = HashSet::new();
+    for r in records {
+        let Some(g) = schedule.games.get(r.game) else {
+            bail!(
+                "game {} is not in the schedule of {} games",
+                r.game,
+                schedule.games.len()
+            );
+        };
+        let expected = (
+            &engines[g.black].name,
+            &engines[g.white].name,
+            g.pair,
+            g.opening,
+        );
+        if (&r.black, &r.white, r.pair, r.opening.index) != expected {
+            bail!(
+                "game {} was {} vs {} (pair {}, opening {}), the schedule says {} vs {} (pair {}, opening {})",
+                r.game, r.black, r.white, r.pair, r.opening.index, expected.0, expected.1, expected.2, expected.3
+            );
+        }
+        if openings.openings[g.opening].text != r.opening.text {
+            bail!(
+                "game {} started from `{}`, opening {} is now `{}`",
+                r.game,
+                r.opening.text,
+                g.opening,
+                openings.openings[g.opening].text
+            );
+        }
+        if !seen.insert(r.game) {
+            bail!("game {} is recorded twice", r.game);
+        }
+    }
+    Ok(())
+}
