@@ -21,16 +21,14 @@ use crate::bits::{
     corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_CLASSES,
     SQUARE_VALUE,
 };
-use crate::eval::SCALE;
 use crate::flips::{count_last_flip, flips};
-use crate::midgame::{MID_INF, SELECTIVITY};
+use crate::midgame::SELECTIVITY;
+use crate::score::{END_INF, MID_INF, SCALE};
 use crate::search::Searcher;
 use crate::stability::opponent_stable_count;
 use crate::tt::{hash, KIND_END, KIND_END_SELECTIVE, NO_MOVE};
 use othello_sdk::board::Board;
 
-/// Above every final score.
-pub const END_INF: i32 = 100;
 /// Up to this many empties the shallow solver (no hash table) is used.
 pub const SHALLOW_EMPTIES: u32 = 7;
 /// From this many empties on, endgame move ordering adds the evaluation of each child, with

@@ -1,9 +1,8 @@
 //! Evaluation: a swappable trait, the interim hand-written evaluation, and [`EvalSource`],
 //! which names the evaluation a search gets (the interim one or trained pattern weights).
 //!
-//! Scores are fixed-point: [`SCALE`] units per disc of final disc difference, from the side to
-//! move's view, always strictly inside `±64 * SCALE` so that exact (solved) scores dominate.
-//! `to_discs` converts for reporting.
+//! Evaluations are in [`crate::score`] units ([`SCALE`](crate::score::SCALE) per disc, side
+//! to move's view), within `±EVAL_MAX`, so that exact (solved) scores dominate.
 //!
 //! The trait has incremental hooks (`on_play`/`on_undo`) that the midgame search calls around
 //! every move, so a pattern evaluation with incrementally updated indices (Edax, Egaroucid)
@@ -13,23 +12,14 @@ use crate::bits::{neighbours, weighted_mobility, CORNERS};
 use crate::endgame::EndMpcTable;
 use crate::midgame::MpcTable;
 use crate::pattern::{self, PatternEval};
+use crate::score::EVAL_MAX;
 use crate::stability::stable_edges;
 use othello_sdk::board::Board;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Evaluation units per disc.
-pub const SCALE: i32 = 100;
-/// Largest evaluation magnitude (below a 64-disc win).
-pub const EVAL_MAX: i32 = 64 * SCALE - 1;
-
-/// Discs from evaluation units.
-pub fn to_discs(score: i32) -> f64 {
-    score as f64 / SCALE as f64
-}
-
-/// A position evaluation, side to move's view, in [`SCALE`] units per disc, within
-/// `±EVAL_MAX`. Called on positions where the game is not over.
+/// A position evaluation, side to move's view, in [`SCALE`](crate::score::SCALE) units per
+/// disc, within `±EVAL_MAX`. Called on positions where the game is not over.
 pub trait Evaluator: Send {
     fn evaluate(&mut self, b: &Board) -> i32;
     /// The evaluation of `child`, reached from `parent` by playing `sq` flipping `flips`
@@ -100,7 +90,7 @@ impl EvalSource {
 }
 
 /// Weights of [`HandEval`] at the opening (60 empties) and at the end (0 empties), linearly
-/// interpolated on the number of empties; units are [`SCALE`] per disc.
+/// interpolated on the number of empties; units are [`SCALE`](crate::score::SCALE) per disc.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Per corner owned (mine minus theirs).
@@ -252,6 +242,7 @@ impl Evaluator for HandEval {
 mod tests {
     use super::*;
     use crate::bits::{C_SQUARES, X_SQUARES};
+    use crate::score::SCALE;
 
     #[test]
     fn corner_masks() {

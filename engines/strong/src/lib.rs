@@ -30,6 +30,7 @@ pub mod flips;
 pub mod midgame;
 pub mod parallel;
 pub mod pattern;
+pub mod score;
 pub mod search;
 pub mod stability;
 pub mod time;

@@ -14,13 +14,11 @@
 
 use crate::bits::{potential_mobility, weighted_mobility, SQUARE_VALUE};
 use crate::endgame::{pick_best, stability_cutoff};
-use crate::eval::SCALE;
+use crate::score::{MID_INF, SCALE};
 use crate::search::{MoveEntry, Searcher};
 use crate::tt::{hash, KIND_END, KIND_MID, NO_MOVE};
 use othello_sdk::board::Board;
 
-/// Above every midgame score (and within an i16 for the table).
-pub const MID_INF: i32 = 30_000;
 /// From this depth on, children are ordered by a shallow search instead of mobility alone.
 pub const SORT_SEARCH_DEPTH: u32 = 4;
 /// From this depth on, nodes try Enhanced Transposition Cutoff.

@@ -3,9 +3,9 @@
 //! deepening with aspiration windows in the midgame, then an exact solve when the position is
 //! within reach, reporting depth, selectivity, score, nodes and PV after every iteration.
 
-use crate::endgame::END_INF;
-use crate::eval::{to_discs, Evaluator, SCALE};
-use crate::midgame::{MID_INF, SELECTIVITY};
+use crate::eval::Evaluator;
+use crate::midgame::SELECTIVITY;
+use crate::score::{to_discs, END_INF, MID_INF, SCALE};
 use crate::tt::{hash, Tt, TtData, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};

@@ -2,7 +2,8 @@
 //! the specialised last-N solvers against minimax, the transposition table on and off, the
 //! stop flag latency, legal moves from the plugin entry point.
 
-use crate::eval::{HandEval, SCALE};
+use crate::eval::HandEval;
+use crate::score::SCALE;
 use crate::search::{Plan, Searcher};
 use crate::tt::Tt;
 use crate::Strong;
@@ -619,7 +620,7 @@ fn eval_options_select_and_refuse_weight_files() {
 /// +64 and the engine walked into its own wipeout).
 #[test]
 fn a_wipeout_at_the_horizon_is_a_loss_by_64() {
-    use crate::midgame::MID_INF;
+    use crate::score::MID_INF;
     let wiped = Board::new(0, 0x0000_0018_1800_0000);
     for mut s in [
         searcher(1),

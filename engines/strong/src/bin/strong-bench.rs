@@ -273,8 +273,7 @@ fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
 /// `end_mpc_shallow(n)`; one least-squares line per number of empties, printed as a table.
 fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     use strong::endgame::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES};
-    use strong::eval::SCALE;
-    use strong::midgame::MID_INF;
+    use strong::score::{MID_INF, SCALE};
     let mut next = rng(0x0E4D_6A3C_5B2F_1987);
     let tt = Arc::new(Tt::new(64));
     println!("// empties: (a, b, sigma), fitted on {count} positions each");
@@ -298,7 +297,8 @@ fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
 }
 
 fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
-    use strong::midgame::{mpc_shallow, MID_INF, MPC_MAX_DEPTH};
+    use strong::midgame::{mpc_shallow, MPC_MAX_DEPTH};
+    use strong::score::MID_INF;
     let max_d = MPC_MAX_DEPTH;
     let mut next = rng(0x5DEE_CE66_D1CE_4E5B);
     let tt = Arc::new(Tt::new(64));
@@ -351,7 +351,7 @@ fn both_evaluations() -> [(&'static str, MakeEval); 2] {
 
 /// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.
 fn nps(depth: u32, count: usize) {
-    use strong::midgame::MID_INF;
+    use strong::score::MID_INF;
     strong::stability::init();
     let mut next = rng(0x1234_5678_9ABC_DEF1);
     let mut positions = Vec::new();

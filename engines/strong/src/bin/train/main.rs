@@ -20,9 +20,10 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use strong::eval::{EvalSource, HandEval, SCALE};
+use strong::eval::{EvalSource, HandEval};
 use strong::pattern::model::{Model, DEFAULT_SHAPES};
 use strong::pattern::{weights, Weights};
+use strong::score::SCALE;
 
 #[derive(Parser)]
 #[command(about = "Train the strong engine's pattern evaluation")]
