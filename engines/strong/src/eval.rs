@@ -9,8 +9,7 @@
 //! can replace [`HandEval`] without touching the search.
 
 use crate::bits::{neighbours, weighted_mobility, CORNERS};
-use crate::endgame::EndMpcTable;
-use crate::midgame::MpcTable;
+use crate::mpc::{EndMpcTable, MpcTable};
 use crate::pattern::{self, PatternEval};
 use crate::score::EVAL_MAX;
 use crate::stability::stable_edges;
@@ -38,7 +37,7 @@ pub trait Evaluator: Send {
     /// The Multi-ProbCut tables fitted for this evaluation (midgame, endgame): how well a
     /// shallow search predicts a deep one depends on the evaluation.
     fn mpc_tables(&self) -> (&'static MpcTable, &'static EndMpcTable) {
-        (&crate::midgame::MPC_TABLE, &crate::endgame::END_MPC_TABLE)
+        (&crate::mpc::MPC_TABLE, &crate::mpc::END_MPC_TABLE)
     }
     /// From how many empties on the exact solver orders moves by this evaluation.
     fn order_eval_empties(&self) -> u32 {
@@ -227,8 +226,8 @@ impl Evaluator for HandEval {
 
     fn mpc_tables(&self) -> (&'static MpcTable, &'static EndMpcTable) {
         (
-            &crate::midgame::MPC_TABLE_SIMPLE,
-            &crate::endgame::END_MPC_TABLE_SIMPLE,
+            &crate::mpc::MPC_TABLE_SIMPLE,
+            &crate::mpc::END_MPC_TABLE_SIMPLE,
         )
     }
 

@@ -28,6 +28,7 @@ pub mod endgame;
 pub mod eval;
 pub mod flips;
 pub mod midgame;
+pub mod mpc;
 pub mod parallel;
 pub mod pattern;
 pub mod score;

@@ -4,7 +4,7 @@
 //! within reach, reporting depth, selectivity, score, nodes and PV after every iteration.
 
 use crate::eval::Evaluator;
-use crate::midgame::SELECTIVITY;
+use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::score::{to_discs, END_INF, MID_INF, SCALE};
 use crate::tt::{hash, Tt, TtData, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
@@ -103,7 +103,7 @@ pub struct Searcher<'a> {
     pub mpc: Option<f64>,
     /// Selectivity reported for midgame iterations (percent).
     pub selectivity: u32,
-    /// Selective endgame: `Some(level)` (index into `midgame::SELECTIVITY`) makes the solver
+    /// Selective endgame: `Some(level)` (index into [`SELECTIVITY`]) makes the solver
     /// cut null-window nodes by Multi-ProbCut at that level (results are then probable, not
     /// exact, and go to the table as selective entries); `None` = exact.
     pub end_selectivity: Option<usize>,
@@ -427,7 +427,7 @@ impl<'a> Searcher<'a> {
         // ordering) if the exact solve does not finish in time. The last level is exact.
         if exact {
             let exact_level = SELECTIVITY.len() - 1;
-            let first = if plan.selective_endgame && n >= crate::endgame::END_MPC_MIN_EMPTIES {
+            let first = if plan.selective_endgame && n >= END_MPC_MIN_EMPTIES {
                 0
             } else {
                 exact_level
