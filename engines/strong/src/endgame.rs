@@ -23,49 +23,23 @@ use crate::bits::{
 };
 use crate::flips::{count_last_flip, flips};
 use crate::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES, SELECTIVITY};
+use crate::ordering::pick_best;
 use crate::score::{END_INF, MID_INF, SCALE};
 use crate::search::Searcher;
-use crate::stability::opponent_stable_count;
+use crate::stability::stability_cutoff;
 use crate::tt::{hash, KIND_END, KIND_END_SELECTIVE, NO_MOVE};
 use othello_sdk::board::Board;
 
 /// Up to this many empties the shallow solver (no hash table) is used.
 pub const SHALLOW_EMPTIES: u32 = 7;
-/// From this many empties on, endgame move ordering adds the evaluation of each child, with
-/// the trained evaluation. FFO #20-#39, 1 thread (`harness solve`): without it 173.8 M nodes,
-/// 9.4-10.1 s; from 20 empties on 168.5 M, 8.7 s; 18: 163.5 M, 8.5 s; 16: 153.2 M, 8.5 s;
-/// 14: 146.6 M, 8.0 s; 12: 140.7 M, 8.3 s (the evaluation costs more than it saves). The
-/// hand-written evaluation turns it off ([`crate::eval::Evaluator::order_eval_empties`]):
-/// with it from 18 empties on the run took 472.6 M nodes against 447.7 M.
-pub const ORDER_EVAL_EMPTIES: u32 = 14;
-/// Weight of the child's evaluation (per evaluation unit) in that ordering.
+/// Weight of the child's evaluation (per evaluation unit) in the ordering by evaluation (from
+/// [`ORDER_EVAL_EMPTIES`](crate::ordering::ORDER_EVAL_EMPTIES) empties on, with the trained
+/// evaluation).
 const ORDER_EVAL_WEIGHT: i32 = 1 << 8;
 /// From this many empties on, solver nodes use the transposition table.
 pub const TT_EMPTIES: u32 = 8;
 /// From this many empties on, nodes try Enhanced Transposition Cutoff.
 pub const ETC_EMPTIES: u32 = 12;
-
-/// Edax's thresholds for trying the stability cutoff: with `n` empties, only when
-/// `alpha >= STABILITY_THRESHOLD[n]` (lower alphas are never cut by it in practice).
-const STABILITY_THRESHOLD: [i32; 61] = [
-    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
-    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-];
-
-/// Stability cutoff: the opponent's stable discs cap the final score at `64 - 2 * stable`.
-/// Returns that cap when it is at or below `alpha`.
-#[inline]
-pub fn stability_cutoff(b: &Board, alpha: i32) -> Option<i32> {
-    let n = b.empties() as usize;
-    if alpha >= STABILITY_THRESHOLD[n.min(60)] {
-        let cap = 64 - 2 * opponent_stable_count(b.player, b.opponent);
-        if cap <= alpha {
-            return Some(cap);
-        }
-    }
-    None
-}
 
 /// The flips of a move of the side to move (inlined; see [`crate::flips`]).
 #[inline(always)]
@@ -604,17 +578,4 @@ impl Searcher<'_> {
         self.tt_store(h, kind, n, a0, b0, best, best_move, 64);
         best
     }
-}
-
-/// Selection sort step: bring the highest key of `list[i..]` to `i` (lazily, so a cutoff on an
-/// early move saves sorting the rest).
-#[inline(always)]
-pub fn pick_best(list: &mut [(u32, u64, i32)], i: usize) {
-    let mut k = i;
-    for j in i + 1..list.len() {
-        if list[j].2 > list[k].2 {
-            k = j;
-        }
-    }
-    list.swap(i, k);
 }

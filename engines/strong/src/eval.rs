@@ -41,7 +41,7 @@ pub trait Evaluator: Send {
     }
     /// From how many empties on the exact solver orders moves by this evaluation.
     fn order_eval_empties(&self) -> u32 {
-        crate::endgame::ORDER_EVAL_EMPTIES
+        crate::ordering::ORDER_EVAL_EMPTIES
     }
 }
 

@@ -29,6 +29,7 @@ pub mod eval;
 pub mod flips;
 pub mod midgame;
 pub mod mpc;
+pub mod ordering;
 pub mod parallel;
 pub mod pattern;
 pub mod score;

@@ -13,10 +13,11 @@
 //!    potential moves, then the static square value.
 
 use crate::bits::{potential_mobility, weighted_mobility, SQUARE_VALUE};
-use crate::endgame::{pick_best, stability_cutoff};
 use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use crate::ordering::{pick_best, MoveEntry};
 use crate::score::{MID_INF, SCALE};
-use crate::search::{MoveEntry, Searcher};
+use crate::search::Searcher;
+use crate::stability::stability_cutoff;
 use crate::tt::{hash, KIND_END, KIND_MID, NO_MOVE};
 use othello_sdk::board::Board;
 

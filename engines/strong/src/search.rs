@@ -5,6 +5,7 @@
 
 use crate::eval::Evaluator;
 use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
+use crate::ordering::MoveEntry;
 use crate::score::{to_discs, END_INF, MID_INF, SCALE};
 use crate::tt::{hash, Tt, TtData, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
@@ -67,9 +68,6 @@ impl Plan {
         }
     }
 }
-
-/// A move list entry: square, flips, ordering key.
-pub type MoveEntry = (u32, u64, i32);
 
 /// The state of one search thread.
 pub struct Searcher<'a> {
