@@ -94,7 +94,7 @@ impl Strong {
     fn solve_in_parallel(
         &self,
         board: othello_sdk::board::Board,
-        plan: &search::Plan,
+        plan: &time::Plan,
         tt: Arc<Tt>,
         ctx: &SearchContext,
     ) -> SearchOutcome {
@@ -264,7 +264,7 @@ impl Engine for Strong {
         // and reports count. Nodes of all threads are added up.
         let halt = AtomicBool::new(false);
         let selectivity = self.selectivity;
-        let helper_plan = search::Plan {
+        let helper_plan = time::Plan {
             node_limit: None,
             ..plan
         };

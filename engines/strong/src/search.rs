@@ -7,6 +7,7 @@ use crate::eval::Evaluator;
 use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::ordering::MoveEntry;
 use crate::score::{to_discs, END_INF, MID_INF, SCALE};
+use crate::time::Plan;
 use crate::tt::{hash, Tt, TtData, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};
@@ -22,52 +23,6 @@ pub const DEFAULT_SELECTIVITY: usize = 1;
 
 /// Half-width of the midgame aspiration window, evaluation units.
 const ASPIRATION: i32 = 2 * SCALE;
-
-/// What to search: the result of [`crate::time`] planning and the engine's options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// Deepest midgame iteration.
-    pub max_depth: u32,
-    /// Solve exactly when the root has at most this many empties.
-    pub solve_empties: u32,
-    /// Do not start a new iteration after this much time, while the search is stable.
-    pub soft_time: Option<Duration>,
-    /// How far an unstable search (best move changing, score falling) may push `soft_time`.
-    pub max_soft_time: Option<Duration>,
-    /// Abort the search after this much time, while it is stable.
-    pub hard_time: Option<Duration>,
-    /// The hard limit of an unstable search (best move changing, score falling).
-    pub max_hard_time: Option<Duration>,
-    /// Abort the search after this many nodes.
-    pub node_limit: Option<u64>,
-    /// Before an exact solve under a time limit, run the selective endgame stages.
-    pub selective_endgame: bool,
-}
-
-impl Plan {
-    /// Exact solve, no limits (tests).
-    pub fn solve() -> Plan {
-        Plan {
-            max_depth: 60,
-            solve_empties: 64,
-            soft_time: None,
-            max_soft_time: None,
-            hard_time: None,
-            max_hard_time: None,
-            node_limit: None,
-            selective_endgame: false,
-        }
-    }
-
-    /// Fixed midgame depth, no exact solve above it (tests).
-    pub fn depth(d: u32) -> Plan {
-        Plan {
-            max_depth: d,
-            solve_empties: 0,
-            ..Plan::solve()
-        }
-    }
-}
 
 /// The state of one search thread.
 pub struct Searcher<'a> {

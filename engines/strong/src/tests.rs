@@ -4,7 +4,8 @@
 
 use crate::eval::HandEval;
 use crate::score::SCALE;
-use crate::search::{Plan, Searcher};
+use crate::search::Searcher;
+use crate::time::Plan;
 use crate::tt::Tt;
 use crate::Strong;
 use othello_sdk::board::{Board, Color, Move, ObfLine, Position};
@@ -435,9 +436,7 @@ fn ybwc_keeps_moves_that_fail_high_below_a_raised_alpha() {
     let b = l.position.board;
     for run in 0..runs {
         let tt = Arc::new(Tt::new(16));
-        let (out, _) = with_pool(1, tt, |s| {
-            s.think(b, &crate::search::Plan::solve(), &mut |_| {})
-        });
+        let (out, _) = with_pool(1, tt, |s| s.think(b, &Plan::solve(), &mut |_| {}));
         assert_eq!(Some(out.info.score as i32), l.best_score(), "run {run}");
     }
     let (count, empties) = if cfg!(debug_assertions) {

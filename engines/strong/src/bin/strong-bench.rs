@@ -42,7 +42,8 @@ use std::sync::Arc;
 use std::time::Instant;
 use strong::eval::EvalSource;
 use strong::eval::Evaluator;
-use strong::search::{Plan, Searcher};
+use strong::search::Searcher;
+use strong::time::Plan;
 use strong::tt::Tt;
 
 fn main() {
