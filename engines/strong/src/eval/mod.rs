@@ -1,6 +1,11 @@
 //! Evaluation: a swappable trait, the interim hand-written evaluation, and [`EvalSource`],
 //! which names the evaluation a search gets (the interim one or trained pattern weights).
 //!
+//! The trait is below both evaluations: [`HandEval`] here and the trained
+//! [`crate::pattern::PatternEval`] implement it. [`EvalSource`], which names either, lives in
+//! its own file (`eval/source.rs`, re-exported here) above the pattern module: this file
+//! imports nothing from `pattern`, so the two modules do not import each other.
+//!
 //! Evaluations are in [`crate::score`] units ([`SCALE`](crate::score::SCALE) per disc, side
 //! to move's view), within `±EVAL_MAX`, so that exact (solved) scores dominate.
 //!
@@ -10,12 +15,12 @@
 
 use crate::bits::{neighbours, weighted_mobility, CORNERS};
 use crate::mpc::{EndMpcTable, MpcTable};
-use crate::pattern::{self, PatternEval};
 use crate::score::EVAL_MAX;
 use crate::stability::stable_edges;
 use othello_sdk::board::Board;
-use std::path::Path;
-use std::sync::Arc;
+
+mod source;
+pub use source::EvalSource;
 
 /// A position evaluation, side to move's view, in [`SCALE`](crate::score::SCALE) units per
 /// disc, within `±EVAL_MAX`. Called on positions where the game is not over.
@@ -42,49 +47,6 @@ pub trait Evaluator: Send {
     /// From how many empties on the exact solver orders moves by this evaluation.
     fn order_eval_empties(&self) -> u32 {
         crate::ordering::ORDER_EVAL_EMPTIES
-    }
-}
-
-/// An evaluation to give searches: the one the plugin's `Eval`/`EvalFile` options choose,
-/// and what `--eval` names in the `train` and `strong-bench` tools.
-#[derive(Clone)]
-pub enum EvalSource {
-    /// The interim hand-written evaluation ([`HandEval`]).
-    Simple,
-    /// Trained pattern weights ([`PatternEval`]).
-    Trained(Arc<pattern::Weights>),
-}
-
-impl EvalSource {
-    /// Trained weights from a weight file, or the embedded ones when `file` is empty. The
-    /// error names the file (or says the embedded weights) and the reason.
-    pub fn trained(file: &str) -> Result<EvalSource, String> {
-        if file.is_empty() {
-            pattern::embedded()
-                .map(EvalSource::Trained)
-                .map_err(|e| format!("embedded evaluation weights: {e}"))
-        } else {
-            pattern::Weights::load(Path::new(file))
-                .map(|w| EvalSource::Trained(Arc::new(w)))
-                .map_err(|e| e.to_string())
-        }
-    }
-
-    /// `simple`, `trained` (the embedded weights) or the path of a weight file.
-    pub fn named(name: &str) -> Result<EvalSource, String> {
-        match name {
-            "simple" => Ok(EvalSource::Simple),
-            "trained" => EvalSource::trained(""),
-            file => EvalSource::trained(file),
-        }
-    }
-
-    /// A fresh evaluator (one per search thread).
-    pub fn evaluator(&self) -> Box<dyn Evaluator> {
-        match self {
-            EvalSource::Simple => Box::new(HandEval::default()),
-            EvalSource::Trained(w) => Box::new(PatternEval::new(w.clone())),
-        }
     }
 }
 
@@ -255,22 +217,5 @@ mod tests {
         assert!(e.score(&Board::START).abs() < SCALE);
         let b = Board::new(0xFFFF_FFFF_FFFF_FF00, 0x7E);
         assert!(e.score(&b).abs() <= EVAL_MAX);
-    }
-
-    #[test]
-    fn eval_sources_by_name() {
-        assert!(matches!(
-            EvalSource::named("simple"),
-            Ok(EvalSource::Simple)
-        ));
-        let Ok(EvalSource::Trained(w)) = EvalSource::named("trained") else {
-            panic!("the embedded weights load");
-        };
-        assert_eq!(w.checksum, crate::pattern::embedded().unwrap().checksum);
-        let missing = "/nonexistent/eval.weights";
-        let err = EvalSource::named(missing)
-            .err()
-            .expect("a missing file is an error");
-        assert!(err.contains(missing), "{err}");
     }
 }
