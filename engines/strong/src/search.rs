@@ -2,6 +2,11 @@
 //! transposition table, the evaluation), and [`Searcher::think`], which runs iterative
 //! deepening with aspiration windows in the midgame, then an exact solve when the position is
 //! within reach, reporting depth, selectivity, score, nodes and PV after every iteration.
+//!
+//! `Searcher` is the type of the search's one recursion (see the crate docs): the midgame
+//! (`midgame.rs`), the solver (`endgame.rs`) and the split points (`parallel.rs`) are its
+//! methods too. Invariant: once `aborted` is set, every score computed afterwards is
+//! meaningless and is dropped on the way up; `think` reports only completed iterations.
 
 use crate::eval::Evaluator;
 use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};

@@ -18,6 +18,10 @@
 //!
 //! The stop flag is polled every [`crate::search::POLL_INTERVAL`] nodes, well under a
 //! millisecond.
+//!
+//! Invariant: in every plan [`plan`] builds, the soft limit is below the hard one and each
+//! limit below its extended form (`hard_time <= max_hard_time`, `soft_time <= max_soft_time`):
+//! an unstable search may only take longer than a stable one.
 
 use othello_sdk::board::Color;
 use othello_sdk::Limits;
