@@ -11,8 +11,9 @@
 use crate::eval::Evaluator;
 use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::ordering::MoveEntry;
+use crate::parallel::HelperPool;
 use crate::score::{to_discs, END_INF, MID_INF, SCALE};
-use crate::time::Plan;
+use crate::time::{extended_soft, Plan};
 use crate::tt::{hash, Tt, TtData, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};
@@ -51,7 +52,7 @@ pub struct Searcher<'a> {
     pub helper: usize,
     pub halt: Option<&'a AtomicBool>,
     /// YBWC helpers of the exact solver (the master thread only; see [`crate::parallel`]).
-    pub pool: Option<&'a crate::parallel::HelperPool>,
+    pub pool: Option<&'a HelperPool>,
     /// Cutoff flags of the split points this thread is working in, innermost last.
     pub(crate) cutoffs: Vec<Arc<AtomicBool>>,
     /// The search must stop for good (stop flag, time, node limit, halt), as opposed to a
@@ -341,7 +342,7 @@ impl<'a> Searcher<'a> {
                         let changed = p.sq != r.sq;
                         instability = instability * 0.5 + if changed { 1.0 } else { 0.0 };
                         let fail_low = r.score <= p.score - SCALE;
-                        soft_time = Some(crate::time::extended_soft(
+                        soft_time = Some(extended_soft(
                             base,
                             plan.max_soft_time.unwrap_or(base),
                             instability,
