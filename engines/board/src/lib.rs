@@ -14,7 +14,11 @@
 //! - [`Move`] and [`Square`] (`notation`), transcripts (`transcript`), OBF lines (`obf`);
 //! - [`Symmetry`] (`symmetry`) and [`perft`] (`perft`);
 //! - `playout`: seeded random legal play, for tests and tools;
-//! - WTHOR game databases (`wthor`): [`read_wtb`], [`WthorGame::replay`].
+//! - WTHOR game databases (`wthor`): [`read_wtb`] parses a file's bytes,
+//!   [`WthorGame::replay`] checks a game against the rules.
+//!
+//! No file I/O: every format is parsed from and written to memory (text or bytes); reading
+//! files is the caller's (the harness, the trainer of the `strong` engine).
 //!
 //! Invariant kept by every constructor: `player & opponent == 0`. The only `unsafe` is in
 //! `kernel` and `perft`: calls into `#[target_feature]` code, each behind the CPU check that
@@ -43,4 +47,4 @@ pub use perft::{perft, perft_with, PassRule};
 pub use position::{Color, IllegalMove, ParsePositionError, Position};
 pub use symmetry::Symmetry;
 pub use transcript::{parse_transcript, replay, write_transcript, ReplayError, TranscriptError};
-pub use wthor::{read_wtb, read_wtb_file, WthorError, WthorGame, WthorHeader, WthorReplay};
+pub use wthor::{read_wtb, WthorError, WthorGame, WthorHeader, WthorReplay};

@@ -1,5 +1,6 @@
-//! Reading WTHOR game databases (`.wtb` files), the archive of the Fédération Française
-//! d'Othello.
+//! Parsing WTHOR game databases (`.wtb` files), the archive of the Fédération Française
+//! d'Othello, from their bytes: the caller reads the files (this crate does no I/O; the
+//! `strong` crate's trainer reads the database from disk).
 //!
 //! A `.wtb` file is little-endian binary: a 16-byte header followed by one 68-byte record per
 //! game, so its length is exactly `16 + 68 * games`.
@@ -19,7 +20,6 @@
 //! move has no legal move, as [`replay`] does.
 
 use crate::{replay, Move, Position, ReplayError, Square};
-use std::path::{Path, PathBuf};
 
 /// Length of the file header in bytes.
 const HEADER_LEN: usize = 16;
@@ -78,19 +78,9 @@ pub struct WthorReplay {
     pub final_position: Position,
 }
 
-/// A `.wtb` file that cannot be read, or a game that does not replay as recorded.
+/// A `.wtb` file image that does not parse, or a game that does not replay as recorded.
 #[derive(Debug, thiserror::Error)]
 pub enum WthorError {
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}: {source}", path.display())]
-    InFile {
-        path: PathBuf,
-        source: Box<WthorError>,
-    },
     #[error("a WTHOR file has a {HEADER_LEN}-byte header, but this one has only {len} bytes")]
     TooShort { len: usize },
     #[error("board size {0} in the header; only 8 (or 0, meaning 8) is supported")]
@@ -215,18 +205,6 @@ fn read_record(game: usize, record: &[u8]) -> Result<WthorGame, WthorError> {
         black_discs: record[6],
         theoretical_black_discs: record[7],
         moves,
-    })
-}
-
-/// Read a `.wtb` file from disk with [`read_wtb`]; errors name the file.
-pub fn read_wtb_file(path: &Path) -> Result<(WthorHeader, Vec<WthorGame>), WthorError> {
-    let bytes = std::fs::read(path).map_err(|source| WthorError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    read_wtb(&bytes).map_err(|e| WthorError::InFile {
-        path: path.to_path_buf(),
-        source: Box::new(e),
     })
 }
 
@@ -534,105 +512,5 @@ mod tests {
         assert_eq!(black_discs_at_end(&pos), 63);
         let pos = Position::from_colors(0b1, 0b110, crate::Color::Black).unwrap();
         assert_eq!(black_discs_at_end(&pos), 1);
-    }
-
-    #[test]
-    fn read_wtb_file_names_the_file() {
-        let missing = Path::new("/nonexistent/WTH_1900.wtb");
-        let err = read_wtb_file(missing).unwrap_err();
-        assert!(matches!(err, WthorError::Io { .. }));
-        assert!(
-            err.to_string().contains("/nonexistent/WTH_1900.wtb"),
-            "{err}"
-        );
-    }
-
-    /// The WTHOR files of the project's shared data, when present (users will not have them).
-    fn wthor_dir() -> Option<PathBuf> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wthor");
-        if dir.is_dir() {
-            Some(dir)
-        } else {
-            eprintln!("skipped: no WTHOR files at {}", dir.display());
-            None
-        }
-    }
-
-    #[test]
-    fn real_2024_file_reads_and_replays() {
-        let Some(dir) = wthor_dir() else { return };
-        let (header, games) = read_wtb_file(&dir.join("WTH_2024.wtb")).unwrap();
-        assert_eq!(header.year, 2024);
-        assert_eq!(header.theoretical_depth, 24);
-        assert_eq!(header.theoretical_empties(), 24);
-        let unrecorded = WthorHeader {
-            theoretical_depth: 0,
-            ..header
-        };
-        assert_eq!(unrecorded.theoretical_empties(), 24);
-        assert_eq!(header.games as usize, games.len());
-        let first: Vec<String> = games[0].moves[..3].iter().map(|m| m.to_string()).collect();
-        assert_eq!(first, ["f5", "d6", "c3"]);
-        for (i, g) in games.iter().enumerate() {
-            if let Err(e) = g.replay() {
-                panic!("WTH_2024.wtb game {i}: {e}");
-            }
-        }
-    }
-
-    /// Replays every game of every `WTH_*.wtb` file (under a second in release builds; the
-    /// counts print with `--nocapture`). Every move must be legal and every finished game must
-    /// end with its recorded score. Some old games (1981-2000) stop before the end of the game
-    /// (resigned, lost on time, or not fully transcribed): they are counted, not failed.
-    #[test]
-    fn whole_database_replays() {
-        let Some(dir) = wthor_dir() else { return };
-        let started = std::time::Instant::now();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| {
-                let name = p.file_name().unwrap().to_string_lossy();
-                name.starts_with("WTH_") && name.ends_with(".wtb")
-            })
-            .collect();
-        files.sort();
-        let (mut total, mut ok, mut illegal, mut unfinished, mut mismatch) = (0, 0, 0, 0, 0);
-        for path in &files {
-            let name = path.file_name().unwrap().to_string_lossy();
-            let (_, games) = read_wtb_file(path).unwrap();
-            let unfinished_before = unfinished;
-            for (i, g) in games.iter().enumerate() {
-                total += 1;
-                match g.replay() {
-                    Ok(_) => ok += 1,
-                    Err(WthorError::Unfinished { .. }) => unfinished += 1,
-                    Err(e) => {
-                        match e {
-                            WthorError::Replay(_) => illegal += 1,
-                            WthorError::ScoreMismatch { .. } => mismatch += 1,
-                            _ => unreachable!("replay gives no other error"),
-                        }
-                        eprintln!("{name} game {i}: {e}");
-                    }
-                }
-            }
-            if unfinished > unfinished_before {
-                eprintln!(
-                    "{name}: {} of {} games unfinished",
-                    unfinished - unfinished_before,
-                    games.len()
-                );
-            }
-        }
-        eprintln!(
-            "{} files, {total} games: {ok} replay OK, {illegal} illegal, {unfinished} unfinished, \
-             {mismatch} score mismatches ({:.2?})",
-            files.len(),
-            started.elapsed()
-        );
-        assert_eq!((illegal, mismatch), (0, 0));
-        // The database in ../shared/data/wthor, as measured when the reader was written.
-        assert_eq!((total, unfinished), (137_548, 413));
     }
 }

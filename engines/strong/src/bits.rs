@@ -1,5 +1,8 @@
 //! Bitboard helpers the search needs beyond the rules crate: square classes, neighbourhoods,
 //! (weighted) mobility, potential mobility and quadrant parity.
+//!
+//! Invariant: pure functions and constants over the rules crate's square indexing (a1 = 0,
+//! h1 = 7, a8 = 56, h8 = 63); no state.
 
 use othello_sdk::board::Board;
 

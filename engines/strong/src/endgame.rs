@@ -21,111 +21,25 @@ use crate::bits::{
     corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_CLASSES,
     SQUARE_VALUE,
 };
-use crate::eval::SCALE;
 use crate::flips::{count_last_flip, flips};
-use crate::midgame::{MID_INF, SELECTIVITY};
+use crate::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES, SELECTIVITY};
+use crate::ordering::pick_best;
+use crate::score::{END_INF, MID_INF, SCALE};
 use crate::search::Searcher;
-use crate::stability::opponent_stable_count;
+use crate::stability::stability_cutoff;
 use crate::tt::{hash, KIND_END, KIND_END_SELECTIVE, NO_MOVE};
 use othello_sdk::board::Board;
 
-/// Above every final score.
-pub const END_INF: i32 = 100;
 /// Up to this many empties the shallow solver (no hash table) is used.
 pub const SHALLOW_EMPTIES: u32 = 7;
-/// From this many empties on, endgame move ordering adds the evaluation of each child, with
-/// the trained evaluation. FFO #20-#39, 1 thread (`harness solve`): without it 173.8 M nodes,
-/// 9.4-10.1 s; from 20 empties on 168.5 M, 8.7 s; 18: 163.5 M, 8.5 s; 16: 153.2 M, 8.5 s;
-/// 14: 146.6 M, 8.0 s; 12: 140.7 M, 8.3 s (the evaluation costs more than it saves). The
-/// hand-written evaluation turns it off ([`crate::eval::Evaluator::order_eval_empties`]):
-/// with it from 18 empties on the run took 472.6 M nodes against 447.7 M.
-pub const ORDER_EVAL_EMPTIES: u32 = 14;
-/// Weight of the child's evaluation (per evaluation unit) in that ordering.
+/// Weight of the child's evaluation (per evaluation unit) in the ordering by evaluation (from
+/// [`ORDER_EVAL_EMPTIES`](crate::ordering::ORDER_EVAL_EMPTIES) empties on, with the trained
+/// evaluation).
 const ORDER_EVAL_WEIGHT: i32 = 1 << 8;
 /// From this many empties on, solver nodes use the transposition table.
 pub const TT_EMPTIES: u32 = 8;
 /// From this many empties on, nodes try Enhanced Transposition Cutoff.
 pub const ETC_EMPTIES: u32 = 12;
-
-/// Selective endgame search (Multi-ProbCut at null-window solver nodes): from this many
-/// empties on...
-pub const END_MPC_MIN_EMPTIES: u32 = 14;
-/// ...to this many (larger nodes use this row of the table).
-pub const END_MPC_MAX_EMPTIES: u32 = 24;
-
-/// The depth of the midgame search that predicts the exact score of a node with `n` empties:
-/// 2 at 14-17 empties, 4 at 18-21, 6 at 22-25, 8 beyond.
-pub const fn end_mpc_shallow(n: u32) -> u32 {
-    let d = (n.saturating_sub(10) / 4) * 2;
-    if d < 2 {
-        2
-    } else if d > 8 {
-        8
-    } else {
-        d
-    }
-}
-
-/// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
-/// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted with the trained pattern
-/// evaluation by `strong-bench --end-mpc-data 40` (40 random positions per row, 8 minutes for
-/// 14-22 empties; the rows of 23 and 24 empties repeat the row of 22, as solving random
-/// positions there takes too long). The prediction error is 6.5-10 discs (the interim hand
-/// evaluation's was 13-17), so the selective stages cut with narrower margins.
-pub const END_MPC_TABLE: EndMpcTable = [
-    (1.105, 11.7, 809.5),   // 14 empties, shallow 2
-    (1.067, 176.1, 825.9),  // 15 empties, shallow 2
-    (1.162, -195.0, 923.2), // 16 empties, shallow 2
-    (1.212, 236.5, 1009.5), // 17 empties, shallow 2
-    (1.021, 160.5, 645.7),  // 18 empties, shallow 4
-    (1.061, 293.6, 683.9),  // 19 empties, shallow 4
-    (1.169, 22.7, 786.5),   // 20 empties, shallow 4
-    (1.003, 335.4, 876.3),  // 21 empties, shallow 4
-    (1.185, 7.4, 771.4),    // 22 empties, shallow 6
-    (1.185, 7.4, 771.4),    // 23: the row of 22
-    (1.185, 7.4, 771.4),    // 24: the row of 22
-];
-
-/// [`END_MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted with it by
-/// `strong-bench --end-mpc-data 60 --eval simple`: its prediction error is 13-17 discs.
-pub const END_MPC_TABLE_SIMPLE: EndMpcTable = [
-    (0.824, 539.2, 1320.3), // 14 empties, shallow 2
-    (0.757, 919.8, 1623.0), // 15 empties, shallow 2
-    (0.822, 458.5, 1720.3), // 16 empties, shallow 2
-    (0.879, 750.1, 1347.0), // 17 empties, shallow 2
-    (0.973, 701.1, 1334.5), // 18 empties, shallow 4
-    (1.013, 175.5, 1679.3), // 19 empties, shallow 4
-    (1.092, 325.1, 1544.0), // 20 empties, shallow 4
-    (1.064, 454.8, 1287.1), // 21 empties, shallow 4
-    (1.036, 531.6, 1513.7), // 22 empties, shallow 6
-    (1.036, 531.6, 1513.7), // 23: the row of 22
-    (1.036, 531.6, 1513.7), // 24: the row of 22
-];
-
-/// A selective-endgame table: `(a, b, sigma)` per number of empties from 14 to 24.
-pub type EndMpcTable = [(f64, f64, f64); (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize];
-
-/// Edax's thresholds for trying the stability cutoff: with `n` empties, only when
-/// `alpha >= STABILITY_THRESHOLD[n]` (lower alphas are never cut by it in practice).
-const STABILITY_THRESHOLD: [i32; 61] = [
-    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
-    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
-];
-
-/// Stability cutoff: the opponent's stable discs cap the final score at `64 - 2 * stable`.
-/// Returns that cap when it is at or below `alpha`.
-#[inline]
-pub fn stability_cutoff(b: &Board, alpha: i32) -> Option<i32> {
-    let n = b.empties() as usize;
-    if alpha >= STABILITY_THRESHOLD[n.min(60)] {
-        let cap = 64 - 2 * opponent_stable_count(b.player, b.opponent);
-        if cap <= alpha {
-            return Some(cap);
-        }
-    }
-    None
-}
 
 /// The flips of a move of the side to move (inlined; see [`crate::flips`]).
 #[inline(always)]
@@ -664,17 +578,4 @@ impl Searcher<'_> {
         self.tt_store(h, kind, n, a0, b0, best, best_move, 64);
         best
     }
-}
-
-/// Selection sort step: bring the highest key of `list[i..]` to `i` (lazily, so a cutoff on an
-/// early move saves sorting the rest).
-#[inline(always)]
-pub fn pick_best(list: &mut [(u32, u64, i32)], i: usize) {
-    let mut k = i;
-    for j in i + 1..list.len() {
-        if list[j].2 > list[k].2 {
-            k = j;
-        }
-    }
-    list.swap(i, k);
 }

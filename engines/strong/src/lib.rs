@@ -1,14 +1,40 @@
 //! Strong: an Othello engine in the Edax/Egaroucid family.
 //!
-//! - [`midgame`]: NegaScout with iterative deepening and aspiration windows, transposition
-//!   table, ETC, stability cutoff, shallow-search move ordering;
+//! - [`search`]: the driver: one [`search::Searcher`] per thread, and
+//!   [`search::Searcher::think`], iterative deepening with aspiration windows, then the
+//!   (selective, then exact) solve, reporting every iteration;
+//! - [`midgame`]: NegaScout with the transposition table, ETC, stability cutoff, Multi-ProbCut
+//!   and shallow-search move ordering;
 //! - [`endgame`]: exact solving with null windows, specialised last 1-4 empties solvers,
-//!   quasi-parity and fastest-first ordering, stability cutoff, ETC;
-//! - [`eval`]: the evaluation trait ([`eval::Evaluator`]) and the interim hand-written one;
+//!   quasi-parity and fastest-first ordering, stability cutoff, ETC, selective Multi-ProbCut;
+//! - [`parallel`]: Young Brothers Wait, the exact solver's split points and helper threads;
+//! - [`eval`]: the evaluation trait ([`eval::Evaluator`]), the interim hand-written one, and
+//!   [`eval::EvalSource`], which names the one a search gets;
 //! - [`pattern`]: the trained pattern evaluation, incrementally updated (the default);
+//! - [`time`]: from limits and options to a search plan ([`time::Plan`]);
 //! - [`tt`]: a lock-free bucketed transposition table sized by the `Hash` option;
-//! - [`time`]: from limits and options to a search plan;
-//! - [`search`]: the driver ([`search::Searcher::think`]) that reports every iteration.
+//! - [`score`]: score units ([`score::SCALE`] per disc) and bounds; [`mpc`]: the Multi-ProbCut
+//!   tables and selectivity levels; [`ordering`]: move lists and best-first selection;
+//!   [`stability`]: stable discs and the stability cutoff; [`bits`], [`flips`]: bitboard
+//!   helpers.
+//!
+//! Module layering, bottom up; a module imports only from the layers below it, but for the
+//! search's own recursion:
+//! 1. ground, importing nothing from the crate: `score`, `mpc`, `ordering`, `bits`, `flips`,
+//!    `stability`, `tt`, `time`;
+//! 2. the evaluations: `eval` (the trait and the hand evaluation), then `pattern`, then
+//!    `eval::EvalSource` (`eval/source.rs`), which names either;
+//! 3. the search: `search`, `midgame`, `endgame`, `parallel`; this crate root (the plugin)
+//!    above all.
+//!
+//! The one cycle is the search's mutual recursion. `search.rs` owns `Searcher`; `midgame.rs`,
+//! `endgame.rs` and `parallel.rs` add its methods, so each imports `search::Searcher`, and the
+//! methods call each other through the type: `think` runs the midgame and the solver, the
+//! midgame solves exactly where its depth reaches the end of the game, the selective endgame
+//! predicts with shallow midgame searches, and the solver hands young brothers to `split`,
+//! whose threads run the solver again. As imports this shows only as `search` <-> `parallel`
+//! (a `Searcher` holds the `HelperPool` it offers split points to; the pool's `serve` drives
+//! a helper's `Searcher`); `midgame` and `endgame` import nothing from each other.
 //!
 //! The search core is usable without the ABI: build a [`search::Searcher`] (see
 //! `src/bin/strong-bench.rs`).
@@ -28,8 +54,11 @@ pub mod endgame;
 pub mod eval;
 pub mod flips;
 pub mod midgame;
+pub mod mpc;
+pub mod ordering;
 pub mod parallel;
 pub mod pattern;
+pub mod score;
 pub mod search;
 pub mod stability;
 pub mod time;
@@ -91,7 +120,7 @@ impl Strong {
     fn solve_in_parallel(
         &self,
         board: othello_sdk::board::Board,
-        plan: &search::Plan,
+        plan: &time::Plan,
         tt: Arc<Tt>,
         ctx: &SearchContext,
     ) -> SearchOutcome {
@@ -261,7 +290,7 @@ impl Engine for Strong {
         // and reports count. Nodes of all threads are added up.
         let halt = AtomicBool::new(false);
         let selectivity = self.selectivity;
-        let helper_plan = search::Plan {
+        let helper_plan = time::Plan {
             node_limit: None,
             ..plan
         };

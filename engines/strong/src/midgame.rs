@@ -13,86 +13,18 @@
 //!    potential moves, then the static square value.
 
 use crate::bits::{potential_mobility, weighted_mobility, SQUARE_VALUE};
-use crate::endgame::{pick_best, stability_cutoff};
-use crate::eval::SCALE;
-use crate::search::{MoveEntry, Searcher};
+use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use crate::ordering::{pick_best, MoveEntry};
+use crate::score::{MID_INF, SCALE};
+use crate::search::Searcher;
+use crate::stability::stability_cutoff;
 use crate::tt::{hash, KIND_END, KIND_MID, NO_MOVE};
 use othello_sdk::board::Board;
 
-/// Above every midgame score (and within an i16 for the table).
-pub const MID_INF: i32 = 30_000;
 /// From this depth on, children are ordered by a shallow search instead of mobility alone.
 pub const SORT_SEARCH_DEPTH: u32 = 4;
 /// From this depth on, nodes try Enhanced Transposition Cutoff.
 pub const MID_ETC_DEPTH: u32 = 5;
-
-/// Deepest node depth with Multi-ProbCut parameters.
-pub const MPC_MAX_DEPTH: u32 = 10;
-/// Shallowest node depth where Multi-ProbCut is tried.
-pub const MPC_MIN_DEPTH: u32 = 3;
-
-/// The depth of the shallow search that predicts a search of depth `d` (about half of it,
-/// keeping the parity of the depth where possible, as the evaluation alternates by ply).
-pub const fn mpc_shallow(d: u32) -> u32 {
-    if d <= 2 {
-        0
-    } else {
-        let s = d / 2;
-        s - (d - s) % 2
-    }
-}
-
-/// Multi-ProbCut: `v_d ~ a * v_s + b`, residual standard deviation `sigma`, per depth `d`
-/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 200` with
-/// the trained pattern evaluation (200 random positions at 20-50 empties, searched without
-/// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
-/// deviation). The prediction error is 5-8 discs on these random positions; `a` is near 1
-/// because the evaluation is calibrated in discs. Each evaluation brings its own table
-/// ([`crate::eval::Evaluator::mpc_tables`]).
-pub const MPC_TABLE: MpcTable = [
-    (1.0, 0.0, 0.0),        // d = 0: unused
-    (1.0, 0.0, 0.0),        // d = 1: unused
-    (0.903, 12.2, 757.0),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
-    (0.976, -81.5, 589.4),  // d = 3, shallow 1
-    (0.973, 10.0, 493.0),   // d = 4, shallow 2
-    (0.943, -125.0, 766.8), // d = 5, shallow 1
-    (0.957, 73.9, 636.2),   // d = 6, shallow 2
-    (0.983, -82.8, 590.9),  // d = 7, shallow 3
-    (1.000, 71.0, 532.2),   // d = 8, shallow 4
-    (0.976, -99.9, 660.9),  // d = 9, shallow 3
-    (1.008, 75.6, 643.2),   // d = 10, shallow 4
-];
-
-/// [`MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted the same way with it
-/// (`strong-bench --mpc-data 400 --eval simple`): its scores are compressed, `a > 1`, and the
-/// prediction error is 3-6 discs.
-pub const MPC_TABLE_SIMPLE: MpcTable = [
-    (1.0, 0.0, 0.0),        // d = 0: unused
-    (1.0, 0.0, 0.0),        // d = 1: unused
-    (1.011, 31.2, 492.2),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
-    (1.041, -70.4, 346.9),  // d = 3, shallow 1
-    (1.048, 2.6, 314.9),    // d = 4, shallow 2
-    (1.109, -106.7, 526.6), // d = 5, shallow 1
-    (1.122, 32.0, 497.3),   // d = 6, shallow 2
-    (1.146, -57.8, 437.6),  // d = 7, shallow 3
-    (1.167, 43.5, 381.5),   // d = 8, shallow 4
-    (1.243, -96.5, 565.4),  // d = 9, shallow 3
-    (1.271, 42.6, 515.3),   // d = 10, shallow 4
-];
-
-/// A Multi-ProbCut table: `(a, b, sigma)` per depth.
-pub type MpcTable = [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1];
-
-/// Selectivity levels (Edax's): cut probability thresholds `t` in standard deviations and the
-/// percentage reported; the last level is no selectivity.
-pub const SELECTIVITY: [(f64, u32); 6] = [
-    (1.1, 73),
-    (1.5, 87),
-    (2.0, 95),
-    (2.6, 98),
-    (3.3, 99),
-    (f64::INFINITY, 100),
-];
 
 /// Floor of `x / SCALE`.
 #[inline(always)]

@@ -2,10 +2,18 @@
 //! transposition table, the evaluation), and [`Searcher::think`], which runs iterative
 //! deepening with aspiration windows in the midgame, then an exact solve when the position is
 //! within reach, reporting depth, selectivity, score, nodes and PV after every iteration.
+//!
+//! `Searcher` is the type of the search's one recursion (see the crate docs): the midgame
+//! (`midgame.rs`), the solver (`endgame.rs`) and the split points (`parallel.rs`) are its
+//! methods too. Invariant: once `aborted` is set, every score computed afterwards is
+//! meaningless and is dropped on the way up; `think` reports only completed iterations.
 
-use crate::endgame::END_INF;
-use crate::eval::{to_discs, Evaluator, SCALE};
-use crate::midgame::{MID_INF, SELECTIVITY};
+use crate::eval::Evaluator;
+use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
+use crate::ordering::MoveEntry;
+use crate::parallel::HelperPool;
+use crate::score::{to_discs, END_INF, MID_INF, SCALE};
+use crate::time::{extended_soft, Plan};
 use crate::tt::{hash, Tt, TtData, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};
@@ -21,55 +29,6 @@ pub const DEFAULT_SELECTIVITY: usize = 1;
 
 /// Half-width of the midgame aspiration window, evaluation units.
 const ASPIRATION: i32 = 2 * SCALE;
-
-/// What to search: the result of [`crate::time`] planning and the engine's options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// Deepest midgame iteration.
-    pub max_depth: u32,
-    /// Solve exactly when the root has at most this many empties.
-    pub solve_empties: u32,
-    /// Do not start a new iteration after this much time, while the search is stable.
-    pub soft_time: Option<Duration>,
-    /// How far an unstable search (best move changing, score falling) may push `soft_time`.
-    pub max_soft_time: Option<Duration>,
-    /// Abort the search after this much time, while it is stable.
-    pub hard_time: Option<Duration>,
-    /// The hard limit of an unstable search (best move changing, score falling).
-    pub max_hard_time: Option<Duration>,
-    /// Abort the search after this many nodes.
-    pub node_limit: Option<u64>,
-    /// Before an exact solve under a time limit, run the selective endgame stages.
-    pub selective_endgame: bool,
-}
-
-impl Plan {
-    /// Exact solve, no limits (tests).
-    pub fn solve() -> Plan {
-        Plan {
-            max_depth: 60,
-            solve_empties: 64,
-            soft_time: None,
-            max_soft_time: None,
-            hard_time: None,
-            max_hard_time: None,
-            node_limit: None,
-            selective_endgame: false,
-        }
-    }
-
-    /// Fixed midgame depth, no exact solve above it (tests).
-    pub fn depth(d: u32) -> Plan {
-        Plan {
-            max_depth: d,
-            solve_empties: 0,
-            ..Plan::solve()
-        }
-    }
-}
-
-/// A move list entry: square, flips, ordering key.
-pub type MoveEntry = (u32, u64, i32);
 
 /// The state of one search thread.
 pub struct Searcher<'a> {
@@ -93,7 +52,7 @@ pub struct Searcher<'a> {
     pub helper: usize,
     pub halt: Option<&'a AtomicBool>,
     /// YBWC helpers of the exact solver (the master thread only; see [`crate::parallel`]).
-    pub pool: Option<&'a crate::parallel::HelperPool>,
+    pub pool: Option<&'a HelperPool>,
     /// Cutoff flags of the split points this thread is working in, innermost last.
     pub(crate) cutoffs: Vec<Arc<AtomicBool>>,
     /// The search must stop for good (stop flag, time, node limit, halt), as opposed to a
@@ -103,7 +62,7 @@ pub struct Searcher<'a> {
     pub mpc: Option<f64>,
     /// Selectivity reported for midgame iterations (percent).
     pub selectivity: u32,
-    /// Selective endgame: `Some(level)` (index into `midgame::SELECTIVITY`) makes the solver
+    /// Selective endgame: `Some(level)` (index into [`SELECTIVITY`]) makes the solver
     /// cut null-window nodes by Multi-ProbCut at that level (results are then probable, not
     /// exact, and go to the table as selective entries); `None` = exact.
     pub end_selectivity: Option<usize>,
@@ -383,7 +342,7 @@ impl<'a> Searcher<'a> {
                         let changed = p.sq != r.sq;
                         instability = instability * 0.5 + if changed { 1.0 } else { 0.0 };
                         let fail_low = r.score <= p.score - SCALE;
-                        soft_time = Some(crate::time::extended_soft(
+                        soft_time = Some(extended_soft(
                             base,
                             plan.max_soft_time.unwrap_or(base),
                             instability,
@@ -427,7 +386,7 @@ impl<'a> Searcher<'a> {
         // ordering) if the exact solve does not finish in time. The last level is exact.
         if exact {
             let exact_level = SELECTIVITY.len() - 1;
-            let first = if plan.selective_endgame && n >= crate::endgame::END_MPC_MIN_EMPTIES {
+            let first = if plan.selective_endgame && n >= END_MPC_MIN_EMPTIES {
                 0
             } else {
                 exact_level

@@ -1,8 +1,9 @@
 //! Stable discs: discs that can never be flipped again, whatever is played.
 //!
-//! Used two ways: the evaluation counts stable edge discs, and the search's stability cutoff
-//! (Edax): if the opponent owns `s` stable discs, the side to move cannot finish above
-//! `64 - 2 s`, so a node whose alpha is already there fails low at once.
+//! Used two ways: the evaluation counts stable edge discs, and both searches try the
+//! stability cutoff (Edax; [`stability_cutoff`], here): if the opponent owns `s` stable discs,
+//! the side to move cannot finish above `64 - 2 s`, so a node whose alpha is already there
+//! fails low at once.
 //!
 //! The estimate (Edax's `get_stability`) is a lower bound of the true set:
 //! 1. edges: exact, from a 256 x 256 table of every (player, opponent) edge line, computed once
@@ -12,6 +13,7 @@
 //!    or one of its two neighbours along the line is stable (of either side: only own stable
 //!    discs are tracked here, which is the usual weaker but safe form).
 
+use othello_sdk::board::Board;
 use std::sync::OnceLock;
 
 struct Tables {
@@ -218,10 +220,31 @@ pub fn opponent_stable_count(player: u64, opponent: u64) -> i32 {
     stable_discs(opponent, player).count_ones() as i32
 }
 
+/// Edax's thresholds for trying the stability cutoff: with `n` empties, only when
+/// `alpha >= STABILITY_THRESHOLD[n]` (lower alphas are never cut by it in practice).
+const STABILITY_THRESHOLD: [i32; 61] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+];
+
+/// Stability cutoff: the opponent's stable discs cap the final score at `64 - 2 * stable`.
+/// Returns that cap when it is at or below `alpha`.
+#[inline]
+pub fn stability_cutoff(b: &Board, alpha: i32) -> Option<i32> {
+    let n = b.empties() as usize;
+    if alpha >= STABILITY_THRESHOLD[n.min(60)] {
+        let cap = 64 - 2 * opponent_stable_count(b.player, b.opponent);
+        if cap <= alpha {
+            return Some(cap);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_sdk::board::Board;
 
     #[test]
     fn corners_and_full_edges_are_stable() {

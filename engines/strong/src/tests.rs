@@ -2,8 +2,10 @@
 //! the specialised last-N solvers against minimax, the transposition table on and off, the
 //! stop flag latency, legal moves from the plugin entry point.
 
-use crate::eval::{HandEval, SCALE};
-use crate::search::{Plan, Searcher};
+use crate::eval::HandEval;
+use crate::score::SCALE;
+use crate::search::Searcher;
+use crate::time::Plan;
 use crate::tt::Tt;
 use crate::Strong;
 use othello_sdk::board::{Board, Color, Move, ObfLine, Position};
@@ -434,9 +436,7 @@ fn ybwc_keeps_moves_that_fail_high_below_a_raised_alpha() {
     let b = l.position.board;
     for run in 0..runs {
         let tt = Arc::new(Tt::new(16));
-        let (out, _) = with_pool(1, tt, |s| {
-            s.think(b, &crate::search::Plan::solve(), &mut |_| {})
-        });
+        let (out, _) = with_pool(1, tt, |s| s.think(b, &Plan::solve(), &mut |_| {}));
         assert_eq!(Some(out.info.score as i32), l.best_score(), "run {run}");
     }
     let (count, empties) = if cfg!(debug_assertions) {
@@ -619,7 +619,7 @@ fn eval_options_select_and_refuse_weight_files() {
 /// +64 and the engine walked into its own wipeout).
 #[test]
 fn a_wipeout_at_the_horizon_is_a_loss_by_64() {
-    use crate::midgame::MID_INF;
+    use crate::score::MID_INF;
     let wiped = Board::new(0, 0x0000_0018_1800_0000);
     for mut s in [
         searcher(1),

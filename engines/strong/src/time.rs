@@ -18,11 +18,61 @@
 //!
 //! The stop flag is polled every [`crate::search::POLL_INTERVAL`] nodes, well under a
 //! millisecond.
+//!
+//! Invariant: in every plan [`plan`] builds, the soft limit is below the hard one and each
+//! limit below its extended form (`hard_time <= max_hard_time`, `soft_time <= max_soft_time`):
+//! an unstable search may only take longer than a stable one.
 
-use crate::search::Plan;
 use othello_sdk::board::Color;
 use othello_sdk::Limits;
 use std::time::Duration;
+
+/// What to search: built by [`plan`] from the host's limits and the engine's options (tests
+/// and tools build their own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Deepest midgame iteration.
+    pub max_depth: u32,
+    /// Solve exactly when the root has at most this many empties.
+    pub solve_empties: u32,
+    /// Do not start a new iteration after this much time, while the search is stable.
+    pub soft_time: Option<Duration>,
+    /// How far an unstable search (best move changing, score falling) may push `soft_time`.
+    pub max_soft_time: Option<Duration>,
+    /// Abort the search after this much time, while it is stable.
+    pub hard_time: Option<Duration>,
+    /// The hard limit of an unstable search (best move changing, score falling).
+    pub max_hard_time: Option<Duration>,
+    /// Abort the search after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Before an exact solve under a time limit, run the selective endgame stages.
+    pub selective_endgame: bool,
+}
+
+impl Plan {
+    /// Exact solve, no limits (tests).
+    pub fn solve() -> Plan {
+        Plan {
+            max_depth: 60,
+            solve_empties: 64,
+            soft_time: None,
+            max_soft_time: None,
+            hard_time: None,
+            max_hard_time: None,
+            node_limit: None,
+            selective_endgame: false,
+        }
+    }
+
+    /// Fixed midgame depth, no exact solve above it (tests).
+    pub fn depth(d: u32) -> Plan {
+        Plan {
+            max_depth: d,
+            solve_empties: 0,
+            ..Plan::solve()
+        }
+    }
+}
 
 /// Exact-solve threshold for a time budget.
 pub fn solve_empties_for(budget: Duration) -> u32 {

@@ -26,7 +26,7 @@ pub const NO_MOVE: u8 = 255;
 pub const KIND_MID: u8 = 0;
 pub const KIND_END: u8 = 1;
 /// Selective endgame entries: `KIND_END_SELECTIVE + level`, the level an index into
-/// `midgame::SELECTIVITY` (a higher level cut less, so its results are more reliable).
+/// `mpc::SELECTIVITY` (a higher level cut less, so its results are more reliable).
 pub const KIND_END_SELECTIVE: u8 = 2;
 
 /// How much an entry of `kind` is worth keeping: exact above selective above midgame.

@@ -10,13 +10,13 @@
 //! file's best moves.
 //!
 //! `strong-bench --mpc-data N`: the data behind the Multi-ProbCut parameters of
-//! `strong::midgame`: N random positions (random games stopped at 20-50 empties), searched
+//! `strong::mpc::MPC_TABLE`: N random positions (random games stopped at 20-50 empties), searched
 //! without selectivity at every depth 0..=10; for each depth d, a least-squares fit
 //! `v_d = a v_s + b` on the value at the shallow depth `mpc_shallow(d)`, with the residual
 //! standard deviation, printed as a Rust table.
 //!
 //! `strong-bench --end-mpc-data N`: the data behind the selective endgame's parameters
-//! (`strong::endgame::END_MPC_TABLE`): per number of empties, N random positions solved exactly
+//! (`strong::mpc::END_MPC_TABLE`): per number of empties, N random positions solved exactly
 //! against a midgame search of depth `end_mpc_shallow(n)`, fitted the same way.
 //!
 //! `--eval simple|trained|FILE` (any mode; default `trained`): the evaluation searched with,
@@ -42,7 +42,8 @@ use std::sync::Arc;
 use std::time::Instant;
 use strong::eval::EvalSource;
 use strong::eval::Evaluator;
-use strong::search::{Plan, Searcher};
+use strong::search::Searcher;
+use strong::time::Plan;
 use strong::tt::Tt;
 
 fn main() {
@@ -268,13 +269,12 @@ fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
     (a, b, var.sqrt())
 }
 
-/// `--end-mpc-data N`: for every number of empties of `endgame::END_MPC_TABLE`, N random
+/// `--end-mpc-data N`: for every number of empties of `mpc::END_MPC_TABLE`, N random
 /// positions solved exactly (disc score times SCALE) against a midgame search of depth
 /// `end_mpc_shallow(n)`; one least-squares line per number of empties, printed as a table.
 fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
-    use strong::endgame::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES};
-    use strong::eval::SCALE;
-    use strong::midgame::MID_INF;
+    use strong::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES};
+    use strong::score::{MID_INF, SCALE};
     let mut next = rng(0x0E4D_6A3C_5B2F_1987);
     let tt = Arc::new(Tt::new(64));
     println!("// empties: (a, b, sigma), fitted on {count} positions each");
@@ -298,7 +298,8 @@ fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
 }
 
 fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
-    use strong::midgame::{mpc_shallow, MID_INF, MPC_MAX_DEPTH};
+    use strong::mpc::{mpc_shallow, MPC_MAX_DEPTH};
+    use strong::score::MID_INF;
     let max_d = MPC_MAX_DEPTH;
     let mut next = rng(0x5DEE_CE66_D1CE_4E5B);
     let tt = Arc::new(Tt::new(64));
@@ -351,7 +352,7 @@ fn both_evaluations() -> [(&'static str, MakeEval); 2] {
 
 /// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.
 fn nps(depth: u32, count: usize) {
-    use strong::midgame::MID_INF;
+    use strong::score::MID_INF;
     strong::stability::init();
     let mut next = rng(0x1234_5678_9ABC_DEF1);
     let mut positions = Vec::new();

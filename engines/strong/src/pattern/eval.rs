@@ -12,7 +12,8 @@
 
 use super::model::{Lanes, Model, LANES, MOBILITY_SIDE};
 use super::weights::Weights;
-use crate::eval::{Evaluator, EVAL_MAX};
+use crate::eval::Evaluator;
+use crate::score::EVAL_MAX;
 use othello_sdk::board::Board;
 use std::sync::Arc;
 

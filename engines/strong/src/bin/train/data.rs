@@ -1,4 +1,6 @@
-//! Training samples: positions with their labels, from WTHOR and from self-play transcripts.
+//! Training samples: positions with their labels, from WTHOR and from self-play transcripts;
+//! and the reading of the WTHOR files from disk (the rules crate parses their bytes,
+//! [`read_wtb`], and does no I/O).
 //!
 //! Labels are final disc differences from the side to move's view:
 //! - WTHOR: before the database's theoretical-score depth (24 empties) the theoretical score
@@ -13,7 +15,7 @@
 //! its source and number so that the split does not change between runs.
 
 use othello_sdk::board::{
-    parse_transcript, read_wtb_file, replay, Board, Color, Move, Position, WthorError,
+    parse_transcript, read_wtb, replay, Board, Color, Move, Position, WthorError, WthorHeader,
 };
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -72,6 +74,14 @@ pub fn wtb_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// Read a `.wtb` file and parse it with [`read_wtb`]; errors name the file.
+pub fn read_wtb_file(
+    path: &Path,
+) -> Result<(WthorHeader, Vec<othello_sdk::board::WthorGame>), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read_wtb(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// Every game of every `.wtb` file in `dir`, replayed and checked; a game that does not
 /// replay to its recorded score is counted as rejected and left out.
 ///
@@ -91,7 +101,7 @@ pub fn wthor_samples(
     let mut stats = ReadStats::default();
     let mut games = Vec::new();
     for path in files {
-        let (header, wtb) = read_wtb_file(&path).map_err(|e| e.to_string())?;
+        let (header, wtb) = read_wtb_file(&path)?;
         let depth = header.theoretical_empties();
         let source = path.file_name().unwrap().to_string_lossy().into_owned();
         for (i, g) in wtb.iter().enumerate() {
@@ -384,5 +394,96 @@ mod tests {
             .count();
         assert!((800..1200).contains(&held), "{held}");
         assert_eq!(held_out("a", 7, 10), held_out("a", 7, 10));
+    }
+
+    #[test]
+    fn read_wtb_file_names_the_file() {
+        let missing = Path::new("/nonexistent/WTH_1900.wtb");
+        let err = read_wtb_file(missing).unwrap_err();
+        assert!(
+            err.starts_with("cannot read /nonexistent/WTH_1900.wtb: "),
+            "{err}"
+        );
+    }
+
+    /// The WTHOR files of the project's shared data, when present (users will not have them).
+    fn wthor_dir() -> Option<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/wthor");
+        if dir.is_dir() {
+            Some(dir)
+        } else {
+            eprintln!("skipped: no WTHOR files at {}", dir.display());
+            None
+        }
+    }
+
+    #[test]
+    fn real_2024_file_reads_and_replays() {
+        let Some(dir) = wthor_dir() else { return };
+        let (header, games) = read_wtb_file(&dir.join("WTH_2024.wtb")).unwrap();
+        assert_eq!(header.year, 2024);
+        assert_eq!(header.theoretical_depth, 24);
+        assert_eq!(header.theoretical_empties(), 24);
+        let unrecorded = WthorHeader {
+            theoretical_depth: 0,
+            ..header
+        };
+        assert_eq!(unrecorded.theoretical_empties(), 24);
+        assert_eq!(header.games as usize, games.len());
+        let first: Vec<String> = games[0].moves[..3].iter().map(|m| m.to_string()).collect();
+        assert_eq!(first, ["f5", "d6", "c3"]);
+        for (i, g) in games.iter().enumerate() {
+            if let Err(e) = g.replay() {
+                panic!("WTH_2024.wtb game {i}: {e}");
+            }
+        }
+    }
+
+    /// Replays every game of every `.wtb` file of the directory, as [`wtb_files`] lists them
+    /// (under a second in release builds; the counts print with `--nocapture`). Every move must be legal and every finished game must
+    /// end with its recorded score. Some old games (1981-2000) stop before the end of the game
+    /// (resigned, lost on time, or not fully transcribed): they are counted, not failed.
+    #[test]
+    fn whole_database_replays() {
+        let Some(dir) = wthor_dir() else { return };
+        let started = std::time::Instant::now();
+        let files = wtb_files(&dir).unwrap();
+        let (mut total, mut ok, mut illegal, mut unfinished, mut mismatch) = (0, 0, 0, 0, 0);
+        for path in &files {
+            let name = path.file_name().unwrap().to_string_lossy();
+            let (_, games) = read_wtb_file(path).unwrap();
+            let unfinished_before = unfinished;
+            for (i, g) in games.iter().enumerate() {
+                total += 1;
+                match g.replay() {
+                    Ok(_) => ok += 1,
+                    Err(WthorError::Unfinished { .. }) => unfinished += 1,
+                    Err(e) => {
+                        match e {
+                            WthorError::Replay(_) => illegal += 1,
+                            WthorError::ScoreMismatch { .. } => mismatch += 1,
+                            _ => unreachable!("replay gives no other error"),
+                        }
+                        eprintln!("{name} game {i}: {e}");
+                    }
+                }
+            }
+            if unfinished > unfinished_before {
+                eprintln!(
+                    "{name}: {} of {} games unfinished",
+                    unfinished - unfinished_before,
+                    games.len()
+                );
+            }
+        }
+        eprintln!(
+            "{} files, {total} games: {ok} replay OK, {illegal} illegal, {unfinished} unfinished, \
+             {mismatch} score mismatches ({:.2?})",
+            files.len(),
+            started.elapsed()
+        );
+        assert_eq!((illegal, mismatch), (0, 0));
+        // The database in ../shared/data/wthor, as measured when the reader was written.
+        assert_eq!((total, unfinished), (137_548, 413));
     }
 }

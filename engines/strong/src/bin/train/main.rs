@@ -15,14 +15,15 @@ mod selfplay;
 
 use clap::{Parser, Subcommand};
 use data::Sample;
-use othello_sdk::board::{read_wtb_file, Position, WthorError};
+use othello_sdk::board::{Position, WthorError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use strong::eval::{EvalSource, HandEval, SCALE};
+use strong::eval::{EvalSource, HandEval};
 use strong::pattern::model::{Model, DEFAULT_SHAPES};
 use strong::pattern::{weights, Weights};
+use strong::score::SCALE;
 
 #[derive(Parser)]
 #[command(about = "Train the strong engine's pattern evaluation")]
@@ -216,7 +217,7 @@ fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
     let mut games = Vec::new();
     let files = data::wtb_files(dir)?;
     for f in &files {
-        let (h, g) = read_wtb_file(f).map_err(|e| e.to_string())?;
+        let (h, g) = data::read_wtb_file(f)?;
         let depth = h.theoretical_empties();
         let name = f.display().to_string();
         games.extend(

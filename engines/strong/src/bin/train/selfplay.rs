@@ -10,7 +10,8 @@ use othello_sdk::board::{write_transcript, Move, Position};
 use rayon::prelude::*;
 use std::sync::Arc;
 use strong::eval::EvalSource;
-use strong::search::{Plan, Searcher};
+use strong::search::Searcher;
+use strong::time::Plan;
 use strong::tt::Tt;
 
 /// How the games are generated.

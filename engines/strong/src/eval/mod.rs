@@ -1,35 +1,29 @@
 //! Evaluation: a swappable trait, the interim hand-written evaluation, and [`EvalSource`],
 //! which names the evaluation a search gets (the interim one or trained pattern weights).
 //!
-//! Scores are fixed-point: [`SCALE`] units per disc of final disc difference, from the side to
-//! move's view, always strictly inside `±64 * SCALE` so that exact (solved) scores dominate.
-//! `to_discs` converts for reporting.
+//! The trait is below both evaluations: [`HandEval`] here and the trained
+//! [`crate::pattern::PatternEval`] implement it. [`EvalSource`], which names either, lives in
+//! its own file (`eval/source.rs`, re-exported here) above the pattern module: this file
+//! imports nothing from `pattern`, so the two modules do not import each other.
+//!
+//! Evaluations are in [`crate::score`] units ([`SCALE`](crate::score::SCALE) per disc, side
+//! to move's view), within `±EVAL_MAX`, so that exact (solved) scores dominate.
 //!
 //! The trait has incremental hooks (`on_play`/`on_undo`) that the midgame search calls around
 //! every move, so a pattern evaluation with incrementally updated indices (Edax, Egaroucid)
 //! can replace [`HandEval`] without touching the search.
 
 use crate::bits::{neighbours, weighted_mobility, CORNERS};
-use crate::endgame::EndMpcTable;
-use crate::midgame::MpcTable;
-use crate::pattern::{self, PatternEval};
+use crate::mpc::{EndMpcTable, MpcTable};
+use crate::score::EVAL_MAX;
 use crate::stability::stable_edges;
 use othello_sdk::board::Board;
-use std::path::Path;
-use std::sync::Arc;
 
-/// Evaluation units per disc.
-pub const SCALE: i32 = 100;
-/// Largest evaluation magnitude (below a 64-disc win).
-pub const EVAL_MAX: i32 = 64 * SCALE - 1;
+mod source;
+pub use source::EvalSource;
 
-/// Discs from evaluation units.
-pub fn to_discs(score: i32) -> f64 {
-    score as f64 / SCALE as f64
-}
-
-/// A position evaluation, side to move's view, in [`SCALE`] units per disc, within
-/// `±EVAL_MAX`. Called on positions where the game is not over.
+/// A position evaluation, side to move's view, in [`SCALE`](crate::score::SCALE) units per
+/// disc, within `±EVAL_MAX`. Called on positions where the game is not over.
 pub trait Evaluator: Send {
     fn evaluate(&mut self, b: &Board) -> i32;
     /// The evaluation of `child`, reached from `parent` by playing `sq` flipping `flips`
@@ -48,59 +42,16 @@ pub trait Evaluator: Send {
     /// The Multi-ProbCut tables fitted for this evaluation (midgame, endgame): how well a
     /// shallow search predicts a deep one depends on the evaluation.
     fn mpc_tables(&self) -> (&'static MpcTable, &'static EndMpcTable) {
-        (&crate::midgame::MPC_TABLE, &crate::endgame::END_MPC_TABLE)
+        (&crate::mpc::MPC_TABLE, &crate::mpc::END_MPC_TABLE)
     }
     /// From how many empties on the exact solver orders moves by this evaluation.
     fn order_eval_empties(&self) -> u32 {
-        crate::endgame::ORDER_EVAL_EMPTIES
-    }
-}
-
-/// An evaluation to give searches: the one the plugin's `Eval`/`EvalFile` options choose,
-/// and what `--eval` names in the `train` and `strong-bench` tools.
-#[derive(Clone)]
-pub enum EvalSource {
-    /// The interim hand-written evaluation ([`HandEval`]).
-    Simple,
-    /// Trained pattern weights ([`PatternEval`]).
-    Trained(Arc<pattern::Weights>),
-}
-
-impl EvalSource {
-    /// Trained weights from a weight file, or the embedded ones when `file` is empty. The
-    /// error names the file (or says the embedded weights) and the reason.
-    pub fn trained(file: &str) -> Result<EvalSource, String> {
-        if file.is_empty() {
-            pattern::embedded()
-                .map(EvalSource::Trained)
-                .map_err(|e| format!("embedded evaluation weights: {e}"))
-        } else {
-            pattern::Weights::load(Path::new(file))
-                .map(|w| EvalSource::Trained(Arc::new(w)))
-                .map_err(|e| e.to_string())
-        }
-    }
-
-    /// `simple`, `trained` (the embedded weights) or the path of a weight file.
-    pub fn named(name: &str) -> Result<EvalSource, String> {
-        match name {
-            "simple" => Ok(EvalSource::Simple),
-            "trained" => EvalSource::trained(""),
-            file => EvalSource::trained(file),
-        }
-    }
-
-    /// A fresh evaluator (one per search thread).
-    pub fn evaluator(&self) -> Box<dyn Evaluator> {
-        match self {
-            EvalSource::Simple => Box::new(HandEval::default()),
-            EvalSource::Trained(w) => Box::new(PatternEval::new(w.clone())),
-        }
+        crate::ordering::ORDER_EVAL_EMPTIES
     }
 }
 
 /// Weights of [`HandEval`] at the opening (60 empties) and at the end (0 empties), linearly
-/// interpolated on the number of empties; units are [`SCALE`] per disc.
+/// interpolated on the number of empties; units are [`SCALE`](crate::score::SCALE) per disc.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Weights {
     /// Per corner owned (mine minus theirs).
@@ -237,8 +188,8 @@ impl Evaluator for HandEval {
 
     fn mpc_tables(&self) -> (&'static MpcTable, &'static EndMpcTable) {
         (
-            &crate::midgame::MPC_TABLE_SIMPLE,
-            &crate::endgame::END_MPC_TABLE_SIMPLE,
+            &crate::mpc::MPC_TABLE_SIMPLE,
+            &crate::mpc::END_MPC_TABLE_SIMPLE,
         )
     }
 
@@ -252,6 +203,7 @@ impl Evaluator for HandEval {
 mod tests {
     use super::*;
     use crate::bits::{C_SQUARES, X_SQUARES};
+    use crate::score::SCALE;
 
     #[test]
     fn corner_masks() {
@@ -265,22 +217,5 @@ mod tests {
         assert!(e.score(&Board::START).abs() < SCALE);
         let b = Board::new(0xFFFF_FFFF_FFFF_FF00, 0x7E);
         assert!(e.score(&b).abs() <= EVAL_MAX);
-    }
-
-    #[test]
-    fn eval_sources_by_name() {
-        assert!(matches!(
-            EvalSource::named("simple"),
-            Ok(EvalSource::Simple)
-        ));
-        let Ok(EvalSource::Trained(w)) = EvalSource::named("trained") else {
-            panic!("the embedded weights load");
-        };
-        assert_eq!(w.checksum, crate::pattern::embedded().unwrap().checksum);
-        let missing = "/nonexistent/eval.weights";
-        let err = EvalSource::named(missing)
-            .err()
-            .expect("a missing file is an error");
-        assert!(err.contains(missing), "{err}");
     }
 }

@@ -1,0 +1,141 @@
+//! Multi-ProbCut (Buro): the selectivity levels, and the fitted tables by which a shallow
+//! search predicts a deep one, for the midgame search (per node depth) and for the selective
+//! endgame (per number of empties); each evaluation brings its own pair of tables
+//! ([`crate::eval::Evaluator::mpc_tables`]).
+//!
+//! Invariant: a midgame table has one row per depth from 0 to [`MPC_MAX_DEPTH`], an endgame
+//! table one per number of empties from [`END_MPC_MIN_EMPTIES`] to [`END_MPC_MAX_EMPTIES`]
+//! ([`MpcTable`] and [`EndMpcTable`] fix the lengths); every row was fitted against a shallow
+//! search of the depth that [`mpc_shallow`] (midgame) or [`end_mpc_shallow`] (endgame) gives
+//! for it, so changing one of those functions means refitting its tables (`strong-bench
+//! --mpc-data`, `--end-mpc-data`).
+
+/// Selectivity levels (Edax's): cut probability thresholds `t` in standard deviations and the
+/// percentage reported; the last level is no selectivity.
+pub const SELECTIVITY: [(f64, u32); 6] = [
+    (1.1, 73),
+    (1.5, 87),
+    (2.0, 95),
+    (2.6, 98),
+    (3.3, 99),
+    (f64::INFINITY, 100),
+];
+
+// Midgame: Multi-ProbCut at nodes of depth MPC_MIN_DEPTH..=MPC_MAX_DEPTH.
+
+/// Deepest node depth with Multi-ProbCut parameters.
+pub const MPC_MAX_DEPTH: u32 = 10;
+/// Shallowest node depth where Multi-ProbCut is tried.
+pub const MPC_MIN_DEPTH: u32 = 3;
+
+/// The depth of the shallow search that predicts a search of depth `d` (about half of it,
+/// keeping the parity of the depth where possible, as the evaluation alternates by ply).
+pub const fn mpc_shallow(d: u32) -> u32 {
+    if d <= 2 {
+        0
+    } else {
+        let s = d / 2;
+        s - (d - s) % 2
+    }
+}
+
+/// Multi-ProbCut: `v_d ~ a * v_s + b`, residual standard deviation `sigma`, per depth `d`
+/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 200` with
+/// the trained pattern evaluation (200 random positions at 20-50 empties, searched without
+/// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
+/// deviation). The prediction error is 5-8 discs on these random positions; `a` is near 1
+/// because the evaluation is calibrated in discs. Each evaluation brings its own table
+/// ([`crate::eval::Evaluator::mpc_tables`]).
+pub const MPC_TABLE: MpcTable = [
+    (1.0, 0.0, 0.0),        // d = 0: unused
+    (1.0, 0.0, 0.0),        // d = 1: unused
+    (0.903, 12.2, 757.0),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (0.976, -81.5, 589.4),  // d = 3, shallow 1
+    (0.973, 10.0, 493.0),   // d = 4, shallow 2
+    (0.943, -125.0, 766.8), // d = 5, shallow 1
+    (0.957, 73.9, 636.2),   // d = 6, shallow 2
+    (0.983, -82.8, 590.9),  // d = 7, shallow 3
+    (1.000, 71.0, 532.2),   // d = 8, shallow 4
+    (0.976, -99.9, 660.9),  // d = 9, shallow 3
+    (1.008, 75.6, 643.2),   // d = 10, shallow 4
+];
+
+/// [`MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted the same way with it
+/// (`strong-bench --mpc-data 400 --eval simple`): its scores are compressed, `a > 1`, and the
+/// prediction error is 3-6 discs.
+pub const MPC_TABLE_SIMPLE: MpcTable = [
+    (1.0, 0.0, 0.0),        // d = 0: unused
+    (1.0, 0.0, 0.0),        // d = 1: unused
+    (1.011, 31.2, 492.2),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (1.041, -70.4, 346.9),  // d = 3, shallow 1
+    (1.048, 2.6, 314.9),    // d = 4, shallow 2
+    (1.109, -106.7, 526.6), // d = 5, shallow 1
+    (1.122, 32.0, 497.3),   // d = 6, shallow 2
+    (1.146, -57.8, 437.6),  // d = 7, shallow 3
+    (1.167, 43.5, 381.5),   // d = 8, shallow 4
+    (1.243, -96.5, 565.4),  // d = 9, shallow 3
+    (1.271, 42.6, 515.3),   // d = 10, shallow 4
+];
+
+/// A Multi-ProbCut table: `(a, b, sigma)` per depth.
+pub type MpcTable = [(f64, f64, f64); MPC_MAX_DEPTH as usize + 1];
+
+// Selective endgame: Multi-ProbCut at the exact solver's null-window nodes.
+
+/// Selective endgame search (Multi-ProbCut at null-window solver nodes): from this many
+/// empties on...
+pub const END_MPC_MIN_EMPTIES: u32 = 14;
+/// ...to this many (larger nodes use this row of the table).
+pub const END_MPC_MAX_EMPTIES: u32 = 24;
+
+/// The depth of the midgame search that predicts the exact score of a node with `n` empties:
+/// 2 at 14-17 empties, 4 at 18-21, 6 at 22-25, 8 beyond.
+pub const fn end_mpc_shallow(n: u32) -> u32 {
+    let d = (n.saturating_sub(10) / 4) * 2;
+    if d < 2 {
+        2
+    } else if d > 8 {
+        8
+    } else {
+        d
+    }
+}
+
+/// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
+/// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted with the trained pattern
+/// evaluation by `strong-bench --end-mpc-data 40` (40 random positions per row, 8 minutes for
+/// 14-22 empties; the rows of 23 and 24 empties repeat the row of 22, as solving random
+/// positions there takes too long). The prediction error is 6.5-10 discs (the interim hand
+/// evaluation's was 13-17), so the selective stages cut with narrower margins.
+pub const END_MPC_TABLE: EndMpcTable = [
+    (1.105, 11.7, 809.5),   // 14 empties, shallow 2
+    (1.067, 176.1, 825.9),  // 15 empties, shallow 2
+    (1.162, -195.0, 923.2), // 16 empties, shallow 2
+    (1.212, 236.5, 1009.5), // 17 empties, shallow 2
+    (1.021, 160.5, 645.7),  // 18 empties, shallow 4
+    (1.061, 293.6, 683.9),  // 19 empties, shallow 4
+    (1.169, 22.7, 786.5),   // 20 empties, shallow 4
+    (1.003, 335.4, 876.3),  // 21 empties, shallow 4
+    (1.185, 7.4, 771.4),    // 22 empties, shallow 6
+    (1.185, 7.4, 771.4),    // 23: the row of 22
+    (1.185, 7.4, 771.4),    // 24: the row of 22
+];
+
+/// [`END_MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted with it by
+/// `strong-bench --end-mpc-data 60 --eval simple`: its prediction error is 13-17 discs.
+pub const END_MPC_TABLE_SIMPLE: EndMpcTable = [
+    (0.824, 539.2, 1320.3), // 14 empties, shallow 2
+    (0.757, 919.8, 1623.0), // 15 empties, shallow 2
+    (0.822, 458.5, 1720.3), // 16 empties, shallow 2
+    (0.879, 750.1, 1347.0), // 17 empties, shallow 2
+    (0.973, 701.1, 1334.5), // 18 empties, shallow 4
+    (1.013, 175.5, 1679.3), // 19 empties, shallow 4
+    (1.092, 325.1, 1544.0), // 20 empties, shallow 4
+    (1.064, 454.8, 1287.1), // 21 empties, shallow 4
+    (1.036, 531.6, 1513.7), // 22 empties, shallow 6
+    (1.036, 531.6, 1513.7), // 23: the row of 22
+    (1.036, 531.6, 1513.7), // 24: the row of 22
+];
+
+/// A selective-endgame table: `(a, b, sigma)` per number of empties from 14 to 24.
+pub type EndMpcTable = [(f64, f64, f64); (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize];
