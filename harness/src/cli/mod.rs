@@ -69,7 +69,7 @@ enum Command {
         #[arg(long)]
         engine: String,
         /// Engine option NAME=VALUE (repeatable).
-        #[arg(long = "option", value_parser = crate::tools::solve::parse_option)]
+        #[arg(long = "option", value_parser = parse_option)]
         options: Vec<(String, String)>,
         /// Sets the engine option `Threads`.
         #[arg(long)]
@@ -146,6 +146,14 @@ enum Command {
     },
 }
 
+/// Parse a `NAME=VALUE` engine option (for the command line).
+pub fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{text}` is not NAME=VALUE")),
+    }
+}
+
 /// Comma-separated result counts.
 #[derive(Clone, Debug)]
 struct Counts(Vec<u64>);
@@ -176,7 +184,7 @@ struct SeatArgs {
     #[arg(long)]
     engine: String,
     /// Engine option NAME=VALUE (repeatable).
-    #[arg(long = "option", value_parser = crate::tools::solve::parse_option)]
+    #[arg(long = "option", value_parser = parse_option)]
     options: Vec<(String, String)>,
     /// Folder where a bare plugin name is looked up.
     #[arg(long)]
@@ -300,5 +308,20 @@ pub fn main() -> i32 {
             eprintln!("error: {e:#}");
             exit::ERROR
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options() {
+        assert_eq!(
+            parse_option("Hash=128"),
+            Ok(("Hash".to_string(), "128".to_string()))
+        );
+        assert!(parse_option("Hash").is_err());
+        assert!(parse_option("=3").is_err());
     }
 }

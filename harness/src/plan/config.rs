@@ -198,6 +198,27 @@ impl PluginRef {
         }
     }
 
+    /// A plugin as written in a tournament file or on the command line: a path when it has a
+    /// folder separator or a library suffix, otherwise a bare name. A relative path is taken
+    /// relative to `base_dir`.
+    pub fn parse(text: &str, base_dir: &Path) -> PluginRef {
+        if PluginRef::is_path(text) {
+            PluginRef::Path(base_dir.join(text))
+        } else {
+            PluginRef::Name(text.to_string())
+        }
+    }
+
+    /// The library file, with bare names looked up in `plugin_dir` or, without one, in
+    /// [`default_plugin_dir`].
+    pub fn locate(&self, plugin_dir: Option<&Path>) -> std::io::Result<PathBuf> {
+        match (self, plugin_dir) {
+            (PluginRef::Path(path), _) => Ok(path.clone()),
+            (_, Some(dir)) => Ok(self.resolve(dir)),
+            (_, None) => Ok(self.resolve(&default_plugin_dir()?)),
+        }
+    }
+
     /// Whether `text` names a path rather than a bare plugin name.
     fn is_path(text: &str) -> bool {
         text.contains('/')
@@ -773,11 +794,7 @@ impl Validator<'_> {
             if plugin_text.is_empty() {
                 return Err(self.invalid(entry.plugin.span(), "plugin", "must not be empty"));
             }
-            let plugin = if PluginRef::is_path(plugin_text) {
-                PluginRef::Path(base_dir.join(plugin_text))
-            } else {
-                PluginRef::Name(plugin_text.to_string())
-            };
+            let plugin = PluginRef::parse(plugin_text, base_dir);
             let mut options = Vec::new();
             for (key, value) in entry.options.map(|o| o.0).unwrap_or_default() {
                 let dotted = format!("options.{}", key.get_ref());
@@ -1093,6 +1110,23 @@ plugin = "a"
         assert!(PluginRef::is_path("./engine"));
         assert!(!PluginRef::is_path("engine"));
         assert!(default_plugin_dir().unwrap().is_dir());
+    }
+
+    #[test]
+    fn command_line_plugin_names_and_paths() {
+        let dir = Path::new("/plugins");
+        let p = PluginRef::parse("strong", Path::new(""))
+            .locate(Some(dir))
+            .unwrap();
+        assert!(p.starts_with(dir) && p.to_string_lossy().contains("strong"));
+        for path in ["./libx.so", "x.dll", "a\\b"] {
+            assert_eq!(
+                PluginRef::parse(path, Path::new(""))
+                    .locate(Some(dir))
+                    .unwrap(),
+                PathBuf::from(path)
+            );
+        }
     }
 
     #[test]

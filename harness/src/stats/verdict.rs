@@ -123,7 +123,10 @@ mod tests {
             first_game: 4,
             first_reason: "crashed".into(),
         };
-        assert_eq!(exit_code(Some(Decision::AcceptH1), std::slice::from_ref(&broken)), 1);
+        assert_eq!(
+            exit_code(Some(Decision::AcceptH1), std::slice::from_ref(&broken)),
+            1
+        );
         assert_eq!(exit_code(None, std::slice::from_ref(&broken)), 1);
         assert_eq!(exit_code(None, &[]), 0);
         assert_eq!(exit_code(Some(Decision::AcceptH1), &[]), 0);

@@ -10,7 +10,7 @@
 //! file with a score below the best (or not listed although the file lists moves).
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
-use crate::plan::config::{default_plugin_dir, PluginRef};
+use crate::plan::config::PluginRef;
 use crate::search::SearchLimits;
 use anyhow::Context;
 use othello_board::{Move, ObfLine};
@@ -54,23 +54,6 @@ pub struct SolveSummary {
     pub nodes: u64,
 }
 
-/// Whether `text` names a library path rather than a bare plugin name.
-fn is_path(text: &str) -> bool {
-    text.contains('/') || [".so", ".dylib", ".dll"].iter().any(|e| text.ends_with(e))
-}
-
-/// The plugin library of `args.engine`.
-pub fn resolve_plugin(engine: &str, plugin_dir: Option<&Path>) -> anyhow::Result<PathBuf> {
-    if is_path(engine) {
-        return Ok(PathBuf::from(engine));
-    }
-    let dir = match plugin_dir {
-        Some(d) => d.to_path_buf(),
-        None => default_plugin_dir().context("cannot find the harness binary's folder")?,
-    };
-    Ok(PluginRef::Name(engine.to_string()).resolve(&dir))
-}
-
 fn rate(nodes: u64, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64().max(1e-9)
 }
@@ -99,7 +82,9 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
             .with_context(|| format!("{}:{}: bad OBF line", args.file.display(), i + 1))?;
         lines.push((i + 1, obf));
     }
-    let plugin = resolve_plugin(&args.engine, args.plugin_dir.as_deref())?;
+    let plugin = PluginRef::parse(&args.engine, Path::new(""))
+        .locate(args.plugin_dir.as_deref())
+        .context("cannot find the harness binary's folder")?;
     let mut options = args.options.clone();
     if let Some(t) = args.threads {
         options.retain(|(n, _)| !n.eq_ignore_ascii_case("Threads"));
@@ -198,14 +183,6 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
     Ok(summary)
 }
 
-/// Parse a `NAME=VALUE` engine option (for the command line).
-pub fn parse_option(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.trim().to_string())),
-        _ => Err(format!("`{text}` is not NAME=VALUE")),
-    }
-}
-
 /// The `harness solve` command: print to stdout; exit code 0 when every position is right,
 /// 1 when one is wrong (errors are returned, for exit code 2).
 pub fn main(args: &SolveArgs) -> anyhow::Result<i32> {
@@ -249,26 +226,5 @@ mod tests {
         assert!(!check(&l, g8, 16));
         assert!(!check(&l, h1, 18));
         assert!(!check(&l, a2, 18));
-    }
-
-    #[test]
-    fn options() {
-        assert_eq!(
-            parse_option("Hash=128"),
-            Ok(("Hash".to_string(), "128".to_string()))
-        );
-        assert!(parse_option("Hash").is_err());
-        assert!(parse_option("=3").is_err());
-    }
-
-    #[test]
-    fn plugin_names_and_paths() {
-        let dir = Path::new("/plugins");
-        let p = resolve_plugin("strong", Some(dir)).unwrap();
-        assert!(p.starts_with(dir) && p.to_string_lossy().contains("strong"));
-        assert_eq!(
-            resolve_plugin("./libx.so", Some(dir)).unwrap(),
-            PathBuf::from("./libx.so")
-        );
     }
 }

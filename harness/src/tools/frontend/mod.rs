@@ -16,9 +16,11 @@ pub mod gtp;
 pub mod nboard;
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
+use crate::plan::config::PluginRef;
 use crate::search::{SearchInfo, SearchLimits};
+use anyhow::Context;
 use othello_board::{Color, GameHistory, Move, Position};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What `harness nboard` and `harness gtp` are given.
@@ -106,7 +108,9 @@ pub struct Seat {
 impl Seat {
     /// Load the plugin in a worker and set its options; errors end the session before it starts.
     pub fn start(args: &FrontendArgs) -> anyhow::Result<Seat> {
-        let plugin = crate::tools::solve::resolve_plugin(&args.engine, args.plugin_dir.as_deref())?;
+        let plugin = PluginRef::parse(&args.engine, Path::new(""))
+            .locate(args.plugin_dir.as_deref())
+            .context("cannot find the harness binary's folder")?;
         let spec = WorkerSpec {
             name: args.engine.clone(),
             plugin,
