@@ -1,6 +1,7 @@
 //! What people read. Everything here reads finished records (and, for the live view, the event
 //! stream); nothing here drives a game.
 //!
+//! - [`standings`]: the standings row (a pairing's statistics) that every view renders;
 //! - [`table`]: the plain-text tables of `run` and `stats`; [`progress`]: the plain progress
 //!   lines of a run;
 //! - [`report`]: `report.json`, `report.md`, `report.html`;
@@ -8,5 +9,6 @@
 
 pub mod progress;
 pub mod report;
+pub mod standings;
 pub mod table;
 pub mod tui;

@@ -5,14 +5,9 @@
 
 use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
-use crate::stats::{self, MatchStats};
+use crate::show::standings::{Column, Standing};
+use crate::stats;
 use std::fmt::Write;
-
-fn opt(e: &Option<stats::Estimate>) -> String {
-    e.as_ref()
-        .map(|e| e.to_string())
-        .unwrap_or_else(|| "-".to_string())
-}
 
 /// The final report: one block per engine pairing, then the joint rating for more than two
 /// engines, then forfeits by reason.
@@ -33,23 +28,12 @@ pub fn final_tables(records: &[GameRecord]) -> String {
         .max()
         .unwrap_or(0)
         .max(14);
-    let header = format!(
-        "{:<w$} {:<w$} {:>5} {:>11} {:>6} {:>27} {:>6} {:>6} {:>25} {:>20}",
-        "engine",
-        "opponent",
-        "games",
-        "W-D-L",
-        "score",
-        "Elo [95%] (pentanomial)",
-        "LOS",
-        "draws",
-        "discs/game [95%]",
-        "LL LD WL+DD WD WW"
-    );
+    let header = row(&COLUMNS.map(|c| c.header().to_string()), w);
     let _ = writeln!(s, "{header}");
     let _ = writeln!(s, "{}", "-".repeat(header.len()));
     for m in &matches {
-        let _ = writeln!(s, "{}", match_row(m, w));
+        let standing = Standing::of(m);
+        let _ = writeln!(s, "{}", row(&COLUMNS.map(|c| standing.cell(c)), w));
     }
     let names: std::collections::BTreeSet<&str> = records
         .iter()
@@ -103,30 +87,34 @@ pub fn final_tables(records: &[GameRecord]) -> String {
     s
 }
 
-/// One pairing's row; `w` is the width of the name columns.
-fn match_row(m: &MatchStats, w: usize) -> String {
-    let penta = m
-        .pentanomial
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let los = m
-        .los
-        .map(|l| format!("{:.1}%", 100.0 * l))
-        .unwrap_or_else(|| "-".into());
+/// The columns of the terminal table.
+const COLUMNS: [Column; 10] = [
+    Column::Engine,
+    Column::Opponent,
+    Column::Games,
+    Column::Wdl,
+    Column::Score,
+    Column::Elo,
+    Column::Los,
+    Column::Draws,
+    Column::Discs,
+    Column::Pentanomial,
+];
+
+/// One line of the table from its cells; `w` is the width of the name columns.
+fn row(cells: &[String; 10], w: usize) -> String {
     format!(
-        "{:<w$} {:<w$} {:>5} {:>11} {:>5.1}% {:>27} {:>6} {:>5.1}% {:>25} {:>20}",
-        m.a,
-        m.b,
-        m.games,
-        format!("{}-{}-{}", m.wins, m.draws, m.losses),
-        100.0 * m.score,
-        opt(&m.elo),
-        los,
-        100.0 * m.draw_ratio,
-        opt(&m.disc_diff),
-        penta
+        "{:<w$} {:<w$} {:>5} {:>11} {:>6} {:>27} {:>6} {:>6} {:>25} {:>20}",
+        cells[0],
+        cells[1],
+        cells[2],
+        cells[3],
+        cells[4],
+        cells[5],
+        cells[6],
+        cells[7],
+        cells[8],
+        cells[9]
     )
 }
 

@@ -4,9 +4,10 @@
 use super::markdown::duration_text;
 use super::{
     disc_differences, elo_trajectory, headline, model_name, termination_name, unit_name, EloPoint,
-    Interval, Report, TrajectoryPoint,
+    Report, TrajectoryPoint,
 };
 use crate::record::GameRecord;
+use crate::show::standings::{Column, Interval, MISSING};
 use plotters::prelude::*;
 use std::fmt::Write;
 
@@ -80,10 +81,24 @@ fn inline_markdown(text: &str) -> String {
 }
 
 fn interval(i: &Option<Interval>) -> String {
-    i.as_ref()
-        .map(|i| esc(&i.text()))
-        .unwrap_or_else(|| "–".into())
+    i.as_ref().map_or(MISSING.to_string(), |i| esc(&i.text()))
 }
+
+/// The columns of the results table.
+const RESULT_COLUMNS: [Column; 12] = [
+    Column::Engine,
+    Column::Opponent,
+    Column::Games,
+    Column::Wdl,
+    Column::Score,
+    Column::Elo,
+    Column::NormalizedElo,
+    Column::Los,
+    Column::Draws,
+    Column::PairRatio,
+    Column::Discs,
+    Column::Pentanomial,
+];
 
 fn signed_class(x: f64) -> &'static str {
     if x > 0.0 {
@@ -197,41 +212,33 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
 
     // Pairings.
     let _ = writeln!(s, "<h2>Results</h2>");
+    let headers: String = RESULT_COLUMNS
+        .iter()
+        .map(|&c| match c {
+            Column::Engine | Column::Opponent => format!("<th class=\"l\">{}</th>", c.header()),
+            _ => format!("<th>{}</th>", c.header()),
+        })
+        .collect();
     let _ = writeln!(
         s,
-        "<div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th><th class=\"l\">opponent</th><th>games</th>\
-         <th>W-D-L</th><th>score</th><th>Elo [95%] (pentanomial)</th>\
-         <th>nElo [95%]</th><th>LOS</th><th>draws</th><th>pair ratio</th><th>discs/game [95%]</th>\
-         <th>LL LD WL+DD WD WW</th></tr></thead><tbody>"
+        "<div class=\"scroll\"><table><thead><tr>{headers}</tr></thead><tbody>"
     );
     for p in &report.pairings {
-        let elo_class = p.elo.map(|e| signed_class(e.value)).unwrap_or("");
-        let _ = write!(
-            s,
-            "<tr><td class=\"l\"><b>{}</b></td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
-             <td>{:.1}%</td><td class=\"{elo_class}\"><b>{}</b></td><td>{}</td><td>{}</td>\
-             <td>{:.1}%</td><td>{}</td><td>{}</td>",
-            esc(&p.a),
-            esc(&p.b),
-            p.games,
-            p.wdl(),
-            100.0 * p.score,
-            interval(&p.elo),
-            interval(&p.normalized_elo),
-            p.los
-                .map(|l| format!("{:.1}%", 100.0 * l))
-                .unwrap_or_else(|| "–".into()),
-            100.0 * p.draw_ratio,
-            p.pair_ratio
-                .map(|r| format!("{r:.2}"))
-                .unwrap_or_else(|| "–".into()),
-            interval(&p.disc_diff),
-        );
-        let _ = writeln!(
-            s,
-            "<td><code>{}</code></td></tr>",
-            p.pentanomial.map(|c| c.to_string()).join(" ")
-        );
+        let _ = write!(s, "<tr>");
+        for &c in &RESULT_COLUMNS {
+            let text = esc(&p.cell(c));
+            let _ = match c {
+                Column::Engine => write!(s, "<td class=\"l\"><b>{text}</b></td>"),
+                Column::Opponent => write!(s, "<td class=\"l\">{text}</td>"),
+                Column::Elo => {
+                    let class = p.elo.map(|e| signed_class(e.value)).unwrap_or("");
+                    write!(s, "<td class=\"{class}\"><b>{text}</b></td>")
+                }
+                Column::Pentanomial => write!(s, "<td><code>{text}</code></td>"),
+                _ => write!(s, "<td>{text}</td>"),
+            };
+        }
+        let _ = writeln!(s, "</tr>");
     }
     let _ = writeln!(s, "</tbody></table></div>");
     let trinomial: Vec<String> = report
@@ -360,7 +367,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
                             forfeit
                         )
                     })
-                    .unwrap_or_else(|| "–".into())
+                    .unwrap_or_else(|| MISSING.into())
             };
             let _ = writeln!(
                 s,
@@ -377,11 +384,11 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
                 o.a_points.map(|p| signed_class(p - 1.0)).unwrap_or(""),
                 o.a_points
                     .map(|p| format!("{p}–{}", 2.0 - p))
-                    .unwrap_or_else(|| "–".into()),
+                    .unwrap_or_else(|| MISSING.into()),
                 o.a_discs.map(|d| signed_class(d as f64)).unwrap_or(""),
                 o.a_discs
                     .map(|d| format!("{d:+}"))
-                    .unwrap_or_else(|| "–".into()),
+                    .unwrap_or_else(|| MISSING.into()),
             );
         }
         let _ = writeln!(s, "</tbody></table></div>");

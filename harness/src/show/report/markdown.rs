@@ -1,45 +1,33 @@
 //! `report.md`: the short summary a CI job shows (GitHub-flavoured Markdown).
 
-use super::{headline, model_name, termination_name, unit_name, PairingReport, Report};
+use super::{headline, model_name, termination_name, unit_name, Report};
+use crate::show::standings::{Column, Standing};
 use std::fmt::Write;
-
-fn opt_interval(i: &Option<super::Interval>) -> String {
-    i.as_ref().map(|i| i.text()).unwrap_or_else(|| "–".into())
-}
-
-fn opt_num(x: Option<f64>, digits: usize) -> String {
-    x.map(|x| format!("{x:.digits$}"))
-        .unwrap_or_else(|| "–".into())
-}
 
 /// Escapes the characters that would break a table cell.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-fn pairing_row(p: &PairingReport) -> String {
-    let pe = p.pentanomial;
-    format!(
-        "| {} | {} | {} | {} | {:.1}% | {} | {} | {} | {:.1}% | {} | {} | {} {} {} {} {} |",
-        cell(&p.a),
-        cell(&p.b),
-        p.games,
-        p.wdl(),
-        100.0 * p.score,
-        opt_interval(&p.elo),
-        opt_interval(&p.normalized_elo),
-        p.los
-            .map(|l| format!("{:.1}%", 100.0 * l))
-            .unwrap_or_else(|| "–".into()),
-        100.0 * p.draw_ratio,
-        opt_num(p.pair_ratio, 2),
-        opt_interval(&p.disc_diff),
-        pe[0],
-        pe[1],
-        pe[2],
-        pe[3],
-        pe[4]
-    )
+/// The columns of the results table.
+const COLUMNS: [Column; 12] = [
+    Column::Engine,
+    Column::Opponent,
+    Column::Games,
+    Column::Wdl,
+    Column::Score,
+    Column::Elo,
+    Column::NormalizedElo,
+    Column::Los,
+    Column::Draws,
+    Column::PairRatio,
+    Column::Discs,
+    Column::Pentanomial,
+];
+
+fn pairing_row(p: &Standing) -> String {
+    let cells: Vec<String> = COLUMNS.iter().map(|&c| cell(&p.cell(c))).collect();
+    format!("| {} |", cells.join(" | "))
 }
 
 /// Renders the Markdown summary.
@@ -73,10 +61,8 @@ pub fn markdown(report: &Report) -> String {
             sp.lower_bound, sp.upper_bound, sp.observations
         );
     }
-    let _ = writeln!(
-        s,
-        "| engine | opponent | games | W-D-L | score | Elo [95%] | nElo [95%] | LOS | draws | pair ratio | discs/game [95%] | LL LD WL+DD WD WW |"
-    );
+    let headers: Vec<&str> = COLUMNS.iter().map(|c| c.header()).collect();
+    let _ = writeln!(s, "| {} |", headers.join(" | "));
     let _ = writeln!(
         s,
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

@@ -26,6 +26,7 @@ pub use markdown::markdown;
 use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
 use crate::record::GameOutcome;
 use crate::record::{GameRecord, Termination};
+use crate::show::standings::Standing;
 use crate::stats::sprt::{Decision, SprtParams};
 use crate::stats::{self, Estimate, MatchStats};
 use othello_board::Color;
@@ -68,7 +69,7 @@ pub struct Report {
     pub tournament: TournamentSummary,
     pub totals: Totals,
     /// One entry per engine pairing, in the tournament's pairing order.
-    pub pairings: Vec<PairingReport>,
+    pub pairings: Vec<Standing>,
     /// Joint Bradley-Terry ratings; only with more than two engines.
     pub ratings: Option<RatingsReport>,
     /// The sequential test; only when the tournament configures one.
@@ -116,104 +117,6 @@ pub struct Totals {
     pub elapsed_seconds: Option<f64>,
     /// Engine thinking time summed over all games, in seconds.
     pub engine_seconds: f64,
-}
-
-/// A point estimate with its 95% interval; an infinite bound is `null`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Interval {
-    pub value: f64,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
-}
-
-impl Interval {
-    fn of(e: &Estimate) -> Interval {
-        let finite = |x: f64| x.is_finite().then_some(x);
-        Interval {
-            value: e.value,
-            low: finite(e.low),
-            high: finite(e.high),
-        }
-    }
-
-    /// `+88.7 [+12.3, +170.2]`, `-inf`/`+inf` for a missing bound.
-    pub fn text(&self) -> String {
-        Estimate {
-            value: self.value,
-            low: self.low.unwrap_or(f64::NEG_INFINITY),
-            high: self.high.unwrap_or(f64::INFINITY),
-        }
-        .to_string()
-    }
-}
-
-/// Head-to-head statistics of one pairing, from engine `a`'s point of view.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PairingReport {
-    pub a: String,
-    pub b: String,
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    /// A's score fraction in `0..=1`.
-    pub score: f64,
-    /// Complete pairs by A's pair score: LL, LD, WL+DD, WD, WW.
-    pub pentanomial: [u32; 5],
-    /// Complete pairs (the sum of `pentanomial`).
-    pub pairs: u32,
-    /// Games not in a complete pair (left out of the pentanomial numbers).
-    pub incomplete_games: u32,
-    /// Elo A − B from the pentanomial model; null without a complete pair.
-    pub elo: Option<Interval>,
-    /// Elo A − B from the per-game (trinomial) model; null without games.
-    pub elo_trinomial: Option<Interval>,
-    /// Normalised Elo of the pentanomial sample; null without spread.
-    pub normalized_elo: Option<Interval>,
-    /// Likelihood of superiority of A; null without a complete pair.
-    pub los: Option<f64>,
-    pub draw_ratio: f64,
-    /// Pairs won over pairs lost, `(WD + WW) / (LL + LD)`; null when no pair was lost.
-    pub pair_ratio: Option<f64>,
-    /// Mean disc difference per game from A's view, paired t interval.
-    pub disc_diff: Option<Interval>,
-}
-
-impl PairingReport {
-    fn of(m: &MatchStats) -> PairingReport {
-        let p = m.pentanomial;
-        let lost = p[0] + p[1];
-        let sample = crate::stats::sprt::Sample::pentanomial(p.map(u64::from));
-        PairingReport {
-            a: m.a.clone(),
-            b: m.b.clone(),
-            games: m.games,
-            wins: m.wins,
-            draws: m.draws,
-            losses: m.losses,
-            score: m.score,
-            pentanomial: p,
-            pairs: m.pairs,
-            incomplete_games: m.incomplete_games,
-            elo: m.elo.as_ref().map(Interval::of),
-            elo_trinomial: m.elo_trinomial.as_ref().map(Interval::of),
-            normalized_elo: crate::stats::sprt::normalized_elo(
-                &sample,
-                crate::stats::sprt::Unit::Pentanomial,
-            )
-            .as_ref()
-            .map(Interval::of),
-            los: m.los,
-            draw_ratio: m.draw_ratio,
-            pair_ratio: (lost > 0).then(|| f64::from(p[3] + p[4]) / f64::from(lost)),
-            disc_diff: m.disc_diff.as_ref().map(Interval::of),
-        }
-    }
-
-    /// `12-3-5`.
-    pub fn wdl(&self) -> String {
-        format!("{}-{}-{}", self.wins, self.draws, self.losses)
-    }
 }
 
 /// The joint rating list.
@@ -327,7 +230,7 @@ pub fn build(input: &ReportInput) -> Report {
     let records = sorted(input.records);
     let outcomes = crate::record::outcomes(&records);
     let matches = pairing_stats(t, &outcomes);
-    let pairings: Vec<PairingReport> = matches.iter().map(PairingReport::of).collect();
+    let pairings: Vec<Standing> = matches.iter().map(Standing::of).collect();
 
     let names = engine_names(t, &records);
     let ratings = (names.len() > 2).then(|| {

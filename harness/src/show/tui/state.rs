@@ -5,8 +5,9 @@ use crate::events::{ControlState, Event};
 use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
 use crate::search::SearchInfo;
+use crate::show::standings::Standing;
 use crate::stats::sprt::{SprtParams, SprtStatus};
-use crate::stats::{self, MatchStats, Rating};
+use crate::stats::{self, Rating};
 use othello_board::{Color, Move, Position};
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -188,7 +189,7 @@ impl GameState {
 /// One line of the standings: a pairing's statistics.
 #[derive(Clone, Debug)]
 pub struct Standings {
-    pub matches: Vec<MatchStats>,
+    pub matches: Vec<Standing>,
     /// The joint rating, for more than two engines.
     pub ratings: Vec<Rating>,
 }
@@ -476,7 +477,10 @@ impl State {
         }
         self.stale = false;
         let outcomes = &self.outcomes;
-        let matches = stats::all_matches(outcomes);
+        let matches: Vec<Standing> = stats::all_matches(outcomes)
+            .iter()
+            .map(Standing::of)
+            .collect();
         let ratings = if self.engines.len() > 2 {
             stats::ratings(outcomes, self.engines.first().map(String::as_str))
         } else {

@@ -5,7 +5,7 @@
 use super::state::{clock_text, count_text, duration_text, GameState, State};
 use crate::events::ControlState;
 use crate::search::SearchInfo;
-use crate::stats::Estimate;
+use crate::show::standings::{Column, MISSING};
 use othello_board::{Color as Side, Move, Position, Square};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -350,16 +350,6 @@ fn eval_chart<'a>(g: &GameState, data: &'a [Vec<(f64, f64)>; 2]) -> Chart<'a> {
         ]))
 }
 
-fn elo_text(e: &Option<Estimate>) -> String {
-    match e {
-        Some(e) if e.low.is_finite() && e.high.is_finite() => {
-            format!("{:+.0} ±{:.0}", e.value, (e.high - e.low) / 2.0)
-        }
-        Some(e) => format!("{:+.0} ±inf", e.value),
-        None => "-".to_string(),
-    }
-}
-
 /// The tournament panel: progress, SPRT, standings, forfeits, games in progress, results.
 fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bool) {
     let block = Block::bordered().title(" Tournament ");
@@ -446,16 +436,15 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
         ));
         for m in &st.matches {
             lines.push(Line::from(format!(
-                "{:<w$.w$} v {:<w$.w$} {:>5} {:>9} {:>5.1}% {:>9} {:>5}",
+                "{:<w$.w$} v {:<w$.w$} {:>5} {:>9} {:>6} {:>9} {:>5}",
                 m.a,
                 m.b,
                 m.games,
-                format!("{}-{}-{}", m.wins, m.draws, m.losses),
-                100.0 * m.score,
-                elo_text(&m.elo),
+                m.cell(Column::Wdl),
+                m.cell(Column::Score),
+                m.elo.map_or(MISSING.to_string(), |e| e.short_text()),
                 m.disc_diff
-                    .map(|d| format!("{:+.1}", d.value))
-                    .unwrap_or_else(|| "-".into()),
+                    .map_or(MISSING.to_string(), |d| format!("{:+.1}", d.value)),
                 w = name_w
             )));
         }

@@ -1,0 +1,217 @@
+//! The standings row: one pairing's statistics as every view shows them.
+//!
+//! The terminal table, the live view, `report.md` and `report.html` (and `report.json`, which
+//! serializes the numbers) all render [`Standing`]s: the numbers are computed once here from
+//! [`MatchStats`], and each column's text comes from [`Standing::cell`], with one spelling
+//! for a missing value ([`MISSING`]). Views only choose columns and lay them out.
+
+use crate::stats::sprt::{normalized_elo, Sample, Unit};
+use crate::stats::{Estimate, MatchStats};
+use serde::Serialize;
+
+/// The text of a value that cannot be given yet (no complete pair, no lost pair, …).
+pub const MISSING: &str = "-";
+
+/// A point estimate with its 95% interval; an infinite bound is `null` in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Interval {
+    pub value: f64,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+impl Interval {
+    pub fn of(e: &Estimate) -> Interval {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        Interval {
+            value: e.value,
+            low: finite(e.low),
+            high: finite(e.high),
+        }
+    }
+
+    /// The estimate, with infinite bounds where the interval has none.
+    pub fn estimate(&self) -> Estimate {
+        Estimate {
+            value: self.value,
+            low: self.low.unwrap_or(f64::NEG_INFINITY),
+            high: self.high.unwrap_or(f64::INFINITY),
+        }
+    }
+
+    /// `+88.7 [+12.3, +170.2]`, `-inf`/`+inf` for a missing bound.
+    pub fn text(&self) -> String {
+        self.estimate().to_string()
+    }
+
+    /// `+89 ±79`, or `+89 ±inf` without both bounds: the live view's short form.
+    pub fn short_text(&self) -> String {
+        match (self.low, self.high) {
+            (Some(low), Some(high)) => format!("{:+.0} ±{:.0}", self.value, (high - low) / 2.0),
+            _ => format!("{:+.0} ±inf", self.value),
+        }
+    }
+}
+
+/// Head-to-head statistics of one pairing, from engine `a`'s point of view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    pub a: String,
+    pub b: String,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// A's score fraction in `0..=1`.
+    pub score: f64,
+    /// Complete pairs by A's pair score: LL, LD, WL+DD, WD, WW.
+    pub pentanomial: [u32; 5],
+    /// Complete pairs (the sum of `pentanomial`).
+    pub pairs: u32,
+    /// Games not in a complete pair (left out of the pentanomial numbers).
+    pub incomplete_games: u32,
+    /// Elo A − B from the pentanomial model; null without a complete pair.
+    pub elo: Option<Interval>,
+    /// Elo A − B from the per-game (trinomial) model; null without games.
+    pub elo_trinomial: Option<Interval>,
+    /// Normalised Elo of the pentanomial sample; null without spread.
+    pub normalized_elo: Option<Interval>,
+    /// Likelihood of superiority of A; null without a complete pair.
+    pub los: Option<f64>,
+    pub draw_ratio: f64,
+    /// Pairs won over pairs lost, `(WD + WW) / (LL + LD)`; null when no pair was lost.
+    pub pair_ratio: Option<f64>,
+    /// Mean disc difference per game from A's view, paired t interval.
+    pub disc_diff: Option<Interval>,
+}
+
+/// The columns a standings row has, in their usual order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    Engine,
+    Opponent,
+    Games,
+    Wdl,
+    Score,
+    Elo,
+    NormalizedElo,
+    Los,
+    Draws,
+    PairRatio,
+    Discs,
+    Pentanomial,
+}
+
+impl Column {
+    /// The column's heading.
+    pub fn header(self) -> &'static str {
+        match self {
+            Column::Engine => "engine",
+            Column::Opponent => "opponent",
+            Column::Games => "games",
+            Column::Wdl => "W-D-L",
+            Column::Score => "score",
+            Column::Elo => "Elo [95%] (pentanomial)",
+            Column::NormalizedElo => "nElo [95%]",
+            Column::Los => "LOS",
+            Column::Draws => "draws",
+            Column::PairRatio => "pair ratio",
+            Column::Discs => "discs/game [95%]",
+            Column::Pentanomial => "LL LD WL+DD WD WW",
+        }
+    }
+}
+
+impl Standing {
+    pub fn of(m: &MatchStats) -> Standing {
+        let p = m.pentanomial;
+        let lost = p[0] + p[1];
+        let sample = Sample::pentanomial(p.map(u64::from));
+        Standing {
+            a: m.a.clone(),
+            b: m.b.clone(),
+            games: m.games,
+            wins: m.wins,
+            draws: m.draws,
+            losses: m.losses,
+            score: m.score,
+            pentanomial: p,
+            pairs: m.pairs,
+            incomplete_games: m.incomplete_games,
+            elo: m.elo.as_ref().map(Interval::of),
+            elo_trinomial: m.elo_trinomial.as_ref().map(Interval::of),
+            normalized_elo: normalized_elo(&sample, Unit::Pentanomial)
+                .as_ref()
+                .map(Interval::of),
+            los: m.los,
+            draw_ratio: m.draw_ratio,
+            pair_ratio: (lost > 0).then(|| f64::from(p[3] + p[4]) / f64::from(lost)),
+            disc_diff: m.disc_diff.as_ref().map(Interval::of),
+        }
+    }
+
+    /// `12-3-5`.
+    pub fn wdl(&self) -> String {
+        format!("{}-{}-{}", self.wins, self.draws, self.losses)
+    }
+
+    /// The text of one column.
+    pub fn cell(&self, column: Column) -> String {
+        let interval = |i: &Option<Interval>| i.map_or(MISSING.to_string(), |i| i.text());
+        let percent = |x: f64| format!("{:.1}%", 100.0 * x);
+        match column {
+            Column::Engine => self.a.clone(),
+            Column::Opponent => self.b.clone(),
+            Column::Games => self.games.to_string(),
+            Column::Wdl => self.wdl(),
+            Column::Score => percent(self.score),
+            Column::Elo => interval(&self.elo),
+            Column::NormalizedElo => interval(&self.normalized_elo),
+            Column::Los => self.los.map_or(MISSING.to_string(), percent),
+            Column::Draws => percent(self.draw_ratio),
+            Column::PairRatio => self
+                .pair_ratio
+                .map_or(MISSING.to_string(), |r| format!("{r:.2}")),
+            Column::Discs => interval(&self.disc_diff),
+            Column::Pentanomial => self.pentanomial.map(|c| c.to_string()).join(" "),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::GameOutcome;
+    use crate::stats::match_stats;
+
+    #[test]
+    fn cells_of_a_match_and_of_an_empty_one() {
+        let game = |pair, black: &str, white: &str, d| GameOutcome {
+            pair,
+            black: black.into(),
+            white: white.into(),
+            black_disc_diff: d,
+        };
+        let games = [
+            game(0, "A", "B", 10),
+            game(0, "B", "A", 6),
+            game(1, "A", "B", 20),
+            game(1, "B", "A", 0),
+        ];
+        let s = Standing::of(&match_stats(&games, "A", "B"));
+        assert_eq!(s.cell(Column::Wdl), "2-1-1");
+        assert_eq!(s.cell(Column::Score), "62.5%");
+        assert_eq!(s.cell(Column::Pentanomial), "0 0 1 1 0");
+        assert_eq!(s.cell(Column::Discs), "+6.0 [-44.8, +56.8]");
+        assert_eq!(s.cell(Column::PairRatio), MISSING);
+        let empty = Standing::of(&match_stats(&[], "A", "B"));
+        for c in [
+            Column::Elo,
+            Column::NormalizedElo,
+            Column::Los,
+            Column::Discs,
+        ] {
+            assert_eq!(empty.cell(c), MISSING, "{c:?}");
+        }
+    }
+}
