@@ -103,6 +103,22 @@ pub enum Column {
 }
 
 impl Column {
+    /// Every column, in the usual order (the reports show them all).
+    pub const ALL: [Column; 12] = [
+        Column::Engine,
+        Column::Opponent,
+        Column::Games,
+        Column::Wdl,
+        Column::Score,
+        Column::Elo,
+        Column::NormalizedElo,
+        Column::Los,
+        Column::Draws,
+        Column::PairRatio,
+        Column::Discs,
+        Column::Pentanomial,
+    ];
+
     /// The column's heading.
     pub fn header(self) -> &'static str {
         match self {

@@ -28,12 +28,12 @@ pub fn final_tables(records: &[GameRecord]) -> String {
         .max()
         .unwrap_or(0)
         .max(14);
-    let header = row(&COLUMNS.map(|c| c.header().to_string()), w);
+    let header = row(&columns().map(|c| c.header().to_string()), w);
     let _ = writeln!(s, "{header}");
     let _ = writeln!(s, "{}", "-".repeat(header.len()));
     for m in &matches {
         let standing = Standing::of(m);
-        let _ = writeln!(s, "{}", row(&COLUMNS.map(|c| standing.cell(c)), w));
+        let _ = writeln!(s, "{}", row(&columns().map(|c| standing.cell(c)), w));
     }
     let names: std::collections::BTreeSet<&str> = records
         .iter()
@@ -87,19 +87,17 @@ pub fn final_tables(records: &[GameRecord]) -> String {
     s
 }
 
-/// The columns of the terminal table.
-const COLUMNS: [Column; 10] = [
-    Column::Engine,
-    Column::Opponent,
-    Column::Games,
-    Column::Wdl,
-    Column::Score,
-    Column::Elo,
-    Column::Los,
-    Column::Draws,
-    Column::Discs,
-    Column::Pentanomial,
-];
+/// The columns of the terminal table: all but normalised Elo and the pair ratio.
+fn columns() -> [Column; 10] {
+    let mut out = [Column::Engine; 10];
+    let shown = Column::ALL
+        .into_iter()
+        .filter(|c| !matches!(c, Column::NormalizedElo | Column::PairRatio));
+    for (slot, c) in out.iter_mut().zip(shown) {
+        *slot = c;
+    }
+    out
+}
 
 /// One line of the table from its cells; `w` is the width of the name columns.
 fn row(cells: &[String; 10], w: usize) -> String {

@@ -84,22 +84,6 @@ fn interval(i: &Option<Interval>) -> String {
     i.as_ref().map_or(MISSING.to_string(), |i| esc(&i.text()))
 }
 
-/// The columns of the results table.
-const RESULT_COLUMNS: [Column; 12] = [
-    Column::Engine,
-    Column::Opponent,
-    Column::Games,
-    Column::Wdl,
-    Column::Score,
-    Column::Elo,
-    Column::NormalizedElo,
-    Column::Los,
-    Column::Draws,
-    Column::PairRatio,
-    Column::Discs,
-    Column::Pentanomial,
-];
-
 fn signed_class(x: f64) -> &'static str {
     if x > 0.0 {
         "pos"
@@ -212,7 +196,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
 
     // Pairings.
     let _ = writeln!(s, "<h2>Results</h2>");
-    let headers: String = RESULT_COLUMNS
+    let headers: String = Column::ALL
         .iter()
         .map(|&c| match c {
             Column::Engine | Column::Opponent => format!("<th class=\"l\">{}</th>", c.header()),
@@ -225,7 +209,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
     );
     for p in &report.pairings {
         let _ = write!(s, "<tr>");
-        for &c in &RESULT_COLUMNS {
+        for &c in &Column::ALL {
             let text = esc(&p.cell(c));
             let _ = match c {
                 Column::Engine => write!(s, "<td class=\"l\"><b>{text}</b></td>"),

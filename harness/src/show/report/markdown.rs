@@ -9,24 +9,8 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// The columns of the results table.
-const COLUMNS: [Column; 12] = [
-    Column::Engine,
-    Column::Opponent,
-    Column::Games,
-    Column::Wdl,
-    Column::Score,
-    Column::Elo,
-    Column::NormalizedElo,
-    Column::Los,
-    Column::Draws,
-    Column::PairRatio,
-    Column::Discs,
-    Column::Pentanomial,
-];
-
 fn pairing_row(p: &Standing) -> String {
-    let cells: Vec<String> = COLUMNS.iter().map(|&c| cell(&p.cell(c))).collect();
+    let cells: Vec<String> = Column::ALL.iter().map(|&c| cell(&p.cell(c))).collect();
     format!("| {} |", cells.join(" | "))
 }
 
@@ -61,7 +45,7 @@ pub fn markdown(report: &Report) -> String {
             sp.lower_bound, sp.upper_bound, sp.observations
         );
     }
-    let headers: Vec<&str> = COLUMNS.iter().map(|c| c.header()).collect();
+    let headers: Vec<&str> = Column::ALL.iter().map(|c| c.header()).collect();
     let _ = writeln!(s, "| {} |", headers.join(" | "));
     let _ = writeln!(
         s,
