@@ -46,7 +46,8 @@
 //! With `A = ln(β/(1−α))` and `B = ln((1−β)/α)`: `LLR ≥ B` accepts H1 (stronger by at least
 //! `elo1`), `LLR ≤ A` accepts H0 (not stronger than `elo0`), otherwise the test continues.
 
-use super::running::MatchTally;
+use super::{pair_observation, result_half_points, MatchStats};
+use crate::record::GameOutcome;
 use serde::{Deserialize, Serialize};
 
 /// Count given to outcomes never seen, so every probability stays positive.
@@ -195,6 +196,78 @@ impl Sample {
     }
 }
 
+/// The counts a sequential test reads, for candidate `a` against baseline `b`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchTally {
+    pub a: String,
+    pub b: String,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Complete pairs by `a`'s pair score: LL, LD, WL+DD, WD, WW.
+    pub pentanomial: [u64; 5],
+    /// Per complete pair, in the order added: the sum of its two disc differences from `a`'s view.
+    pub pair_disc_sums: Vec<i64>,
+}
+
+impl MatchTally {
+    pub fn new(a: &str, b: &str) -> MatchTally {
+        MatchTally {
+            a: a.to_string(),
+            b: b.to_string(),
+            ..MatchTally::default()
+        }
+    }
+
+    /// Count a game, if it is one between `a` and `b`.
+    pub fn add_game(&mut self, game: &GameOutcome) {
+        let (a, b) = (self.a.as_str(), self.b.as_str());
+        let diff = if game.black == a && game.white == b {
+            i64::from(game.black_disc_diff)
+        } else if game.black == b && game.white == a {
+            -i64::from(game.black_disc_diff)
+        } else {
+            return;
+        };
+        match result_half_points(diff) {
+            2 => self.wins += 1,
+            1 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+    }
+
+    /// Count two games as a pair, if they form one between `a` and `b`.
+    pub fn add_pair(&mut self, first: &GameOutcome, second: &GameOutcome) {
+        let opponent_is_b = [&first.black, &first.white].contains(&&self.b);
+        if !opponent_is_b {
+            return;
+        }
+        if let Some(seen) = pair_observation(first, second, &self.a) {
+            self.pentanomial[usize::from(seen.half_points[0] + seen.half_points[1])] += 1;
+            self.pair_disc_sums.push(seen.disc_sum);
+        }
+    }
+
+    /// Complete pairs counted.
+    pub fn pairs(&self) -> u64 {
+        self.pentanomial.iter().sum()
+    }
+}
+
+impl From<&MatchStats> for MatchTally {
+    fn from(m: &MatchStats) -> MatchTally {
+        MatchTally {
+            a: m.a.clone(),
+            b: m.b.clone(),
+            wins: m.wins.into(),
+            draws: m.draws.into(),
+            losses: m.losses.into(),
+            pentanomial: m.pentanomial.map(u64::from),
+            pair_disc_sums: m.pair_disc_sums.clone(),
+        }
+    }
+}
+
 /// The state of a test after the games played so far.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtStatus {
@@ -211,7 +284,7 @@ pub struct SprtStatus {
 
 impl SprtParams {
     /// The sample of this test's unit from a match's statistics (candidate = `stats.a`).
-    pub fn sample(&self, stats: &crate::stats::MatchStats) -> Sample {
+    pub fn sample(&self, stats: &MatchStats) -> Sample {
         self.sample_of(&MatchTally::from(stats))
     }
 
@@ -225,7 +298,7 @@ impl SprtParams {
     }
 
     /// The test's state for a match's statistics.
-    pub fn status(&self, stats: &crate::stats::MatchStats) -> SprtStatus {
+    pub fn status(&self, stats: &MatchStats) -> SprtStatus {
         self.status_of(&MatchTally::from(stats))
     }
 

@@ -1,0 +1,666 @@
+//! Tidy tests: the architecture invariants of `docs/architecture.md`, checked on the sources.
+//!
+//! They read the workspace's files as text (no build of anything) and fail with a list of
+//! every violation:
+//! - the harness's stages import only stages of a lower layer (the layers are read from the
+//!   `layer N: …` lines of `docs/architecture.md`, so the document and the code cannot drift);
+//! - no import loop between the harness's files, nor between the strong engine's files but for
+//!   the search's own recursion (`search` ↔ `parallel`, named in the document);
+//! - `unsafe` only in the files the document lists, each block or impl under a `SAFETY:`
+//!   comment;
+//! - every workspace member inherits `rust-version` from the workspace.
+//!
+//! An import is a `use crate::…` item or an inline `crate::…` / `super::…` path. A module's use
+//! of its own sub-modules (a `mod.rs` calling or re-exporting its parts) is containment, not a
+//! dependency; a part importing its parent, or two modules importing each other, are.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is inside the workspace")
+        .to_path_buf()
+}
+
+fn architecture_doc() -> String {
+    std::fs::read_to_string(workspace().join("docs/architecture.md"))
+        .expect("docs/architecture.md exists")
+}
+
+/// Every `.rs` file below `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The text with comments and the contents of string and char literals blanked out, so that
+/// paths and keywords are found only in code.
+fn code_only(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &text[i..];
+        if rest.starts_with("//") {
+            let end = rest.find('\n').unwrap_or(rest.len());
+            i += end;
+        } else if rest.starts_with("/*") {
+            let end = rest.find("*/").map_or(rest.len(), |e| e + 2);
+            out.extend(rest[..end].chars().filter(|&c| c == '\n'));
+            i += end;
+        } else if rest.starts_with("r#\"") || rest.starts_with("r\"") {
+            let hashes = rest[1..].chars().take_while(|&c| c == '#').count();
+            let close = format!("\"{}", "#".repeat(hashes));
+            let body = 2 + hashes;
+            let end = rest[body..]
+                .find(&close)
+                .map_or(rest.len(), |e| body + e + close.len());
+            out.push_str("\"\"");
+            out.extend(rest[..end].chars().filter(|&c| c == '\n'));
+            i += end;
+        } else if rest.starts_with('"') {
+            let mut j = 1;
+            let b = rest.as_bytes();
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            out.push_str("\"\"");
+            out.extend(rest[..j.min(rest.len())].chars().filter(|&c| c == '\n'));
+            i += (j + 1).min(rest.len());
+        } else if rest.starts_with("'")
+            && rest.len() > 3
+            && (rest.as_bytes()[2] == b'\''
+                || (rest.as_bytes()[1] == b'\\' && rest[2..].contains('\'')))
+        {
+            // A char literal ('x' or '\n'); lifetimes ('a) are left alone.
+            let end = if rest.as_bytes()[1] == b'\\' {
+                rest[2..].find('\'').map_or(rest.len(), |e| e + 3)
+            } else {
+                3
+            };
+            out.push_str("' '");
+            i += end;
+        } else {
+            let c = rest.chars().next().expect("not at the end");
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The module path of a source file below a crate's `src`: `lib.rs` / `main.rs` are the root
+/// (empty), `a/mod.rs` is `a`, `a/b.rs` is `a::b`. Files of binaries below `src/bin` get their
+/// own root `bin::…` and are left out by the callers.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).expect("file below src");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The inline modules (`mod tests { … }`) of a file's code: name and byte range of the body.
+fn inline_modules(code: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("mod ") {
+        let start = from + at;
+        from = start + 4;
+        if start > 0 {
+            let c = code.as_bytes()[start - 1];
+            if c.is_ascii_alphanumeric() || c == b'_' {
+                continue;
+            }
+        }
+        let after = &code[start + 4..];
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let rest = after[name.len()..].trim_start();
+        if name.is_empty() || !rest.starts_with('{') {
+            continue;
+        }
+        let open = start + 4 + after.len() - rest.len();
+        let mut depth = 0;
+        let mut close = code.len();
+        for (i, b) in code.bytes().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push((name, open..close));
+    }
+    out
+}
+
+/// The module a position of a file's code is in: the file's module and the inline modules
+/// around the position.
+fn scope_at(
+    module: &[String],
+    inline: &[(String, std::ops::Range<usize>)],
+    at: usize,
+) -> Vec<String> {
+    let mut scope = module.to_vec();
+    scope.extend(
+        inline
+            .iter()
+            .filter(|(_, body)| body.contains(&at))
+            .map(|(name, _)| name.clone()),
+    );
+    scope
+}
+
+/// Every path a file names from its crate's root: `use crate::{a::b, c}` gives `a::b` and `c`;
+/// `super::x` is resolved against the module it is written in.
+fn imported_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let inline = inline_modules(code);
+    let mut paths = Vec::new();
+    // `use` items, with their braces expanded.
+    let mut from = 0;
+    while let Some(at) = code[from..].find("use ") {
+        let start = from + at;
+        let b = code.as_bytes();
+        let before_ok =
+            start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_');
+        let tail = &code[start + 4..];
+        let end = tail.find(';').unwrap_or(tail.len());
+        if before_ok {
+            let tree: String = without_aliases(&tail[..end])
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect();
+            let scope = scope_at(module, &inline, start);
+            for p in expand_use_tree(&tree) {
+                if let Some(resolved) = resolve(&p, &scope).filter(|p| !p.is_empty()) {
+                    paths.push(resolved);
+                }
+            }
+        }
+        from = start + 4 + end;
+    }
+    // Inline paths: `crate::a::b` and `super::x` anywhere in the code.
+    for prefix in ["crate::", "super::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(prefix) {
+            let start = from + at;
+            from = start + prefix.len();
+            if start > 0 {
+                let c = code.as_bytes()[start - 1];
+                if c.is_ascii_alphanumeric() || c == b'_' || c == b':' {
+                    continue;
+                }
+            }
+            let path: String = code[start..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            let segments: Vec<String> = path
+                .split("::")
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+            // `crate::{…}` is a use tree, read above; the root itself is no dependency.
+            let scope = scope_at(module, &inline, start);
+            if let Some(resolved) = resolve(&segments, &scope).filter(|p| !p.is_empty()) {
+                paths.push(resolved);
+            }
+        }
+    }
+    paths
+}
+
+/// A use tree without its renamings: `a::{b as c, d}` -> `a::{b, d}`.
+fn without_aliases(tree: &str) -> String {
+    let mut out = String::new();
+    let mut words = tree.split_whitespace();
+    while let Some(word) = words.next() {
+        if word == "as" {
+            // Drop the new name, keep the punctuation after it.
+            if let Some(alias) = words.next() {
+                out.extend(alias.chars().filter(|c| matches!(c, ',' | '}' | '{')));
+            }
+            continue;
+        }
+        out.push(' ');
+        out.push_str(word);
+    }
+    out
+}
+
+/// `a::{b, c::{d, e}}` -> `a::b`, `a::c::d`, `a::c::e` (whitespace already removed).
+fn expand_use_tree(tree: &str) -> Vec<Vec<String>> {
+    let tree = tree
+        .trim_start_matches("pub(crate)")
+        .trim_start_matches("pub");
+    let Some(open) = tree.find('{') else {
+        let path: Vec<String> = tree
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        return vec![path];
+    };
+    let prefix: Vec<String> = tree[..open]
+        .split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    let bytes = inner.as_bytes();
+    for i in 0..=bytes.len() {
+        let at_end = i == bytes.len();
+        if !at_end {
+            match bytes[i] {
+                b'{' => depth += 1,
+                b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if at_end || (bytes[i] == b',' && depth == 0) {
+            let item = &inner[start..i];
+            start = i + 1;
+            if item.is_empty() {
+                continue;
+            }
+            for mut p in expand_use_tree(item) {
+                if p.first().is_some_and(|s| s == "self") {
+                    p.remove(0);
+                }
+                let mut full = prefix.clone();
+                full.append(&mut p);
+                out.push(full);
+            }
+        }
+    }
+    out
+}
+
+/// A path from the crate root, for paths starting with `crate` or `super` (others: `None`).
+fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
+    match path.first().map(String::as_str) {
+        Some("crate") => Some(path[1..].to_vec()),
+        Some("super") => {
+            let mut base = module.to_vec();
+            let mut rest = path;
+            while rest.first().is_some_and(|s| s == "super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+            base.extend(rest.iter().cloned());
+            Some(base)
+        }
+        _ => None,
+    }
+}
+
+/// The import graph of a crate's files: module -> modules it depends on. A path names the
+/// longest module that is a prefix of it; uses of a module's own descendants are left out.
+fn module_graph(src: &Path, skip: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let files: Vec<PathBuf> = rust_files(src)
+        .into_iter()
+        .filter(|f| {
+            let rel = f.strip_prefix(src).unwrap().to_string_lossy().to_string();
+            !skip.iter().any(|s| rel.starts_with(s))
+        })
+        .collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(src, f)).collect();
+    let mut graph = BTreeMap::new();
+    for file in &files {
+        let module = module_of(src, file);
+        let text = std::fs::read_to_string(file).expect("readable source");
+        let mut deps = BTreeSet::new();
+        for path in imported_paths(&code_only(&text), &module) {
+            let target = (0..=path.len())
+                .rev()
+                .map(|n| path[..n].to_vec())
+                .find(|p| modules.contains(p))
+                .unwrap_or_default();
+            let is_descendant_or_self =
+                target.len() >= module.len() && target[..module.len()] == module[..];
+            if !is_descendant_or_self {
+                deps.insert(target.join("::"));
+            }
+        }
+        graph.insert(module.join("::"), deps);
+    }
+    graph
+}
+
+/// The import cycles of a graph, each as its sorted set of modules (Tarjan's strongly connected
+/// components of more than one module).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    struct Walk<'g> {
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        out: Vec<BTreeSet<String>>,
+    }
+    impl<'g> Walk<'g> {
+        fn visit(&mut self, v: &'g str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.graph.contains_key(w) {
+                    continue;
+                }
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w]);
+                    self.low.insert(v, low);
+                } else if self.on_stack.contains(w) {
+                    let low = self.low[v].min(self.index[w]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = BTreeSet::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    component.insert(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.out.push(component);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+/// The harness's layers from the document: `layer 0: record search` -> stage -> 0.
+fn layers(doc: &str) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for line in doc.lines() {
+        let Some(rest) = line.trim().strip_prefix("layer ") else {
+            continue;
+        };
+        let Some((n, stages)) = rest.split_once(':') else {
+            continue;
+        };
+        let Ok(n) = n.trim().parse::<usize>() else {
+            continue;
+        };
+        for stage in stages.split_whitespace() {
+            out.insert(stage.to_string(), n);
+        }
+    }
+    out
+}
+
+/// The files the document allows `unsafe` in: the lines of its `unsafe in:` block.
+fn unsafe_allowed(doc: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut inside = false;
+    for line in doc.lines() {
+        let line = line.trim();
+        if line == "unsafe in:" {
+            inside = true;
+        } else if inside && (line.is_empty() || line.starts_with("```")) {
+            break;
+        } else if inside {
+            out.insert(line.to_string());
+        }
+    }
+    out
+}
+
+/// Layering violations of a harness import graph: `from -> to` where `to`'s stage is not on a
+/// lower layer than `from`'s.
+fn layering_violations(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    layers: &BTreeMap<String, usize>,
+) -> Vec<String> {
+    let stage = |m: &str| m.split("::").next().unwrap_or("").to_string();
+    let mut out = Vec::new();
+    for (from, deps) in graph {
+        let Some(&from_layer) = layers.get(&stage(from)) else {
+            if !from.is_empty() {
+                out.push(format!("{from}: not in any layer of docs/architecture.md"));
+            }
+            continue;
+        };
+        for to in deps {
+            if stage(to) == stage(from) {
+                continue;
+            }
+            match layers.get(&stage(to)) {
+                Some(&l) if l < from_layer => {}
+                Some(&l) => out.push(format!(
+                    "{from} (layer {from_layer}) imports {to} (layer {l}): imports go down"
+                )),
+                None => out.push(format!("{from} imports {to}, which is in no layer")),
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn harness_stages_import_only_lower_layers() {
+    let layers = layers(&architecture_doc());
+    assert!(
+        layers.len() >= 8,
+        "the layer lines of docs/architecture.md: {layers:?}"
+    );
+    let graph = module_graph(&workspace().join("harness/src"), &["main.rs"]);
+    let violations = layering_violations(&graph, &layers);
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn no_import_loops_in_the_harness() {
+    let graph = module_graph(&workspace().join("harness/src"), &["main.rs"]);
+    let loops = cycles(&graph);
+    assert!(loops.is_empty(), "import loops: {loops:?}");
+}
+
+#[test]
+fn the_strong_engine_has_no_loop_but_the_search_recursion() {
+    let graph = module_graph(&workspace().join("engines/strong/src"), &["bin/"]);
+    let allowed: BTreeSet<String> = ["search", "parallel"].map(String::from).into();
+    let loops = cycles(&graph);
+    let bad: Vec<&BTreeSet<String>> = loops.iter().filter(|c| **c != allowed).collect();
+    assert!(
+        bad.is_empty(),
+        "import loops besides search <-> parallel: {bad:?}"
+    );
+}
+
+#[test]
+fn unsafe_only_where_the_document_allows_it() {
+    let allowed = unsafe_allowed(&architecture_doc());
+    assert!(
+        !allowed.is_empty(),
+        "docs/architecture.md has no `unsafe in:` block"
+    );
+    let root = workspace();
+    let mut problems = Vec::new();
+    for dir in ["harness", "engines", "tests"] {
+        for file in rust_files(&root.join(dir)) {
+            let rel = file
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(&file).expect("readable source");
+            let code = code_only(&text);
+            let code_lines: Vec<&str> = code.lines().collect();
+            let text_lines: Vec<&str> = text.lines().collect();
+            for (n, line) in code_lines.iter().enumerate() {
+                let has_unsafe = line
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                    .any(|w| w == "unsafe");
+                if !has_unsafe {
+                    continue;
+                }
+                if !allowed.contains(&rel) {
+                    problems.push(format!(
+                        "{rel}:{}: `unsafe` outside the allowed files",
+                        n + 1
+                    ));
+                    continue;
+                }
+                // A block or impl must say why it is sound, just above it.
+                let opens = line.contains("unsafe {") || line.contains("unsafe impl");
+                let explained = text_lines[n.saturating_sub(8)..=n]
+                    .iter()
+                    .any(|l| l.contains("SAFETY"));
+                if opens && !explained {
+                    problems.push(format!(
+                        "{rel}:{}: `unsafe` without a SAFETY comment",
+                        n + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_member_inherits_the_rust_version() {
+    let root = workspace();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("workspace manifest");
+    let members_block = manifest
+        .split("members = [")
+        .nth(1)
+        .and_then(|m| m.split(']').next())
+        .expect("a members list");
+    let members: Vec<&str> = members_block
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .collect();
+    assert!(members.len() >= 10, "members: {members:?}");
+    let missing: Vec<&str> = members
+        .iter()
+        .copied()
+        .filter(|m| {
+            let text = std::fs::read_to_string(root.join(m).join("Cargo.toml")).unwrap_or_default();
+            !text
+                .lines()
+                .any(|l| l.trim() == "rust-version.workspace = true")
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "without rust-version.workspace = true: {missing:?}"
+    );
+}
+
+/// The checker itself: a loop, an upward import and a `super` path are found in a small tree.
+#[test]
+fn the_checks_find_what_they_look_for() {
+    let dir = std::env::temp_dir().join(format!("tidy-selftest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let write = |rel: &str, text: &str| {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "pub mod record; pub mod show; pub mod play;");
+    write(
+        "record/mod.rs",
+        "pub mod journal; pub mod ggf; pub use journal::Journal;",
+    );
+    write(
+        "record/journal.rs",
+        "use super::ggf::write; // crate::play::nothing\npub struct Journal;",
+    );
+    write(
+        "record/ggf.rs",
+        "use crate::record::{journal::Journal, self};\nconst S: &str = \"crate::play\";",
+    );
+    write(
+        "show/mod.rs",
+        "fn f() { let _ = crate::play::run(); }\nmod tests { use super::*; use super::super::record::ggf; }",
+    );
+    write(
+        "play/mod.rs",
+        "use crate::{record::Journal as J, show};\nuse crate::record::ggf as g;",
+    );
+    let graph = module_graph(&dir, &[]);
+    assert_eq!(
+        graph["record::ggf"],
+        ["record", "record::journal"].map(String::from).into()
+    );
+    assert!(
+        graph["record"].is_empty(),
+        "containment is not a dependency"
+    );
+    assert_eq!(
+        graph["show"],
+        ["play", "record::ggf"].map(String::from).into(),
+        "super:: inside an inline module"
+    );
+    assert_eq!(
+        graph["play"],
+        ["record", "record::ggf", "show"].map(String::from).into()
+    );
+    let loops = cycles(&graph);
+    assert!(loops.contains(&["record::ggf", "record::journal"].map(String::from).into()));
+    assert!(loops.contains(&["play", "show"].map(String::from).into()));
+    let layers: BTreeMap<String, usize> = [("record", 0), ("play", 1), ("show", 1)]
+        .map(|(s, l)| (s.to_string(), l))
+        .into();
+    let violations = layering_violations(&graph, &layers);
+    assert_eq!(violations.len(), 2, "{violations:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
