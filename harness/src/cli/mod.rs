@@ -2,6 +2,7 @@
 //! the stages below and maps the outcome to an exit code.
 
 mod inspect;
+mod merge;
 mod run;
 mod sprt;
 
@@ -40,6 +41,39 @@ enum Command {
         /// stdout is a terminal and the `CI` variable is unset).
         #[arg(long)]
         no_tui: bool,
+        /// Play one shard of the schedule: `I/N` (the rounds r with r mod N = I), `auto` (a
+        /// Slurm array task: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT) or `auto/N` (a
+        /// Kubernetes Indexed Job: JOB_COMPLETION_INDEX of N). Output in <out>/shard-I-of-N.
+        #[arg(long, value_name = "I/N|auto|auto/N")]
+        shard: Option<String>,
+        /// Once this file exists, start no new pair, finish those begun and exit 3 (overrides
+        /// the file's `stop-file`).
+        #[arg(long, value_name = "PATH")]
+        stop_file: Option<PathBuf>,
+    },
+    /// Merge the output folders of a tournament's shards (or folders holding shard-I-of-N
+    /// folders) into one: journal in game order, GGF, reports, tables; exit code as for `run`.
+    /// With --watch: follow the shards' journals, evaluate the sequential test every interval
+    /// and, when it decides, write decision.json and the stop file and run --on-decision.
+    Merge {
+        /// Shard output folders, or folders holding shard-I-of-N folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The merged folder (default: the folder the shard folders are in).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Follow the shards as they play and stop them when the test decides.
+        #[arg(long)]
+        watch: bool,
+        /// Seconds between two looks at the journals (with --watch).
+        #[arg(long, default_value_t = 10.0)]
+        interval: f64,
+        /// The file the shards watch (`run --stop-file`): written when the test decides.
+        #[arg(long, value_name = "PATH")]
+        stop_file: Option<PathBuf>,
+        /// A shell command run when the test decides (e.g. `scancel --state=PENDING $JOB`).
+        #[arg(long, value_name = "CMD")]
+        on_decision: Option<String>,
     },
     /// Step through the finished games of a run on the board (full-screen on a terminal;
     /// otherwise the game's final board as text).
@@ -225,16 +259,35 @@ pub fn main() -> i32 {
             out,
             restart,
             no_tui,
+            shard,
+            stop_file,
         } => run::run(run::RunArgs {
             file,
             plugin_dir,
             out,
             restart,
             no_tui,
+            shard,
+            stop_file,
         }),
         Command::Replay { file, game } => {
             crate::show::tui::replay::main(&file, game).map(|()| exit::H1)
         }
+        Command::Merge {
+            dirs,
+            out,
+            watch,
+            interval,
+            stop_file,
+            on_decision,
+        } => merge::merge(merge::MergeArgs {
+            dirs,
+            out,
+            watch,
+            interval,
+            stop_file,
+            on_decision,
+        }),
         Command::Stats { file } => inspect::stats(&file).map(|()| exit::H1),
         Command::Perft { depth, mode } => {
             inspect::perft(depth, mode);

@@ -6,6 +6,7 @@
 
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::plan::config::{self, Tournament};
+use crate::plan::schedule::Shard;
 use crate::play::resume;
 use crate::play::tournament::{self, Observer, Progress, RunSummary};
 use crate::record::journal;
@@ -29,6 +30,10 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     pub restart: bool,
     pub no_tui: bool,
+    /// `I/N`, `auto` or `auto/N`: play one shard of the schedule (see `plan::schedule::Shard`).
+    pub shard: Option<String>,
+    /// Overrides the file's `stop-file`.
+    pub stop_file: Option<PathBuf>,
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
@@ -43,20 +48,35 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     if let Some(out) = args.out {
         t.out = out;
     }
+    if let Some(stop_file) = args.stop_file {
+        t.stop_file = Some(stop_file);
+    }
+    if let Some(spec) = &args.shard {
+        let shard =
+            Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
+        t.out = t.out.join(shard.folder_name());
+        t.shard = Some(shard);
+    }
     let plugin_dir = match args.plugin_dir {
         Some(d) => d,
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     println!(
-        "{}: {:?} of {} ({}), {} pairs per pairing, {} games at once, output in {}",
+        "{}: {:?} of {} ({}), {} pairs per pairing, {} games at once, output in {}{}",
         t.source,
         t.format,
         names.join(", "),
         t.time,
         t.pairs,
         t.concurrency,
-        t.out.display()
+        t.out.display(),
+        t.shard
+            .map(|s| format!(
+                " (shard {s}: rounds r with r mod {} = {})",
+                s.count, s.index
+            ))
+            .unwrap_or_default()
     );
     if args.restart {
         resume::discard(&t.out);
@@ -93,6 +113,18 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     let broken = verdict::broken_rules(&t.fail_rules(), &summary.records);
     for b in &broken {
         println!("FAIL: {b}");
+    }
+    if summary.stopped_by_file && broken.is_empty() {
+        // The test (if any) is undecided here: the decision belongs to whoever wrote the file.
+        println!(
+            "stopped by {}: {} of {} games played, no new pair started (running again resumes)",
+            t.stop_file
+                .as_deref()
+                .map_or(String::new(), |f| f.display().to_string()),
+            summary.records.len(),
+            summary.planned
+        );
+        return Ok(verdict::exit::UNDECIDED);
     }
     Ok(verdict::exit_code(
         summary.sprt.map(|s| s.decision),

@@ -8,6 +8,8 @@
 //! folder. Anything else is a [`ConfigError`] naming the file, the line and the key.
 
 use crate::plan::openings::{self, OpeningError, OpeningSet, BUILTIN_NAMES};
+pub use crate::plan::schedule::OpeningOrder;
+use crate::plan::schedule::{PairedSchedule, Shard};
 use crate::record::{outcomes, GameRecord};
 use crate::stats::match_stats;
 use crate::stats::sprt::SprtStatus;
@@ -55,6 +57,30 @@ pub struct Tournament {
     pub engines: Vec<EngineConfig>,
     /// The sequential test of a match, if any: `pairs` is then the most the run may play.
     pub sprt: Option<SprtConfig>,
+    /// Once this file exists, no new pair is started (`stop-file`, or `--stop-file`): how a
+    /// watcher stops the shards of a distributed test.
+    pub stop_file: Option<PathBuf>,
+    /// The part of the schedule this run plays (`--shard`; never in the file). Its output
+    /// folder is then `out` itself, which the command line has pointed at the shard's folder.
+    pub shard: Option<Shard>,
+    /// The text the tournament was read from and the folder its relative paths are resolved
+    /// against: kept in `tournament.json`, so that `merge` can rebuild the tournament exactly.
+    pub definition: Definition,
+}
+
+/// A tournament file's text and the folder its relative paths are resolved against.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Definition {
+    pub source: String,
+    pub base_dir: PathBuf,
+    pub text: String,
+}
+
+impl Definition {
+    /// The tournament again.
+    pub fn parse(&self) -> Result<Tournament, ConfigError> {
+        parse(&self.text, &self.source, &self.base_dir)
+    }
 }
 
 /// The `[sprt]` table: a sequential test of the first engine (the candidate) against the
@@ -153,15 +179,6 @@ impl OpeningsConfig {
 pub enum OpeningSource {
     File(PathBuf),
     Builtin(String),
-}
-
-/// The order openings are drawn in; see `schedule::draw_sequence`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OpeningOrder {
-    /// File order.
-    Sequential,
-    /// A reproducible permutation of the whole set.
-    Shuffled { seed: u64 },
 }
 
 /// One `[[engine]]` entry.
@@ -285,6 +302,17 @@ impl Tournament {
         Some(sprt.params.status(&match_stats(&outcomes(records), a, b)))
     }
 
+    /// The schedule of this tournament, whose opening set has `openings` openings.
+    pub fn schedule(&self, openings: usize) -> PairedSchedule {
+        PairedSchedule::new(
+            &self.pairings(),
+            self.pairs,
+            openings,
+            &self.openings.order,
+            self.openings.start,
+        )
+    }
+
     /// Total number of games: two per pair, `pairs` pairs per pairing.
     pub fn game_count(&self) -> usize {
         self.pairings().len() * self.pairs as usize * 2
@@ -392,6 +420,7 @@ struct RawTournament {
     pairs: Spanned<u32>,
     concurrency: Option<Spanned<usize>>,
     out: Option<Spanned<String>>,
+    stop_file: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -505,6 +534,13 @@ impl Validator<'_> {
                 base_dir.join("out").join(stem)
             }
         };
+        let stop_file = match t.stop_file {
+            Some(f) if f.get_ref().trim().is_empty() => {
+                return Err(self.invalid(f.span(), "stop-file", "must not be empty"))
+            }
+            Some(f) => Some(base_dir.join(f.into_inner())),
+            None => None,
+        };
         let time_span = raw.time.span();
         let (time, margin, stall_timeout) = self.time(raw.time.into_inner(), time_span)?;
         let openings_span = raw.openings.span();
@@ -535,6 +571,13 @@ impl Validator<'_> {
             openings,
             engines,
             sprt,
+            stop_file,
+            shard: None,
+            definition: Definition {
+                source: self.source.to_string(),
+                base_dir: base_dir.to_path_buf(),
+                text: self.text.to_string(),
+            },
         })
     }
 

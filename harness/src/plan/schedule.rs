@@ -6,10 +6,18 @@
 //! swapped, every pairing plays the same opening in the same round (so engines are compared on
 //! equal terms), and the same inputs always give the same schedule.
 
-use crate::plan::config::{OpeningOrder, Tournament};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+/// The order openings are drawn in; see `schedule::draw_sequence`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpeningOrder {
+    /// File order.
+    Sequential,
+    /// A reproducible permutation of the whole set.
+    Shuffled { seed: u64 },
+}
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,6 +26,8 @@ pub struct ScheduledGame {
     pub index: usize,
     /// 0-based pair number; the two games of a pair have adjacent indices.
     pub pair: usize,
+    /// 0-based round: every pairing plays one pair on the round's opening.
+    pub round: usize,
     /// Index into the opening set.
     pub opening: usize,
     /// Engine index playing Black.
@@ -55,12 +65,13 @@ impl PairedSchedule {
         }
         let draw = draw_sequence(openings, order, start, rounds);
         let mut pair = 0;
-        for &opening in &draw {
+        for (round, &opening) in draw.iter().enumerate() {
             for &(a, b) in pairings {
                 for (black, white) in [(a, b), (b, a)] {
                     games.push(ScheduledGame {
                         index: games.len(),
                         pair,
+                        round,
                         opening,
                         black,
                         white,
@@ -72,20 +83,89 @@ impl PairedSchedule {
         PairedSchedule { games }
     }
 
-    /// The schedule of a validated tournament whose opening set has `openings` openings.
-    pub fn for_tournament(tournament: &Tournament, openings: usize) -> PairedSchedule {
-        PairedSchedule::new(
-            &tournament.pairings(),
-            tournament.pairs,
-            openings,
-            &tournament.openings.order,
-            tournament.openings.start,
-        )
-    }
-
     /// Number of game pairs.
     pub fn pair_count(&self) -> usize {
         self.games.len() / 2
+    }
+
+    /// The games a shard plays (all of them without one), in schedule order.
+    pub fn games_of(&self, shard: Option<Shard>) -> impl Iterator<Item = &ScheduledGame> {
+        self.games
+            .iter()
+            .filter(move |g| shard.is_none_or(|s| s.plays_round(g.round)))
+    }
+}
+
+/// One part of a tournament split over several machines: shard `index` of `count` plays the
+/// rounds `r` with `r mod count == index`. A round holds one pair of every pairing, so a pair is
+/// never split, every pairing is measured on the same openings in every shard, and shard sizes
+/// differ by at most one round. Games keep their numbers in the whole schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+/// Environment variables `--shard auto` reads.
+pub const SLURM_TASK_ID: &str = "SLURM_ARRAY_TASK_ID";
+pub const SLURM_TASK_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
+pub const K8S_COMPLETION_INDEX: &str = "JOB_COMPLETION_INDEX";
+
+impl Shard {
+    /// `I/N` (0 <= I < N), or `auto` (a Slurm array task: `SLURM_ARRAY_TASK_ID` of
+    /// `SLURM_ARRAY_TASK_COUNT`), or `auto/N` (a Kubernetes Indexed Job: `JOB_COMPLETION_INDEX`
+    /// of N, or Slurm's task id of N). `env` looks a variable up.
+    pub fn parse(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        let number = |what: &str, v: &str| {
+            v.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("{what} `{v}` is not a whole number"))
+        };
+        let var = |name: &str| {
+            env(name).ok_or_else(|| format!("--shard {text}: the variable {name} is not set"))
+        };
+        let (index, count) = match text.split_once('/') {
+            Some(("auto", n)) => {
+                let index = match env(K8S_COMPLETION_INDEX) {
+                    Some(i) => i,
+                    None => var(SLURM_TASK_ID)?,
+                };
+                (number("shard index", &index)?, number("shard count", n)?)
+            }
+            Some((i, n)) => (number("shard index", i)?, number("shard count", n)?),
+            None if text == "auto" => (
+                number(SLURM_TASK_ID, &var(SLURM_TASK_ID)?)?,
+                number(SLURM_TASK_COUNT, &var(SLURM_TASK_COUNT)?)?,
+            ),
+            None => {
+                return Err(format!(
+                    "--shard `{text}`: give I/N (0 <= I < N), auto (a Slurm array) or auto/N"
+                ))
+            }
+        };
+        if count == 0 || index >= count {
+            return Err(format!(
+                "--shard {index}/{count}: the index must be below the count (shards 0 to {})",
+                count.saturating_sub(1)
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether this shard plays round `round`.
+    pub fn plays_round(&self, round: usize) -> bool {
+        round % self.count == self.index
+    }
+
+    /// `shard-2-of-8`: the shard's own output folder below the tournament's.
+    pub fn folder_name(&self) -> String {
+        format!("shard-{}-of-{}", self.index, self.count)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
     }
 }
 
@@ -215,6 +295,65 @@ mod tests {
         );
         // `start` moves through the same permutation.
         assert_eq!(draw_sequence(3_623, &order, 3, 3), a[2..5]);
+    }
+
+    #[test]
+    fn shards_split_the_schedule_by_rounds() {
+        let order = OpeningOrder::Shuffled { seed: 3 };
+        let formats: [&[(usize, usize)]; 3] = [&[(0, 1)], &GAUNTLET, &[(0, 1), (0, 2), (1, 2)]];
+        for pairings in formats {
+            for rounds in [1, 5, 12] {
+                let s = PairedSchedule::new(pairings, rounds, 40, &order, 1);
+                for count in 1..=7 {
+                    let mut seen = vec![0; s.games.len()];
+                    let mut sizes = Vec::new();
+                    for index in 0..count {
+                        let shard = Shard { index, count };
+                        let games: Vec<_> = s.games_of(Some(shard)).collect();
+                        for g in &games {
+                            seen[g.index] += 1;
+                            assert!(shard.plays_round(g.round));
+                        }
+                        // Whole rounds: every pairing's pair of a round, both games of a pair.
+                        let rounds_here: HashSet<usize> = games.iter().map(|g| g.round).collect();
+                        assert_eq!(games.len(), rounds_here.len() * pairings.len() * 2);
+                        let pairs: HashSet<usize> = games.iter().map(|g| g.pair).collect();
+                        assert_eq!(pairs.len() * 2, games.len());
+                        sizes.push(rounds_here.len());
+                    }
+                    assert!(seen.iter().all(|&n| n == 1), "disjoint and complete");
+                    let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+                    assert!(max - min <= 1, "{sizes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn shard_specs() {
+        let none = |_: &str| None;
+        assert_eq!(Shard::parse("2/4", none), Ok(Shard { index: 2, count: 4 }));
+        assert!(Shard::parse("4/4", none).is_err());
+        assert!(Shard::parse("x/4", none).is_err());
+        assert!(Shard::parse("auto", none)
+            .unwrap_err()
+            .contains("SLURM_ARRAY_TASK_ID"));
+        let slurm = |v: &str| match v {
+            "SLURM_ARRAY_TASK_ID" => Some("3".to_string()),
+            "SLURM_ARRAY_TASK_COUNT" => Some("8".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            Shard::parse("auto", slurm),
+            Ok(Shard { index: 3, count: 8 })
+        );
+        let k8s = |v: &str| (v == "JOB_COMPLETION_INDEX").then(|| "5".to_string());
+        assert_eq!(
+            Shard::parse("auto/6", k8s),
+            Ok(Shard { index: 5, count: 6 })
+        );
+        assert!(Shard::parse("auto/5", k8s).is_err());
+        assert_eq!(Shard { index: 1, count: 3 }.folder_name(), "shard-1-of-3");
     }
 
     const RECORDED_SEED_42: [usize; 5] = [3325, 3195, 1924, 2543, 3309];

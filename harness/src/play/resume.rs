@@ -6,7 +6,7 @@
 //! tournament is refused before anything is touched, unless `--restart` discards its games.
 //! A run refused before its first game leaves no folder behind that it created.
 
-use crate::plan::config::{EngineConfig, Tournament};
+use crate::plan::config::Tournament;
 use crate::plan::openings::OpeningSet;
 use crate::plan::schedule::PairedSchedule;
 use crate::record::journal::{self, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
@@ -72,7 +72,7 @@ pub fn earlier_games(
     // Check before touching anything: a refused run leaves the folder as it was.
     let written = std::fs::read_to_string(t.out.join(FINGERPRINT_FILE)).unwrap_or_default();
     let held = journal::read_journal(&journal_path)?.len();
-    if held > 0 && written.trim() != fingerprint.trim() {
+    if held > 0 && !same_tournament(&written, fingerprint, false) {
         bail!(
             "{}: the output folder holds {} games of a different tournament (its {} does not match {}: \
              engines, options, plugin files, openings or time control changed); \
@@ -84,13 +84,51 @@ pub fn earlier_games(
         );
     }
     let previous = journal::recover(&t.out)?;
-    check_against_schedule(&previous, schedule, &t.engines, openings)
+    check_against_schedule(&previous, schedule, t, openings)
         .with_context(|| format!("{}: cannot resume", journal_path.display()))?;
     Ok(previous)
 }
 
+/// Whether two `tournament.json` texts pin the same tournament: equal but for the tournament
+/// file's text (`definition`: comments, `concurrency` and `out` may change between a run and
+/// its resumption) and, with `any_shard`, the shard.
+pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
+    let essence = |text: &str| -> Option<serde_json::Value> {
+        let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+        let object = v.as_object_mut()?;
+        object.remove("definition");
+        if any_shard {
+            object.remove("shard");
+        }
+        Some(v)
+    };
+    match (essence(a), essence(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The shard a `tournament.json` names, if any.
+pub fn shard_of(text: &str) -> Option<crate::plan::schedule::Shard> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    serde_json::from_value(v.get("shard")?.clone()).ok()
+}
+
+/// The tournament a `tournament.json` was written for, rebuilt from its definition.
+pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
+    let v: serde_json::Value = serde_json::from_str(text).context("not JSON")?;
+    let definition: crate::plan::config::Definition = serde_json::from_value(
+        v.get("definition")
+            .cloned()
+            .context("no `definition` (written by an older harness)")?,
+    )?;
+    Ok(definition.parse()?)
+}
+
 /// What pins an output folder to a tournament: everything that decides which games are played
-/// and how (not `concurrency` or `out`, which may change between a run and its resumption).
+/// and how (not `concurrency` or `out`, which may change between a run and its resumption),
+/// and the shard; plus the tournament file's text, which `merge` rebuilds the tournament from
+/// (not compared, see [`same_tournament`]).
 pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> String {
     let engines: Vec<serde_json::Value> = t
         .engines
@@ -126,6 +164,11 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
         "sprt": t.sprt.map(|s| format!("{s:?}")),
         "engines": engines,
     });
+    let mut value = value;
+    if let Some(shard) = t.shard {
+        value["shard"] = serde_json::json!({ "index": shard.index, "count": shard.count });
+    }
+    value["definition"] = serde_json::to_value(&t.definition).expect("plain strings");
     serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
 }
 
@@ -141,9 +184,10 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn check_against_schedule(
     records: &[GameRecord],
     schedule: &PairedSchedule,
-    engines: &[EngineConfig],
+    t: &Tournament,
     openings: &OpeningSet,
 ) -> anyhow::Result<()> {
+    let engines = &t.engines;
     let mut seen = HashSet::new();
     for r in records {
         let Some(g) = schedule.games.get(r.game) else {
@@ -172,6 +216,13 @@ pub fn check_against_schedule(
                 r.opening.text,
                 g.opening,
                 openings.openings[g.opening].text
+            );
+        }
+        if let Some(shard) = t.shard.filter(|s| !s.plays_round(g.round)) {
+            bail!(
+                "game {} is in round {}, which shard {shard} does not play",
+                r.game,
+                g.round
             );
         }
         if !seen.insert(r.game) {

@@ -15,7 +15,7 @@ use super::pool::WorkerPool;
 use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::plan::config::Tournament;
-use crate::plan::schedule::{PairedSchedule, ScheduledGame};
+use crate::plan::schedule::ScheduledGame;
 use crate::record::journal::{write_durably, Journal, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::GameRecord;
 use crate::stats::running::{PairResult, RunningTotals};
@@ -71,8 +71,13 @@ pub enum Progress<'a> {
 pub struct RunSummary {
     pub records: Vec<GameRecord>,
     pub out_dir: PathBuf,
-    /// The sequential test's final state, when the tournament has one.
+    /// The sequential test's final state, when the tournament has one (and this run is not a
+    /// shard, which never decides).
     pub sprt: Option<SprtStatus>,
+    /// Games this run was to play (its shard's, or the whole schedule).
+    pub planned: usize,
+    /// The stop file appeared: pairs begun were finished, no new one was started.
+    pub stopped_by_file: bool,
 }
 
 /// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`. The
@@ -88,19 +93,19 @@ pub fn run(
     let events = &observer.events;
     let control = &*observer.control;
     let openings = t.openings.load()?;
-    let schedule = PairedSchedule::for_tournament(t, openings.openings.len());
+    let schedule = t.schedule(openings.openings.len());
     let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
     let previous = resume::earlier_games(t, &fingerprint, &schedule, &openings)?;
     let done: HashSet<usize> = previous.iter().map(|r| r.game).collect();
+    let planned = schedule.games_of(t.shard).count();
     let todo: Vec<&ScheduledGame> = schedule
-        .games
-        .iter()
+        .games_of(t.shard)
         .filter(|g| !done.contains(&g.index))
         .collect();
     if !previous.is_empty() {
         progress(Progress::Resuming {
             held: previous.len(),
-            planned: schedule.games.len(),
+            planned,
             to_play: todo.len(),
             journal: &t.out.join(JSONL_FILE),
         });
@@ -116,17 +121,19 @@ pub fn run(
     }
 
     let mut journal = Journal::open(&t.out)?;
+    // A shard does not decide on its own sample: the decision is global (`merge --watch`).
+    let sprt_of_run = t.sprt.filter(|_| t.shard.is_none());
     events.send(Event::RunStarted {
         engines: t.engines.iter().map(|e| e.name.clone()).collect(),
-        total_games: schedule.games.len(),
+        total_games: planned,
         already_played: previous.clone(),
         time_control: t.time.to_string(),
-        sprt: t.sprt.map(|s| s.params),
+        sprt: sprt_of_run.map(|s| s.params),
     });
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     let mut totals = RunningTotals::new(
-        schedule.pair_count(),
-        t.sprt.map(|s| {
+        planned / 2,
+        sprt_of_run.map(|s| {
             (
                 s.params,
                 t.engines[0].name.as_str(),
@@ -143,6 +150,8 @@ pub fn run(
         next: 0,
         max_pair: None,
         closed: false,
+        stop_file: t.stop_file.as_deref(),
+        stopped_by_file: false,
     });
     // A resumed run whose test had already decided only completes the pairs it had begun.
     let mut sprt = totals
@@ -283,6 +292,7 @@ pub fn run(
         )));
     }
     records.sort_by_key(|r| r.game);
+    let stopped_by_file = claims.into_inner().expect("claims lock").stopped_by_file;
     progress(Progress::Finished {
         records: &records,
         elapsed: started.elapsed(),
@@ -290,12 +300,14 @@ pub fn run(
     events.send(Event::RunFinished);
     // The final LLR counts every finished game, including the pairs completed after the
     // decision; the decision is the one taken when the LLR crossed a bound.
-    let mut final_sprt = t.sprt_status(&records);
+    let mut final_sprt = sprt_of_run.and_then(|_| t.sprt_status(&records));
     if let (Some(f), Some(decided)) = (final_sprt.as_mut(), sprt.as_ref()) {
         f.decision = decided.decision;
     }
     Ok(RunSummary {
         sprt: final_sprt,
+        planned,
+        stopped_by_file,
         records,
         out_dir: t.out.clone(),
     })
@@ -303,19 +315,31 @@ pub fn run(
 
 /// Which scheduled games the game threads may still start. Claiming a game and lowering the
 /// limit happen under one lock, so no game can slip past a decision half-checked.
-struct Claims {
+struct Claims<'f> {
     /// Index into the games to play of the next one to hand out.
     next: usize,
     /// Games of a pair above this are not started (set when the SPRT decides).
     max_pair: Option<usize>,
     /// Nothing more is started (a journal write failed, or nothing was begun).
     closed: bool,
+    /// Checked before each new pair: once it exists, no new pair is started.
+    stop_file: Option<&'f Path>,
+    stopped_by_file: bool,
 }
 
-impl Claims {
+impl Claims<'_> {
     fn claim<'g>(&mut self, todo: &[&'g ScheduledGame]) -> Option<&'g ScheduledGame> {
         let g = *todo.get(self.next)?;
         if self.closed || self.max_pair.is_some_and(|m| g.pair > m) {
+            return None;
+        }
+        let new_pair = self
+            .next
+            .checked_sub(1)
+            .is_none_or(|i| todo[i].pair != g.pair);
+        if new_pair && self.stop_file.is_some_and(Path::exists) {
+            self.stopped_by_file = true;
+            self.stop_after_begun(todo);
             return None;
         }
         self.next += 1;

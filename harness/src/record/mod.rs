@@ -7,10 +7,12 @@
 //!
 //! - [`journal`]: `games.jsonl`, the append-only results journal (one record per line), its
 //!   writer and readers;
-//! - [`ggf`]: the same games in GGF for Othello tools.
+//! - [`ggf`]: the same games in GGF for Othello tools;
+//! - [`merge`]: the journals of a tournament's shards merged into one, or followed as they grow.
 
 pub mod ggf;
 pub mod journal;
+pub mod merge;
 
 use othello_board::{Color, Move, Position};
 use serde::{Deserialize, Serialize};
