@@ -15,6 +15,7 @@ mod external;
 mod fault_matrix;
 mod faults;
 mod plugin_errors;
+mod scale_out;
 mod sprt;
 mod stats;
 mod tournament;

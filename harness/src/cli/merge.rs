@@ -20,7 +20,7 @@ use crate::record::merge::{JournalFollower, JournalIndex};
 use crate::record::GameRecord;
 use crate::show::{report, table};
 use crate::stats::running::RunningTotals;
-use crate::stats::sprt::{Decision, SprtStatus};
+use crate::stats::sprt::{Decision, MatchTally, SprtStatus};
 use crate::stats::verdict;
 use anyhow::{bail, Context};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -41,11 +41,15 @@ pub struct MergeArgs {
 }
 
 /// The shard folders below the arguments: a folder with a `tournament.json` is one; otherwise
-/// its `shard-I-of-N` sub-folders are (`allow_none`: a watcher may start before any shard).
+/// its `shard-I-of-N` sub-folders are (`allow_none`: a watcher may start before any shard has
+/// made its folder, or the folder they go in).
 fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for dir in dirs {
         if !dir.is_dir() {
+            if allow_none {
+                continue;
+            }
             bail!("{}: no such folder", dir.display());
         }
         if dir.join(FINGERPRINT_FILE).exists() || dir.join(JSONL_FILE).exists() {
@@ -430,7 +434,7 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
                 &stop_file,
                 args.on_decision.as_deref(),
                 &status,
-                seen.len(),
+                totals.tally().expect("a test is configured"),
                 started,
             );
         }
@@ -449,7 +453,7 @@ fn decided(
     stop_file: &Path,
     on_decision: Option<&str>,
     status: &SprtStatus,
-    games: usize,
+    tally: &MatchTally,
     started: Instant,
 ) -> anyhow::Result<i32> {
     let decision = serde_json::json!({
@@ -458,7 +462,12 @@ fn decided(
         "lower_bound": status.lower,
         "upper_bound": status.upper,
         "observations": status.observations,
-        "games": games,
+        "candidate": tally.a,
+        "baseline": tally.b,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "pentanomial": tally.pentanomial,
         "params": status.params,
         "decided_at_unix": std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -98,6 +98,11 @@ impl RunningTotals {
         })
     }
 
+    /// The counts of the sequential test, when there is one.
+    pub fn tally(&self) -> Option<&MatchTally> {
+        self.sprt.as_ref().map(|(_, tally)| tally)
+    }
+
     /// The sequential test on the games counted so far.
     pub fn sprt_status(&self) -> Option<SprtStatus> {
         self.sprt

@@ -1,0 +1,335 @@
+//! One tournament over several machines: `run --shard`, `--stop-file`, `merge` and
+//! `merge --watch`, with deterministic engines (fixed depths), so a sharded run and an
+//! unsharded one play the same games and their statistics are byte-identical.
+
+use crate::support::{
+    artifacts, check_record, engine, harness, read_games, s, Output, TempDir, TournamentFile,
+};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A gauntlet of deterministic engines on shuffled openings.
+fn deterministic(pairs: usize, seed: u32) -> String {
+    let a = artifacts();
+    TournamentFile::new("gauntlet", pairs, "depth = 2")
+        .openings(&format!(
+            "builtin = \"xot-small\"\norder = \"shuffled\"\nseed = {seed}"
+        ))
+        .engine(engine("minimax", s(&a.minimax), "Depth = 3"))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("heuristic", s(&a.heuristic), "Depth = 2"))
+        .text()
+}
+
+/// The games of a journal as the merge compares them: number, players, moves, score.
+fn games_of(out: &Path) -> Vec<(usize, String, String, Vec<String>, i32)> {
+    let mut games = read_games(out);
+    games.sort_by_key(|g| g.game);
+    games
+        .into_iter()
+        .map(|g| {
+            let moves = g.moves.iter().map(|m| m.mv.clone()).collect();
+            (g.game, g.black, g.white, moves, g.score)
+        })
+        .collect()
+}
+
+fn shard(dir: &TempDir, spec: &str) -> Output {
+    harness(dir.path(), &["run", "t.toml", "--no-tui", "--shard", spec])
+}
+
+#[test]
+fn four_shards_merge_to_the_statistics_of_one_run() {
+    let dir = TempDir::new("shards-merge");
+    dir.write("t.toml", &deterministic(6, 11));
+    harness(dir.path(), &["run", "t.toml", "--no-tui", "--out", "full"]).assert_success();
+    for i in 0..4 {
+        let run = shard(&dir, &format!("{i}/4"));
+        run.assert_success();
+        assert!(run.stdout.contains(&format!("shard {i}/4")), "{run}");
+        // A shard plays whole rounds only: both games of each of its pairs, every pairing.
+        let games = read_games(&dir.join(format!("out/shard-{i}-of-4")));
+        assert_eq!(games.len() % 4, 0, "{} games", games.len());
+        let fingerprint =
+            std::fs::read_to_string(dir.join(format!("out/shard-{i}-of-4/tournament.json")))
+                .unwrap();
+        assert!(fingerprint.contains("\"shard\""), "{fingerprint}");
+    }
+    let merge = harness(dir.path(), &["merge", "out"]);
+    merge.assert_success();
+    assert!(merge.stdout.contains("24 games of 24 planned"), "{merge}");
+    let full = harness(dir.path(), &["stats", "full"]);
+    let merged = harness(dir.path(), &["stats", "out"]);
+    full.assert_success();
+    assert_eq!(full.stdout, merged.stdout, "stats differ");
+    assert_eq!(games_of(&dir.join("full")), games_of(&dir.join("out")));
+    for g in read_games(&dir.join("out")) {
+        check_record(&g);
+    }
+    // The merged folder is the unsharded tournament's: a run into it resumes and plays nothing.
+    let again = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    again.assert_success();
+    assert!(
+        again.stdout.contains("24 of 24 games already in"),
+        "{again}"
+    );
+    assert!(dir.join("out/report.json").exists() && dir.join("out/games.ggf").exists());
+}
+
+/// A shard killed mid-run and run again (what a requeue does) continues where it stopped; the
+/// merge is the same as without the kill; a folder given twice counts its games once.
+#[test]
+fn a_killed_shard_rerun_and_a_duplicate_merge_the_same() {
+    let dir = TempDir::new("shards-kill");
+    dir.write("t.toml", &deterministic(8, 5));
+    harness(dir.path(), &["run", "t.toml", "--no-tui", "--out", "full"]).assert_success();
+    shard(&dir, "0/2").assert_success();
+    let journal = dir.join("out/shard-1-of-2/games.jsonl");
+    let mut child = Command::new(&artifacts().harness)
+        .args(["run", "t.toml", "--no-tui", "--shard", "1/2"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the harness starts");
+    let started = Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no games");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let before = read_games(&dir.join("out/shard-1-of-2")).len();
+    let rerun = shard(&dir, "1/2");
+    rerun.assert_success();
+    if before < 16 {
+        assert!(rerun.stdout.contains("resuming:"), "{rerun}");
+    }
+    let merge = harness(
+        dir.path(),
+        &[
+            "merge",
+            "out/shard-0-of-2",
+            "out/shard-1-of-2",
+            "out/shard-1-of-2",
+            "--out",
+            "merged",
+        ],
+    );
+    merge.assert_success();
+    assert!(
+        merge.stdout.contains("(16 found twice and kept once)"),
+        "{merge}"
+    );
+    assert_eq!(
+        harness(dir.path(), &["stats", "full"]).stdout,
+        harness(dir.path(), &["stats", "merged"]).stdout
+    );
+}
+
+#[test]
+fn merge_refuses_conflicts_foreign_shards_and_bad_folders() {
+    let dir = TempDir::new("shards-refuse");
+    dir.write("t.toml", &deterministic(2, 3));
+    shard(&dir, "0/2").assert_success();
+    shard(&dir, "1/2").assert_success();
+    // A conflict: the same game with another result.
+    let copy = dir.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    let shard0 = dir.join("out/shard-0-of-2");
+    std::fs::copy(shard0.join("tournament.json"), copy.join("tournament.json")).unwrap();
+    let journal = std::fs::read_to_string(shard0.join("games.jsonl")).unwrap();
+    let first = journal.lines().next().unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(first).unwrap();
+    let game = record["game"].as_u64().unwrap() + 1;
+    record["score"] = serde_json::json!(-(record["score"].as_i64().unwrap()) - 2);
+    std::fs::write(copy.join("games.jsonl"), format!("{record}\n")).unwrap();
+    harness(
+        dir.path(),
+        &["merge", "out/shard-0-of-2", "copy", "--out", "m1"],
+    )
+    .assert_error()
+    .assert_stderr_has(&[
+        &format!("game {game} is recorded differently"),
+        "shard-0-of-2",
+        "copy",
+    ]);
+    assert!(!dir.join("m1").exists(), "nothing written");
+    // A shard of another tournament (other engine options).
+    std::fs::write(
+        dir.join("other.toml"),
+        deterministic(2, 3).replace("Depth = 3", "Depth = 4"),
+    )
+    .unwrap();
+    harness(
+        dir.path(),
+        &[
+            "run",
+            "other.toml",
+            "--no-tui",
+            "--shard",
+            "0/2",
+            "--out",
+            "other",
+        ],
+    )
+    .assert_success();
+    harness(
+        dir.path(),
+        &[
+            "merge",
+            "out/shard-1-of-2",
+            "other/shard-0-of-2",
+            "--out",
+            "m2",
+        ],
+    )
+    .assert_error()
+    .assert_stderr_has(&[
+        "out/shard-1-of-2",
+        "other/shard-0-of-2",
+        "different tournaments",
+    ]);
+    // A missing folder, an empty one, an output folder that is a shard.
+    harness(dir.path(), &["merge", "nowhere"])
+        .assert_error()
+        .assert_stderr_has(&["nowhere: no such folder"]);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    harness(dir.path(), &["merge", "empty"])
+        .assert_error()
+        .assert_stderr_has(&["empty: neither an output folder"]);
+    let shard1 = std::fs::read(dir.join("out/shard-1-of-2/games.jsonl")).unwrap();
+    harness(
+        dir.path(),
+        &["merge", "out/shard-0-of-2", "--out", "out/shard-1-of-2"],
+    )
+    .assert_error()
+    .assert_stderr_has(&["is shard 1/2 of a run"]);
+    assert_eq!(
+        std::fs::read(dir.join("out/shard-1-of-2/games.jsonl")).unwrap(),
+        shard1
+    );
+    // Half the shards: the missing games are listed and the exit code says "not over".
+    let half = harness(dir.path(), &["merge", "out/shard-0-of-2", "--out", "half"]);
+    assert_eq!(half.status.code(), Some(3), "{half}");
+    assert!(half.stdout.contains("missing: 4 games"), "{half}");
+}
+
+#[test]
+fn a_stop_file_starts_no_new_pair() {
+    let dir = TempDir::new("stop-file");
+    dir.write("t.toml", &deterministic(4, 2));
+    dir.write("stop", "");
+    let run = harness(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--stop-file", "stop"],
+    );
+    assert_eq!(run.status.code(), Some(3), "{run}");
+    assert!(
+        run.stdout.contains("stopped by stop: 0 of 16 games played"),
+        "{run}"
+    );
+    assert!(read_games(&dir.join("out")).is_empty());
+    // Without it, the same folder plays everything.
+    std::fs::remove_file(dir.join("stop")).unwrap();
+    harness(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--stop-file", "stop"],
+    )
+    .assert_success();
+    assert_eq!(read_games(&dir.join("out")).len(), 16);
+}
+
+/// The distributed test: two shards of a lopsided match play while a watcher follows their
+/// journals; it decides H0, writes decision.json (with the LLR `harness sprt` computes from the
+/// same counts) and the stop file, runs its command; the shards stop and exit 3; the merge
+/// keeps the watcher's decision as its exit code.
+#[test]
+fn the_watcher_decides_and_stops_every_shard() {
+    let a = artifacts();
+    let dir = TempDir::new("watch");
+    let toml = TournamentFile::new("match", 300, "move-time = 10.0")
+        .openings("builtin = \"xot-small\"\norder = \"shuffled\"\nseed = 4")
+        .table("[sprt]\nelo0 = 0\nelo1 = 50\n")
+        .engine(engine("candidate", s(&a.minimax), "Depth = 1"))
+        .engine(engine("baseline", s(&a.minimax), "Depth = 4"))
+        .text();
+    dir.write("t.toml", &toml);
+    let shards: Vec<_> = (0..2)
+        .map(|i| {
+            Command::new(&a.harness)
+                .args([
+                    "run",
+                    "t.toml",
+                    "--no-tui",
+                    "--shard",
+                    &format!("{i}/2"),
+                    "--stop-file",
+                    "stop",
+                ])
+                .current_dir(dir.path())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("a shard starts")
+        })
+        .collect();
+    let watch = harness(
+        dir.path(),
+        &[
+            "merge",
+            "out",
+            "--watch",
+            "--interval",
+            "0.2",
+            "--stop-file",
+            "stop",
+            "--on-decision",
+            "touch decided.flag",
+        ],
+    );
+    let codes: Vec<Option<i32>> = shards
+        .into_iter()
+        .map(|mut c| c.wait().expect("a shard ends").code())
+        .collect();
+    assert_eq!(watch.status.code(), Some(1), "H0: {watch}");
+    assert!(
+        dir.join("decided.flag").exists(),
+        "the command ran: {watch}"
+    );
+    assert!(dir.join("stop").exists());
+    assert_eq!(
+        codes,
+        vec![Some(3), Some(3)],
+        "both shards stopped undecided"
+    );
+    let decision: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/decision.json")).unwrap())
+            .unwrap();
+    assert_eq!(decision["decision"], "accept_h0");
+    let penta: Vec<String> = decision["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let sprt = harness(
+        dir.path(),
+        &[
+            "sprt",
+            "--penta",
+            &penta.join(","),
+            "--elo0",
+            "0",
+            "--elo1",
+            "50",
+        ],
+    );
+    let llr = format!("LLR {:+.3}", decision["llr"].as_f64().unwrap());
+    assert!(sprt.stdout.contains(&llr), "{llr} not in:\n{sprt}");
+    // Far fewer than the 600 planned games were played.
+    let merge = harness(dir.path(), &["merge", "out"]);
+    assert_eq!(merge.status.code(), Some(1), "{merge}");
+    assert!(read_games(&dir.join("out")).len() < 300);
+}
