@@ -333,3 +333,68 @@ fn the_watcher_decides_and_stops_every_shard() {
     assert_eq!(merge.status.code(), Some(1), "{merge}");
     assert!(read_games(&dir.join("out")).len() < 300);
 }
+
+/// SIGTERM (what Slurm sends every process of a job it requeues or cancels) stops a run
+/// cleanly: the workers ignore it, the coordinator abandons the games in flight, so no game is
+/// journaled as a crash; the run prints its tables, says it was interrupted and exits 3, and
+/// report.json says it is not finished.
+#[test]
+fn sigterm_stops_a_run_without_false_forfeits() {
+    let a = artifacts();
+    let dir = TempDir::new("sigterm");
+    let toml = TournamentFile::new("match", 200, "move-time = 0.05")
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .text();
+    dir.write("t.toml", &toml);
+    let child = Command::new(&a.harness)
+        .args(["run", "t.toml", "--no-tui"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the harness starts");
+    let journal = dir.join("out/games.jsonl");
+    let started = Instant::now();
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no games");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The harness and its workers, as a batch system does.
+    let pid = child.id().to_string();
+    let group: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let fields: Vec<&str> = stat.rsplit(')').next()?.split_whitespace().collect();
+            (fields.get(1) == Some(&pid.as_str()) || e.file_name().to_str() == Some(&pid))
+                .then(|| e.file_name().to_string_lossy().into_owned())
+        })
+        .collect();
+    let status = Command::new("kill")
+        .arg("-TERM")
+        .args(&group)
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -TERM {group:?}");
+    let out = child.wait_with_output().expect("the harness ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("interrupted by SIGTERM: "), "{stdout}");
+    let games = read_games(&dir.join("out"));
+    assert!(games.len() < 400);
+    assert!(
+        games.iter().all(|g| !g.termination.is_forfeit()),
+        "a forfeit from the stop: {:?}",
+        games
+            .iter()
+            .find(|g| g.termination.is_forfeit())
+            .map(|g| &g.reason)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["finished"], false);
+    assert!(crate::support::workers_of(pid.parse().unwrap()).is_empty());
+}

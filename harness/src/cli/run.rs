@@ -14,6 +14,7 @@ use crate::record::GameRecord;
 use crate::show::tui::live::ui_loop;
 use crate::show::tui::terminal::{restore, Screen};
 use crate::show::{progress, report, table};
+use crate::stats::sprt::Decision;
 use crate::stats::verdict;
 use anyhow::Context;
 use std::io::IsTerminal;
@@ -85,18 +86,25 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
     let mut reports = ReportRefresh::new(&t);
+    let control = Arc::new(RunControl::new());
+    let signals = StopOnSignals::start(control.clone())?;
     let (summary, elapsed) = if tui {
-        run_live(&t, &plugin_dir, &mut reports)?
+        run_live(&t, &plugin_dir, &mut reports, control)
     } else {
         let started = Instant::now();
-        let summary = tournament::run(&t, &plugin_dir, &Observer::default(), |p| {
+        let observer = Observer {
+            events: EventSink::none(),
+            control,
+        };
+        tournament::run(&t, &plugin_dir, &observer, |p| {
             if let Some(line) = progress_line(&p) {
                 println!("{line}");
             }
             reports.hear(&p);
-        })?;
-        (summary, started.elapsed())
-    };
+        })
+        .map(|summary| (summary, started.elapsed()))
+    }?;
+    let signalled = signals.stop();
     print!("{}", table::final_tables(&summary.records));
     println!(
         "\n{} games in {:.1} s; journal: {}",
@@ -114,6 +122,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     for b in &broken {
         println!("FAIL: {b}");
     }
+    let decided = summary
+        .sprt
+        .as_ref()
+        .is_some_and(|s| s.decision != Decision::Continue);
     if summary.stopped_by_file && broken.is_empty() {
         // The test (if any) is undecided here: the decision belongs to whoever wrote the file.
         println!(
@@ -121,6 +133,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             t.stop_file
                 .as_deref()
                 .map_or(String::new(), |f| f.display().to_string()),
+            summary.records.len(),
+            summary.planned
+        );
+        return Ok(verdict::exit::UNDECIDED);
+    }
+    if summary.records.len() < summary.planned && !decided && broken.is_empty() {
+        println!(
+            "interrupted{}: {} of {} games played; run the same command again to resume",
+            signalled.map(|s| format!(" by {s}")).unwrap_or_default(),
             summary.records.len(),
             summary.planned
         );
@@ -177,7 +198,11 @@ impl<'t> ReportRefresh<'t> {
                 self.cost = t0.elapsed();
                 self.last = Instant::now();
             }
-            Progress::Finished { records, elapsed } => self.write(records, elapsed, true),
+            Progress::Finished {
+                records,
+                elapsed,
+                complete,
+            } => self.write(records, elapsed, complete),
             _ => {}
         }
     }
@@ -207,10 +232,10 @@ fn run_live(
     t: &Tournament,
     plugin_dir: &Path,
     reports: &mut ReportRefresh,
+    control: Arc<RunControl>,
 ) -> anyhow::Result<(RunSummary, Duration)> {
     let (tx, rx) = mpsc::channel::<Event>();
     let (line_tx, line_rx) = mpsc::channel::<String>();
-    let control = Arc::new(RunControl::new());
     let observer = Observer {
         events: EventSink::new(tx),
         control: control.clone(),
@@ -259,4 +284,45 @@ fn run_live(
             Ok(Ok(())) => Ok((result?, elapsed)),
         }
     })
+}
+
+/// SIGINT (Ctrl-C) and SIGTERM (a batch system's stop, `kill`) stop a run cleanly: no new game,
+/// the games in flight abandoned (their workers killed; a resumed run plays them again), the
+/// journal consistent, the tables printed and exit code 3. A second signal does the same (the
+/// run is already stopping); SIGKILL is the way to end it without tables.
+struct StopOnSignals {
+    handle: signal_hook::iterator::Handle,
+    thread: std::thread::JoinHandle<Option<&'static str>>,
+}
+
+impl StopOnSignals {
+    fn start(control: Arc<RunControl>) -> anyhow::Result<StopOnSignals> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])
+            .context("cannot install the signal handlers")?;
+        let handle = signals.handle();
+        let thread = std::thread::spawn(move || {
+            let mut first = None;
+            for signal in signals.forever() {
+                let name = if signal == SIGINT {
+                    "SIGINT"
+                } else {
+                    "SIGTERM"
+                };
+                if first.is_none() {
+                    eprintln!("{name}: stopping; the games in flight are abandoned, finished games are kept");
+                }
+                first.get_or_insert(name);
+                control.set(ControlState::Stopping);
+            }
+            first
+        });
+        Ok(StopOnSignals { handle, thread })
+    }
+
+    /// Stop listening; the signal that stopped the run, if one did.
+    fn stop(self) -> Option<&'static str> {
+        self.handle.close();
+        self.thread.join().ok().flatten()
+    }
 }

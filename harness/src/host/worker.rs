@@ -24,6 +24,14 @@ const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Run the worker until the coordinator sends `Quit` or goes away.
 pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
+    // A worker's life is the coordinator's to decide: the SIGINT of a Ctrl-C (sent to the whole
+    // process group) or the SIGTERM a batch system sends every process of a job must not kill it
+    // before the coordinator has stopped, or the game in progress would be journaled as a crash.
+    // The coordinator kills its workers itself, and a worker whose coordinator is gone exits
+    // when the socket closes.
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, Arc::new(std::sync::atomic::AtomicBool::new(false)))?;
+    }
     let stream = UnixStream::connect(socket)?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let (out_tx, out_rx) = mpsc::channel::<Reply>();

@@ -59,11 +59,12 @@ pub enum Progress<'a> {
         records: &'a [GameRecord],
         elapsed: Duration,
     },
-    /// Every game is in (sorted by game number): the moment to write final files, before the
-    /// live view hears that the run is over.
+    /// The run is over (records sorted by game number): the moment to write final files, before
+    /// the live view hears it. `complete` when every game of the run's share is in.
     Finished {
         records: &'a [GameRecord],
         elapsed: Duration,
+        complete: bool,
     },
 }
 
@@ -296,6 +297,7 @@ pub fn run(
     progress(Progress::Finished {
         records: &records,
         elapsed: started.elapsed(),
+        complete: records.len() >= planned,
     });
     events.send(Event::RunFinished);
     // The final LLR counts every finished game, including the pairs completed after the

@@ -1,0 +1,230 @@
+#!/bin/bash
+# A real Slurm on this machine, started by hand, running the shipped job files:
+#  1. installs slurm-wlm and munge from Debian's packages (skips with a message where apt-get is
+#     unavailable), starts munged, slurmctld and slurmd without systemd (one node,
+#     proctrack/linuxproc, task/none, no accounting, the node's CPUs from `slurmd -C`);
+#  2. plays a small deterministic gauntlet unsharded, then as a 4-task array with shards.sbatch,
+#     requeueing one task while it runs (as Slurm does when a node dies), merges with
+#     merge.sbatch and checks that `harness stats` of the merge is byte-identical;
+#  3. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
+#     cancels the pending array tasks; prints the time from the decision to the last shard's end;
+#  4. stops every daemon it started (also on failure).
+# Usage: cluster/slurm/selftest.sh   (from the repository root; builds the harness if needed)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+
+if ! command -v sbatch >/dev/null || ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  if ! command -v apt-get >/dev/null; then
+    echo "slurm selftest: SKIPPED: apt-get is not available to install slurm-wlm and munge"
+    exit 0
+  fi
+  echo "slurm selftest: installing slurm-wlm and munge"
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+fi
+
+cargo build --release -q -p harness -p minimax -p greedy -p heuristic
+harness="$repo/target/release/harness"
+
+work=$(mktemp -d /tmp/arena-slurm.XXXXXX)
+pids=()
+cleanup() {
+  set +e
+  scancel --user=root >/dev/null 2>&1
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  sleep 1
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+  pkill -f "$work" 2>/dev/null
+  if [ "${KEEP:-0}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# --- munge and Slurm, by hand ---------------------------------------------------------------
+mkdir -p "$work"/{munge,state,spool,log,run}
+chmod 755 "$work"
+chown munge: "$work/munge"
+if [ ! -s /etc/munge/munge.key ]; then
+  dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 2>/dev/null
+  chown munge: /etc/munge/munge.key && chmod 400 /etc/munge/munge.key
+fi
+mkdir -p /run/munge && chown munge: /run/munge
+runuser -u munge -- munged --pid-file="$work/munge/munged.pid" --log-file="$work/munge/munged.log" \
+  --socket=/run/munge/munge.socket.2 --force
+sleep 0.5
+pids+=("$(cat "$work/munge/munged.pid")")
+
+host=$(hostname -s)
+node=$(slurmd -C | head -1 | sed 's/ UpTime=.*//')
+cpus=$(echo "$node" | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p')
+# The node says how many CPUs it has; declared with 8 (config_overrides) so that the watcher
+# and the merge get a CPU while the shards run.
+node=$(echo "$node" | sed "s/CPUs=$cpus/CPUs=8/; s/CoresPerSocket=[0-9]*/CoresPerSocket=8/; s/ThreadsPerCore=[0-9]*/ThreadsPerCore=1/; s/Boards=[0-9]* //; s/SocketsPerBoard=[0-9]*/Sockets=1/")
+cat > "$work/slurm.conf" <<EOF
+ClusterName=arena-selftest
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/run/slurmctld.pid
+SlurmdPidFile=$work/run/slurmd.pid
+SlurmctldLogFile=$work/log/slurmctld.log
+SlurmdLogFile=$work/log/slurmd.log
+SlurmctldPort=16817
+SlurmdPort=16818
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SlurmdParameters=config_overrides
+ReturnToService=2
+MinJobAge=600
+MpiDefault=none
+$node State=UNKNOWN
+PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+export SLURM_CONF="$work/slurm.conf"
+slurmctld -D -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
+pids+=($!)
+slurmd -D -f "$SLURM_CONF" >"$work/log/slurmd.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 60); do
+  sinfo -h -o %T 2>/dev/null | grep -q idle && break
+  sleep 1
+done
+sinfo -h -o "%N %T %c" | grep -q idle || { echo "slurm did not come up"; tail -20 "$work"/log/*; exit 1; }
+echo "slurm selftest: slurmctld and slurmd up ($(sinfo -h -o '%N %c CPUs'))"
+
+# Wait until no job of ours is left in the queue (pending, running or completing).
+wait_queue_empty() {
+  for _ in $(seq 900); do
+    [ -z "$(squeue -h -o %i)" ] && return 0
+    sleep 1
+  done
+  echo "jobs still queued:"; squeue; return 1
+}
+
+# --- 1. sharded = unsharded -----------------------------------------------------------------
+cd "$work"
+cat > gauntlet.toml <<EOF
+[tournament]
+format = "gauntlet"
+pairs = 16
+concurrency = 1
+out = "out/gauntlet"
+
+[time]
+move-time = 5.0
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 21
+
+[[engine]]
+name = "minimax"
+plugin = "minimax"
+options = { Depth = 6, Pruning = "none" }
+
+[[engine]]
+name = "greedy"
+plugin = "greedy"
+
+[[engine]]
+name = "heuristic"
+plugin = "heuristic"
+options = { Depth = 4 }
+EOF
+"$harness" run gauntlet.toml --no-tui --out unsharded >unsharded.log
+export HARNESS="$harness" TOURNAMENT=gauntlet.toml OUT="$work/out/gauntlet" STOP_FILE="$work/out/gauntlet/stop"
+shards=$(sbatch --parsable --export=ALL --array=0-3 --cpus-per-task=1 "$repo/cluster/slurm/shards.sbatch")
+merge=$(sbatch --parsable --export=ALL --dependency=afterany:"$shards" "$repo/cluster/slurm/merge.sbatch")
+echo "slurm selftest: array $shards (4 shards), merge $merge"
+# Requeue task 1 while it runs, as Slurm does when its node dies: the rerun resumes.
+journal="$OUT/shard-1-of-4/games.jsonl"
+for _ in $(seq 3000); do
+  [ -f "$journal" ] && [ "$(wc -l <"$journal")" -ge 2 ] && break
+  sleep 0.05
+done
+before=$(wc -l <"$journal")
+scontrol requeue "${shards}_1"
+# A requeued job waits for a begin time about two minutes away; let it go at once.
+sleep 1
+scontrol update JobId="${shards}_1" StartTime=now || true
+echo "slurm selftest: requeued task 1 while it ran, with $before of 16 games in its journal"
+wait_queue_empty
+grep -h "resuming:" arena-shard-"${shards}"_1.log || { echo "task 1 did not resume"; cat arena-shard-"${shards}"_1.log; exit 1; }
+grep -q "resuming: 16 of 16" arena-shard-"${shards}"_1.log && { echo "FAILED: task 1 had finished before the requeue"; exit 1; }
+cat arena-merge-"$merge".log | head -3
+"$harness" stats unsharded >stats-unsharded.txt
+"$harness" stats "$OUT" >stats-merged.txt
+if cmp -s stats-unsharded.txt stats-merged.txt; then
+  echo "slurm selftest: the merge of 4 shards (one requeued) has the unsharded run's statistics, byte for byte"
+else
+  echo "slurm selftest: FAILED: statistics differ"; diff stats-unsharded.txt stats-merged.txt; exit 1
+fi
+
+# --- 2. the distributed SPRT ----------------------------------------------------------------
+cat > sprt.toml <<EOF
+[tournament]
+format = "match"
+pairs = 400
+concurrency = 1
+out = "out/sprt"
+
+[time]
+move-time = 0.05
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 8
+
+[sprt]
+elo0 = 0
+elo1 = 50
+
+[[engine]]
+name = "candidate"
+plugin = "greedy"
+
+[[engine]]
+name = "baseline"
+plugin = "heuristic"
+EOF
+export TOURNAMENT=sprt.toml OUT="$work/out/sprt" STOP_FILE="$work/out/sprt/stop" INTERVAL=0.5
+"$repo/cluster/slurm/submit.sh" --sprt --array=0-15%2 --cpus-per-task=1 | tee submit.log
+shards=$(sed -n 's/^shards: job //p' submit.log)
+watcher=$(sed -n 's/^watcher: job //p' submit.log)
+merge=$(sed -n 's/^merge: job \([0-9]*\).*/\1/p' submit.log)
+wait_queue_empty
+started=$(ls -d "$OUT"/shard-* | wc -l)
+echo "slurm selftest: watcher log:"; sed 's/^/  /' arena-watch-"$watcher".log | tail -4
+# The shards that ran: their exit codes and when they ended, against the decision's time.
+for i in $(seq 0 15); do scontrol -o show job "${shards}_$i" 2>/dev/null; done >tasks.txt || true
+python3 - "$OUT/decision.json" tasks.txt <<'PY'
+import json, re, sys, datetime
+decided = json.load(open(sys.argv[1]))["decided_at_unix"]
+ends, codes = [], []
+field = lambda name, line: (re.search(name + r"=(\S+)", line) or re.search("()", "")).group(1)
+for line in sorted(set(open(sys.argv[2]))):
+    task, state = field("ArrayTaskId", line), field("JobState", line)
+    code, end = field(" ExitCode", line), field("EndTime", line)
+    codes.append(f"{task}:{state}:{code}")
+    if state not in ("CANCELLED", "PENDING", "") and end not in ("Unknown", ""):
+        ends.append(datetime.datetime.fromisoformat(end).timestamp())
+print("slurm selftest: array tasks (task:state:exit code):", " ".join(codes))
+if ends:
+    print(f"slurm selftest: the last shard ended {max(ends) - decided:.1f} s after the decision")
+PY
+echo "slurm selftest: $started of 16 shards started; the others were cancelled while pending"
+grep -q '"decision": "accept_h0"' "$OUT/decision.json" || { echo "FAILED: no H0 decision"; cat "$OUT/decision.json"; exit 1; }
+[ "$started" -lt 16 ] || { echo "FAILED: every shard ran: nothing was cancelled"; exit 1; }
+tail -3 arena-merge-"$merge".log
+echo "slurm selftest: passed"
