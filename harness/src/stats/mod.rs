@@ -427,6 +427,28 @@ pub fn score_estimate(scores: &[f64]) -> Option<(Estimate, f64)> {
     let n = scores.len() as f64;
     let mu = scores.iter().sum::<f64>() / n;
     let var = scores.iter().map(|s| (s - mu) * (s - mu)).sum::<f64>() / n;
+    Some(estimate_from_moments(mu, var, n))
+}
+
+/// [`score_estimate`] of pair scores given as pentanomial counts (LL, LD, WL+DD, WD, WW): the
+/// same estimate without a list of scores, in constant time.
+pub fn pentanomial_estimate(counts: &[u64; 5]) -> Option<(Estimate, f64)> {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return None;
+    }
+    let n = n as f64;
+    let score = |i: usize| i as f64 / 4.0;
+    let mu = (0..5).map(|i| counts[i] as f64 * score(i)).sum::<f64>() / n;
+    let var = (0..5)
+        .map(|i| counts[i] as f64 * (score(i) - mu) * (score(i) - mu))
+        .sum::<f64>()
+        / n;
+    Some(estimate_from_moments(mu, var, n))
+}
+
+/// The Elo estimate, its interval and the LOS from a sample's mean, population variance and size.
+fn estimate_from_moments(mu: f64, var: f64, n: f64) -> (Estimate, f64) {
     let se = (var / n).sqrt();
     let estimate = Estimate {
         value: elo_from_score(mu),
@@ -442,7 +464,7 @@ pub fn score_estimate(scores: &[f64]) -> Option<(Estimate, f64)> {
     } else {
         0.5
     };
-    Some((estimate, los))
+    (estimate, los)
 }
 
 /// Mean disc difference per game with a Student's t 95% interval, from per-pair sums.
@@ -834,6 +856,25 @@ pub(crate) mod tests {
         assert_eq!(all[1].losses, 1);
         assert_eq!(all[2].pentanomial, [0, 0, 0, 1, 0]);
         assert!(all_matches(&[]).is_empty());
+    }
+
+    #[test]
+    fn pentanomial_counts_give_the_estimate_of_their_scores() {
+        for counts in [
+            [3, 1, 4, 1, 5],
+            [0, 0, 7, 0, 0],
+            [1, 0, 0, 0, 0],
+            [2, 9, 6, 5, 3],
+        ] {
+            let scores: Vec<f64> = (0..5)
+                .flat_map(|i| std::iter::repeat_n(i as f64 / 4.0, counts[i] as usize))
+                .collect();
+            let (a, la) = score_estimate(&scores).unwrap();
+            let (b, lb) = pentanomial_estimate(&counts).unwrap();
+            close_estimate(b, a.value, a.low, a.high);
+            close(lb, la, 1e-12);
+        }
+        assert!(pentanomial_estimate(&[0; 5]).is_none());
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
 use crate::record::GameOutcome;
 use crate::record::{GameRecord, Termination};
 use crate::show::standings::Standing;
-use crate::stats::sprt::{Decision, SprtParams};
+use crate::stats::sprt::{Decision, MatchTally, SprtParams};
 use crate::stats::{self, Estimate, MatchStats};
 use othello_board::Color;
 use serde::Serialize;
@@ -315,9 +315,9 @@ pub fn sprt_trajectory(
     prefix_stats(records, candidate, baseline)
         .into_iter()
         .map(|(pair, m)| TrajectoryPoint {
-            pairs: m.pairs,
+            pairs: m.pairs() as u32,
             pair,
-            llr: params.llr(&params.sample(&m)),
+            llr: params.llr(&params.sample_of(&m)),
         })
         .collect()
 }
@@ -328,8 +328,8 @@ pub fn elo_trajectory(a: &str, b: &str, records: &[GameRecord]) -> Vec<EloPoint>
     prefix_stats(records, a, b)
         .into_iter()
         .filter_map(|(_, m)| {
-            m.elo.map(|elo| EloPoint {
-                pairs: m.pairs,
+            stats::pentanomial_estimate(&m.pentanomial).map(|(elo, _)| EloPoint {
+                pairs: m.pairs() as u32,
                 elo,
             })
         })
@@ -422,30 +422,39 @@ fn pairing_stats(t: &Tournament, outcomes: &[GameOutcome]) -> Vec<MatchStats> {
 
 /// Match statistics after each complete pair (pair-number order), thinned past
 /// [`MAX_TRAJECTORY_POINTS`].
-fn prefix_stats(records: &[GameRecord], a: &str, b: &str) -> Vec<(usize, MatchStats)> {
+/// The running counts of `a` against `b` after each complete pair (by pair number, thinned to
+/// [`MAX_TRAJECTORY_POINTS`]), each counting every game between them up to that pair. One
+/// walk over the games: the counts grow pair by pair (a report of 200,000 games must not
+/// recompute the statistics a thousand times).
+fn prefix_stats(records: &[GameRecord], a: &str, b: &str) -> Vec<(usize, MatchTally)> {
     let mut games: Vec<&GameRecord> = records
         .iter()
         .filter(|r| (r.black == a && r.white == b) || (r.black == b && r.white == a))
         .collect();
     games.sort_by_key(|r| (r.pair, r.game));
-    // Pair numbers of the complete pairs, ascending.
     let outcomes: Vec<GameOutcome> = games.iter().map(|r| r.outcome()).collect();
-    let mut complete: Vec<usize> = stats::complete_pairs(&outcomes, a)
-        .0
-        .iter()
-        .map(|p| p.pair as usize)
-        .collect();
-    complete.sort_unstable();
-    let stride = complete.len().div_ceil(MAX_TRAJECTORY_POINTS).max(1);
-    complete
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| (k + 1) % stride == 0 || k + 1 == complete.len())
-        .map(|(_, &pair)| {
-            let end = games.partition_point(|g| g.pair <= pair);
-            (pair, stats::match_stats(&outcomes[..end], a, b))
-        })
-        .collect()
+    // The games of each pair number, and whether they are a complete pair.
+    let groups: Vec<&[GameOutcome]> = outcomes.chunk_by(|x, y| x.pair == y.pair).collect();
+    let is_complete =
+        |g: &[GameOutcome]| matches!(g, [x, y] if stats::pair_observation(x, y, a).is_some());
+    let complete = groups.iter().filter(|g| is_complete(g)).count();
+    let stride = complete.div_ceil(MAX_TRAJECTORY_POINTS).max(1);
+    let mut tally = MatchTally::new(a, b);
+    let mut points = Vec::new();
+    let mut seen = 0;
+    for group in groups {
+        for game in group {
+            tally.add_game(game);
+        }
+        if is_complete(group) {
+            tally.add_pair(&group[0], &group[1]);
+            seen += 1;
+            if seen % stride == 0 || seen == complete {
+                points.push((group[0].pair as usize, tally.clone()));
+            }
+        }
+    }
+    points
 }
 
 fn summary(t: &Tournament) -> TournamentSummary {
