@@ -217,8 +217,9 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
     let mut t = tournament_of(&fingerprint).context("cannot rebuild the tournament")?;
     t.out = out.clone();
     let schedule = schedule_of(&t, &fingerprint)?;
-    let index = JournalIndex::build(&folders)?;
-    let records = index.records();
+    // The GGF lines are spooled next to the shard folders while the journals are read.
+    let spool_dir = folders[0].parent().unwrap_or(Path::new("."));
+    let mut index = JournalIndex::build(&folders, spool_dir)?;
     // The schedule's view: what is missing, which pairs are incomplete.
     let missing: Vec<usize> = schedule
         .games
@@ -227,8 +228,8 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         .filter(|g| !index.games.contains_key(g))
         .collect();
     let mut per_pair: BTreeMap<usize, usize> = BTreeMap::new();
-    for r in &records {
-        *per_pair.entry(r.pair).or_default() += 1;
+    for g in index.games.values() {
+        *per_pair.entry(g.record.pair).or_default() += 1;
     }
     let incomplete: Vec<usize> = per_pair
         .iter()
@@ -237,6 +238,8 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         .collect();
 
     index.write(&out)?;
+    let (duplicates, torn) = (index.duplicates, index.torn.clone());
+    let records = index.into_records();
     write_durably(
         &out.join(FINGERPRINT_FILE),
         unsharded(&fingerprint)?.as_bytes(),
@@ -248,15 +251,13 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         out.join(JSONL_FILE).display(),
         records.len(),
         schedule.games.len(),
-        index.duplicates,
-        if index.torn.is_empty() {
+        duplicates,
+        if torn.is_empty() {
             String::new()
         } else {
             format!(
                 "; a torn last line left out in {}",
-                index
-                    .torn
-                    .iter()
+                torn.iter()
                     .map(|p| p.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")

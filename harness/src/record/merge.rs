@@ -51,6 +51,13 @@ struct LineAt {
     len: usize,
 }
 
+/// Where a game's GGF line is in the spool written while indexing.
+#[derive(Clone, Copy, Debug)]
+struct GgfAt {
+    offset: u64,
+    len: usize,
+}
+
 /// A game as the merge compares it.
 #[derive(Clone, Debug)]
 pub struct IndexedGame {
@@ -60,12 +67,15 @@ pub struct IndexedGame {
     /// two runs of the same deterministic game).
     moves_digest: u64,
     at: LineAt,
+    ggf: GgfAt,
 }
 
 /// Every game of a set of shard folders, by game number.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct JournalIndex {
     pub folders: Vec<PathBuf>,
+    /// The games' GGF lines, written as they were read (each journal line is parsed once).
+    spool: spool::Spool,
     pub games: BTreeMap<usize, IndexedGame>,
     /// Games found more than once, alike (kept once).
     pub duplicates: usize,
@@ -109,11 +119,19 @@ fn difference(a: &IndexedGame, b: &IndexedGame) -> Option<String> {
 }
 
 impl JournalIndex {
-    /// Read the journals of `folders` (each must hold a `games.jsonl`).
-    pub fn build(folders: &[PathBuf]) -> Result<JournalIndex, MergeError> {
+    /// Read the journals of `folders` (each must hold a `games.jsonl`), spooling the games' GGF
+    /// lines into a temporary file in `spool_dir` (removed with the index).
+    pub fn build(folders: &[PathBuf], spool_dir: &Path) -> Result<JournalIndex, MergeError> {
+        let spool = spool::Spool::create(spool_dir).map_err(|error| MergeError::Io {
+            path: spool_dir.to_path_buf(),
+            error,
+        })?;
         let mut index = JournalIndex {
             folders: folders.to_vec(),
-            ..JournalIndex::default()
+            spool,
+            games: BTreeMap::new(),
+            duplicates: 0,
+            torn: Vec::new(),
         };
         for (f, folder) in folders.iter().enumerate() {
             let path = folder.join(JSONL_FILE);
@@ -164,16 +182,15 @@ impl JournalIndex {
                         });
                     }
                 };
-                let game = IndexedGame {
-                    moves_digest: moves_digest(&record),
-                    record: record.without_moves(),
-                    at,
-                };
-                match index.games.get(&game.record.game) {
-                    None => {
-                        index.games.insert(game.record.game, game);
-                    }
-                    Some(first) => match difference(first, &game) {
+                let digest = moves_digest(&record);
+                if let Some(first) = index.games.get(&record.game) {
+                    let game = IndexedGame {
+                        moves_digest: digest,
+                        record: record.without_moves(),
+                        at,
+                        ggf: first.ggf,
+                    };
+                    match difference(first, &game) {
                         None => index.duplicates += 1,
                         Some(what) => {
                             return Err(MergeError::Conflict {
@@ -183,21 +200,49 @@ impl JournalIndex {
                                 what,
                             })
                         }
-                    },
+                    }
+                    continue;
                 }
+                // The GGF line now, while the moves are at hand: the journal is parsed once.
+                let mut text = ggf::write_game(&record);
+                text.push('\n');
+                let ggf = index
+                    .spool
+                    .append(text.as_bytes())
+                    .map_err(|error| MergeError::Io {
+                        path: index.spool.path.clone(),
+                        error,
+                    })?;
+                let mut light = record;
+                light.moves = Vec::new();
+                light.moves.shrink_to_fit();
+                index.games.insert(
+                    light.game,
+                    IndexedGame {
+                        moves_digest: digest,
+                        record: light,
+                        at,
+                        ggf,
+                    },
+                );
             }
         }
+        index.spool.flush().map_err(|error| MergeError::Io {
+            path: index.spool.path.clone(),
+            error,
+        })?;
         Ok(index)
     }
 
-    /// The light records, by game number.
-    pub fn records(&self) -> Vec<GameRecord> {
-        self.games.values().map(|g| g.record.clone()).collect()
+    /// The light records, by game number (the index is used up: call [`write`](Self::write)
+    /// first).
+    pub fn into_records(self) -> Vec<GameRecord> {
+        self.games.into_values().map(|g| g.record).collect()
     }
 
     /// Write `out/games.jsonl` (every game's line as the shard wrote it, in game order) and
     /// `out/games.ggf`, each through a temporary file renamed into place.
-    pub fn write(&self, out: &Path) -> Result<(), MergeError> {
+    pub fn write(&mut self, out: &Path) -> Result<(), MergeError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |error| MergeError::Io { path, error }
@@ -212,6 +257,7 @@ impl JournalIndex {
         let ggf_tmp = out.join(format!(".{GGF_FILE}.merge"));
         let mut jsonl = std::io::BufWriter::new(File::create(&jsonl_tmp).map_err(io(&jsonl_tmp))?);
         let mut ggf_out = std::io::BufWriter::new(File::create(&ggf_tmp).map_err(io(&ggf_tmp))?);
+        self.spool.flush().map_err(io(&self.spool.path))?;
         let mut line = Vec::new();
         for game in self.games.values() {
             let source = &self.folders[game.at.folder].join(JSONL_FILE);
@@ -220,15 +266,12 @@ impl JournalIndex {
                 .read_exact_at(&mut line, game.at.offset)
                 .map_err(io(source))?;
             jsonl.write_all(&line).map_err(io(&jsonl_tmp))?;
-            let record: GameRecord =
-                serde_json::from_slice(&line).map_err(|e| MergeError::BadLine {
-                    path: source.clone(),
-                    line: 0,
-                    error: e.to_string(),
-                })?;
-            let mut text = ggf::write_game(&record);
-            text.push('\n');
-            ggf_out.write_all(text.as_bytes()).map_err(io(&ggf_tmp))?;
+            line.resize(game.ggf.len, 0);
+            self.spool
+                .file
+                .read_exact_at(&mut line, game.ggf.offset)
+                .map_err(io(&self.spool.path))?;
+            ggf_out.write_all(&line).map_err(io(&ggf_tmp))?;
         }
         jsonl.flush().map_err(io(&jsonl_tmp))?;
         ggf_out.flush().map_err(io(&ggf_tmp))?;
@@ -308,5 +351,61 @@ impl JournalFollower {
         self.offset += complete as u64;
         self.partial = fresh[complete..].to_vec();
         Ok(polled)
+    }
+}
+
+/// A temporary file the index appends GGF lines to and reads them back from; removed on drop.
+mod spool {
+    use std::fs::File;
+    use std::io::Write;
+    use std::path::{Path, PathBuf};
+
+    #[derive(Debug)]
+    pub struct Spool {
+        pub path: PathBuf,
+        pub file: File,
+        writer: std::io::BufWriter<File>,
+        len: u64,
+    }
+
+    impl Spool {
+        pub fn create(dir: &Path) -> std::io::Result<Spool> {
+            let path = dir.join(format!(".merge-ggf-{}.tmp", std::process::id()));
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(true)
+                .read(true)
+                .write(true)
+                .open(&path)?;
+            let writer = std::io::BufWriter::with_capacity(1 << 20, file.try_clone()?);
+            Ok(Spool {
+                path,
+                file,
+                writer,
+                len: 0,
+            })
+        }
+
+        /// Append a line; where it is.
+        pub fn append(&mut self, bytes: &[u8]) -> std::io::Result<super::GgfAt> {
+            self.writer.write_all(bytes)?;
+            let at = super::GgfAt {
+                offset: self.len,
+                len: bytes.len(),
+            };
+            self.len += bytes.len() as u64;
+            Ok(at)
+        }
+
+        /// Everything appended reaches the file.
+        pub fn flush(&mut self) -> std::io::Result<()> {
+            self.writer.flush()
+        }
+    }
+
+    impl Drop for Spool {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }

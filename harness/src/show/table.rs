@@ -14,8 +14,13 @@ use std::fmt::Write;
 /// Records are taken in schedule order (by game number), whatever order they finished in, so
 /// the table of a run and `harness stats` on its journal are the same.
 pub fn final_tables(records: &[GameRecord]) -> String {
-    let mut sorted = records.to_vec();
-    sorted.sort_by_key(|r| r.game);
+    let sorted: std::borrow::Cow<[GameRecord]> = if records.is_sorted_by_key(|r| r.game) {
+        std::borrow::Cow::Borrowed(records)
+    } else {
+        let mut v = records.to_vec();
+        v.sort_by_key(|r| r.game);
+        std::borrow::Cow::Owned(v)
+    };
     let records = &sorted[..];
     let outcomes = outcomes(records);
     let matches = stats::all_matches(&outcomes);

@@ -360,32 +360,54 @@ pub fn write_reports(out_dir: &Path, input: &ReportInput) -> anyhow::Result<()> 
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create output folder {}", out_dir.display()))?;
     let report = build(input);
-    let mut json = serde_json::to_string_pretty(&report)?;
-    json.push('\n');
-    write_atomic(&out_dir.join(JSON_FILE), &json)?;
-    write_atomic(&out_dir.join(MARKDOWN_FILE), &markdown(&report))?;
-    write_atomic(&out_dir.join(HTML_FILE), &html(&report, input.records)?)?;
+    // Streamed: the JSON of a long run's per-opening results is tens of megabytes.
+    write_atomic(&out_dir.join(JSON_FILE), |w| {
+        serde_json::to_writer_pretty(&mut *w, &report)?;
+        Ok(w.write_all(b"\n")?)
+    })?;
+    let md = markdown(&report);
+    write_atomic(&out_dir.join(MARKDOWN_FILE), |w| {
+        Ok(w.write_all(md.as_bytes())?)
+    })?;
+    let page = html(&report, input.records)?;
+    write_atomic(&out_dir.join(HTML_FILE), |w| {
+        Ok(w.write_all(page.as_bytes())?)
+    })?;
     Ok(())
 }
 
-fn write_atomic(path: &Path, text: &str) -> anyhow::Result<()> {
+/// Write a file through a temporary file in the same folder renamed over it.
+fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     use anyhow::Context;
+    use std::io::Write;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    let file =
+        std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+    write(&mut out)
+        .and_then(|()| Ok(out.flush()?))
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| {
         let _ = std::fs::remove_file(&tmp);
         format!("cannot replace {}", path.display())
     })
 }
 
-fn sorted(records: &[GameRecord]) -> Vec<GameRecord> {
+/// The records in game order: borrowed when they already are (a finished run's, a merge's).
+fn sorted(records: &[GameRecord]) -> std::borrow::Cow<'_, [GameRecord]> {
+    if records.is_sorted_by_key(|r| r.game) {
+        return std::borrow::Cow::Borrowed(records);
+    }
     let mut v = records.to_vec();
     v.sort_by_key(|r| r.game);
-    v
+    std::borrow::Cow::Owned(v)
 }
 
 /// Engines of the tournament, then any other name found in the records.
