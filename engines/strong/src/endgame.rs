@@ -16,12 +16,18 @@
 //!
 //! All null-window functions take `alpha` and answer "is the score above `alpha`?" fail-soft:
 //! a result above `alpha` is a lower bound, one at or below `alpha` an upper bound.
+//!
+//! Every function is generic over the move-generation kernel `K` (see [`crate::kernel`]):
+//! each node's body is `#[inline(always)]` and entered through [`Kernel::enter`], so it is
+//! compiled with the kernel's instruction sets. The public `end_nws`/`end_pvs` choose the
+//! searcher's kernel once.
 
 use crate::bits::{
     corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_CLASSES,
     SQUARE_VALUE,
 };
-use crate::flips::{count_last_flip, flips};
+use crate::flips::count_last_flip;
+use crate::kernel::{with_kernel, Kernel};
 use crate::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::ordering::pick_best;
 use crate::score::{END_INF, MID_INF, SCALE};
@@ -41,10 +47,10 @@ pub const TT_EMPTIES: u32 = 8;
 /// From this many empties on, nodes try Enhanced Transposition Cutoff.
 pub const ETC_EMPTIES: u32 = 12;
 
-/// The flips of a move of the side to move (inlined; see [`crate::flips`]).
+/// The flips of a move of the side to move, by kernel `k`.
 #[inline(always)]
-fn flip(b: &Board, sq: u32) -> u64 {
-    flips(b.player, b.opponent, sq)
+fn flip<K: Kernel>(k: K, b: &Board, sq: u32) -> u64 {
+    k.flips(b.player, b.opponent, sq)
 }
 
 /// The exact score with one empty square `x`.
@@ -131,7 +137,7 @@ impl Searcher<'_> {
     ///
     /// The shallow search's first move sets an incremental evaluation to `b` (from scratch),
     /// the rest of it is incremental.
-    fn end_probcut(&mut self, b: &Board, n: u32, alpha: i32) -> Option<i32> {
+    fn end_probcut<K: Kernel>(&mut self, k: K, b: &Board, n: u32, alpha: i32) -> Option<i32> {
         let level = self.end_selectivity?;
         if n < END_MPC_MIN_EMPTIES {
             return None;
@@ -146,14 +152,16 @@ impl Searcher<'_> {
         let margin = t * sigma;
         // The predicting searches are plain (no midgame Multi-ProbCut of their own).
         let midgame_mpc = self.mpc.take();
-        let cut = self.end_probcut_tests(b, ds, alpha, a, bias, margin);
+        let cut = self.end_probcut_tests(k, b, ds, alpha, a, bias, margin);
         self.mpc = midgame_mpc;
         cut
     }
 
     /// The two tests of [`Searcher::end_probcut`].
-    fn end_probcut_tests(
+    #[allow(clippy::too_many_arguments)]
+    fn end_probcut_tests<K: Kernel>(
         &mut self,
+        k: K,
         b: &Board,
         ds: u32,
         alpha: i32,
@@ -164,7 +172,7 @@ impl Searcher<'_> {
         // Above alpha: the prediction of alpha + 1 discs, with the margin, is exceeded.
         let hi = ((((alpha + 1) * SCALE) as f64 + margin - bias) / a).ceil() as i32;
         if hi < MID_INF - 1 {
-            let v = self.mid_search(*b, ds, hi - 1, hi);
+            let v = self.mid_search_k(k, *b, ds, hi - 1, hi);
             if self.aborted {
                 return Some(0);
             }
@@ -174,7 +182,7 @@ impl Searcher<'_> {
         }
         let lo = (((alpha * SCALE) as f64 - margin - bias) / a).floor() as i32;
         if lo > -MID_INF + 1 {
-            let v = self.mid_search(*b, ds, lo, lo + 1);
+            let v = self.mid_search_k(k, *b, ds, lo, lo + 1);
             if self.aborted {
                 return Some(0);
             }
@@ -185,8 +193,20 @@ impl Searcher<'_> {
         None
     }
 
-    /// Null-window solve of any position (dispatch on the number of empties).
+    /// Null-window solve of any position, with the searcher's kernel.
     pub fn end_nws(&mut self, b: Board, alpha: i32) -> i32 {
+        with_kernel!(self.kernel, k => self.end_nws_k(k, b, alpha))
+    }
+
+    /// Principal variation search with window `(alpha, beta)`, exact inside it, fail-soft,
+    /// with the searcher's kernel.
+    pub fn end_pvs(&mut self, b: Board, alpha: i32, beta: i32) -> i32 {
+        with_kernel!(self.kernel, k => self.end_pvs_k(k, b, alpha, beta))
+    }
+
+    /// Null-window solve of any position (dispatch on the number of empties).
+    #[inline(always)]
+    pub(crate) fn end_nws_k<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         match b.empties() {
             0 => {
                 self.nodes += 1;
@@ -198,27 +218,36 @@ impl Searcher<'_> {
             }
             2 => {
                 let xs = empties_of::<2>(&b);
-                self.nws_2(b, alpha, xs[0], xs[1])
+                self.nws_2(k, b, alpha, xs[0], xs[1])
             }
             3 => {
                 let mut xs = empties_of::<3>(&b);
                 parity_sort(&mut xs);
-                self.nws_3(b, alpha, xs)
+                self.nws_3(k, b, alpha, xs)
             }
-            4 => self.nws_4(b, alpha),
-            n if n <= SHALLOW_EMPTIES => self.nws_shallow(b, alpha),
-            _ => self.nws_deep(b, alpha),
+            4 => self.nws_4(k, b, alpha),
+            n if n <= SHALLOW_EMPTIES => self.nws_shallow(k, b, alpha),
+            _ => self.nws_deep(k, b, alpha),
         }
     }
 
     /// Two empties `x1`, `x2`.
-    fn nws_2(&mut self, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+    #[inline(always)]
+    fn nws_2<K: Kernel>(&mut self, k: K, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
+        k.enter(
+            #[inline(always)]
+            move |k| self.nws_2_node(k, b, alpha, x1, x2),
+        )
+    }
+
+    #[inline(always)]
+    fn nws_2_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
-        if let Some(v) = self.moves_2(&b, alpha, x1, x2) {
+        if let Some(v) = self.moves_2(k, &b, alpha, x1, x2) {
             return v;
         }
         // Pass: the opponent's view with the negated window.
-        if let Some(v) = self.moves_2(&b.pass(), -alpha - 1, x1, x2) {
+        if let Some(v) = self.moves_2(k, &b.pass(), -alpha - 1, x1, x2) {
             return -v;
         }
         b.final_score()
@@ -226,9 +255,9 @@ impl Searcher<'_> {
 
     /// The side to move's best over its moves at x1, x2 (`None`: no move).
     #[inline(always)]
-    fn moves_2(&mut self, b: &Board, alpha: i32, x1: u32, x2: u32) -> Option<i32> {
+    fn moves_2<K: Kernel>(&mut self, k: K, b: &Board, alpha: i32, x1: u32, x2: u32) -> Option<i32> {
         let mut best = -END_INF;
-        let f = flip(b, x1);
+        let f = flip(k, b, x1);
         if f != 0 {
             self.nodes += 1;
             best = -score_1(&b.play_with_flips(x1, f), x2);
@@ -236,7 +265,7 @@ impl Searcher<'_> {
                 return Some(best);
             }
         }
-        let f = flip(b, x2);
+        let f = flip(k, b, x2);
         if f != 0 {
             self.nodes += 1;
             let v = -score_1(&b.play_with_flips(x2, f), x1);
@@ -246,26 +275,35 @@ impl Searcher<'_> {
     }
 
     /// Three empties, in parity order.
-    fn nws_3(&mut self, b: Board, alpha: i32, xs: [u32; 3]) -> i32 {
+    #[inline(always)]
+    fn nws_3<K: Kernel>(&mut self, k: K, b: Board, alpha: i32, xs: [u32; 3]) -> i32 {
+        k.enter(
+            #[inline(always)]
+            move |k| self.nws_3_node(k, b, alpha, xs),
+        )
+    }
+
+    #[inline(always)]
+    fn nws_3_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32, xs: [u32; 3]) -> i32 {
         self.nodes += 1;
-        if let Some(v) = self.moves_3(&b, alpha, xs) {
+        if let Some(v) = self.moves_3(k, &b, alpha, xs) {
             return v;
         }
-        if let Some(v) = self.moves_3(&b.pass(), -alpha - 1, xs) {
+        if let Some(v) = self.moves_3(k, &b.pass(), -alpha - 1, xs) {
             return -v;
         }
         b.final_score()
     }
 
     #[inline(always)]
-    fn moves_3(&mut self, b: &Board, alpha: i32, xs: [u32; 3]) -> Option<i32> {
+    fn moves_3<K: Kernel>(&mut self, k: K, b: &Board, alpha: i32, xs: [u32; 3]) -> Option<i32> {
         let mut best = -END_INF;
         let rest = [[xs[1], xs[2]], [xs[0], xs[2]], [xs[0], xs[1]]];
         for i in 0..3 {
-            let f = flip(b, xs[i]);
+            let f = flip(k, b, xs[i]);
             if f != 0 {
                 let child = b.play_with_flips(xs[i], f);
-                let v = -self.nws_2(child, -alpha - 1, rest[i][0], rest[i][1]);
+                let v = -self.nws_2(k, child, -alpha - 1, rest[i][0], rest[i][1]);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -278,36 +316,45 @@ impl Searcher<'_> {
     }
 
     /// Four empties: parity order, then the 3-empties solver on the rest (kept in order).
-    fn nws_4(&mut self, b: Board, alpha: i32) -> i32 {
+    #[inline(always)]
+    fn nws_4<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
+        k.enter(
+            #[inline(always)]
+            move |k| self.nws_4_node(k, b, alpha),
+        )
+    }
+
+    #[inline(always)]
+    fn nws_4_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         self.nodes += 1;
         let mut xs = empties_of::<4>(&b);
         parity_sort(&mut xs);
-        if let Some(v) = self.moves_4(&b, alpha, xs) {
+        if let Some(v) = self.moves_4(k, &b, alpha, xs) {
             return v;
         }
-        if let Some(v) = self.moves_4(&b.pass(), -alpha - 1, xs) {
+        if let Some(v) = self.moves_4(k, &b.pass(), -alpha - 1, xs) {
             return -v;
         }
         b.final_score()
     }
 
     #[inline(always)]
-    fn moves_4(&mut self, b: &Board, alpha: i32, xs: [u32; 4]) -> Option<i32> {
+    fn moves_4<K: Kernel>(&mut self, k: K, b: &Board, alpha: i32, xs: [u32; 4]) -> Option<i32> {
         let mut best = -END_INF;
         for i in 0..4 {
-            let f = flip(b, xs[i]);
+            let f = flip(k, b, xs[i]);
             if f != 0 {
                 let child = b.play_with_flips(xs[i], f);
                 let mut rest = [0u32; 3];
-                let mut k = 0;
+                let mut r = 0;
                 for (j, &x) in xs.iter().enumerate() {
                     if j != i {
-                        rest[k] = x;
-                        k += 1;
+                        rest[r] = x;
+                        r += 1;
                     }
                 }
                 parity_sort(&mut rest);
-                let v = -self.nws_3(child, -alpha - 1, rest);
+                let v = -self.nws_3(k, child, -alpha - 1, rest);
                 if v > best {
                     best = v;
                     if v > alpha {
@@ -320,15 +367,24 @@ impl Searcher<'_> {
     }
 
     /// 5..=SHALLOW_EMPTIES empties: move generation, parity + static order, no hash table.
-    fn nws_shallow(&mut self, b: Board, alpha: i32) -> i32 {
+    #[inline(always)]
+    fn nws_shallow<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
+        k.enter(
+            #[inline(always)]
+            move |k| self.nws_shallow_node(k, b, alpha),
+        )
+    }
+
+    #[inline(always)]
+    fn nws_shallow_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         self.nodes += 1;
-        let moves = crate::flips::moves(b.player, b.opponent);
+        let moves = k.moves(b.player, b.opponent);
         if moves == 0 {
             let passed = b.pass();
-            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+            if k.moves(passed.player, passed.opponent) == 0 {
                 return b.final_score();
             }
-            return -self.nws_shallow(passed, -alpha - 1);
+            return -self.nws_shallow(k, passed, -alpha - 1);
         }
         if let Some(cap) = stability_cutoff(&b, alpha) {
             return cap;
@@ -342,11 +398,11 @@ impl Searcher<'_> {
                 while m != 0 {
                     let x = m.trailing_zeros();
                     m &= m - 1;
-                    let child = b.play_with_flips(x, flip(&b, x));
+                    let child = b.play_with_flips(x, flip(k, &b, x));
                     let v = if n == 5 {
-                        -self.nws_4(child, -alpha - 1)
+                        -self.nws_4(k, child, -alpha - 1)
                     } else {
-                        -self.nws_shallow(child, -alpha - 1)
+                        -self.nws_shallow(k, child, -alpha - 1)
                     };
                     if v > best {
                         best = v;
@@ -363,27 +419,33 @@ impl Searcher<'_> {
     /// The moves of `b` with fastest-first ordering keys (higher = earlier): the hash move
     /// first, then fewest opponent replies (corners counted twice), fewest opponent potential
     /// moves, quasi-parity, square value.
-    fn end_order(&mut self, b: &Board, moves: u64, tt_move: u8, out: &mut Vec<(u32, u64, i32)>) {
+    #[inline(always)]
+    fn end_order<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        moves: u64,
+        tt_move: u8,
+        out: &mut Vec<(u32, u64, i32)>,
+    ) {
         let parity = parity_mask(b.empty());
         let use_eval = b.empties() >= self.eval.order_eval_empties();
         let mut m = moves;
         while m != 0 {
             let x = m.trailing_zeros();
             m &= m - 1;
-            let f = flip(b, x);
+            let f = flip(k, b, x);
             let child = b.play_with_flips(x, f);
             let key = if x as u8 == tt_move {
                 1 << 30
             } else if use_eval {
                 // Far from the end: the evaluation of the child leads, mobility breaks ties.
-                let mob =
-                    weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
+                let mob = weighted_mobility(k.moves(child.player, child.opponent)) as i32;
                 ((36 - mob) << 15) - self.eval.evaluate_after(b, x, f, &child) * ORDER_EVAL_WEIGHT
             } else {
                 // Edax's weights: opponent mobility dominates, then the mover's discs made
                 // safe around corners, then opponent potential mobility, parity, square.
-                let mob =
-                    weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
+                let mob = weighted_mobility(k.moves(child.player, child.opponent)) as i32;
                 let pot = potential_mobility(&child) as i32;
                 let par = ((parity >> x) & 1) as i32;
                 ((36 - mob) << 15)
@@ -397,7 +459,16 @@ impl Searcher<'_> {
     }
 
     /// Null-window solve with the transposition table (more than SHALLOW_EMPTIES empties).
-    fn nws_deep(&mut self, b: Board, alpha: i32) -> i32 {
+    #[inline(always)]
+    fn nws_deep<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
+        k.enter(
+            #[inline(always)]
+            move |k| self.nws_deep_node(k, b, alpha),
+        )
+    }
+
+    #[inline(always)]
+    fn nws_deep_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -405,13 +476,13 @@ impl Searcher<'_> {
         if self.aborted {
             return 0;
         }
-        let moves = crate::flips::moves(b.player, b.opponent);
+        let moves = k.moves(b.player, b.opponent);
         if moves == 0 {
             let passed = b.pass();
-            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+            if k.moves(passed.player, passed.opponent) == 0 {
                 return b.final_score();
             }
-            return -self.nws_deep(passed, -alpha - 1);
+            return -self.nws_deep(k, passed, -alpha - 1);
         }
         if let Some(cap) = stability_cutoff(&b, alpha) {
             return cap;
@@ -442,7 +513,7 @@ impl Searcher<'_> {
             while m != 0 {
                 let x = m.trailing_zeros();
                 m &= m - 1;
-                let child = b.play_with_flips(x, flip(&b, x));
+                let child = b.play_with_flips(x, flip(k, &b, x));
                 if let Some(e) = self.tt_probe(hash(&child)) {
                     if self.end_entry_usable(e.kind) && -e.upper > alpha {
                         let kind = self.end_kind();
@@ -453,18 +524,19 @@ impl Searcher<'_> {
             }
         }
 
-        if let Some(v) = self.end_probcut(&b, n, alpha) {
+        if let Some(v) = self.end_probcut(k, &b, n, alpha) {
             return v;
         }
 
         let mut list = self.take_list();
-        self.end_order(&b, moves, tt_move, &mut list);
+        self.end_order(k, &b, moves, tt_move, &mut list);
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
             // Young brothers wait: the first move did not cut off; share the others.
             if i == 1 {
-                if let Some(r) = self.split(&b, &mut list, 1, alpha, alpha + 1, best, best_move) {
+                if let Some(r) = self.split(k, &b, &mut list, 1, alpha, alpha + 1, best, best_move)
+                {
                     (best, best_move) = r;
                     if self.aborted {
                         self.give_list(list);
@@ -476,7 +548,7 @@ impl Searcher<'_> {
             pick_best(&mut list, i);
             let (x, f, _) = list[i];
             let child = b.play_with_flips(x, f);
-            let v = -self.end_nws(child, -alpha - 1);
+            let v = -self.end_nws_k(k, child, -alpha - 1);
             if self.aborted {
                 self.give_list(list);
                 return 0;
@@ -498,10 +570,19 @@ impl Searcher<'_> {
     }
 
     /// Principal variation search with window `(alpha, beta)`, exact inside it, fail-soft.
-    pub fn end_pvs(&mut self, b: Board, mut alpha: i32, beta: i32) -> i32 {
+    #[inline(always)]
+    pub(crate) fn end_pvs_k<K: Kernel>(&mut self, k: K, b: Board, alpha: i32, beta: i32) -> i32 {
         if beta - alpha <= 1 {
-            return self.end_nws(b, alpha);
+            return self.end_nws_k(k, b, alpha);
         }
+        k.enter(
+            #[inline(always)]
+            move |k| self.end_pvs_node(k, b, alpha, beta),
+        )
+    }
+
+    #[inline(always)]
+    fn end_pvs_node<K: Kernel>(&mut self, k: K, b: Board, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -509,13 +590,13 @@ impl Searcher<'_> {
         if self.aborted {
             return 0;
         }
-        let moves = crate::flips::moves(b.player, b.opponent);
+        let moves = k.moves(b.player, b.opponent);
         if moves == 0 {
             let passed = b.pass();
-            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+            if k.moves(passed.player, passed.opponent) == 0 {
                 return b.final_score();
             }
-            return -self.end_pvs(passed, -beta, -alpha);
+            return -self.end_pvs_k(k, passed, -beta, -alpha);
         }
         let n = b.empties();
         let h = hash(&b);
@@ -532,12 +613,12 @@ impl Searcher<'_> {
         }
         let (a0, b0) = (alpha, beta);
         let mut list = self.take_list();
-        self.end_order(&b, moves, tt_move, &mut list);
+        self.end_order(k, &b, moves, tt_move, &mut list);
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
             if i == 1 {
-                if let Some(r) = self.split(&b, &mut list, 1, alpha, beta, best, best_move) {
+                if let Some(r) = self.split(k, &b, &mut list, 1, alpha, beta, best, best_move) {
                     (best, best_move) = r;
                     if self.aborted {
                         self.give_list(list);
@@ -551,11 +632,11 @@ impl Searcher<'_> {
             let child = b.play_with_flips(x, f);
             let mut v;
             if i == 0 {
-                v = -self.end_pvs(child, -beta, -alpha);
+                v = -self.end_pvs_k(k, child, -beta, -alpha);
             } else {
-                v = -self.end_nws(child, -alpha - 1);
+                v = -self.end_nws_k(k, child, -alpha - 1);
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.end_pvs(child, -beta, -alpha);
+                    v = -self.end_pvs_k(k, child, -beta, -alpha);
                 }
             }
             if self.aborted {

@@ -16,12 +16,13 @@
 //! - [`score`]: score units ([`score::SCALE`] per disc) and bounds; [`mpc`]: the Multi-ProbCut
 //!   tables and selectivity levels; [`ordering`]: move lists and best-first selection;
 //!   [`stability`]: stable discs and the stability cutoff; [`bits`], [`flips`]: bitboard
-//!   helpers.
+//!   helpers; [`kernel`]: the rules crate's move-generation kernel the search runs on
+//!   (portable or x86 SIMD, chosen once), and how the search is compiled for it.
 //!
 //! Module layering, bottom up; a module imports only from the layers below it, but for the
 //! search's own recursion:
 //! 1. ground, importing nothing from the crate: `score`, `mpc`, `ordering`, `bits`, `flips`,
-//!    `stability`, `tt`, `time`;
+//!    `kernel`, `stability`, `tt`, `time`;
 //! 2. the evaluations: `eval` (the trait and the hand evaluation), then `pattern`, then
 //!    `eval::EvalSource` (`eval/source.rs`), which names either;
 //! 3. the search: `search`, `midgame`, `endgame`, `parallel`; this crate root (the plugin)
@@ -53,6 +54,7 @@ pub mod bits;
 pub mod endgame;
 pub mod eval;
 pub mod flips;
+pub mod kernel;
 pub mod midgame;
 pub mod mpc;
 pub mod ordering;

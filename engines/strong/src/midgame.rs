@@ -11,8 +11,13 @@
 //!    (evaluation at depth 4-6, one ply at 7-9, two plies beyond), minus a mobility term;
 //! 3. below that: fastest first: fewest opponent moves (corners twice), fewest opponent
 //!    potential moves, then the static square value.
+//!
+//! Generic over the move-generation kernel like the solver (see [`crate::kernel`]): a node is
+//! entered through [`Kernel::enter`]; the public [`Searcher::mid_search`] picks the searcher's
+//! kernel.
 
 use crate::bits::{potential_mobility, weighted_mobility, SQUARE_VALUE};
+use crate::kernel::{with_kernel, Kernel};
 use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
 use crate::ordering::{pick_best, MoveEntry};
 use crate::score::{MID_INF, SCALE};
@@ -40,8 +45,10 @@ fn ceil_discs(x: i32) -> i32 {
 
 impl Searcher<'_> {
     /// The moves of `b` with ordering keys for a node of depth `depth`.
-    pub(crate) fn mid_order(
+    #[inline(always)]
+    pub(crate) fn mid_order<K: Kernel>(
         &mut self,
+        k: K,
         b: &Board,
         moves: u64,
         depth: u32,
@@ -58,13 +65,12 @@ impl Searcher<'_> {
         while m != 0 {
             let x = m.trailing_zeros();
             m &= m - 1;
-            let f = crate::flips::flips(b.player, b.opponent, x);
+            let f = k.flips(b.player, b.opponent, x);
             let child = b.play_with_flips(x, f);
             let key = if x as u8 == tt_move {
                 1 << 28
             } else {
-                let mob =
-                    weighted_mobility(crate::flips::moves(child.player, child.opponent)) as i32;
+                let mob = weighted_mobility(k.moves(child.player, child.opponent)) as i32;
                 match sort_depth {
                     None => {
                         -(mob << 8) - ((potential_mobility(&child) as i32) << 2)
@@ -72,8 +78,8 @@ impl Searcher<'_> {
                     }
                     Some(sd) => {
                         let v = if sd == 0 {
-                            if crate::flips::moves(child.player, child.opponent) == 0
-                                && crate::flips::moves(child.opponent, child.player) == 0
+                            if k.moves(child.player, child.opponent) == 0
+                                && k.moves(child.opponent, child.player) == 0
                             {
                                 child.final_score() * SCALE
                             } else {
@@ -81,7 +87,7 @@ impl Searcher<'_> {
                             }
                         } else {
                             self.eval.on_play(b, x, f);
-                            let v = self.mid_search(child, sd, -MID_INF, MID_INF);
+                            let v = self.mid_search_k(k, child, sd, -MID_INF, MID_INF);
                             self.eval.on_undo(b, x, f);
                             v
                         };
@@ -94,14 +100,43 @@ impl Searcher<'_> {
     }
 
     /// Fail-soft NegaScout value of `b` searched `depth` plies (a pass is free), side to
-    /// move's view, evaluation units. A window of width one is a null-window search.
-    pub fn mid_search(&mut self, b: Board, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        let n = b.empties();
-        if depth >= n {
+    /// move's view, evaluation units. A window of width one is a null-window search. Runs on
+    /// the searcher's kernel.
+    pub fn mid_search(&mut self, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
+        with_kernel!(self.kernel, k => self.mid_search_k(k, b, depth, alpha, beta))
+    }
+
+    /// [`Searcher::mid_search`] on kernel `k`.
+    #[inline(always)]
+    pub(crate) fn mid_search_k<K: Kernel>(
+        &mut self,
+        k: K,
+        b: Board,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if depth >= b.empties() {
             // The search reaches the end of the game: solve exactly with the window in discs.
-            let v = self.end_pvs(b, floor_discs(alpha), ceil_discs(beta));
+            let v = self.end_pvs_k(k, b, floor_discs(alpha), ceil_discs(beta));
             return v * SCALE;
         }
+        k.enter(
+            #[inline(always)]
+            move |k| self.mid_node(k, b, depth, alpha, beta),
+        )
+    }
+
+    #[inline(always)]
+    fn mid_node<K: Kernel>(
+        &mut self,
+        k: K,
+        b: Board,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let n = b.empties();
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.poll();
@@ -117,14 +152,14 @@ impl Searcher<'_> {
             }
             return self.eval.evaluate(&b);
         }
-        let moves = crate::flips::moves(b.player, b.opponent);
+        let moves = k.moves(b.player, b.opponent);
         if moves == 0 {
             let passed = b.pass();
-            if crate::flips::moves(passed.player, passed.opponent) == 0 {
+            if k.moves(passed.player, passed.opponent) == 0 {
                 return b.final_score() * SCALE;
             }
             self.eval.on_play(&b, 64, 0);
-            let v = -self.mid_search(passed, depth, -beta, -alpha);
+            let v = -self.mid_search_k(k, passed, depth, -beta, -alpha);
             self.eval.on_undo(&b, 64, 0);
             return v;
         }
@@ -156,7 +191,7 @@ impl Searcher<'_> {
             while m != 0 {
                 let x = m.trailing_zeros();
                 m &= m - 1;
-                let child = b.play_with_flips(x, crate::flips::flips(b.player, b.opponent, x));
+                let child = b.play_with_flips(x, k.flips(b.player, b.opponent, x));
                 if let Some(e) = self.tt_probe(hash(&child)) {
                     let up = match e.kind {
                         KIND_END => Some(e.upper * SCALE),
@@ -181,7 +216,7 @@ impl Searcher<'_> {
                 let margin = t * sigma;
                 let hi = ((beta as f64 + margin - bias) / a).ceil() as i32;
                 if hi < MID_INF - 1 {
-                    let v = self.mid_search(b, ds, hi - 1, hi);
+                    let v = self.mid_search_k(k, b, ds, hi - 1, hi);
                     if self.aborted {
                         return 0;
                     }
@@ -191,7 +226,7 @@ impl Searcher<'_> {
                 }
                 let lo = ((alpha as f64 - margin - bias) / a).floor() as i32;
                 if lo > -MID_INF + 1 {
-                    let v = self.mid_search(b, ds, lo, lo + 1);
+                    let v = self.mid_search_k(k, b, ds, lo, lo + 1);
                     if self.aborted {
                         return 0;
                     }
@@ -204,7 +239,7 @@ impl Searcher<'_> {
 
         let (a0, b0) = (alpha, beta);
         let mut list = self.take_list();
-        self.mid_order(&b, moves, depth, tt_move, &mut list);
+        self.mid_order(k, &b, moves, depth, tt_move, &mut list);
         let mut best = -MID_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
@@ -214,11 +249,11 @@ impl Searcher<'_> {
             self.eval.on_play(&b, x, f);
             let mut v;
             if i == 0 {
-                v = -self.mid_search(child, depth - 1, -beta, -alpha);
+                v = -self.mid_search_k(k, child, depth - 1, -beta, -alpha);
             } else {
-                v = -self.mid_search(child, depth - 1, -alpha - 1, -alpha);
+                v = -self.mid_search_k(k, child, depth - 1, -alpha - 1, -alpha);
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.mid_search(child, depth - 1, -beta, -alpha);
+                    v = -self.mid_search_k(k, child, depth - 1, -beta, -alpha);
                 }
             }
             self.eval.on_undo(&b, x, f);

@@ -21,6 +21,7 @@
 //! cutoff flags; a helper that sees the host's stop flag first marks the split point stopped,
 //! so the master never takes a result with a dropped move for a complete one.
 
+use crate::kernel::{with_kernel, Kernel};
 use crate::search::Searcher;
 use othello_sdk::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -125,7 +126,7 @@ impl HelperPool {
             let _leave = Leave(&sp);
             if !s.global_stop {
                 s.aborted = false;
-                s.work_on(&sp);
+                with_kernel!(s.kernel, k => s.work_on(k, &sp));
             }
             if s.global_stop {
                 // Stopped for good (before joining, or in the move it held): the split point's
@@ -162,8 +163,9 @@ impl Searcher<'_> {
     /// return the node's best score and move so far are merged with the split point's; after
     /// a global stop `self.aborted` is set as usual.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn split(
+    pub(crate) fn split<K: Kernel>(
         &mut self,
+        k: K,
         b: &Board,
         list: &mut [(u32, u64, i32)],
         from: usize,
@@ -202,7 +204,7 @@ impl Searcher<'_> {
             pool.wake.notify_all();
             enclosing
         };
-        self.work_on(&sp);
+        self.work_on(k, &sp);
         {
             let mut offered = pool.offered.lock().expect("pool lock");
             *offered = enclosing;
@@ -226,7 +228,7 @@ impl Searcher<'_> {
     }
 
     /// Take moves of `sp` until none is left or the split point is cut off.
-    pub(crate) fn work_on(&mut self, sp: &SplitPoint) {
+    pub(crate) fn work_on<K: Kernel>(&mut self, k: K, sp: &SplitPoint) {
         self.cutoffs.push(sp.cutoff.clone());
         self.end_selectivity = sp.end_selectivity;
         while !sp.cutoff.load(Ordering::Acquire) {
@@ -236,7 +238,7 @@ impl Searcher<'_> {
             };
             let child = sp.board.play_with_flips(x, f);
             let alpha = sp.bounds.lock().expect("split lock").alpha;
-            let mut v = -self.end_nws(child, -alpha - 1);
+            let mut v = -self.end_nws_k(k, child, -alpha - 1);
             if self.aborted {
                 break;
             }
@@ -245,7 +247,7 @@ impl Searcher<'_> {
                 // it meanwhile, the move may still beat the new alpha, so it is re-searched
                 // against the current one.
                 let a = sp.bounds.lock().expect("split lock").alpha.max(alpha);
-                v = -self.end_pvs(child, -sp.beta, -a);
+                v = -self.end_pvs_k(k, child, -sp.beta, -a);
                 if self.aborted {
                     break;
                 }

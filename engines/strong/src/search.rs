@@ -9,6 +9,7 @@
 //! meaningless and is dropped on the way up; `think` reports only completed iterations.
 
 use crate::eval::Evaluator;
+use crate::kernel::{default_kernel, with_kernel, KernelId};
 use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::ordering::MoveEntry;
 use crate::parallel::HelperPool;
@@ -66,6 +67,8 @@ pub struct Searcher<'a> {
     /// cut null-window nodes by Multi-ProbCut at that level (results are then probable, not
     /// exact, and go to the table as selective entries); `None` = exact.
     pub end_selectivity: Option<usize>,
+    /// The move-generation kernel the search runs on (default: the fastest this CPU has).
+    pub kernel: KernelId,
 }
 
 /// One completed (or partially completed) root iteration.
@@ -97,6 +100,7 @@ impl<'a> Searcher<'a> {
             mpc: Some(SELECTIVITY[DEFAULT_SELECTIVITY].0),
             selectivity: SELECTIVITY[DEFAULT_SELECTIVITY].1,
             end_selectivity: None,
+            kernel: default_kernel(),
         }
     }
 
@@ -284,7 +288,7 @@ impl<'a> Searcher<'a> {
 
         // Root moves, ordered as inner nodes are.
         let mut root = Vec::new();
-        self.mid_order(&b, moves, 2.min(plan.max_depth), NO_MOVE, &mut root);
+        with_kernel!(self.kernel, k => self.mid_order(k, &b, moves, 2.min(plan.max_depth), NO_MOVE, &mut root));
         root.sort_by_key(|e| -e.2);
         if self.helper > 0 {
             let k = self.helper % root.len();

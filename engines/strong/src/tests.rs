@@ -146,6 +146,34 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn every_kernel_searches_the_same_tree() {
+    // The kernels compute the same moves and flips, so a search visits the same nodes and
+    // finds the same scores whichever runs it (FFO #1-#19 exactly, and a midgame search).
+    let lines = ffo("fforum-1-19.obf");
+    let mut reference: Option<Vec<(i32, u64)>> = None;
+    for id in crate::kernel::KernelId::available() {
+        let mut s = searcher(16);
+        s.kernel = id;
+        let mut got = Vec::new();
+        for l in &lines {
+            s.tt.clear();
+            let before = s.nodes;
+            let v = s.solve(l.position.board);
+            got.push((v, s.nodes - before));
+        }
+        s.tt.clear();
+        let before = s.nodes;
+        let v = s.mid_search(Board::START, 7, -30_000, 30_000);
+        got.push((v, s.nodes - before));
+        match &reference {
+            None => reference = Some(got),
+            Some(r) => assert_eq!(&got, r, "kernel {id}"),
+        }
+    }
+}
+
+#[test]
 fn exact_solver_matches_minimax() {
     // Hundreds of positions up to 10 empties (release), fewer and smaller in debug builds.
     let (count, max) = if cfg!(debug_assertions) {

@@ -36,9 +36,14 @@
 //! kernel (see [`crate::perft`]); [`KernelId`] names the kernels at run time, and
 //! [`KernelId::fastest`] is the one [`crate::perft`] uses, detected once and cached.
 //!
+//! Code outside this crate gets the same effect without `unsafe` through [`Kernel::enter`]:
+//! a token runs the closure it is given inside a `#[target_feature]` function of its own, so a
+//! search generic over `K: Kernel` whose recursion goes through `enter` is compiled for the
+//! kernel's instruction sets at every node (the `strong` engine does this).
+//!
 //! `unsafe` here is limited to two kinds of places, each with its `// SAFETY:` argument: the
-//! token methods calling their `#[target_feature]` implementations, and the perft dispatch
-//! calling a kernel's perft entry; both rest on the token's CPU check.
+//! token methods calling their `#[target_feature]` implementations (`enter` included), and
+//! the perft dispatch calling a kernel's perft entry; all rest on the token's CPU check.
 
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -81,6 +86,19 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     #[inline(always)]
     fn count(self, x: u64) -> u32 {
         x.count_ones()
+    }
+
+    /// Run `f` compiled with this kernel's instruction sets: an x86 token calls it from a
+    /// `#[target_feature]` function, so whatever `f` inlines (the kernel's methods, and every
+    /// `#[inline(always)]` function it calls) is compiled with those features too, and plain
+    /// Rust code in it may use them (`count_ones` becomes POPCNT). This is how a recursive
+    /// search generic over the kernel gets the SIMD code into its nodes: each recursive step
+    /// goes through `enter`, with the node's body `#[inline(always)]` inside the closure (the
+    /// pattern of [`crate::perft`], open to code outside this crate). [`Portable`] simply
+    /// calls `f`.
+    #[inline(always)]
+    fn enter<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        f(self)
     }
 }
 

@@ -64,6 +64,12 @@ macro_rules! token_kernel {
                 // SAFETY: as for `moves`.
                 unsafe { $module::play_moves2(p, o, a, b) }
             }
+
+            #[inline(always)]
+            fn enter<R>(self, f: impl FnOnce(Self) -> R) -> R {
+                // SAFETY: as for `moves`: `$module::enter` only enables the features.
+                unsafe { $module::enter(self, f) }
+            }
         }
     };
 }
@@ -216,6 +222,13 @@ mod bmi2 {
         crate::board::moves(p, o)
     }
 
+    /// `Kernel::enter`: `f` runs (and inlines) with this module's features.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
+    #[inline]
+    pub fn enter<K, R>(k: K, f: impl FnOnce(K) -> R) -> R {
+        f(k)
+    }
+
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]
     #[inline]
     pub fn count(x: u64) -> u32 {
@@ -291,6 +304,13 @@ mod avx2 {
         let up = _mm256_set_epi64x(r[3] as i64, r[2] as i64, r[1] as i64, r[0] as i64);
         let down = _mm256_set_epi64x(r[7] as i64, r[6] as i64, r[5] as i64, r[4] as i64);
         (up, down)
+    }
+
+    /// `Kernel::enter`: `f` runs (and inlines) with this module's features.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    #[inline]
+    pub fn enter<K, R>(k: K, f: impl FnOnce(K) -> R) -> R {
+        f(k)
     }
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
@@ -425,6 +445,13 @@ mod avx512 {
 
     /// `vpternlogq` truth table of `a | (b & c)`.
     const A_OR_B_AND_C: i32 = 0xF8;
+
+    /// `Kernel::enter`: `f` runs (and inlines) with this module's features.
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub fn enter<K, R>(k: K, f: impl FnOnce(K) -> R) -> R {
+        f(k)
+    }
 
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]
     #[inline]

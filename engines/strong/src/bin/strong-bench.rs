@@ -22,6 +22,12 @@
 //! `--eval simple|trained|FILE` (any mode; default `trained`): the evaluation searched with,
 //! the interim hand-written one, the embedded pattern weights or a weight file.
 //!
+//! `--kernel K[,K2...]` (solve mode and `--nps`; default: the fastest this CPU has, see
+//! `strong::kernel`): the move-generation kernels (`portable`, `bmi2`, `avx2`, `avx512`) the
+//! search runs on. With two or more, each position is searched with each kernel in turn (the
+//! order alternating from one position to the next, so that all see the same machine load),
+//! and the totals end with each kernel's node rate relative to the first.
+//!
 //! `strong-bench --nps D N`: the midgame search speed of both evaluations: the same N random
 //! positions (20-50 empties) searched to depth D with the interim and with the trained
 //! evaluation, alternating, and the ratio of their node rates.
@@ -34,8 +40,8 @@
 //! `trained`) of the position after the moves.
 //!
 //! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
-//! move generator and flips (the portable ones the search uses), and with the rules crate's
-//! `perft`, which runs the fastest SIMD kernel of the CPU, for comparison.
+//! portable move generator and flips, and with the rules crate's `perft`, which runs the
+//! fastest SIMD kernel of the CPU (the one the search runs on by default), for comparison.
 
 use othello_sdk::board::ObfLine;
 use std::sync::Arc;
@@ -45,6 +51,40 @@ use strong::eval::Evaluator;
 use strong::search::Searcher;
 use strong::time::Plan;
 use strong::tt::Tt;
+
+/// CPU time of this thread (Linux: `/proc/thread-self/schedstat`, nanoseconds on a CPU), or
+/// `None` where that file is missing. A loaded machine stretches wall time; CPU time much
+/// less, so speed comparisons use it when they can.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// Measures one search: wall seconds and, where available, CPU seconds.
+struct Stopwatch {
+    wall: Instant,
+    cpu: Option<f64>,
+}
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        Stopwatch {
+            cpu: thread_cpu_seconds(),
+            wall: Instant::now(),
+        }
+    }
+
+    /// (wall seconds, CPU seconds or wall seconds if unknown).
+    fn read(&self) -> (f64, f64) {
+        let wall = self.wall.elapsed().as_secs_f64();
+        let cpu = match (self.cpu, thread_cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => wall,
+        };
+        (wall, cpu)
+    }
+}
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -59,10 +99,28 @@ fn main() {
         args.drain(i..(i + 2).min(args.len()));
     }
     let make_eval = evaluator(&eval);
+    let mut kernels = vec![strong::kernel::default_kernel()];
+    if let Some(i) = args.iter().position(|a| a == "--kernel") {
+        let list = args.get(i + 1).cloned().unwrap_or_default();
+        kernels = list
+            .split(',')
+            .map(|name| {
+                strong::kernel::kernel_named(name).unwrap_or_else(|| {
+                    eprintln!("strong-bench: kernel `{name}` unknown or not run by this CPU");
+                    std::process::exit(2)
+                })
+            })
+            .collect();
+        args.drain(i..(i + 2).min(args.len()));
+    }
     if let Some(i) = args.iter().position(|a| a == "--nps") {
         let d = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
         let n = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(100);
-        nps(d, n);
+        if kernels.len() > 1 {
+            nps_kernels(d, n, &kernels, &make_eval);
+        } else {
+            nps(d, n, kernels[0]);
+        }
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--evaluate") {
@@ -130,32 +188,47 @@ fn main() {
     strong::stability::init();
     let tt = Arc::new(Tt::new(hash));
     let (mut total_nodes, mut total_time, mut wrong, mut n) = (0u64, 0f64, 0, 0);
+    // Per kernel: nodes and seconds.
+    let mut per_kernel = vec![(0u64, 0f64); kernels.len()];
+    let mut runs = 0usize;
     for file in &args {
         let text = std::fs::read_to_string(file).expect("readable file");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let obf: ObfLine = line.parse().expect("OBF line");
             n += 1;
-            tt.clear();
-            let mut s = Searcher::new(tt.clone(), make_eval(), None);
-            let t = Instant::now();
-            let out = s.think(obf.position.board, &plan, &mut |_| {});
-            let secs = t.elapsed().as_secs_f64();
-            let score = out.info.score as i32;
-            let expected = obf.best_score().unwrap_or(score);
-            let move_ok = obf
-                .move_scores
-                .iter()
-                .any(|&(m, s)| m == out.mv && s == expected);
-            // Under a time limit only the move counts (the score may be a selective one).
-            let ok = (move_time.is_some() || score == expected)
-                && (obf.move_scores.is_empty() || move_ok);
-            if !ok {
-                wrong += 1;
-            }
-            total_nodes += out.info.nodes;
-            total_time += secs;
-            println!(
-                "#{n:<3} {:>2} empties  {:<4} {:+3} (file {:+3}) {:<5} {:8.3} s {:>13} nodes {:>6.1} Mn/s",
+            for j in 0..kernels.len() {
+                // Alternate the order of the kernels from one position to the next.
+                let ki = if n % 2 == 0 { kernels.len() - 1 - j } else { j };
+                runs += 1;
+                tt.clear();
+                let mut s = Searcher::new(tt.clone(), make_eval(), None);
+                s.kernel = kernels[ki];
+                let t = Stopwatch::start();
+                let out = s.think(obf.position.board, &plan, &mut |_| {});
+                let (secs, cpu) = t.read();
+                let score = out.info.score as i32;
+                let expected = obf.best_score().unwrap_or(score);
+                let move_ok = obf
+                    .move_scores
+                    .iter()
+                    .any(|&(m, s)| m == out.mv && s == expected);
+                // Under a time limit only the move counts (the score may be a selective one).
+                let ok = (move_time.is_some() || score == expected)
+                    && (obf.move_scores.is_empty() || move_ok);
+                if !ok {
+                    wrong += 1;
+                }
+                total_nodes += out.info.nodes;
+                total_time += secs;
+                per_kernel[ki].0 += out.info.nodes;
+                per_kernel[ki].1 += cpu;
+                let label = if kernels.len() > 1 {
+                    format!(" {:<8}", kernels[ki].name())
+                } else {
+                    String::new()
+                };
+                println!(
+                "#{n:<3}{label} {:>2} empties  {:<4} {:+3} (file {:+3}) {:<5} {:8.3} s {:>13} nodes {:>6.1} Mn/s",
                 obf.position.empties(),
                 out.mv.to_string(),
                 score,
@@ -165,12 +238,27 @@ fn main() {
                 out.info.nodes,
                 out.info.nodes as f64 / secs.max(1e-9) / 1e6
             );
+            }
         }
     }
     println!(
-        "total: {n} positions, {wrong} wrong, {total_time:.3} s, {total_nodes} nodes, {:.1} Mn/s",
+        "total: {n} positions, {runs} searches, {wrong} wrong, {total_time:.3} s, {total_nodes} nodes, {:.1} Mn/s",
         total_nodes as f64 / total_time.max(1e-9) / 1e6
     );
+    if kernels.len() > 1 {
+        let rate = |k: usize| per_kernel[k].0 as f64 / per_kernel[k].1.max(1e-9);
+        for (k, id) in kernels.iter().enumerate() {
+            println!(
+                "kernel {:<8} {:8.3} s CPU {:>13} nodes {:6.2} Mn/s, node rate {:.3} x {}",
+                id.name(),
+                per_kernel[k].1,
+                per_kernel[k].0,
+                rate(k) / 1e6,
+                rate(k) / rate(0),
+                kernels[0].name()
+            );
+        }
+    }
     if wrong > 0 {
         std::process::exit(1);
     }
@@ -350,10 +438,8 @@ fn both_evaluations() -> [(&'static str, MakeEval); 2] {
     ]
 }
 
-/// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.
-fn nps(depth: u32, count: usize) {
-    use strong::score::MID_INF;
-    strong::stability::init();
+/// `count` random positions of 20-50 empties (the `--nps` set).
+fn nps_positions(count: usize) -> Vec<othello_sdk::board::Board> {
     let mut next = rng(0x1234_5678_9ABC_DEF1);
     let mut positions = Vec::new();
     while positions.len() < count {
@@ -362,6 +448,53 @@ fn nps(depth: u32, count: usize) {
             positions.push(b);
         }
     }
+    positions
+}
+
+/// `--nps D N --kernel A,B...`: fixed-depth midgame searches of the same positions on each
+/// kernel, alternating position by position.
+fn nps_kernels(
+    depth: u32,
+    count: usize,
+    kernels: &[strong::kernel::KernelId],
+    make_eval: &dyn Fn() -> Box<dyn Evaluator>,
+) {
+    use strong::score::MID_INF;
+    strong::stability::init();
+    let positions = nps_positions(count);
+    let tt = Arc::new(Tt::new(64));
+    let mut totals = vec![(0u64, 0f64); kernels.len()];
+    for (i, b) in positions.iter().enumerate() {
+        for j in 0..kernels.len() {
+            let k = if i % 2 == 0 { j } else { kernels.len() - 1 - j };
+            tt.clear();
+            let mut s = Searcher::new(tt.clone(), make_eval(), None);
+            s.kernel = kernels[k];
+            let t = Stopwatch::start();
+            s.mid_search(*b, depth, -MID_INF, MID_INF);
+            totals[k].0 += s.nodes;
+            totals[k].1 += t.read().1;
+        }
+    }
+    let rate = |k: usize| totals[k].0 as f64 / totals[k].1;
+    for (k, id) in kernels.iter().enumerate() {
+        println!(
+            "{:<8} depth {depth}, {count} positions: {} nodes, {:.3} s CPU, {:.2} Mn/s, node rate {:.3} x {}",
+            id.name(),
+            totals[k].0,
+            totals[k].1,
+            rate(k) / 1e6,
+            rate(k) / rate(0),
+            kernels[0].name()
+        );
+    }
+}
+
+/// `--nps D N`: fixed-depth midgame searches of the same positions with both evaluations.
+fn nps(depth: u32, count: usize, kernel: strong::kernel::KernelId) {
+    use strong::score::MID_INF;
+    strong::stability::init();
+    let positions = nps_positions(count);
     let evals = both_evaluations();
     let tt = Arc::new(Tt::new(64));
     let mut totals = [(0u64, 0f64); 2];
@@ -370,10 +503,11 @@ fn nps(depth: u32, count: usize) {
         for (k, (_, make)) in evals.iter().enumerate() {
             tt.clear();
             let mut s = Searcher::new(tt.clone(), make(), None);
-            let t = Instant::now();
+            s.kernel = kernel;
+            let t = Stopwatch::start();
             s.mid_search(*b, depth, -MID_INF, MID_INF);
             totals[k].0 += s.nodes;
-            totals[k].1 += t.elapsed().as_secs_f64();
+            totals[k].1 += t.read().1;
         }
     }
     for (k, (name, _)) in evals.iter().enumerate() {
