@@ -14,6 +14,7 @@ mod config_errors;
 mod external;
 mod fault_matrix;
 mod faults;
+mod output;
 mod plugin_errors;
 mod scale_out;
 mod sprt;

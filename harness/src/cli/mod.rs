@@ -88,6 +88,9 @@ enum Command {
     Stats { file: PathBuf },
     /// Count the leaves of the game tree from the start position.
     Perft {
+        /// Plies from the start position (at most 15: about 1e12 leaves, tens of minutes;
+        /// each ply more multiplies the time by about 8).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=15))]
         depth: u32,
         /// 1: a pass counts as a move; 2: a pass counts as zero moves.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]

@@ -24,6 +24,43 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+/// Whether standard output went away (a closed pipe: `harness run … | head -1`). Printing then
+/// stops and the run goes on: the journal and the reports are the record, the terminal is only
+/// a view of them, so a reader that leaves must not cost the tournament.
+static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Write to standard output unless it went away; a failed write marks it gone.
+fn write_stdout(text: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    if STDOUT_GONE.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_fmt(text)
+        .and_then(|()| {
+            if newline {
+                out.write_all(b"\n")
+            } else {
+                Ok(())
+            }
+        })
+        .and_then(|()| out.flush());
+    if written.is_err() {
+        STDOUT_GONE.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `println!` that survives a closed pipe.
+macro_rules! say {
+    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*), true) };
+}
+
+/// `print!` that survives a closed pipe.
+macro_rules! say_raw {
+    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*), false) };
+}
+
 /// What `harness run` is given.
 pub struct RunArgs {
     pub file: Option<PathBuf>,
@@ -63,7 +100,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
-    println!(
+    say!(
         "{}: {:?} of {} ({}), {} pairs per pairing, {} games at once, output in {}{}",
         t.source,
         t.format,
@@ -98,29 +135,29 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         };
         tournament::run(&t, &plugin_dir, &observer, |p| {
             if let Some(line) = progress_line(&p) {
-                println!("{line}");
+                say!("{line}");
             }
             reports.hear(&p);
         })
         .map(|summary| (summary, started.elapsed()))
     }?;
     let signalled = signals.stop();
-    print!("{}", table::final_tables(&summary.records));
-    println!(
+    say_raw!("{}", table::final_tables(&summary.records));
+    say!(
         "\n{} games in {:.1} s; journal: {}",
         summary.records.len(),
         elapsed.as_secs_f64(),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
     if let Some(status) = &summary.sprt {
-        print!(
+        say_raw!(
             "{}",
             table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
         );
     }
     let broken = verdict::broken_rules(&t.fail_rules(), &summary.records);
     for b in &broken {
-        println!("FAIL: {b}");
+        say!("FAIL: {b}");
     }
     let decided = summary
         .sprt
@@ -128,7 +165,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         .is_some_and(|s| s.decision != Decision::Continue);
     if summary.stopped_by_file && broken.is_empty() {
         // The test (if any) is undecided here: the decision belongs to whoever wrote the file.
-        println!(
+        say!(
             "stopped by {}: {} of {} games played, no new pair started (running again resumes)",
             t.stop_file
                 .as_deref()
@@ -139,7 +176,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         return Ok(verdict::exit::UNDECIDED);
     }
     if summary.records.len() < summary.planned && !decided && broken.is_empty() {
-        println!(
+        say!(
             "interrupted{}: {} of {} games played; run the same command again to resume",
             signalled.map(|s| format!(" by {s}")).unwrap_or_default(),
             summary.records.len(),

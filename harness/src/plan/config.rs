@@ -28,6 +28,9 @@ pub const DEFAULT_TOURNAMENT: &str = include_str!("../../../tournament.toml");
 /// The `source` of [`embedded_default`].
 pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";
 
+/// The most games a tournament may hold (its schedule is built in memory, 48 bytes a game).
+pub const MAX_GAMES: u64 = 5_000_000;
+
 /// Margin used when `[time]` gives none, in seconds.
 pub const DEFAULT_MARGIN_SECS: f64 = 0.2;
 
@@ -546,6 +549,23 @@ impl Validator<'_> {
         let openings_span = raw.openings.span();
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
         let engines = self.engines(raw.engine, format, t.format.span(), base_dir)?;
+        let n = engines.len();
+        let pairings = match format {
+            Format::Match => 1,
+            Format::Gauntlet => n - 1,
+            Format::RoundRobin => n * (n - 1) / 2,
+        };
+        // Checked before anything is allocated: the schedule holds every game.
+        if pairs as u64 * pairings as u64 * 2 > MAX_GAMES {
+            return Err(self.invalid(
+                t.pairs.span(),
+                "pairs",
+                format!(
+                    "at most {} with {pairings} engine pairing(s): a tournament holds at most {MAX_GAMES} games",
+                    MAX_GAMES / (2 * pairings as u64)
+                ),
+            ));
+        }
         let sprt = match raw.sprt {
             None => None,
             Some(sprt) => {
@@ -1211,6 +1231,28 @@ plugin = "a"
             27,
             &["missing field `plugin`"],
         );
+    }
+
+    /// Regression (issue 19, bug 4): `pairs = 4000000000` was accepted and the schedule's
+    /// allocation aborted the process; now it is an error before anything is allocated.
+    #[test]
+    fn a_schedule_too_large_is_refused() {
+        err(
+            &edit("pairs = 3", "pairs = 4000000000"),
+            3,
+            &[
+                "key `pairs`",
+                "at most 833333 with 3 engine pairing(s)",
+                "5000000 games",
+            ],
+        );
+        err(&edit("pairs = 3", "pairs = 833334"), 3, &["key `pairs`"]);
+        assert!(parse(
+            &edit("pairs = 3", "pairs = 833333"),
+            "t.toml",
+            Path::new(".")
+        )
+        .is_ok());
     }
 
     #[test]

@@ -477,10 +477,17 @@ impl State {
         }
         self.stale = false;
         let outcomes = &self.outcomes;
-        let matches: Vec<Standing> = stats::all_matches(outcomes)
-            .iter()
-            .map(Standing::of)
-            .collect();
+        // Rows oriented by the tournament's engine order (the earlier engine is "engine"), as
+        // the final table of the journal has them, whichever game happened to finish first.
+        let mut matches: Vec<Standing> = Vec::new();
+        for (i, a) in self.engines.iter().enumerate() {
+            for b in &self.engines[i + 1..] {
+                let m = stats::match_stats(outcomes, a, b);
+                if m.games > 0 {
+                    matches.push(Standing::of(&m));
+                }
+            }
+        }
         let ratings = if self.engines.len() > 2 {
             stats::ratings(outcomes, self.engines.first().map(String::as_str))
         } else {
@@ -778,6 +785,28 @@ pub(crate) mod tests {
         s.toggle_follow();
         assert!(s.following());
         assert_eq!(s.shown, Some(2));
+    }
+
+    /// Regression (issue 19, bug 5): the first game to finish had the second engine as Black;
+    /// the live row still reads as the final table does, first engine first.
+    #[test]
+    fn live_standings_keep_the_tournament_orientation() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        s.apply(run_started(4, None), t0);
+        s.apply(
+            Event::GameFinished {
+                record: record(1, "beta", "alpha", -20),
+            },
+            t0,
+        );
+        s.refresh();
+        let st = s.standings().unwrap();
+        assert_eq!(
+            (st.matches[0].a.as_str(), st.matches[0].b.as_str()),
+            ("alpha", "beta")
+        );
+        assert_eq!(st.matches[0].wins, 1);
     }
 
     #[test]
