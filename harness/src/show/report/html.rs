@@ -360,8 +360,8 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
                  <td class=\"{}\">{}</td></tr>",
                 esc(&o.a),
                 esc(&o.b),
-                o.pair,
-                o.opening_index,
+                o.pair + 1,
+                o.opening_index + 1,
                 esc(&o.opening),
                 game(0),
                 game(1),
@@ -406,7 +406,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
                 f.count,
                 f.games
                     .iter()
-                    .map(|g| g.to_string())
+                    .map(|g| (g + 1).to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
                 esc(&f.example)

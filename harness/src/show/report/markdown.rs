@@ -89,7 +89,7 @@ pub fn markdown(report: &Report) -> String {
                 termination_name(f.termination),
                 f.games
                     .iter()
-                    .map(|g| g.to_string())
+                    .map(|g| (g + 1).to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
                 cell(&f.example)

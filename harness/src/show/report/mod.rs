@@ -12,6 +12,10 @@
 //! - [`html`] renders one self-contained page with inline SVG charts (`report.html`);
 //! - [`write_reports`] writes all three atomically (temporary file, then rename).
 //!
+//! Numbering: what a person reads (report.md, report.html, the terminal, `harness replay`)
+//! counts games, pairs and openings from 1; report.json keeps the journal's numbers, which count
+//! from 0 (`game`, `pair`, `opening.index` of `games.jsonl`).
+//!
 //! Non-finite numbers never reach the JSON: an infinite interval bound (the disc difference with
 //! a single complete pair) is `null`, and so is a ratio whose denominator is zero.
 

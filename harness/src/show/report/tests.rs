@@ -365,7 +365,8 @@ fn markdown_has_the_headline() {
     }
     assert!(md.contains(&format!("LLR {:.2}", sp.llr)));
     assert!(md.contains("| cand | base | 15 |"));
-    assert!(md.contains("base: 1 × `time_forfeit` (games 5)"));
+    // Journal game 5 (0-based, as report.json keeps it) is game 6 for a person.
+    assert!(md.contains("base: 1 × `time_forfeit` (games 6)"));
 
     // A decided test reads as a decision.
     let mut decided = report.clone();
