@@ -6,7 +6,7 @@
 //! tournament is refused before anything is touched, unless `--restart` discards its games.
 //! A run refused before its first game leaves no folder behind that it created.
 
-use crate::plan::config::Tournament;
+use crate::plan::config::{OpeningOrder, OpeningSource, PluginRef, Tournament};
 use crate::plan::openings::OpeningSet;
 use crate::plan::schedule::PairedSchedule;
 use crate::record::journal::{self, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
@@ -125,7 +125,8 @@ pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
     Ok(definition.parse()?)
 }
 
-/// What pins an output folder to a tournament: everything that decides which games are played
+/// What pins an output folder to a tournament (`tournament.json`, plain JSON of the resolved
+/// tournament): everything that decides which games are played
 /// and how (not `concurrency` or `out`, which may change between a run and its resumption),
 /// and the shard; plus the tournament file's text, which `merge` rebuilds the tournament from
 /// (not compared, see [`same_tournament`]).
@@ -141,7 +142,10 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
                 .unwrap_or_default();
             serde_json::json!({
                 "name": e.name,
-                "plugin": format!("{:?}", e.plugin),
+                "plugin": match &e.plugin {
+                    PluginRef::Name(name) => serde_json::json!({ "name": name }),
+                    PluginRef::Path(path) => serde_json::json!({ "path": path }),
+                },
                 "plugin_fnv1a": digest,
                 "options": e.options,
             })
@@ -155,13 +159,23 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
         "margin_ms": t.margin.as_millis() as u64,
         "stall_timeout_ms": t.stall_timeout.as_millis() as u64,
         "openings": {
-            "source": format!("{:?}", t.openings.source),
-            "order": format!("{:?}", t.openings.order),
+            "source": match &t.openings.source {
+                OpeningSource::Builtin(name) => serde_json::json!({ "builtin": name }),
+                OpeningSource::File(path) => serde_json::json!({ "file": path }),
+            },
+            "order": match t.openings.order {
+                OpeningOrder::Sequential => serde_json::json!("sequential"),
+                OpeningOrder::Shuffled { seed } => serde_json::json!({ "shuffled": { "seed": seed } }),
+            },
             "start": t.openings.start,
             "count": openings.openings.len(),
             "fnv1a": format!("{:016x}", fnv1a(opening_texts.join("\n").as_bytes())),
         },
-        "sprt": t.sprt.map(|s| format!("{s:?}")),
+        "sprt": t.sprt.map(|s| serde_json::json!({
+            "params": s.params,
+            "fail_on_crash": s.fail_on_crash,
+            "fail_on_forfeit": s.fail_on_forfeit,
+        })),
         "engines": engines,
     });
     let mut value = value;
@@ -230,4 +244,65 @@ pub fn check_against_schedule(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 19): tournament.json held Rust debug text (`Name("strong")`,
+    /// `Shuffled { seed: 7331 }`); it is plain JSON of the resolved tournament.
+    #[test]
+    fn tournament_json_is_plain_json() {
+        let text = r#"
+[tournament]
+format = "match"
+pairs = 3
+[time]
+move-time = 0.5
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 7331
+[sprt]
+elo0 = 0
+elo1 = 5
+[[engine]]
+name = "a"
+plugin = "strong"
+[[engine]]
+name = "b"
+plugin = "dir/libb.so"
+"#;
+        let mut t = crate::plan::config::parse(text, "t.toml", Path::new("/x")).unwrap();
+        t.shard = Some(crate::plan::schedule::Shard { index: 1, count: 4 });
+        let openings = t.openings.load().unwrap();
+        let json = fingerprint(&t, &openings, Path::new("/nowhere"));
+        for debug in [
+            "Name(",
+            "Path(",
+            "Shuffled {",
+            "Builtin(",
+            "SprtConfig",
+            "Some(",
+        ] {
+            assert!(!json.contains(debug), "{debug} in {json}");
+        }
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["engines"][0]["plugin"]["name"], "strong");
+        assert_eq!(v["engines"][1]["plugin"]["path"], "/x/dir/libb.so");
+        assert_eq!(v["openings"]["order"]["shuffled"]["seed"], 7331);
+        assert_eq!(v["openings"]["source"]["builtin"], "xot-small");
+        assert_eq!(v["sprt"]["params"]["elo1"], 5.0);
+        assert_eq!(v["shard"]["index"], 1);
+        assert_eq!(shard_of(&json), t.shard);
+        // The definition rebuilds the tournament; it does not take part in the comparison.
+        assert_eq!(tournament_of(&json).unwrap().engines, t.engines);
+        let mut other = v.clone();
+        other["definition"]["text"] = serde_json::json!("# a comment\n");
+        assert!(same_tournament(&json, &other.to_string(), false));
+        other["shard"]["index"] = serde_json::json!(2);
+        assert!(!same_tournament(&json, &other.to_string(), false));
+        assert!(same_tournament(&json, &other.to_string(), true));
+    }
 }
