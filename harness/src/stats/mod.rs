@@ -65,6 +65,23 @@
 //! normal CDF. When `se == 0` (every pair had the same score) the normal law degenerates to a point
 //! mass at `mu`, giving `LOS = 1` if `mu > 0.5`, `0` if `mu < 0.5` and `0.5` if `mu == 0.5`.
 //!
+//! # Samples where the normal interval fails
+//!
+//! With no spread (every pair won, every game drawn, every pair WL) the interval above has zero
+//! width, and near the ends of the score scale (15 wins of 16) it leaves the possible scores:
+//! `+2400 [+2400, +2400]` for 16 wins of 16, which no finite sample justifies. Where
+//! `se == 0` or a bound falls outside `(0, 1)`, the estimate is the **Jeffreys interval**
+//! instead (Brown, Cai and DasGupta 2001 recommend it over the normal one for exactly these
+//! cases): the `N` observations (pairs, or games for the trinomial model) count as Bernoulli
+//! trials with `N mu` successes, the most spread-out law with that mean, and the expected score
+//! gets the posterior `Beta(N mu + 1/2, N (1 - mu) + 1/2)` of the Jeffreys prior. The value is
+//! its median, the interval its 2.5% and 97.5% quantiles, the LOS its mass above 1/2, all
+//! mapped to Elo. It is always finite, never of zero width, and shrinks as the sample grows:
+//! 8 pairs all won give `+621.5 [+179.7, +1690.2]`, 16 give `+740.4 [+310.8, +1807.9]`; 4 pairs
+//! all drawn give `+0.0 [-241.9, +241.9]`. (Fishtest regularises empty pentanomial bins with a
+//! small count for its LLR; that keeps the LLR finite but leaves the interval of a one-sided
+//! sample as degenerate as before, so it is not used here.)
+//!
 //! # Trinomial model (for comparison)
 //!
 //! The same construction over single games (score 0, 0.5 or 1 per game, mean and population
@@ -105,7 +122,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
-use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+use statrs::distribution::{Beta, ContinuousCDF, Normal, StudentsT};
 
 /// The 97.5% quantile of the standard normal distribution, used for every 95% normal interval.
 pub(crate) const Z95: f64 = 1.959964;
@@ -135,12 +152,14 @@ impl fmt::Display for Estimate {
     /// Formats as `+88.7 [+12.3, +170.2]`: one decimal, explicit signs, `+inf`/`-inf` for
     /// infinite bounds. Width and alignment flags apply to the whole text (`{:>24}`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // `+ 0.0` turns a negative zero into a positive one, so that a negated 0 prints `+0.0`.
+        // What prints as zero prints as `+0.0`: a negative zero, or a tiny negative value from
+        // rounding (a quantile a hair below 1/2), must not show as `-0.0`.
+        let z = |x: f64| if x.abs() < 0.05 { 0.0 } else { x };
         let text = format!(
             "{:+.1} [{:+.1}, {:+.1}]",
-            self.value + 0.0,
-            self.low + 0.0,
-            self.high + 0.0
+            z(self.value),
+            z(self.low),
+            z(self.high)
         );
         f.pad(&text)
     }
@@ -447,13 +466,21 @@ pub fn pentanomial_estimate(counts: &[u64; 5]) -> Option<(Estimate, f64)> {
     Some(estimate_from_moments(mu, var, n))
 }
 
-/// The Elo estimate, its interval and the LOS from a sample's mean, population variance and size.
+/// The Elo estimate, its interval and the LOS from a sample's mean, population variance and
+/// size: the normal interval where it holds, the Jeffreys interval where it does not (no
+/// spread, or a bound outside the possible scores; see the module docs).
 fn estimate_from_moments(mu: f64, var: f64, n: f64) -> (Estimate, f64) {
     let se = (var / n).sqrt();
+    let (low, high) = (mu - Z95 * se, mu + Z95 * se);
+    if !(se > 0.0 && low >= SCORE_CLAMP && high <= 1.0 - SCORE_CLAMP) {
+        if let Some(jeffreys) = jeffreys_estimate(mu * n, n) {
+            return jeffreys;
+        }
+    }
     let estimate = Estimate {
         value: elo_from_score(mu),
-        low: elo_from_score(mu - Z95 * se),
-        high: elo_from_score(mu + Z95 * se),
+        low: elo_from_score(low),
+        high: elo_from_score(high),
     };
     let los = if se > 0.0 {
         Normal::standard().cdf((mu - 0.5) / se)
@@ -465,6 +492,24 @@ fn estimate_from_moments(mu: f64, var: f64, n: f64) -> (Estimate, f64) {
         0.5
     };
     (estimate, los)
+}
+
+/// The Jeffreys estimate of a score from `points` out of `n` (scores in 0..=1 treated as
+/// Bernoulli trials, the most spread-out law with that mean): the posterior
+/// Beta(points + 1/2, n - points + 1/2) of the expected score; its median as the value, its
+/// 2.5% and 97.5% quantiles as the interval, P(score > 1/2) as the LOS.
+fn jeffreys_estimate(points: f64, n: f64) -> Option<(Estimate, f64)> {
+    let posterior = Beta::new(points + 0.5, n - points + 0.5).ok()?;
+    let quantile = |p: f64| elo_from_score(posterior.inverse_cdf(p));
+    let estimate = Estimate {
+        value: quantile(0.5),
+        low: quantile(0.025),
+        high: quantile(0.975),
+    };
+    let finite = [estimate.value, estimate.low, estimate.high]
+        .iter()
+        .all(|x| x.is_finite());
+    finite.then(|| (estimate, 1.0 - posterior.cdf(0.5)))
 }
 
 /// Mean disc difference per game with a Student's t 95% interval, from per-pair sums.
@@ -628,14 +673,14 @@ pub(crate) mod tests {
 
         // Trinomial over all 5 games: scores 1, 0, 1, 0.5, 1 -> mu = 0.7,
         // var = (0.09 + 0.49 + 0.09 + 0.04 + 0.09) / 5 = 0.16, se = sqrt(0.16 / 5) = 0.178885438.
-        // Elo(0.7) = 400 log10(7/3) = 147.19071411783776; 0.7 - 1.959964 se = 0.3493909810038081
-        // -> -108.00335568255718; 0.7 + 1.959964 se = 1.0506 -> clamped -> 2399.999826281142.
+        // 0.7 + 1.959964 se = 1.0506 leaves the scores: the Jeffreys interval of 3.5 points in 5,
+        // Beta(4, 2): median and 2.5%/97.5% quantiles (scipy.stats.beta.ppf) as Elo.
         let tri = s.elo_trinomial.unwrap();
         close_estimate(
             tri,
-            147.19071411783776,
-            -108.00335568255718,
-            2399.999826281142,
+            135.91090481306236,
+            -160.99507651890013,
+            501.71441588562453,
         );
 
         // Disc: pair sums +4 and +20 -> mean 12 (6 per game); sample sd: deviations -8, +8,
@@ -677,7 +722,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn all_wins_is_large_and_finite() {
+    fn all_wins_is_finite_and_not_degenerate() {
         // Three pairs, A wins all six games by 8 discs.
         let outcomes: Vec<GameOutcome> = (0..3)
             .flat_map(|p| [game(p, "A", "B", 8), game(p, "B", "A", -8)])
@@ -685,31 +730,38 @@ pub(crate) mod tests {
         let s = match_stats(&outcomes, "A", "B");
         assert_no_nan(&s);
         assert_eq!(s.pentanomial, [0, 0, 0, 0, 3]);
-        // mu = 1, se = 0 -> every bound is Elo(1 - 1e-6) = 2399.999826281142; LOS = 1.
+        // mu = 1, se = 0: the normal interval would be +2400 [+2400, +2400]. Jeffreys instead
+        // (reference values from scipy.stats.beta): 3 of 3 pairs, Beta(3.5, 0.5); 6 of 6 games,
+        // Beta(6.5, 0.5). Finite, not of zero width, and the value inside its interval.
         close_estimate(
             s.elo.unwrap(),
-            2399.999826281142,
-            2399.999826281142,
-            2399.999826281142,
+            456.47426138496553,
+            -24.76763968211918,
+            1528.8022905879768,
         );
         close_estimate(
             s.elo_trinomial.unwrap(),
-            2399.999826281142,
-            2399.999826281142,
-            2399.999826281142,
+            572.5752300883997,
+            122.7188713140003,
+            1642.0388355069122,
         );
-        assert_eq!(s.los, Some(1.0));
+        close(s.los.unwrap(), 0.9668544997362263, 1e-9);
         // Every pair sum is 16 -> 8 per game, sample variance 0 -> zero-width interval.
         close_estimate(s.disc_diff.unwrap(), 8.0, 8.0, 8.0);
 
         let reverse = match_stats(&outcomes, "B", "A");
         assert_no_nan(&reverse);
-        close(reverse.elo.unwrap().value, -2399.999826281142, 1e-6);
-        assert_eq!(reverse.los, Some(0.0));
+        close_estimate(
+            reverse.elo.unwrap(),
+            -456.4742613849657,
+            -1528.8022905878581,
+            24.767639682119068,
+        );
+        close(reverse.los.unwrap(), 0.03314550026377361, 1e-9);
     }
 
     #[test]
-    fn all_draws_is_zero_with_zero_width() {
+    fn all_draws_is_zero_with_an_honest_width() {
         let outcomes: Vec<GameOutcome> = (0..4)
             .flat_map(|p| [game(p, "A", "B", 0), game(p, "B", "A", 0)])
             .collect();
@@ -718,14 +770,21 @@ pub(crate) mod tests {
         assert_eq!(s.pentanomial, [0, 0, 4, 0, 0]);
         assert_eq!(s.draw_ratio, 1.0);
         assert_eq!(s.score, 0.5);
-        close_estimate(s.elo.unwrap(), 0.0, 0.0, 0.0);
-        close_estimate(s.elo_trinomial.unwrap(), 0.0, 0.0, 0.0);
-        assert_eq!(s.los, Some(0.5));
+        // No spread: Jeffreys, 2 points of 4 pairs (Beta(2.5, 2.5)) and 4 of 8 games
+        // (Beta(4.5, 4.5)); scipy.stats.beta reference values.
+        close_estimate(s.elo.unwrap(), 0.0, -341.6344866766892, 341.63448667668894);
+        close_estimate(
+            s.elo_trinomial.unwrap(),
+            0.0,
+            -241.94925615674157,
+            241.9492561567414,
+        );
+        close(s.los.unwrap(), 0.5, 1e-9);
         close_estimate(s.disc_diff.unwrap(), 0.0, 0.0, 0.0);
-        assert_eq!(s.elo.unwrap().to_string(), "+0.0 [+0.0, +0.0]");
+        assert_eq!(s.elo.unwrap().to_string(), "+0.0 [-341.6, +341.6]");
         assert_eq!(
             match_stats(&outcomes, "B", "A").elo.unwrap().to_string(),
-            "+0.0 [+0.0, +0.0]"
+            "+0.0 [-341.6, +341.6]"
         );
     }
 
@@ -764,9 +823,9 @@ pub(crate) mod tests {
         assert_eq!(disc.value, 4.0);
         assert_eq!((disc.low, disc.high), (f64::NEG_INFINITY, f64::INFINITY));
         assert_eq!(disc.to_string(), "+4.0 [-inf, +inf]");
-        // One pair with score 0.5: se = 0 -> Elo 0 [0, 0], LOS 0.5.
-        close_estimate(s.elo.unwrap(), 0.0, 0.0, 0.0);
-        assert_eq!(s.los, Some(0.5));
+        // One pair with score 0.5: se = 0 -> Jeffreys, 0.5 of 1 (Beta(1, 1)), LOS 0.5.
+        close_estimate(s.elo.unwrap(), 0.0, -636.4258428105996, 636.4258428105987);
+        close(s.los.unwrap(), 0.5, 1e-9);
     }
 
     #[test]
@@ -826,12 +885,12 @@ pub(crate) mod tests {
         let s = match_stats(&[game(1, "A", "B", 3)], "A", "B");
         assert_eq!((s.pairs, s.incomplete_games), (0, 1));
         assert!(s.elo.is_none() && s.los.is_none() && s.disc_diff.is_none());
-        // One win: mu = 1, se = 0.
+        // One win: mu = 1, se = 0 -> Jeffreys, 1 of 1 (Beta(1.5, 0.5)).
         close_estimate(
             s.elo_trinomial.unwrap(),
-            2399.999826281142,
-            2399.999826281142,
-            2399.999826281142,
+            283.9682577868389,
+            -305.80438547882306,
+            1365.4867633409601,
         );
     }
 

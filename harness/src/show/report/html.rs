@@ -297,8 +297,9 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
              pair, with its 95% interval.{}</figcaption></figure>",
             esc(&p.a),
             esc(&p.b),
-            if p.elo.is_some_and(|e| e.value.abs() > 2399.0) {
-                " A clean sweep has no finite Elo: it shows as ±2400, the clamp."
+            if p.pentanomial.iter().filter(|&&c| c > 0).count() == 1 {
+                " Every pair scored the same: the interval is the Jeffreys one (see the \
+                 statistics' documentation), since the sample shows no spread."
             } else {
                 ""
             }
