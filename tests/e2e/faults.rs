@@ -71,7 +71,7 @@ fn crashing_engine_forfeits_each_game_and_the_run_completes() {
         assert_eq!(played, 2, "game {}: moves before the crash", r.game);
     }
     check_ggf(&dir.join("out"), &records);
-    assert!(run.stdout.contains("crasher: 4 x Crash"), "{run}");
+    assert!(run.stdout.contains("crasher: 4 x crash"), "{run}");
 }
 
 /// `fail-on` on an engine: its crashes fail a run that has no sequential test (exit code 1,

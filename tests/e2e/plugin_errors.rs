@@ -56,9 +56,15 @@ fn library_without_the_entry_symbol_is_refused() {
 
     // A file that is no library at all.
     let text = dir.write("libtext.so", "not an ELF file\n");
+    // With the system's reason, not only "dlopen failed" (issue 19).
     harness(dir.path(), &["info", s(&text)])
         .assert_error()
-        .assert_stderr_has(&[s(&text), "cannot be loaded"]);
+        .assert_stderr_has(&[
+            s(&text),
+            "cannot be loaded",
+            "dlopen failed: ",
+            "file too short",
+        ]);
 }
 
 #[test]

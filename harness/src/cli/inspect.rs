@@ -37,8 +37,12 @@ pub fn perft(depth: u32, mode: u8) {
 }
 
 /// `harness info`: a plugin's metadata and options.
-pub fn info(plugin: &Path) -> anyhow::Result<()> {
-    let (_, info) = crate::host::Plugin::load(plugin)?;
+pub fn info(plugin: &str, plugin_dir: Option<&Path>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let path = crate::plan::config::PluginRef::parse(plugin, Path::new(""))
+        .locate(plugin_dir)
+        .context("cannot find the harness binary's folder")?;
+    let (_, info) = crate::host::Plugin::load(&path)?;
     println!("path     {}", info.path.display());
     println!("name     {}", info.name);
     println!("version  {}", info.version);

@@ -26,6 +26,7 @@ enum Command {
     /// Play the tournament of a tournament file (default: ./tournament.toml, or the embedded
     /// default when there is none).
     Run {
+        /// The tournament file (default: ./tournament.toml, else the embedded default).
         file: Option<PathBuf>,
         /// Folder where bare plugin names are looked up (default: the harness binary's folder).
         #[arg(long)]
@@ -85,7 +86,10 @@ enum Command {
     },
     /// Recompute the statistics of a finished or interrupted run from its games.jsonl (or its
     /// output folder).
-    Stats { file: PathBuf },
+    Stats {
+        /// An output folder or its games.jsonl.
+        file: PathBuf,
+    },
     /// Count the leaves of the game tree from the start position.
     Perft {
         /// Plies from the start position (at most 15: about 1e12 leaves, tens of minutes;
@@ -97,10 +101,18 @@ enum Command {
         mode: u8,
     },
     /// Load a plugin and print its metadata and options.
-    Info { plugin: PathBuf },
+    Info {
+        /// A library path, or a bare name (lib<NAME>.so next to the harness binary, as in a
+        /// tournament file).
+        plugin: String,
+        /// Folder where a bare name is looked up.
+        #[arg(long)]
+        plugin_dir: Option<PathBuf>,
+    },
     /// Solve every position of an OBF file exactly with an engine (in a worker process) and
     /// check the scores: exit code 1 if one is wrong.
     Solve {
+        /// An OBF file: one position per line, with its moves' exact scores (e.g. the FFO suite).
         file: PathBuf,
         /// Plugin: a library path or a bare name (looked up next to the harness binary).
         #[arg(long)]
@@ -136,14 +148,19 @@ enum Command {
         /// Pair results: LL,LD,WL+DD,WD,WW.
         #[arg(long, value_parser = counts::<5>)]
         penta: Option<Counts>,
+        /// H0: the candidate is not stronger than this (Elo of the model).
         #[arg(long, allow_negative_numbers = true)]
         elo0: f64,
+        /// H1: the candidate is stronger by at least this.
         #[arg(long, allow_negative_numbers = true)]
         elo1: f64,
+        /// Chance of accepting H1 when H0 holds.
         #[arg(long, default_value_t = 0.05)]
         alpha: f64,
+        /// Chance of accepting H0 when H1 holds.
         #[arg(long, default_value_t = 0.05)]
         beta: f64,
+        /// What the Elo bounds mean: logistic Elo or normalised Elo.
         #[arg(long, value_enum, default_value_t = ModelArg::Logistic)]
         model: ModelArg,
     },
@@ -164,12 +181,16 @@ enum Command {
         nelo0: f64,
         #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
         nelo1: f64,
+        /// Simulated tests per kind of test.
         #[arg(long, default_value_t = 200)]
         runs: usize,
+        /// A simulated test that has not decided after this many pairs counts as undecided.
         #[arg(long, default_value_t = 20_000)]
         max_pairs: usize,
+        /// Pairs between two evaluations of the LLR.
         #[arg(long, default_value_t = 10)]
         check_every: usize,
+        /// Seed of the resampling.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -296,7 +317,9 @@ pub fn main() -> i32 {
             inspect::perft(depth, mode);
             Ok(exit::H1)
         }
-        Command::Info { plugin } => inspect::info(&plugin).map(|()| exit::H1),
+        Command::Info { plugin, plugin_dir } => {
+            inspect::info(&plugin, plugin_dir.as_deref()).map(|()| exit::H1)
+        }
         Command::Solve {
             file,
             engine,

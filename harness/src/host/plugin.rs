@@ -116,7 +116,11 @@ impl Plugin {
         let lib =
             unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::NotALibrary {
                 path: p.clone(),
-                message: e.to_string(),
+                // libloading's message is "dlopen failed"; the system's reason is its source.
+                message: match std::error::Error::source(&e) {
+                    Some(reason) => format!("{e}: {reason}"),
+                    None => e.to_string(),
+                },
             })?;
         // Never unload: see the module docs.
         let lib: &'static libloading::Library = Box::leak(Box::new(lib));

@@ -36,6 +36,18 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// The name the journal uses (`time_forfeit`, …), also in every table and report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::TimeForfeit => "time_forfeit",
+            Termination::Crash => "crash",
+            Termination::Stalled => "stalled",
+            Termination::IllegalMove => "illegal_move",
+            Termination::EngineError => "engine_error",
+        }
+    }
+
     pub fn is_forfeit(self) -> bool {
         self != Termination::Normal
     }

@@ -80,7 +80,7 @@ pub fn final_tables(records: &[GameRecord]) -> String {
             None => "?".to_string(),
         };
         *reasons
-            .entry((who, format!("{:?}", r.termination)))
+            .entry((who, r.termination.as_str().to_string()))
             .or_default() += 1;
     }
     if !reasons.is_empty() {

@@ -82,6 +82,11 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
             .with_context(|| format!("{}:{}: bad OBF line", args.file.display(), i + 1))?;
         lines.push((i + 1, obf));
     }
+    anyhow::ensure!(
+        !lines.is_empty(),
+        "{}: no position to solve (an OBF file has one position per line)",
+        args.file.display()
+    );
     let plugin = PluginRef::parse(&args.engine, Path::new(""))
         .locate(args.plugin_dir.as_deref())
         .context("cannot find the harness binary's folder")?;

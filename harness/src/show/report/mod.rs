@@ -590,14 +590,7 @@ pub fn unit_name(u: crate::stats::sprt::Unit) -> &'static str {
 
 /// The journal's spelling of a termination (`time_forfeit`, …).
 pub fn termination_name(t: Termination) -> &'static str {
-    match t {
-        Termination::Normal => "normal",
-        Termination::TimeForfeit => "time_forfeit",
-        Termination::Crash => "crash",
-        Termination::Stalled => "stalled",
-        Termination::IllegalMove => "illegal_move",
-        Termination::EngineError => "engine_error",
-    }
+    t.as_str()
 }
 
 /// The headline: the SPRT decision in words, or the first pairing's Elo, or the leader.
