@@ -48,3 +48,82 @@ fn perft_refuses_a_depth_that_cannot_finish() {
         .assert_error()
         .assert_stderr_has(&["99 is not in 0..=15"]);
 }
+
+/// The command line's habits of fastchess users: `--concurrency`, `--pairs`, `--time`,
+/// `--openings-seed` replace the file's values, are recorded in tournament.json (a merge of
+/// shards rebuilds the overridden tournament), and a resume with other values is refused like a
+/// changed file; `--dry-run` checks everything and writes nothing.
+#[test]
+fn command_line_overrides_and_dry_run() {
+    let a = artifacts();
+    let dir = TempDir::new("overrides");
+    let toml = TournamentFile::new("match", 50, "move-time = 1.0")
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("minimax", s(&a.minimax), "Depth = 2"))
+        .text();
+    dir.write("t.toml", &toml);
+    let harness = |args: &[&str]| crate::support::harness(dir.path(), args);
+    let dry = harness(&[
+        "run",
+        "t.toml",
+        "--dry-run",
+        "--pairs",
+        "3",
+        "--time",
+        "depth=2",
+    ]);
+    dry.assert_success();
+    assert!(dry.stdout.contains("6 games in 3 pairs"), "{dry}");
+    assert!(dry.stdout.contains("(depth 2)"), "{dry}");
+    assert!(!dir.join("out").exists(), "a dry run writes nothing");
+    let bad = toml.replace(&s(&a.minimax).to_string(), "/nowhere/libminimax.so");
+    dir.write("bad.toml", &bad);
+    harness(&["run", "bad.toml", "--dry-run"])
+        .assert_error()
+        .assert_stderr_has(&["plugin not found", "/nowhere/libminimax.so"]);
+    harness(&["run", "t.toml", "--time", "fast"])
+        .assert_error()
+        .assert_stderr_has(&["--time `fast`"]);
+
+    for i in 0..2 {
+        harness(&[
+            "run",
+            "t.toml",
+            "--no-tui",
+            "--pairs",
+            "4",
+            "--time",
+            "depth=2",
+            "--openings-seed",
+            "9",
+            "--concurrency",
+            "1",
+            "--shard",
+            &format!("{i}/2"),
+        ])
+        .assert_success();
+    }
+    let pinned = std::fs::read_to_string(dir.join("out/shard-0-of-2/tournament.json")).unwrap();
+    assert!(
+        pinned.contains("\"overrides\"") && pinned.contains("\"depth=2\""),
+        "{pinned}"
+    );
+    let merge = harness(&["merge", "out"]);
+    merge.assert_success();
+    assert!(merge.stdout.contains("8 games of 8 planned"), "{merge}");
+    assert_eq!(read_games(&dir.join("out")).len(), 8);
+    // The same folder with other values: refused, as a changed tournament file would be.
+    harness(&[
+        "run",
+        "t.toml",
+        "--no-tui",
+        "--pairs",
+        "5",
+        "--time",
+        "depth=2",
+        "--openings-seed",
+        "9",
+    ])
+    .assert_error()
+    .assert_stderr_has(&["different tournament"]);
+}

@@ -51,6 +51,23 @@ enum Command {
         /// the file's `stop-file`).
         #[arg(long, value_name = "PATH")]
         stop_file: Option<PathBuf>,
+        /// Games played at once (overrides the file).
+        #[arg(long, value_name = "N")]
+        concurrency: Option<usize>,
+        /// Game pairs per engine pairing (overrides the file).
+        #[arg(long, value_name = "N")]
+        pairs: Option<u32>,
+        /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
+        /// `depth=6` or `nodes=100000`.
+        #[arg(long, value_name = "SPEC")]
+        time: Option<String>,
+        /// Draw the openings shuffled with this seed (overrides the file's order and seed).
+        #[arg(long, value_name = "N")]
+        openings_seed: Option<u64>,
+        /// Check everything without playing: the file, the openings, the output folder, every
+        /// plugin loaded in a worker with its options; print the schedule's size and exit.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// Merge the output folders of a tournament's shards (or folders holding shard-I-of-N
     /// folders) into one: journal in game order, GGF, reports, tables; exit code as for `run`.
@@ -285,6 +302,11 @@ pub fn main() -> i32 {
             no_tui,
             shard,
             stop_file,
+            concurrency,
+            pairs,
+            time,
+            openings_seed,
+            dry_run,
         } => run::run(run::RunArgs {
             file,
             plugin_dir,
@@ -293,6 +315,13 @@ pub fn main() -> i32 {
             no_tui,
             shard,
             stop_file,
+            overrides: crate::plan::config::Overrides {
+                concurrency,
+                pairs,
+                time,
+                openings_seed,
+            },
+            dry_run,
         }),
         Command::Replay { file, game } => {
             crate::show::tui::replay::main(&file, game).map(|()| exit::H1)

@@ -72,6 +72,10 @@ pub struct RunArgs {
     pub shard: Option<String>,
     /// Overrides the file's `stop-file`.
     pub stop_file: Option<PathBuf>,
+    /// Values of the command line that replace the file's.
+    pub overrides: config::Overrides,
+    /// Check everything, play nothing.
+    pub dry_run: bool,
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
@@ -83,6 +87,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         }
         None => config::embedded_default(),
     };
+    args.overrides
+        .apply(&mut t)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| t.source.clone())?;
     if let Some(out) = args.out {
         t.out = out;
     }
@@ -116,6 +124,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             ))
             .unwrap_or_default()
     );
+    if args.dry_run {
+        return dry_run(&t, &plugin_dir);
+    }
     if args.restart {
         resume::discard(&t.out);
         report::remove_reports(&t.out);
@@ -362,4 +373,43 @@ impl StopOnSignals {
         self.handle.close();
         self.thread.join().ok().flatten()
     }
+}
+
+/// `run --dry-run`: everything a run checks before its first game, nothing written to the
+/// output folder: the schedule is built, each plugin is loaded in a worker with its options.
+fn dry_run(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<i32> {
+    let openings = t.openings.load()?;
+    let schedule = t.schedule(openings.openings.len());
+    let planned = schedule.games_of(t.shard).count();
+    let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
+    let pinned = t.out.join(journal::FINGERPRINT_FILE);
+    if let Ok(existing) = std::fs::read_to_string(&pinned) {
+        anyhow::ensure!(
+            resume::same_tournament(&existing, &fingerprint, false),
+            "{}: the output folder holds games of a different tournament; a run would be refused (give another `out`, or --restart)",
+            t.out.display()
+        );
+    }
+    let logs = std::env::temp_dir().join(format!("harness-dry-run-{}", std::process::id()));
+    std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
+    let pool = crate::play::pool::WorkerPool::start(t, plugin_dir, &logs);
+    let _ = std::fs::remove_dir_all(&logs);
+    let pool = pool?;
+    pool.shutdown();
+    say!(
+        "dry run: {} engines loaded with their options; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
+        t.engines.len(),
+        openings.openings.len(),
+        planned,
+        planned / 2,
+        t.pairings().len(),
+        t.shard.map(|s| format!(" (shard {s})")).unwrap_or_default(),
+        t.out.display(),
+        if t.out.join(journal::JSONL_FILE).exists() {
+            " (holds games of this tournament: a run resumes them)"
+        } else {
+            ""
+        }
+    );
+    Ok(verdict::exit::H1)
 }

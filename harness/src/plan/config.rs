@@ -71,19 +71,121 @@ pub struct Tournament {
     pub definition: Definition,
 }
 
-/// A tournament file's text and the folder its relative paths are resolved against.
+/// A tournament file's text, the folder its relative paths are resolved against, and the
+/// command line's overrides.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Definition {
     pub source: String,
     pub base_dir: PathBuf,
     pub text: String,
+    #[serde(default)]
+    pub overrides: Overrides,
 }
 
 impl Definition {
-    /// The tournament again.
-    pub fn parse(&self) -> Result<Tournament, ConfigError> {
-        parse(&self.text, &self.source, &self.base_dir)
+    /// The tournament again, overrides applied.
+    pub fn parse(&self) -> anyhow::Result<Tournament> {
+        let mut t = parse(&self.text, &self.source, &self.base_dir)?;
+        self.overrides
+            .clone()
+            .apply(&mut t)
+            .map_err(anyhow::Error::msg)?;
+        Ok(t)
     }
+}
+
+/// Values of the command line (`run --concurrency/--pairs/--time/--openings-seed`) that
+/// replace the file's. They are kept in the definition, so `tournament.json` says what was
+/// played; `pairs`, `time` and the seed are part of the tournament, so resuming with other
+/// ones is refused like a changed file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overrides {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<u32>,
+    /// As given: `10+0.1` (a clock: base + increment, seconds), `0.5/move`, `depth=6`,
+    /// `nodes=100000`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_seed: Option<u64>,
+}
+
+impl Overrides {
+    pub fn is_empty(&self) -> bool {
+        *self == Overrides::default()
+    }
+
+    /// Replace the tournament's values with these, checked as the file's are; the definition
+    /// keeps them.
+    pub fn apply(self, t: &mut Tournament) -> Result<(), String> {
+        if let Some(n) = self.concurrency {
+            if n == 0 {
+                return Err("--concurrency: must be at least 1".into());
+            }
+            t.concurrency = n;
+        }
+        if let Some(pairs) = self.pairs {
+            let most = MAX_GAMES / (2 * t.pairings().len().max(1) as u64);
+            if pairs == 0 || u64::from(pairs) > most {
+                return Err(format!(
+                    "--pairs {pairs}: must be 1 to {most} (a tournament holds at most {MAX_GAMES} games)"
+                ));
+            }
+            t.pairs = pairs;
+        }
+        if let Some(spec) = &self.time {
+            t.time = parse_time_spec(spec)?;
+        }
+        if let Some(seed) = self.openings_seed {
+            t.openings.order = OpeningOrder::Shuffled { seed };
+        }
+        t.definition.overrides = self;
+        Ok(())
+    }
+}
+
+/// A time control as the command line gives it: `10+0.1` or `10` (a clock: seconds per side
+/// and per move), `0.5/move`, `depth=6`, `nodes=100000`.
+pub fn parse_time_spec(spec: &str) -> Result<TimeControl, String> {
+    let bad = || {
+        format!(
+            "--time `{spec}`: give BASE[+INCREMENT] (seconds), SECONDS/move, depth=N or nodes=N"
+        )
+    };
+    let seconds = |text: &str, zero_ok: bool| -> Result<Duration, String> {
+        let x: f64 = text.trim().parse().map_err(|_| bad())?;
+        if !x.is_finite() || x < 0.0 || (!zero_ok && x == 0.0) || x > 1e7 {
+            return Err(bad());
+        }
+        Ok(Duration::from_secs_f64(x))
+    };
+    let spec_t = spec.trim();
+    if let Some(d) = spec_t.strip_prefix("depth=") {
+        let d: u32 = d.trim().parse().map_err(|_| bad())?;
+        return if d == 0 {
+            Err(bad())
+        } else {
+            Ok(TimeControl::Depth(d))
+        };
+    }
+    if let Some(n) = spec_t.strip_prefix("nodes=") {
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        return if n == 0 {
+            Err(bad())
+        } else {
+            Ok(TimeControl::Nodes(n))
+        };
+    }
+    if let Some(t) = spec_t.strip_suffix("/move") {
+        return Ok(TimeControl::MoveTime(seconds(t, false)?));
+    }
+    let (base, increment) = spec_t.split_once('+').unwrap_or((spec_t, "0"));
+    Ok(TimeControl::Clock {
+        base: seconds(base, false)?,
+        increment: seconds(increment, true)?,
+    })
 }
 
 /// The `[sprt]` table: a sequential test of the first engine (the candidate) against the
@@ -597,6 +699,7 @@ impl Validator<'_> {
                 source: self.source.to_string(),
                 base_dir: base_dir.to_path_buf(),
                 text: self.text.to_string(),
+                overrides: Overrides::default(),
             },
         })
     }
@@ -1231,6 +1334,36 @@ plugin = "a"
             27,
             &["missing field `plugin`"],
         );
+    }
+
+    #[test]
+    fn time_specs_of_the_command_line() {
+        let secs = Duration::from_secs_f64;
+        assert_eq!(
+            parse_time_spec("10+0.1"),
+            Ok(TimeControl::Clock {
+                base: secs(10.0),
+                increment: secs(0.1)
+            })
+        );
+        assert_eq!(
+            parse_time_spec("60"),
+            Ok(TimeControl::Clock {
+                base: secs(60.0),
+                increment: Duration::ZERO
+            })
+        );
+        assert_eq!(
+            parse_time_spec("0.5/move"),
+            Ok(TimeControl::MoveTime(secs(0.5)))
+        );
+        assert_eq!(parse_time_spec("depth=6"), Ok(TimeControl::Depth(6)));
+        assert_eq!(parse_time_spec("nodes=1000"), Ok(TimeControl::Nodes(1000)));
+        for bad in [
+            "", "fast", "0", "-1+1", "depth=0", "nodes=x", "1+-2", "inf", "NaN/move",
+        ] {
+            assert!(parse_time_spec(bad).is_err(), "{bad}");
+        }
     }
 
     /// Regression (issue 19, bug 4): `pairs = 4000000000` was accepted and the schedule's

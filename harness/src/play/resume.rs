@@ -122,7 +122,7 @@ pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
             .cloned()
             .context("no `definition` (written by an older harness)")?,
     )?;
-    Ok(definition.parse()?)
+    definition.parse()
 }
 
 /// What pins an output folder to a tournament (`tournament.json`, plain JSON of the resolved
