@@ -1,8 +1,7 @@
 //! What the user sees on the terminal: a reader that goes away costs nothing.
 
-use crate::support::{artifacts, engine, read_games, s, TempDir, TournamentFile};
+use crate::support::{artifacts, engine, read_games, s, spawn_harness, TempDir, TournamentFile};
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 
 /// Regression (issue 19, bug 3): `harness run … | head -1` used to panic on the broken pipe
 /// ("failed printing to stdout", exit 101) and stop the tournament after two games. Printing
@@ -17,13 +16,7 @@ fn a_closed_stdout_stops_the_printing_not_the_run() {
         .engine(engine("heuristic", s(&a.heuristic), ""))
         .text();
     dir.write("t.toml", &toml);
-    let mut child = Command::new(&a.harness)
-        .args(["run", "t.toml", "--no-tui"])
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the harness starts");
+    let mut child = spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], true);
     let mut first = String::new();
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)

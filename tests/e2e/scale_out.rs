@@ -3,10 +3,11 @@
 //! unsharded one play the same games and their statistics are byte-identical.
 
 use crate::support::{
-    artifacts, check_record, engine, harness, read_games, s, Output, TempDir, TournamentFile,
+    artifacts, check_record, engine, harness, read_games, s, spawn_harness, Output, TempDir,
+    TournamentFile,
 };
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A gauntlet of deterministic engines on shuffled openings.
@@ -86,13 +87,11 @@ fn a_killed_shard_rerun_and_a_duplicate_merge_the_same() {
     harness(dir.path(), &["run", "t.toml", "--no-tui", "--out", "full"]).assert_success();
     shard(&dir, "0/2").assert_success();
     let journal = dir.join("out/shard-1-of-2/games.jsonl");
-    let mut child = Command::new(&artifacts().harness)
-        .args(["run", "t.toml", "--no-tui", "--shard", "1/2"])
-        .current_dir(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the harness starts");
+    let mut child = spawn_harness(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--shard", "1/2"],
+        false,
+    );
     let started = Instant::now();
     while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3 {
         assert!(started.elapsed() < Duration::from_secs(60), "no games");
@@ -258,8 +257,9 @@ fn the_watcher_decides_and_stops_every_shard() {
     dir.write("t.toml", &toml);
     let shards: Vec<_> = (0..2)
         .map(|i| {
-            Command::new(&a.harness)
-                .args([
+            spawn_harness(
+                dir.path(),
+                &[
                     "run",
                     "t.toml",
                     "--no-tui",
@@ -267,12 +267,9 @@ fn the_watcher_decides_and_stops_every_shard() {
                     &format!("{i}/2"),
                     "--stop-file",
                     "stop",
-                ])
-                .current_dir(dir.path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("a shard starts")
+                ],
+                false,
+            )
         })
         .collect();
     let watch = harness(
@@ -347,13 +344,7 @@ fn sigterm_stops_a_run_without_false_forfeits() {
         .engine(engine("heuristic", s(&a.heuristic), ""))
         .text();
     dir.write("t.toml", &toml);
-    let child = Command::new(&a.harness)
-        .args(["run", "t.toml", "--no-tui"])
-        .current_dir(dir.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the harness starts");
+    let child = spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], true);
     let journal = dir.join("out/games.jsonl");
     let started = Instant::now();
     while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {

@@ -147,3 +147,23 @@ pub fn harness(dir: &Path, args: &[&str]) -> Output {
     cmd.args(args).current_dir(dir);
     run_with_timeout(cmd, HARNESS_TIMEOUT)
 }
+
+/// Start the harness binary with `args` in `dir` without waiting for it (for tests that signal,
+/// kill or read it while it runs). With `capture`, stdout and stderr are pipes the test must
+/// read or close; without, they are discarded (a long run must not fill an unread pipe).
+pub fn spawn_harness(dir: &Path, args: &[&str], capture: bool) -> std::process::Child {
+    let output = || {
+        if capture {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        }
+    };
+    Command::new(&artifacts().harness)
+        .args(args)
+        .current_dir(dir)
+        .stdout(output())
+        .stderr(output())
+        .spawn()
+        .expect("the harness binary starts")
+}
