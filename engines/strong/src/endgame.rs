@@ -1,18 +1,28 @@
 //! Exact endgame solving: the final disc difference (empties to the winner), side to move's
 //! view, in discs.
 //!
-//! Layers, from the leaves up (as Edax's endgame.c):
+//! Layers, from the leaves up (as Edax's endgame.c, with Egaroucid's per-thread table near the
+//! leaves):
 //! - `score_1`: one empty square: no move generation; flips are counted only there, for the
 //!   side to move, else for the opponent, else the game ends with the square unplayed;
 //! - `nws_2`, `nws_3`, `nws_4`: null-window solvers on 2-4 given squares: a move is tried by
 //!   computing its flips directly (zero flips = illegal), never by generating moves; squares
 //!   are ordered by quasi-parity (a square alone in its quadrant first);
-//! - `nws_shallow` (5..=[`SHALLOW_EMPTIES`] empties): move generation, quasi-parity then static
-//!   square order, stability cutoff, no transposition table (too cheap to pay for it);
-//! - `nws_deep`: transposition table, stability cutoff, Enhanced Transposition Cutoff (at
-//!   [`ETC_EMPTIES`] and above), fastest-first ordering (fewest opponent replies first);
+//! - `nws_near` (5 to [`LOCAL_EMPTIES`] - 1 empties): move generation, fastest-first ordering
+//!   (fewest opponent replies first), stability cutoff, and the thread's own small table
+//!   ([`crate::tt::LocalTable`], in the core's cache) instead of the shared one: a probe of the
+//!   shared table is a memory round trip, dear at nodes this small;
+//! - `nws_deep`: the shared transposition table, stability cutoff, Enhanced Transposition
+//!   Cutoff (at [`ETC_EMPTIES`] and above), ordering by the evaluation, or by one- and two-ply
+//!   probes far from the end ([`PROBE1_EMPTIES`], [`PROBE2_EMPTIES`]), with mobility;
 //! - `end_pvs`: principal variation search for windows wider than one (root and PV nodes),
 //!   which calls the null-window solvers for every move but the first.
+//!
+//! At every node with a table the stored best move is searched first, before the others are
+//! ordered: when it cuts off (most of the time) the ordering work is saved. A midgame entry's
+//! move is trusted only from a search of [`MID_MOVE_MIN_DEPTH`] plies or more (the probes and
+//! the shallow ends of the midgame iterations leave 0-2 ply entries whose moves are worse than
+//! the solver's own ordering).
 //!
 //! All null-window functions take `alpha` and answer "is the score above `alpha`?" fail-soft:
 //! a result above `alpha` is a lower bound, one at or below `alpha` an upper bound.
@@ -23,34 +33,60 @@
 //! searcher's kernel once.
 
 use crate::bits::{
-    corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_CLASSES,
-    SQUARE_VALUE,
+    corner_stability, parity_mask, potential_mobility, quadrant, weighted_mobility, SQUARE_VALUE,
 };
 use crate::flips::count_last_flip;
 use crate::kernel::{with_kernel, Kernel};
 use crate::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES, SELECTIVITY};
-use crate::ordering::pick_best;
+use crate::ordering::{pick_best, MoveEntry};
 use crate::score::{END_INF, MID_INF, SCALE};
 use crate::search::Searcher;
 use crate::stability::stability_cutoff;
-use crate::tt::{hash, KIND_END, KIND_END_SELECTIVE, NO_MOVE};
+use crate::tt::{hash, TtData, KIND_END, KIND_END_SELECTIVE, KIND_MID, NO_MOVE};
 use othello_sdk::board::Board;
 
-/// Up to this many empties the shallow solver (no hash table) is used.
-pub const SHALLOW_EMPTIES: u32 = 7;
-/// Weight of the child's evaluation (per evaluation unit) in the ordering by evaluation (from
-/// [`ORDER_EVAL_EMPTIES`](crate::ordering::ORDER_EVAL_EMPTIES) empties on, with the trained
-/// evaluation).
-const ORDER_EVAL_WEIGHT: i32 = 1 << 8;
-/// From this many empties on, solver nodes use the transposition table.
-pub const TT_EMPTIES: u32 = 8;
+/// Nodes with fewer empties (down to 5) are solved by `nws_near`, with the thread's own table.
+/// FFO #40-#49 (1 thread, 64 MiB): the fastest-first solver down to 5 empties instead of 8
+/// (below it, parity order and no table) takes 0.73 G nodes instead of 1.21 G, but 46 s
+/// instead of 39 s with the shared table, 32 s with the local one below 10 empties.
+pub const LOCAL_EMPTIES: u32 = 10;
 /// From this many empties on, nodes try Enhanced Transposition Cutoff.
 pub const ETC_EMPTIES: u32 = 12;
+/// From this many empties on, children are ordered by a one-ply probe (the best of their own
+/// children's evaluations) instead of their evaluation.
+pub const PROBE1_EMPTIES: u32 = 16;
+/// From this many empties on, by a two-ply midgame search.
+pub const PROBE2_EMPTIES: u32 = 20;
+/// Weight of mobility (per weighted opponent move) in the ordering keys of `nws_deep`.
+const MOBILITY_WEIGHT: i32 = 1 << 15;
+/// Weight of the child's evaluation or probe value (per evaluation unit, 100 per disc): a disc
+/// weighs about 0.8 opponent moves.
+const VALUE_WEIGHT: i32 = 1 << 8;
+/// Half-widths (evaluation units) of the window of the ordering probes around the node's
+/// bound: below and above it, from the child's side.
+const PROBE_MARGIN: (i32, i32) = (6 * SCALE, 16 * SCALE);
+/// Shallowest midgame entry whose best move the solver tries first.
+pub const MID_MOVE_MIN_DEPTH: u8 = 3;
 
 /// The flips of a move of the side to move, by kernel `k`.
 #[inline(always)]
 fn flip<K: Kernel>(k: K, b: &Board, sq: u32) -> u64 {
     k.flips(b.player, b.opponent, sq)
+}
+
+/// Edax's fastest-first key of the move `x` leading to `child` (higher = earlier): opponent
+/// mobility (corners twice) dominates, then the mover's discs made safe around corners, then
+/// opponent potential mobility, quasi-parity, the square's static value.
+#[inline(always)]
+fn fastest_first_key<K: Kernel>(k: K, child: &Board, x: u32, parity: u64) -> i32 {
+    let mob = weighted_mobility(k.moves(child.player, child.opponent)) as i32;
+    let pot = potential_mobility(child) as i32;
+    let par = ((parity >> x) & 1) as i32;
+    ((36 - mob) << 15)
+        + ((corner_stability(child.opponent) as i32) << 11)
+        + ((36 - pot) << 5)
+        + (par << 4)
+        + SQUARE_VALUE[x as usize]
 }
 
 /// The exact score with one empty square `x`.
@@ -226,7 +262,7 @@ impl Searcher<'_> {
                 self.nws_3(k, b, alpha, xs)
             }
             4 => self.nws_4(k, b, alpha),
-            n if n <= SHALLOW_EMPTIES => self.nws_shallow(k, b, alpha),
+            n if n < LOCAL_EMPTIES => self.nws_near(k, b, alpha),
             _ => self.nws_deep(k, b, alpha),
         }
     }
@@ -366,17 +402,17 @@ impl Searcher<'_> {
         (best > -END_INF).then_some(best)
     }
 
-    /// 5..=SHALLOW_EMPTIES empties: move generation, parity + static order, no hash table.
+    /// 5 to LOCAL_EMPTIES - 1 empties: fastest-first ordering, the thread's local table.
     #[inline(always)]
-    fn nws_shallow<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
+    fn nws_near<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         k.enter(
             #[inline(always)]
-            move |k| self.nws_shallow_node(k, b, alpha),
+            move |k| self.nws_near_node(k, b, alpha),
         )
     }
 
     #[inline(always)]
-    fn nws_shallow_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
+    fn nws_near_node<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         self.nodes += 1;
         let moves = k.moves(b.player, b.opponent);
         if moves == 0 {
@@ -384,81 +420,205 @@ impl Searcher<'_> {
             if k.moves(passed.player, passed.opponent) == 0 {
                 return b.final_score();
             }
-            return -self.nws_shallow(k, passed, -alpha - 1);
+            return -self.nws_near(k, passed, -alpha - 1);
         }
         if let Some(cap) = stability_cutoff(&b, alpha) {
             return cap;
         }
         let n = b.empties();
-        let parity = parity_mask(b.empty());
+        let h = hash(&b);
+        let mut tt_move = NO_MOVE;
+        if self.use_tt {
+            if let Some(e) = self.local.probe(&b, h) {
+                if e.lower > alpha {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                tt_move = e.mv;
+            }
+        }
+        // A child with 4 empties goes to the last-4 solver.
+        let child_nws = |s: &mut Self, child: Board| {
+            if n == 5 {
+                -s.nws_4(k, child, -alpha - 1)
+            } else {
+                -s.nws_near(k, child, -alpha - 1)
+            }
+        };
         let mut best = -END_INF;
-        for group in [moves & parity, moves & !parity] {
-            for class in SQUARE_CLASSES {
-                let mut m = group & class;
-                while m != 0 {
-                    let x = m.trailing_zeros();
-                    m &= m - 1;
-                    let child = b.play_with_flips(x, flip(k, &b, x));
-                    let v = if n == 5 {
-                        -self.nws_4(k, child, -alpha - 1)
-                    } else {
-                        -self.nws_shallow(k, child, -alpha - 1)
-                    };
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            return v;
-                        }
+        let mut best_move = NO_MOVE;
+        let mut rest = moves;
+        if tt_move < 64 && moves & (1u64 << tt_move) != 0 {
+            let x = tt_move as u32;
+            best = child_nws(self, b.play_with_flips(x, flip(k, &b, x)));
+            best_move = tt_move;
+            rest &= !(1u64 << x);
+        }
+        if best <= alpha && rest != 0 {
+            let parity = parity_mask(b.empty());
+            // At most 9 empty squares, so at most 9 moves.
+            let mut list = [(0u32, 0u64, 0i32); 10];
+            let mut len = 0;
+            while rest != 0 {
+                let x = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = flip(k, &b, x);
+                let child = b.play_with_flips(x, f);
+                list[len] = (x, f, fastest_first_key(k, &child, x, parity));
+                len += 1;
+            }
+            for i in 0..len {
+                pick_best(&mut list[..len], i);
+                let (x, f, _) = list[i];
+                let v = child_nws(self, b.play_with_flips(x, f));
+                if v > best {
+                    best = v;
+                    best_move = x as u8;
+                    if v > alpha {
+                        break;
                     }
                 }
             }
         }
+        if self.use_tt {
+            self.local.store(&b, h, alpha, best, best_move);
+        }
         best
     }
 
-    /// The moves of `b` with fastest-first ordering keys (higher = earlier): the hash move
-    /// first, then fewest opponent replies (corners counted twice), fewest opponent potential
-    /// moves, quasi-parity, square value.
+    /// The move to try first from a table entry: any solver entry's, a midgame entry's only
+    /// from a search deep enough (see [`MID_MOVE_MIN_DEPTH`]).
+    #[inline(always)]
+    fn first_move(e: &TtData) -> u8 {
+        if e.kind != KIND_MID || e.depth >= MID_MOVE_MIN_DEPTH {
+            e.mv
+        } else {
+            NO_MOVE
+        }
+    }
+
+    /// The moves of `b` (but the one already searched) with ordering keys, higher = earlier:
+    /// near the end fastest first; from [`crate::ordering::ORDER_EVAL_EMPTIES`] empties on
+    /// (trained evaluation) the child's evaluation and its mobility; from
+    /// [`PROBE1_EMPTIES`] a one-ply probe instead of the evaluation, from [`PROBE2_EMPTIES`] a
+    /// two-ply search, both with a window around the node's bound `alpha`. The evaluator must
+    /// hold `b` (the callers sync it from [`Self::sync_empties`] empties on).
     #[inline(always)]
     fn end_order<K: Kernel>(
         &mut self,
         k: K,
         b: &Board,
         moves: u64,
-        tt_move: u8,
-        out: &mut Vec<(u32, u64, i32)>,
+        alpha: i32,
+        out: &mut Vec<MoveEntry>,
     ) {
         let parity = parity_mask(b.empty());
-        let use_eval = b.empties() >= self.eval.order_eval_empties();
+        let n = b.empties();
+        let use_eval = n >= self.order_eval_empties;
+        // The probes' window, from the child's side: about -alpha.
+        let lo = -alpha * SCALE - PROBE_MARGIN.0;
+        let hi = -alpha * SCALE + PROBE_MARGIN.1;
         let mut m = moves;
         while m != 0 {
             let x = m.trailing_zeros();
             m &= m - 1;
             let f = flip(k, b, x);
             let child = b.play_with_flips(x, f);
-            let key = if x as u8 == tt_move {
-                1 << 30
-            } else if use_eval {
-                // Far from the end: the evaluation of the child leads, mobility breaks ties.
-                let mob = weighted_mobility(k.moves(child.player, child.opponent)) as i32;
-                ((36 - mob) << 15) - self.eval.evaluate_after(b, x, f, &child) * ORDER_EVAL_WEIGHT
+            let key = if !use_eval {
+                fastest_first_key(k, &child, x, parity)
             } else {
-                // Edax's weights: opponent mobility dominates, then the mover's discs made
-                // safe around corners, then opponent potential mobility, parity, square.
-                let mob = weighted_mobility(k.moves(child.player, child.opponent)) as i32;
-                let pot = potential_mobility(&child) as i32;
-                let par = ((parity >> x) & 1) as i32;
-                ((36 - mob) << 15)
-                    + ((corner_stability(child.opponent) as i32) << 11)
-                    + ((36 - pot) << 5)
-                    + (par << 4)
-                    + SQUARE_VALUE[x as usize]
+                let replies = k.moves(child.player, child.opponent);
+                let mob = weighted_mobility(replies) as i32;
+                let value = if n >= PROBE1_EMPTIES {
+                    self.eval.on_play(b, x, f);
+                    let v = if n >= PROBE2_EMPTIES {
+                        self.mid_search_k(k, child, 2, lo, hi)
+                    } else {
+                        self.order_probe_1(k, &child, replies, hi)
+                    };
+                    self.eval.on_undo(b, x, f);
+                    v
+                } else {
+                    self.eval.evaluate_after(b, x, f, &child)
+                };
+                (36 - mob) * MOBILITY_WEIGHT - value * VALUE_WEIGHT
             };
             out.push((x, f, key));
         }
     }
 
-    /// Null-window solve with the transposition table (more than SHALLOW_EMPTIES empties).
+    /// One-ply probe for move ordering: the value of `c` (its side to move's view, evaluation
+    /// units) as the best of its children's evaluations, fail-soft: it stops at a child
+    /// reaching `hi`. `moves` are `c`'s moves; the evaluator holds `c`. Every position
+    /// evaluated counts as a node.
+    #[inline(always)]
+    fn order_probe_1<K: Kernel>(&mut self, k: K, c: &Board, moves: u64, hi: i32) -> i32 {
+        if moves == 0 {
+            let passed = c.pass();
+            if k.moves(passed.player, passed.opponent) == 0 {
+                return c.final_score() * SCALE;
+            }
+            self.nodes += 1;
+            return -self.eval.evaluate(&passed);
+        }
+        let mut best = -MID_INF;
+        let mut m = moves;
+        while m != 0 {
+            let x = m.trailing_zeros();
+            m &= m - 1;
+            let f = flip(k, c, x);
+            let g = c.play_with_flips(x, f);
+            self.nodes += 1;
+            let v = if g.opponent == 0 {
+                // The move wipes the other side out.
+                64 * SCALE
+            } else {
+                -self.eval.evaluate_after(c, x, f, &g)
+            };
+            if v > best {
+                best = v;
+                if v >= hi {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Search the child reached by `x` (flipping `f`) with the evaluator following, when `b`
+    /// is far enough from the end for the child to order its moves by evaluation.
+    #[inline(always)]
+    fn end_child<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        x: u32,
+        f: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let child = b.play_with_flips(x, f);
+        let sync = b.empties() >= self.sync_empties();
+        if sync {
+            self.eval.on_play(b, x, f);
+        }
+        let v = -self.end_pvs_k(k, child, -beta, -alpha);
+        if sync {
+            self.eval.on_undo(b, x, f);
+        }
+        v
+    }
+
+    /// From this many empties on the solver keeps the evaluator on its path: their children
+    /// order their moves by evaluation.
+    #[inline(always)]
+    pub(crate) fn sync_empties(&self) -> u32 {
+        self.order_eval_empties + 1
+    }
+
+    /// Null-window solve with the shared transposition table (LOCAL_EMPTIES empties or more).
     #[inline(always)]
     fn nws_deep<K: Kernel>(&mut self, k: K, b: Board, alpha: i32) -> i32 {
         k.enter(
@@ -490,12 +650,7 @@ impl Searcher<'_> {
         let n = b.empties();
         let h = hash(&b);
         let mut tt_move = NO_MOVE;
-        let probe = if n >= TT_EMPTIES {
-            self.tt_probe(h)
-        } else {
-            None
-        };
-        if let Some(e) = probe {
+        if let Some(e) = self.tt_probe(h) {
             if self.end_entry_usable(e.kind) {
                 if e.lower > alpha {
                     return e.lower;
@@ -504,7 +659,7 @@ impl Searcher<'_> {
                     return e.upper;
                 }
             }
-            tt_move = e.mv;
+            tt_move = Self::first_move(&e);
         }
         // Enhanced Transposition Cutoff: a child already known to score at most -alpha - 1
         // (from its side) proves this node above alpha without searching anything.
@@ -528,44 +683,57 @@ impl Searcher<'_> {
             return v;
         }
 
-        let mut list = self.take_list();
-        self.end_order(k, &b, moves, tt_move, &mut list);
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
-        for i in 0..list.len() {
-            // Young brothers wait: the first move did not cut off; share the others.
-            if i == 1 {
-                if let Some(r) = self.split(k, &b, &mut list, 1, alpha, alpha + 1, best, best_move)
-                {
-                    (best, best_move) = r;
-                    if self.aborted {
-                        self.give_list(list);
-                        return 0;
-                    }
-                    break;
-                }
-            }
-            pick_best(&mut list, i);
-            let (x, f, _) = list[i];
-            let child = b.play_with_flips(x, f);
-            let v = -self.end_nws_k(k, child, -alpha - 1);
+        let mut rest = moves;
+        let mut searched = 0;
+        if tt_move < 64 && moves & (1u64 << tt_move) != 0 {
+            let x = tt_move as u32;
+            best = self.end_child(k, &b, x, flip(k, &b, x), alpha, alpha + 1);
             if self.aborted {
-                self.give_list(list);
                 return 0;
             }
-            if v > best {
-                best = v;
-                best_move = x as u8;
-                if v > alpha {
+            best_move = tt_move;
+            rest &= !(1u64 << x);
+            searched = 1;
+        }
+        if best <= alpha && rest != 0 {
+            let mut list = self.take_list();
+            self.end_order(k, &b, rest, alpha, &mut list);
+            let mut i = 0;
+            while i < list.len() {
+                // Young brothers wait: the first move did not cut off; share the others.
+                if searched == 1 {
+                    if let Some(r) =
+                        self.split(k, &b, &mut list, i, alpha, alpha + 1, best, best_move)
+                    {
+                        (best, best_move) = r;
+                        break;
+                    }
+                }
+                pick_best(&mut list, i);
+                let (x, f, _) = list[i];
+                let v = self.end_child(k, &b, x, f, alpha, alpha + 1);
+                if self.aborted {
                     break;
                 }
+                searched += 1;
+                if v > best {
+                    best = v;
+                    best_move = x as u8;
+                    if v > alpha {
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            self.give_list(list);
+            if self.aborted {
+                return 0;
             }
         }
-        self.give_list(list);
-        if n >= TT_EMPTIES {
-            let kind = self.end_kind();
-            self.tt_store(h, kind, n, alpha, alpha + 1, best, best_move, 64);
-        }
+        let kind = self.end_kind();
+        self.tt_store(h, kind, n, alpha, alpha + 1, best, best_move, 64);
         best
     }
 
@@ -609,11 +777,19 @@ impl Searcher<'_> {
             if usable && e.upper <= alpha {
                 return e.upper;
             }
-            tt_move = e.mv;
+            tt_move = Self::first_move(&e);
         }
         let (a0, b0) = (alpha, beta);
         let mut list = self.take_list();
-        self.end_order(k, &b, moves, tt_move, &mut list);
+        // The table move first (key above every other), then the solver's order.
+        let rest = if tt_move < 64 && moves & (1u64 << tt_move) != 0 {
+            let x = tt_move as u32;
+            list.push((x, flip(k, &b, x), i32::MAX));
+            moves & !(1u64 << x)
+        } else {
+            moves
+        };
+        self.end_order(k, &b, rest, alpha, &mut list);
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
@@ -629,14 +805,13 @@ impl Searcher<'_> {
             }
             pick_best(&mut list, i);
             let (x, f, _) = list[i];
-            let child = b.play_with_flips(x, f);
             let mut v;
             if i == 0 {
-                v = -self.end_pvs_k(k, child, -beta, -alpha);
+                v = self.end_child(k, &b, x, f, alpha, beta);
             } else {
-                v = -self.end_nws_k(k, child, -alpha - 1);
+                v = self.end_child(k, &b, x, f, alpha, alpha + 1);
                 if v > alpha && v < beta && !self.aborted {
-                    v = -self.end_pvs_k(k, child, -beta, -alpha);
+                    v = self.end_child(k, &b, x, f, alpha, beta);
                 }
             }
             if self.aborted {

@@ -15,7 +15,7 @@ use crate::ordering::MoveEntry;
 use crate::parallel::HelperPool;
 use crate::score::{to_discs, END_INF, MID_INF, SCALE};
 use crate::time::{extended_soft, Plan};
-use crate::tt::{hash, Tt, TtData, NO_MOVE};
+use crate::tt::{hash, LocalTable, Tt, TtData, LOCAL_TABLE_BITS, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,6 +69,11 @@ pub struct Searcher<'a> {
     pub end_selectivity: Option<usize>,
     /// The move-generation kernel the search runs on (default: the fastest this CPU has).
     pub kernel: KernelId,
+    /// This thread's table for solver nodes near the leaves.
+    pub(crate) local: LocalTable,
+    /// From how many empties on the solver orders moves by the evaluation (the evaluation's
+    /// own threshold, read once).
+    pub(crate) order_eval_empties: u32,
 }
 
 /// One completed (or partially completed) root iteration.
@@ -80,6 +85,7 @@ struct RootResult {
 
 impl<'a> Searcher<'a> {
     pub fn new(tt: Arc<Tt>, eval: Box<dyn Evaluator>, ctx: Option<&'a SearchContext<'a>>) -> Self {
+        let order_eval_empties = eval.order_eval_empties();
         Searcher {
             tt,
             eval,
@@ -101,6 +107,8 @@ impl<'a> Searcher<'a> {
             selectivity: SELECTIVITY[DEFAULT_SELECTIVITY].1,
             end_selectivity: None,
             kernel: default_kernel(),
+            local: LocalTable::new(LOCAL_TABLE_BITS),
+            order_eval_empties,
         }
     }
 

@@ -241,8 +241,9 @@ fn main() {
             }
         }
     }
+    let total_cpu: f64 = per_kernel.iter().map(|k| k.1).sum();
     println!(
-        "total: {n} positions, {runs} searches, {wrong} wrong, {total_time:.3} s, {total_nodes} nodes, {:.1} Mn/s",
+        "total: {n} positions, {runs} searches, {wrong} wrong, {total_time:.3} s ({total_cpu:.3} s CPU), {total_nodes} nodes, {:.1} Mn/s",
         total_nodes as f64 / total_time.max(1e-9) / 1e6
     );
     if kernels.len() > 1 {
