@@ -9,7 +9,6 @@
 use crate::record::GameRecord;
 use crate::search::SearchInfo;
 use othello_board::{Color, Move, Position};
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
@@ -107,41 +106,62 @@ pub enum ControlState {
     Stopping,
 }
 
-/// Shared scheduling control: written by a live view, read by the coordinator's game threads.
-#[derive(Debug, Default)]
-pub struct RunControl(AtomicU8);
+/// Shared scheduling control: written by a live view or a signal, read and awaited by the
+/// coordinator and its games. It is a `tokio::sync::watch` cell, so a change reaches every
+/// waiting game at once (a search races its deadline and the answer against
+/// [`RunControl::stopping`]); it is also readable and writable from plain threads (the live
+/// view's).
+#[derive(Debug)]
+pub struct RunControl(tokio::sync::watch::Sender<ControlState>);
+
+impl Default for RunControl {
+    fn default() -> RunControl {
+        RunControl::new()
+    }
+}
+
+impl ControlState {
+    /// The order in which states may follow one another: the last two are final.
+    fn rank(self) -> u8 {
+        match self {
+            ControlState::Running | ControlState::Paused => 0,
+            ControlState::Finishing => 1,
+            ControlState::Stopping => 2,
+        }
+    }
+}
 
 impl RunControl {
     pub fn new() -> RunControl {
-        RunControl(AtomicU8::new(0))
+        RunControl(tokio::sync::watch::Sender::new(ControlState::Running))
     }
 
     pub fn get(&self) -> ControlState {
-        match self.0.load(Ordering::SeqCst) {
-            0 => ControlState::Running,
-            1 => ControlState::Paused,
-            2 => ControlState::Finishing,
-            _ => ControlState::Stopping,
-        }
+        *self.0.borrow()
     }
 
     /// Set a state. `Finishing` and `Stopping` are final: a later `Running` or `Paused` is
     /// ignored, and `Stopping` overrides `Finishing`.
     pub fn set(&self, state: ControlState) {
-        let code = match state {
-            ControlState::Running => 0,
-            ControlState::Paused => 1,
-            ControlState::Finishing => 2,
-            ControlState::Stopping => 3,
-        };
-        let _ = self
-            .0
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |old| {
-                if old >= 2 && code < old {
-                    None
-                } else {
-                    Some(code)
-                }
-            });
+        self.0.send_if_modified(|old| {
+            if state.rank() < old.rank() || *old == state {
+                false
+            } else {
+                *old = state;
+                true
+            }
+        });
+    }
+
+    /// A receiver that is told of every change (for the coordinator's loop).
+    pub fn subscribe(&self) -> tokio::sync::watch::Receiver<ControlState> {
+        self.0.subscribe()
+    }
+
+    /// Resolves when the run is being stopped (at once if it already is).
+    pub async fn stopping(&self) {
+        let mut rx = self.0.subscribe();
+        // The sender lives as long as `self`, so the wait cannot fail.
+        let _ = rx.wait_for(|s| *s == ControlState::Stopping).await;
     }
 }

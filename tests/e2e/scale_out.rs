@@ -363,6 +363,10 @@ fn sigterm_stops_a_run_without_false_forfeits() {
                 .then(|| e.file_name().to_string_lossy().into_owned())
         })
         .collect();
+    // The workers first: the coordinator stops (and reaps its workers) within milliseconds of
+    // its own signal, and `kill` fails on a process that is gone.
+    let mut group = group;
+    group.sort_by_key(|p| *p == pid);
     let status = Command::new("kill")
         .arg("-TERM")
         .args(&group)

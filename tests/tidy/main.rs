@@ -446,11 +446,24 @@ fn layers(doc: &str) -> BTreeMap<String, usize> {
 
 /// The files the document allows `unsafe` in: the lines of its `unsafe in:` block.
 fn unsafe_allowed(doc: &str) -> BTreeSet<String> {
+    listed_files(doc, "unsafe in:")
+}
+
+/// `file`'s path from the workspace root, with `/` separators (as the document lists files).
+fn relative(root: &Path, file: &Path) -> String {
+    file.strip_prefix(root)
+        .expect("a file of the workspace")
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The lines of the document's block that begins with the line `heading`.
+fn listed_files(doc: &str, heading: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut inside = false;
     for line in doc.lines() {
         let line = line.trim();
-        if line == "unsafe in:" {
+        if line == heading {
             inside = true;
         } else if inside && (line.is_empty() || line.starts_with("```")) {
             break;
@@ -534,11 +547,7 @@ fn unsafe_only_where_the_document_allows_it() {
     let mut problems = Vec::new();
     for dir in ["harness", "engines", "tests"] {
         for file in rust_files(&root.join(dir)) {
-            let rel = file
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
+            let rel = relative(&root, &file);
             let text = std::fs::read_to_string(&file).expect("readable source");
             let code = code_only(&text);
             let code_lines: Vec<&str> = code.lines().collect();
@@ -568,6 +577,42 @@ fn unsafe_only_where_the_document_allows_it() {
                         n + 1
                     ));
                 }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The code of `file` that calls a sleep (`thread::sleep` or tokio's `sleep`, not
+/// `sleep_until`, which is a deadline): `(line number, line)`.
+fn sleeps(code: &str) -> Vec<(usize, String)> {
+    code.lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("sleep(") && !l.contains("fn sleep("))
+        .map(|(n, l)| (n + 1, l.trim().to_string()))
+        .collect()
+}
+
+/// Nothing in the coordinator, the hosts, the front-ends or the `external` plugin waits by
+/// sleeping, except where docs/architecture.md's `sleeps in:` block allows it.
+#[test]
+fn no_sleeping_waits_outside_the_documented_places() {
+    let allowed = listed_files(&architecture_doc(), "sleeps in:");
+    assert!(
+        !allowed.is_empty(),
+        "docs/architecture.md has no `sleeps in:` block"
+    );
+    let root = workspace();
+    let mut problems = Vec::new();
+    for dir in ["harness/src", "engines/external/src"] {
+        for file in rust_files(&root.join(dir)) {
+            let rel = relative(&root, &file);
+            if allowed.contains(&rel) {
+                continue;
+            }
+            let code = code_only(&std::fs::read_to_string(&file).expect("readable source"));
+            for (n, line) in sleeps(&code) {
+                problems.push(format!("{rel}:{n}: a sleeping wait: {line}"));
             }
         }
     }
@@ -636,6 +681,11 @@ fn the_checks_find_what_they_look_for() {
         "play/mod.rs",
         "use crate::{record::Journal as J, show};\nuse crate::record::ggf as g;",
     );
+    // A sleep is found in code, not in comments or strings, and a deadline is not a sleep.
+    let found = sleeps(&code_only(
+        "fn f() {\n    std::thread::sleep(d); // sleep(1)\n    tokio::time::sleep_until(t);\n    let s = \"sleep(2)\";\n}",
+    ));
+    assert_eq!(found, vec![(2, "std::thread::sleep(d);".to_string())]);
     let graph = module_graph(&dir, &[]);
     assert_eq!(
         graph["record::ggf"],

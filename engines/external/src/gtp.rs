@@ -67,7 +67,7 @@ impl GtpSession {
     fn command(&mut self, command: &str, deadline: Option<Instant>) -> Result<String, String> {
         self.program.send(command)?;
         let first = loop {
-            let line = self.program.receive(deadline, |_| Ok(()))?;
+            let line = self.program.receive(deadline)?;
             if !line.trim().is_empty() {
                 break line;
             }
@@ -78,7 +78,7 @@ impl GtpSession {
             .trim()
             .to_string();
         loop {
-            let line = self.program.receive(deadline, |_| Ok(()))?;
+            let line = self.program.receive(deadline)?;
             if line.trim().is_empty() {
                 break;
             }

@@ -109,6 +109,14 @@ impl External {
             (d, _) => d,
         };
         let send_game = self.send_game;
+        // When the host raises its stop flag: at the end of the move time or of the side's
+        // clock, counted from the start of the search (depth and node searches are never
+        // stopped, only abandoned).
+        let budget = request
+            .limits
+            .move_time
+            .or_else(|| request.limits.clock.map(|c| c.time_left[side.index()]));
+        let stop_at = budget.map(|b| std::time::Instant::now() + b.saturating_sub(ctx.elapsed()));
         let (mv, eval, reported_depth) = match self.session()? {
             Session::Nboard(s) => {
                 let ggf = if send_game {
@@ -116,7 +124,7 @@ impl External {
                 } else {
                     write_ggf(&GameHistory::new(request.position))
                 };
-                let answer = s.search(&ggf, depth, || ctx.stopped())?;
+                let answer = s.search(&ggf, depth, stop_at)?;
                 (answer.mv, answer.eval, depth)
             }
             Session::Gtp(s) => (s.search(&game, side, &request.limits)?, None, 0),

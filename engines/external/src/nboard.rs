@@ -3,9 +3,11 @@
 //!
 //! Every exchange is synchronised with `ping N` / `pong N` before `go`, because a program may
 //! abort a running search when a line arrives: nothing else is sent while it thinks. The one
-//! exception is the stop flag: NBoard has no stop command, so when the host raises it the
-//! bridge sends a `ping`, which makes programs that abort on input answer at once (others
-//! answer when done, and the host's clock decides).
+//! exception is the end of the host's time budget: NBoard has no stop command, so at the moment
+//! the host raises its stop flag (the end of the move time, or of the side's clock) the bridge
+//! sends a `ping`, which makes programs that abort on input answer at once (others answer when
+//! done, and the host's clock decides). The bridge knows that moment from the search's limits,
+//! so it waits on the program's output until then instead of watching the flag.
 
 use crate::program::Program;
 use othello_sdk::board::Move;
@@ -52,19 +54,20 @@ impl NboardSession {
         self.program.send(&format!("ping {n}"))?;
         let expected = format!("pong {n}");
         loop {
-            let line = self.program.receive(deadline, |_| Ok(()))?;
+            let line = self.program.receive(deadline)?;
             if line.trim() == expected {
                 return Ok(());
             }
         }
     }
 
-    /// Search the game given as GGF text to `depth`; `stopped` is the host's stop flag.
+    /// Search the game given as GGF text to `depth`; `stop_at` is when the host's time budget
+    /// ends (none for depth and node limits).
     pub fn search(
         &mut self,
         ggf: &str,
         depth: u32,
-        stopped: impl Fn() -> bool,
+        stop_at: Option<Instant>,
     ) -> Result<NboardAnswer, String> {
         if self.depth_sent != Some(depth) {
             self.program.send(&format!("set depth {depth}"))?;
@@ -76,13 +79,17 @@ impl NboardSession {
         let mut abort_sent = false;
         let abort_ping = self.next_ping;
         loop {
-            let line = self.program.receive(None, |program| {
-                if stopped() && !abort_sent {
-                    abort_sent = true;
-                    program.send(&format!("ping {abort_ping}"))?;
-                }
-                Ok(())
-            })?;
+            let line = match stop_at {
+                Some(at) if !abort_sent => match self.program.receive_until(at)? {
+                    Some(line) => line,
+                    None => {
+                        abort_sent = true;
+                        self.program.send(&format!("ping {abort_ping}"))?;
+                        continue;
+                    }
+                },
+                _ => self.program.receive(None)?,
+            };
             if let Some(answer) = line.strip_prefix("===") {
                 if abort_sent {
                     self.next_ping += 1; // its pong is skipped by the next sync

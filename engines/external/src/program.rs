@@ -1,21 +1,36 @@
-//! The external program: a child process with piped stdin/stdout, its output read line by line
-//! by a thread so that every wait has a timeout and notices the program's death.
+//! The external program: a child process with piped stdin/stdout.
+//!
+//! Two small threads make every wait a blocking one bounded by a deadline, never a timer tick:
+//! one reads the program's output line by line into a channel, the other waits for the
+//! program's exit and sends its status into another. [`Program::receive`] blocks on the first
+//! channel until a line arrives, the deadline passes or the output closes; the exit status is
+//! read from the second with a bounded wait.
+//!
+//! The program runs in the worker's process group: when the harness ends the worker (at the
+//! end of a run, on a time forfeit, or because the harness itself died) it kills that whole
+//! group, so neither the program nor anything it started outlives its game. The program's own
+//! end here is polite first (`quit`), then SIGTERM, then SIGKILL.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// How often a wait looks at the stop flag.
-const POLL: Duration = Duration::from_millis(5);
+/// How long a program that closed its output, or was asked to quit, may take to exit.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How long a program sent SIGTERM may take before it is killed.
+const TERM_GRACE: Duration = Duration::from_millis(200);
 
 /// A running program.
 pub struct Program {
     /// The command line, for messages.
     pub command: String,
-    child: Child,
+    pid: u32,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    exited: Receiver<ExitStatus>,
+    /// The exit status, once received.
+    status: Option<ExitStatus>,
 }
 
 impl Program {
@@ -38,20 +53,29 @@ impl Program {
             .map_err(|e| format!("cannot start `{command}`: {e}"))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let (tx, lines) = mpsc::channel();
+        let pid = child.id();
+        let (line_tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+                if line_tx.send(line).is_err() {
                     break;
                 }
             }
         });
+        let (exit_tx, exited) = mpsc::channel();
+        std::thread::spawn(move || {
+            if let Ok(status) = child.wait() {
+                let _ = exit_tx.send(status);
+            }
+        });
         Ok(Program {
             command: command.to_string(),
-            child,
+            pid,
             stdin,
             lines,
+            exited,
+            status: None,
         })
     }
 
@@ -62,63 +86,80 @@ impl Program {
             .map_err(|_| self.died("could not be written to"))
     }
 
-    /// The next line, waiting at most until `deadline` (forever with `None`). `on_wait` is
-    /// called every few milliseconds while waiting (to look at the stop flag).
-    pub fn receive(
-        &mut self,
-        deadline: Option<Instant>,
-        mut on_wait: impl FnMut(&mut Program) -> Result<(), String>,
-    ) -> Result<String, String> {
-        loop {
-            let slice = match deadline {
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
-                        return Err(format!("`{}` did not answer in time", self.command));
-                    }
-                    left.min(POLL)
-                }
-                None => POLL,
-            };
-            match self.lines.recv_timeout(slice) {
-                Ok(line) => return Ok(line.trim_end_matches('\r').to_string()),
-                Err(RecvTimeoutError::Timeout) => on_wait(self)?,
-                Err(RecvTimeoutError::Disconnected) => return Err(self.died("closed its output")),
+    /// The next line, waiting at most until `deadline` (for as long as it takes with `None`).
+    pub fn receive(&mut self, deadline: Option<Instant>) -> Result<String, String> {
+        let line = match deadline {
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(d) => self
+                .lines
+                .recv_timeout(d.saturating_duration_since(Instant::now())),
+        };
+        match line {
+            Ok(line) => Ok(line.trim_end_matches('\r').to_string()),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(format!("`{}` did not answer in time", self.command))
             }
+            Err(RecvTimeoutError::Disconnected) => Err(self.died("closed its output")),
+        }
+    }
+
+    /// The next line if one arrives before `deadline`; `Ok(None)` when the deadline passed.
+    pub fn receive_until(&mut self, deadline: Instant) -> Result<Option<String>, String> {
+        match self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            Ok(line) => Ok(Some(line.trim_end_matches('\r').to_string())),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(self.died("closed its output")),
         }
     }
 
     /// Whether the program is still running.
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        self.wait_exit(Duration::ZERO).is_none()
+    }
+
+    /// The exit status, waiting at most `grace` for it.
+    fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            self.status = self.exited.recv_timeout(grace).ok();
+        }
+        self.status
     }
 
     /// A message for a program that went away, with its exit status when it has one.
     fn died(&mut self, what: &str) -> String {
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => break format!(" and exited ({s})"),
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(POLL),
-                _ => break String::new(),
-            }
+        let status = match self.wait_exit(EXIT_GRACE) {
+            Some(s) => format!(" and exited ({s})"),
+            None => String::new(),
         };
         format!("`{}` {what}{status}", self.command)
+    }
+
+    /// Send `signal` to the program (not yet reaped, so its pid is still its own).
+    fn signal(&self, signal: rustix::process::Signal) {
+        if let Some(pid) = rustix::process::Pid::from_raw(self.pid as i32) {
+            let _ = rustix::process::kill_process(pid, signal);
+        }
     }
 }
 
 impl Drop for Program {
-    /// Ask politely (`quit`, understood by both protocols), then kill.
+    /// Ask politely (`quit`, understood by both protocols), then SIGTERM, then SIGKILL.
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
-            }
-            std::thread::sleep(POLL);
+        if self.wait_exit(EXIT_GRACE).is_some() {
+            return;
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.signal(rustix::process::Signal::TERM);
+        if self.wait_exit(TERM_GRACE).is_some() {
+            return;
+        }
+        self.signal(rustix::process::Signal::KILL);
+        let _ = self.wait_exit(TERM_GRACE);
     }
 }

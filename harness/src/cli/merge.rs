@@ -340,6 +340,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
 fn watch(args: MergeArgs) -> anyhow::Result<i32> {
     let started = Instant::now();
     let interval = Duration::from_secs_f64(args.interval.max(0.01));
+    let mut pause = WatchPause::new(interval)?;
     // Wait for the first shard to write its tournament.json: a watcher may start first.
     let (fingerprint, t) = loop {
         let folders = shard_folders(&args.dirs, true)?;
@@ -348,7 +349,10 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
             let t = tournament_of(&text).context("cannot rebuild the tournament")?;
             break (text, t);
         }
-        std::thread::sleep(interval);
+        if let Some(signal) = pause.wait() {
+            println!("{signal}: the watch ends before any shard began");
+            return Ok(verdict::exit::UNDECIDED);
+        }
     };
     let Some(sprt) = t.sprt else {
         bail!(
@@ -443,7 +447,54 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
             println!("every game is in and the test did not decide");
             return Ok(verdict::exit::UNDECIDED);
         }
-        std::thread::sleep(interval);
+        if let Some(signal) = pause.wait() {
+            println!(
+                "{signal}: the watch ends undecided after {} of {} games (the shards go on)",
+                seen.len(),
+                planned
+            );
+            return Ok(verdict::exit::UNDECIDED);
+        }
+    }
+}
+
+/// The watcher's wait between two looks at the journals, on a small tokio runtime: the next
+/// look comes after the interval, or SIGINT/SIGTERM ends the watch at once. The journals are
+/// looked at on a timer by necessity: shards on other nodes write them to a shared file system,
+/// whose changes no notification of this node's kernel reports.
+struct WatchPause {
+    runtime: tokio::runtime::Runtime,
+    interval: Duration,
+    sigint: tokio::signal::unix::Signal,
+    sigterm: tokio::signal::unix::Signal,
+}
+
+impl WatchPause {
+    fn new(interval: Duration) -> anyhow::Result<WatchPause> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the watcher's runtime")?;
+        let _entered = runtime.enter();
+        Ok(WatchPause {
+            sigint: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+            sigterm: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+            interval,
+            runtime,
+        })
+    }
+
+    /// Wait one interval; the name of the signal that ended the wait early, if one did.
+    fn wait(&mut self) -> Option<&'static str> {
+        let (sigint, sigterm) = (&mut self.sigint, &mut self.sigterm);
+        self.runtime.block_on(async {
+            tokio::select! {
+                () = tokio::time::sleep(self.interval) => None,
+                _ = sigint.recv() => Some("SIGINT"),
+                _ = sigterm.recv() => Some("SIGTERM"),
+            }
+        })
     }
 }
 

@@ -6,26 +6,37 @@
 //! an unbounded (depth or node limited) search does not answer within the stall timeout. A dead
 //! worker is reported with its exit status or signal. After any of these errors the host is dead
 //! ([`EngineHost::is_alive`] is false) and the caller spawns a new one.
+//!
+//! Everything here is async and runs on the coordinator's tokio runtime: the worker is a
+//! `tokio::process` child (killed when its host is dropped), a reader task turns the socket's
+//! lines into events stamped with their arrival time, and every wait is a `select!` of the
+//! answer, the deadline (`sleep_until`) and the caller's interruption future. Nothing polls.
 
 use super::plugin::PluginInfo;
-use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo};
+use super::protocol::{self, Reply, Request, WireGame, WireInfo};
 use crate::search::{SearchInfo, SearchLimits};
 use othello_board::GameHistory;
-use std::io::BufReader;
-use std::os::unix::net::{UnixListener, UnixStream};
+use std::future::Future;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
 use std::time::{Duration, Instant};
+use tokio::io::BufReader;
+use tokio::net::unix::OwnedWriteHalf;
+use tokio::net::UnixListener;
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc::{self, error::TryRecvError, UnboundedReceiver, UnboundedSender};
+use tokio::task::JoinHandle;
 
 /// How long a worker may take to start, load its plugin and create the instance.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
-/// How often a search checks whether the run is being stopped.
-pub const INTERRUPT_POLL: Duration = Duration::from_millis(50);
 /// How long `set_option` and `new_game` may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a worker asked to quit may take before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(3);
+/// How long a worker whose connection closed may take to be reaped (for its exit status).
+const EXIT_GRACE: Duration = Duration::from_secs(2);
 
 /// What went wrong with a worker. Every variant but `Spawn`, `Load` and `Option` happens during a
 /// game and costs the engine that game.
@@ -75,13 +86,20 @@ pub struct MoveReply {
     pub elapsed: Duration,
 }
 
-/// What the reader thread passes on.
+/// What the reader task passes on.
 enum Event {
-    /// A reply and the moment the reader thread received it (deadlines are judged by arrival,
-    /// not by when the coordinator got round to it).
+    /// A reply and the moment the reader task received it (deadlines are judged by arrival,
+    /// not by when the game's task got round to it).
     Reply(Reply, Instant),
     Garbage(String),
     Closed,
+}
+
+/// What a wait for the worker ended with.
+enum Waited {
+    Event(Event),
+    /// The deadline of the wait passed with nothing (else) received.
+    Timeout,
 }
 
 /// A running worker with one engine instance.
@@ -90,8 +108,9 @@ pub struct EngineHost {
     pub name: String,
     pub plugin: PluginInfo,
     child: Child,
-    writer: UnixStream,
-    events: Receiver<Event>,
+    writer: OwnedWriteHalf,
+    events: UnboundedReceiver<Event>,
+    reader: JoinHandle<()>,
     alive: bool,
     /// Searches sent so far; the current one's number tags its info reports.
     searches: u64,
@@ -129,7 +148,7 @@ fn describe_exit(status: ExitStatus) -> String {
 
 impl EngineHost {
     /// Start a worker for `spec`, wait for its plugin to load and set the options.
-    pub fn spawn(spec: &WorkerSpec) -> Result<EngineHost, HostError> {
+    pub async fn spawn(spec: &WorkerSpec) -> Result<EngineHost, HostError> {
         let engine = spec.name.clone();
         let spawn_err = |message: String| HostError::Spawn {
             engine: engine.clone(),
@@ -160,6 +179,7 @@ impl EngineHost {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
+            .kill_on_drop(true)
             .spawn();
         let mut child = match child {
             Ok(c) => c,
@@ -168,19 +188,35 @@ impl EngineHost {
                 return Err(spawn_err(e.to_string()));
             }
         };
-        let accepted = accept_with_timeout(&listener, &mut child, STARTUP_TIMEOUT);
+        // The worker connects, or dies trying, or takes too long: whichever comes first.
+        let accepted = tokio::time::timeout(STARTUP_TIMEOUT, async {
+            tokio::select! {
+                accepted = listener.accept() => accepted.map(|(stream, _)| stream).map_err(|e| e.to_string()),
+                status = child.wait() => Err(match status {
+                    Ok(status) => format!("the worker {} during start-up", describe_exit(status)),
+                    Err(e) => format!("the worker cannot be waited for: {e}"),
+                }),
+            }
+        })
+        .await
+        .unwrap_or_else(|_| {
+            Err(format!(
+                "the worker did not connect within {} s",
+                STARTUP_TIMEOUT.as_secs()
+            ))
+        });
+        drop(listener);
         let _ = std::fs::remove_file(&socket);
         let stream = match accepted {
             Ok(s) => s,
             Err(message) => {
-                let _ = child.kill();
-                let _ = child.wait();
+                let _ = child.kill().await;
                 return Err(spawn_err(message));
             }
         };
-        let reader = BufReader::new(stream.try_clone().map_err(|e| spawn_err(e.to_string()))?);
-        let (tx, events) = mpsc::channel();
-        std::thread::spawn(move || read_events(reader, tx));
+        let (read_half, writer) = stream.into_split();
+        let (tx, events) = mpsc::unbounded_channel();
+        let reader = tokio::spawn(read_events(BufReader::new(read_half), tx));
         let mut host = EngineHost {
             name: spec.name.clone(),
             plugin: PluginInfo {
@@ -193,19 +229,20 @@ impl EngineHost {
                 options: Vec::new(),
             },
             child,
-            writer: stream,
+            writer,
             events,
+            reader,
             alive: true,
             searches: 0,
         };
-        match host.next_event(STARTUP_TIMEOUT) {
+        match host.next_event(STARTUP_TIMEOUT).await {
             Ok(Reply::Hello { plugin }) => host.plugin = plugin,
             Ok(Reply::Failed { message }) => {
-                host.kill();
+                host.kill().await;
                 return Err(HostError::Load { engine, message });
             }
             Ok(other) => {
-                host.kill();
+                host.kill().await;
                 return Err(HostError::Load {
                     engine,
                     message: format!("unexpected first message {other:?}"),
@@ -223,6 +260,7 @@ impl EngineHost {
                 name: name.clone(),
                 value: value.clone(),
             })
+            .await
             .map_err(|e| match e {
                 HostError::EngineError { message, .. } => HostError::Option {
                     engine: engine.clone(),
@@ -239,22 +277,27 @@ impl EngineHost {
         self.alive
     }
 
-    /// Tell the engine a new game starts.
-    pub fn new_game(&mut self) -> Result<(), HostError> {
-        self.call(Request::NewGame)
+    /// The worker's process id (while it runs).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
     }
 
-    /// Search the position at the end of `game` under `limits` and `budget`, calling `on_info` for each live report of
-    /// this search. `interrupted` is polled every [`INTERRUPT_POLL`]: when it turns true the
-    /// search is abandoned at once (the worker is killed, as its engine may be mid-search) with
+    /// Tell the engine a new game starts.
+    pub async fn new_game(&mut self) -> Result<(), HostError> {
+        self.call(Request::NewGame).await
+    }
+
+    /// Search the position at the end of `game` under `limits` and `budget`, calling `on_info`
+    /// for each live report of this search. When `interrupted` resolves first the search is
+    /// abandoned at once (the worker is killed, as its engine may be mid-search) with
     /// [`HostError::Interrupted`], which is nobody's fault.
-    pub fn search(
+    pub async fn search(
         &mut self,
         game: &GameHistory,
         limits: &SearchLimits,
         budget: SearchBudget,
         mut on_info: impl FnMut(&SearchInfo),
-        interrupted: impl Fn() -> bool,
+        interrupted: impl Future<Output = ()>,
     ) -> Result<MoveReply, HostError> {
         self.searches += 1;
         let search = self.searches;
@@ -268,49 +311,47 @@ impl EngineHost {
             search,
             game: WireGame::from_history(game),
             limits: limits.into(),
-        })?;
+        })
+        .await?;
         let started = Instant::now();
         let mut stop_sent = false;
+        tokio::pin!(interrupted);
         loop {
-            if interrupted() {
-                return Err(self.die(HostError::Interrupted {
-                    engine: self.name.clone(),
-                }));
-            }
-            let deadline = match budget {
-                SearchBudget::Deadline { budget, margin } => {
-                    if stop_sent {
-                        budget + margin
-                    } else {
-                        budget
-                    }
-                }
-                SearchBudget::Stall { timeout } => timeout,
-            };
-            let wait = deadline.saturating_sub(started.elapsed());
-            let event = if wait.is_zero() {
+            let deadline = started
+                + match budget {
+                    SearchBudget::Deadline { budget, margin } if stop_sent => budget + margin,
+                    SearchBudget::Deadline { budget, .. } => budget,
+                    SearchBudget::Stall { timeout } => timeout,
+                };
+            let waited = if Instant::now() >= deadline {
                 // The deadline has passed: look only at what already arrived, so a stream of
                 // info reports cannot carry the search past its deadline.
                 self.already_arrived(&mut on_info)
             } else {
-                match self.events.recv_timeout(wait.min(INTERRUPT_POLL)) {
-                    // Only a poll interval, not the deadline: look at `interrupted` again.
-                    Err(RecvTimeoutError::Timeout) if wait > INTERRUPT_POLL => continue,
-                    event => event,
+                tokio::select! {
+                    biased;
+                    () = &mut interrupted => {
+                        return Err(self.die(HostError::Interrupted {
+                            engine: self.name.clone(),
+                        }).await);
+                    }
+                    event = self.events.recv() => Waited::Event(event.unwrap_or(Event::Closed)),
+                    () = tokio::time::sleep_until(deadline.into()) => Waited::Timeout,
                 }
             };
-            match event {
-                Ok(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, info),
-                Ok(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
+            match waited {
+                Waited::Event(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, info),
+                Waited::Event(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
                     let elapsed = arrived.saturating_duration_since(started);
                     if let SearchBudget::Deadline { budget, margin } = budget {
                         if elapsed > budget + margin {
-                            return Err(self.die(HostError::TimeForfeit {
+                            let e = HostError::TimeForfeit {
                                 engine: self.name.clone(),
                                 elapsed_ms: elapsed.as_millis() as u64,
                                 budget_ms: budget.as_millis() as u64,
                                 margin_ms: margin.as_millis() as u64,
-                            }));
+                            };
+                            return Err(self.die(e).await);
                         }
                     }
                     return Ok(MoveReply {
@@ -319,45 +360,48 @@ impl EngineHost {
                         elapsed,
                     });
                 }
-                Ok(Event::Reply(Reply::Error { message }, _)) => {
-                    return Err(self.die(HostError::EngineError {
+                Waited::Event(Event::Reply(Reply::Error { message }, _)) => {
+                    let e = HostError::EngineError {
                         engine: self.name.clone(),
                         message,
-                    }))
+                    };
+                    return Err(self.die(e).await);
                 }
-                Ok(Event::Reply(other, _)) => {
-                    return Err(self.die(HostError::Protocol {
+                Waited::Event(Event::Reply(other, _)) => {
+                    let e = HostError::Protocol {
                         engine: self.name.clone(),
                         message: format!("unexpected reply to go: {other:?}"),
-                    }))
+                    };
+                    return Err(self.die(e).await);
                 }
-                Ok(Event::Garbage(message)) => {
-                    return Err(self.die(HostError::Protocol {
+                Waited::Event(Event::Garbage(message)) => {
+                    let e = HostError::Protocol {
                         engine: self.name.clone(),
                         message,
-                    }))
+                    };
+                    return Err(self.die(e).await);
                 }
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.crashed())
-                }
-                Err(RecvTimeoutError::Timeout) => match budget {
+                Waited::Event(Event::Closed) => return Err(self.crashed().await),
+                Waited::Timeout => match budget {
                     SearchBudget::Deadline { .. } if !stop_sent => {
                         stop_sent = true;
-                        self.send(&Request::Stop)?;
+                        self.send(&Request::Stop).await?;
                     }
                     SearchBudget::Deadline { budget, margin } => {
-                        return Err(self.die(HostError::TimeForfeit {
+                        let e = HostError::TimeForfeit {
                             engine: self.name.clone(),
                             elapsed_ms: started.elapsed().as_millis() as u64,
                             budget_ms: budget.as_millis() as u64,
                             margin_ms: margin.as_millis() as u64,
-                        }))
+                        };
+                        return Err(self.die(e).await);
                     }
                     SearchBudget::Stall { timeout } => {
-                        return Err(self.die(HostError::Stalled {
+                        let e = HostError::Stalled {
                             engine: self.name.clone(),
                             waited_ms: timeout.as_millis() as u64,
-                        }))
+                        };
+                        return Err(self.die(e).await);
                     }
                 },
             }
@@ -367,63 +411,50 @@ impl EngineHost {
     /// The first event other than an info report among those already received (info reports
     /// on the way are passed to `on_info` with their search number), or a timeout when there is
     /// none.
-    fn already_arrived(
-        &mut self,
-        on_info: &mut impl FnMut(u64, WireInfo),
-    ) -> Result<Event, RecvTimeoutError> {
+    fn already_arrived(&mut self, on_info: &mut impl FnMut(u64, WireInfo)) -> Waited {
         // Bounded, in case the worker keeps sending while we drain.
         for _ in 0..100_000 {
             match self.events.try_recv() {
                 Ok(Event::Reply(Reply::Info { search, info }, _)) => on_info(search, info),
-                Ok(other) => return Ok(other),
+                Ok(other) => return Waited::Event(other),
                 Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => return Err(RecvTimeoutError::Disconnected),
+                Err(TryRecvError::Disconnected) => return Waited::Event(Event::Closed),
             }
         }
-        Err(RecvTimeoutError::Timeout)
+        Waited::Timeout
     }
 
-    /// Ask the worker to quit, and kill it if it does not within a moment.
-    pub fn shutdown(mut self) {
-        let _ = send(&mut self.writer, &Request::Quit);
-        let deadline = Instant::now() + Duration::from_secs(3);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                self.alive = false;
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+    /// Ask the worker to quit, and kill it if it has not exited within [`QUIT_GRACE`].
+    pub async fn shutdown(mut self) {
+        let _ = protocol::send_async(&mut self.writer, &Request::Quit).await;
+        if let Ok(Ok(_)) = tokio::time::timeout(QUIT_GRACE, self.child.wait()).await {
+            self.alive = false;
+            return;
         }
-        self.kill();
+        self.kill().await;
     }
 
-    /// Kill the worker at once.
-    pub fn kill(&mut self) {
+    /// Kill the worker at once (and reap it).
+    pub async fn kill(&mut self) {
         self.alive = false;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.reader.abort();
+        let _ = self.child.kill().await;
     }
 
-    fn die(&mut self, e: HostError) -> HostError {
-        self.kill();
+    async fn die(&mut self, e: HostError) -> HostError {
+        self.kill().await;
         e
     }
 
     /// The worker went away: report how it ended.
-    fn crashed(&mut self) -> HostError {
+    async fn crashed(&mut self) -> HostError {
         self.alive = false;
-        let deadline = Instant::now() + Duration::from_secs(2);
-        let detail = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break describe_exit(status),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(2))
-                }
-                Ok(None) => {
-                    self.kill();
-                    break "closed the connection".to_string();
-                }
-                Err(e) => break format!("cannot be waited for: {e}"),
+        let detail = match tokio::time::timeout(EXIT_GRACE, self.child.wait()).await {
+            Ok(Ok(status)) => describe_exit(status),
+            Ok(Err(e)) => format!("cannot be waited for: {e}"),
+            Err(_) => {
+                self.kill().await;
+                "closed the connection".to_string()
             }
         };
         HostError::Crashed {
@@ -432,47 +463,55 @@ impl EngineHost {
         }
     }
 
-    fn send(&mut self, req: &Request) -> Result<(), HostError> {
-        if send(&mut self.writer, req).is_err() {
-            return Err(self.crashed());
+    async fn send(&mut self, req: &Request) -> Result<(), HostError> {
+        if protocol::send_async(&mut self.writer, req).await.is_err() {
+            return Err(self.crashed().await);
         }
         Ok(())
     }
 
-    fn next_event(&mut self, timeout: Duration) -> Result<Reply, HostError> {
-        match self.events.recv_timeout(timeout) {
-            Ok(Event::Reply(r, _)) => Ok(r),
-            Ok(Event::Garbage(message)) => Err(self.die(HostError::Protocol {
-                engine: self.name.clone(),
-                message,
-            })),
-            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
-            Err(RecvTimeoutError::Timeout) => Err(self.die(HostError::Stalled {
-                engine: self.name.clone(),
-                waited_ms: timeout.as_millis() as u64,
-            })),
+    async fn next_event(&mut self, timeout: Duration) -> Result<Reply, HostError> {
+        match tokio::time::timeout(timeout, self.events.recv()).await {
+            Ok(Some(Event::Reply(r, _))) => Ok(r),
+            Ok(Some(Event::Garbage(message))) => {
+                let e = HostError::Protocol {
+                    engine: self.name.clone(),
+                    message,
+                };
+                Err(self.die(e).await)
+            }
+            Ok(Some(Event::Closed) | None) => Err(self.crashed().await),
+            Err(_) => {
+                let e = HostError::Stalled {
+                    engine: self.name.clone(),
+                    waited_ms: timeout.as_millis() as u64,
+                };
+                Err(self.die(e).await)
+            }
         }
     }
 
     /// A request answered by `Ok` or `Error` (info reports in between are dropped).
-    fn call(&mut self, req: Request) -> Result<(), HostError> {
-        self.send(&req)?;
+    async fn call(&mut self, req: Request) -> Result<(), HostError> {
+        self.send(&req).await?;
         loop {
-            match self.next_event(CALL_TIMEOUT)? {
+            match self.next_event(CALL_TIMEOUT).await? {
                 Reply::Ok => return Ok(()),
                 Reply::Error { message } => {
                     // An instance that failed a call may be in any state: never reuse it.
-                    return Err(self.die(HostError::EngineError {
+                    let e = HostError::EngineError {
                         engine: self.name.clone(),
                         message,
-                    }));
+                    };
+                    return Err(self.die(e).await);
                 }
                 Reply::Info { .. } => continue,
                 other => {
-                    return Err(self.die(HostError::Protocol {
+                    let e = HostError::Protocol {
                         engine: self.name.clone(),
                         message: format!("unexpected reply to {req:?}: {other:?}"),
-                    }))
+                    };
+                    return Err(self.die(e).await);
                 }
             }
         }
@@ -480,49 +519,20 @@ impl EngineHost {
 }
 
 impl Drop for EngineHost {
+    /// A host dropped without `shutdown` or `kill` (an abandoned game's task) takes its worker
+    /// with it: the child is killed by `kill_on_drop` and reaped by the runtime.
     fn drop(&mut self) {
-        if self.alive {
-            self.kill();
-        }
+        self.reader.abort();
     }
 }
 
-fn accept_with_timeout(
-    listener: &UnixListener,
-    child: &mut Child,
-    timeout: Duration,
-) -> Result<UnixStream, String> {
-    listener.set_nonblocking(true).map_err(|e| e.to_string())?;
-    let start = Instant::now();
+/// The reader task: each line of the socket becomes an event stamped with its arrival.
+async fn read_events(
+    mut reader: BufReader<tokio::net::unix::OwnedReadHalf>,
+    tx: UnboundedSender<Event>,
+) {
     loop {
-        match listener.accept() {
-            Ok((stream, _)) => {
-                stream.set_nonblocking(false).map_err(|e| e.to_string())?;
-                return Ok(stream);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if let Ok(Some(status)) = child.try_wait() {
-                    return Err(format!(
-                        "the worker {} during start-up",
-                        describe_exit(status)
-                    ));
-                }
-                if start.elapsed() > timeout {
-                    return Err(format!(
-                        "the worker did not connect within {} s",
-                        timeout.as_secs()
-                    ));
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-}
-
-fn read_events(mut reader: BufReader<UnixStream>, tx: mpsc::Sender<Event>) {
-    loop {
-        let event = match receive::<Reply>(&mut reader) {
+        let event = match protocol::receive_async::<Reply, _>(&mut reader).await {
             Ok(Some(r)) => Event::Reply(r, Instant::now()),
             Ok(None) => Event::Closed,
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Event::Garbage(e.to_string()),

@@ -6,7 +6,7 @@
 //! - `worker`: the worker process (`harness worker`), which loads one plugin, creates one
 //!   instance and serves the coordinator's requests;
 //! - `engine_host`: the coordinator's handle on a worker ([`EngineHost`]): spawning, the
-//!   handshake, and a search with deadlines.
+//!   handshake, and a search with deadlines; async, on the caller's tokio runtime.
 //!
 //! The protocol runs over a Unix domain socket that the worker connects to at start-up, never
 //! over the worker's stdout, so a plugin that prints cannot corrupt it (the worker's stdout goes
@@ -17,6 +17,15 @@ pub mod engine_host;
 pub mod plugin;
 pub mod protocol;
 pub mod worker;
+
+/// The runtime of a one-engine session (`harness solve`, the front-ends): a current-thread
+/// runtime on which the session blocks for each call to its [`EngineHost`]. A tournament has a
+/// multi-thread runtime of its own (`cli::run`).
+pub fn session_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+}
 
 pub use engine_host::{EngineHost, HostError, MoveReply, SearchBudget, WorkerSpec};
 pub use plugin::{LoadError, OptionInfo, Plugin, PluginInfo};

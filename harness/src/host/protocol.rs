@@ -219,7 +219,38 @@ pub fn receive<T: for<'de> Deserialize<'de>>(
     if input.read_line(&mut line)? == 0 {
         return Ok(None);
     }
-    serde_json::from_str(&line).map(Some).map_err(|e| {
+    parse_line(&line).map(Some)
+}
+
+/// [`send`] on the coordinator's async socket.
+pub async fn send_async<T: Serialize>(
+    out: &mut (impl tokio::io::AsyncWrite + Unpin),
+    msg: &T,
+) -> std::io::Result<()> {
+    use tokio::io::AsyncWriteExt;
+    let mut line = serde_json::to_vec(msg).map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    out.write_all(&line).await?;
+    out.flush().await
+}
+
+/// [`receive`] on the coordinator's async socket.
+pub async fn receive_async<T: for<'de> Deserialize<'de>, R>(
+    input: &mut R,
+) -> std::io::Result<Option<T>>
+where
+    R: tokio::io::AsyncBufRead + Unpin,
+{
+    use tokio::io::AsyncBufReadExt;
+    let mut line = String::new();
+    if input.read_line(&mut line).await? == 0 {
+        return Ok(None);
+    }
+    parse_line(&line).map(Some)
+}
+
+fn parse_line<T: for<'de> Deserialize<'de>>(line: &str) -> std::io::Result<T> {
+    serde_json::from_str(line).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("bad message `{}`: {e}", line.trim_end()),

@@ -41,8 +41,8 @@ fn termination_of(e: &HostError) -> Termination {
 /// Returns `None` when the run is being stopped (`ControlState::Stopping`) before the game
 /// ends, even in the middle of a search (the searching worker is then killed): an abandoned
 /// game is not recorded, and a resumed run plays it again.
-pub fn play_game(
-    setup: &GameSetup,
+pub async fn play_game(
+    setup: &GameSetup<'_>,
     hosts: [&mut EngineHost; 2],
     events: &EventSink,
     control: &RunControl,
@@ -82,7 +82,7 @@ pub fn play_game(
     });
 
     for color in [Color::Black, Color::White] {
-        if let Err(e) = hosts[color.index()].new_game() {
+        if let Err(e) = hosts[color.index()].new_game().await {
             forfeit = Some((color, termination_of(&e), e.to_string()));
             break;
         }
@@ -127,8 +127,10 @@ pub fn play_game(
             }
         };
         // "Stop now" interrupts the search itself, not only the game between moves.
-        let stopping = || control.get() == ControlState::Stopping;
-        let reply = match host.search(&history, &limits, budget, on_info, stopping) {
+        let reply = match host
+            .search(&history, &limits, budget, on_info, control.stopping())
+            .await
+        {
             Ok(r) => r,
             Err(HostError::Interrupted { .. }) => return None,
             Err(e) => {
@@ -209,7 +211,7 @@ fn book_moves(opening: &Opening) -> Vec<PlayedMove> {
 }
 
 fn build_record(
-    setup: &GameSetup,
+    setup: &GameSetup<'_>,
     moves: Vec<PlayedMove>,
     pos: Position,
     forfeit: Option<(Color, Termination, String)>,
@@ -263,7 +265,7 @@ fn build_record(
 
 /// What the side to move is told, and the coordinator's deadline rule for it.
 fn limits_for(
-    setup: &GameSetup,
+    setup: &GameSetup<'_>,
     clock: &[Duration; 2],
     increment: Duration,
     side: Color,

@@ -13,7 +13,7 @@ use anyhow::bail;
 use std::path::Path;
 use std::sync::Mutex;
 
-/// Idle workers per engine index.
+/// Idle workers per engine index. The lock is never held across an await.
 pub struct WorkerPool {
     specs: Vec<WorkerSpec>,
     idle: Mutex<Vec<Vec<EngineHost>>>,
@@ -22,7 +22,11 @@ pub struct WorkerPool {
 impl WorkerPool {
     /// Resolve every engine's plugin and start one worker for each. Errors name the
     /// tournament file and the engine.
-    pub fn start(t: &Tournament, plugin_dir: &Path, logs: &Path) -> anyhow::Result<WorkerPool> {
+    pub async fn start(
+        t: &Tournament,
+        plugin_dir: &Path,
+        logs: &Path,
+    ) -> anyhow::Result<WorkerPool> {
         let mut specs = Vec::new();
         for e in &t.engines {
             let plugin = e.plugin.resolve(plugin_dir);
@@ -44,7 +48,7 @@ impl WorkerPool {
         // Start every engine once: load errors and bad options end the run before any game.
         let mut idle = Vec::new();
         for spec in &specs {
-            match EngineHost::spawn(spec) {
+            match EngineHost::spawn(spec).await {
                 Ok(host) => idle.push(vec![host]),
                 Err(e) => return Err(anyhow::Error::new(e).context(t.source.clone())),
             }
@@ -56,7 +60,7 @@ impl WorkerPool {
     }
 
     /// An idle worker of engine `engine`, or a new one.
-    pub fn take(&self, engine: usize) -> Result<EngineHost, HostError> {
+    pub async fn take(&self, engine: usize) -> Result<EngineHost, HostError> {
         if let Some(h) = self
             .idle
             .lock()
@@ -66,7 +70,7 @@ impl WorkerPool {
         {
             return Ok(h);
         }
-        EngineHost::spawn(&self.specs[engine])
+        EngineHost::spawn(&self.specs[engine]).await
     }
 
     /// Return a worker after a game; a dead one is dropped.
@@ -76,8 +80,8 @@ impl WorkerPool {
         }
     }
 
-    /// Ask every idle worker to quit (in parallel), killing those that do not.
-    pub fn shutdown(&self) {
+    /// Ask every idle worker to quit (all at once), killing those that do not.
+    pub async fn shutdown(&self) {
         let all: Vec<EngineHost> = self
             .idle
             .lock()
@@ -85,13 +89,11 @@ impl WorkerPool {
             .drain(..)
             .flatten()
             .collect();
-        let threads: Vec<_> = all
-            .into_iter()
-            .map(|h| std::thread::spawn(move || h.shutdown()))
-            .collect();
-        for t in threads {
-            let _ = t.join();
+        let mut quitting = tokio::task::JoinSet::new();
+        for h in all {
+            quitting.spawn(h.shutdown());
         }
+        while quitting.join_next().await.is_some() {}
     }
 }
 

@@ -1,10 +1,18 @@
 //! The coordinator: plays a tournament's schedule on a pool of engine workers.
 //!
-//! `concurrency` game threads take the scheduled games in order; each borrows one worker per
-//! engine from the [`WorkerPool`] and plays the game ([`super::game`]). Finished games go over a
-//! rendezvous channel to the coordinator's thread, the journal's only writer, which appends each
-//! one at once, keeps the running totals (and with them the sequential test) and tells the
-//! caller through [`Progress`]. The statistics at the end are computed afresh from the records.
+//! It is async and runs on the tokio runtime of `harness run`. Its loop hands out the scheduled
+//! games in order and keeps at most `concurrency` of them in flight, each game a task
+//! ([`play_scheduled`]) that borrows one worker per engine from the [`WorkerPool`] and plays it
+//! ([`super::game`]). The loop waits on two things only: a game task ending, and the run
+//! control changing (pause, finish, stop from the live view or a signal). It is the journal's
+//! only writer: each finished game is appended (and synced) at once, the running totals (and
+//! with them the sequential test) are updated, the caller is told through [`Progress`], and only
+//! then is the next game started, so the decision is never more than one game per slot behind.
+//! The statistics at the end are computed afresh from the records.
+//!
+//! The loop runs on the thread that called `block_on` (the runtime's worker threads carry the
+//! games), so its blocking steps, the journal's write and fsync and the reports the caller
+//! writes on [`Progress`], hold up no game's clock.
 //!
 //! Before the first game the output folder is prepared ([`super::resume`]: an earlier run's
 //! games are kept and checked, another tournament's refused) and every engine is started once
@@ -14,7 +22,8 @@ use super::game::{forfeit_before_start, play_game, GameSetup};
 use super::pool::WorkerPool;
 use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::plan::config::Tournament;
+use crate::plan::config::{TimeControl, Tournament};
+use crate::plan::openings::Opening;
 use crate::plan::schedule::ScheduledGame;
 use crate::record::journal::{write_durably, Journal, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::GameRecord;
@@ -24,12 +33,14 @@ use anyhow::Context;
 use othello_board::Color;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What a game thread hands to the coordinator.
+/// What a game task hands to the coordinator.
 enum FromGame {
     Finished(Box<GameRecord>),
+    /// The run is being stopped: the game was abandoned, its workers killed.
+    Abandoned,
     /// Games cannot go on (neither engine's worker starts): the run ends with this error.
     Fatal(anyhow::Error),
 }
@@ -85,14 +96,14 @@ pub struct RunSummary {
 /// games of an earlier run in the output folder are kept and the run resumes after them.
 /// `observer` receives the live event stream and may pause or stop the scheduling of games;
 /// `progress` hears of resumption, every completed pair and the end.
-pub fn run(
+pub async fn run(
     t: &Tournament,
     plugin_dir: &Path,
     observer: &Observer,
     mut progress: impl FnMut(Progress),
 ) -> anyhow::Result<RunSummary> {
     let events = &observer.events;
-    let control = &*observer.control;
+    let control = &observer.control;
     let openings = t.openings.load()?;
     let schedule = t.schedule(openings.openings.len());
     let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
@@ -113,8 +124,9 @@ pub fn run(
     }
 
     let folder = OutputFolder::create(&t.out)?;
-    let pool =
-        WorkerPool::start(t, plugin_dir, &folder.logs()).inspect_err(|_| folder.abandon())?;
+    let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
+        .await
+        .inspect_err(|_| folder.abandon())?;
     let fingerprint_path = t.out.join(FINGERPRINT_FILE);
     if previous.is_empty() || !fingerprint_path.exists() {
         write_durably(&fingerprint_path, fingerprint.as_bytes())
@@ -131,7 +143,6 @@ pub fn run(
         time_control: t.time.to_string(),
         sprt: sprt_of_run.map(|s| s.params),
     });
-    let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     let mut totals = RunningTotals::new(
         planned / 2,
         sprt_of_run.map(|s| {
@@ -147,138 +158,104 @@ pub fn run(
     for r in earlier {
         totals.add(r);
     }
-    let claims = Mutex::new(Claims {
+    let mut claims = Claims {
         next: 0,
         max_pair: None,
         closed: false,
         stop_file: t.stop_file.as_deref(),
         stopped_by_file: false,
-    });
+    };
     // A resumed run whose test had already decided only completes the pairs it had begun.
     let mut sprt = totals
         .sprt_status()
         .filter(|s| s.decision != Decision::Continue);
     if sprt.is_some() {
         let last_begun = previous.iter().map(|r| r.pair).max();
-        let mut c = claims.lock().expect("claims lock");
-        c.max_pair = last_begun;
-        c.closed = last_begun.is_none();
+        claims.max_pair = last_begun;
+        claims.closed = last_begun.is_none();
     }
     let started = Instant::now();
-    let threads = t.concurrency.max(1).min(todo.len().max(1));
-    // A rendezvous channel: a game thread hands its record over before starting another game,
-    // so the coordinator (journal, SPRT decision) is never more than one game per thread behind.
-    let (tx, rx) = mpsc::sync_channel::<FromGame>(0);
+    let slots = t.concurrency.max(1).min(todo.len().max(1));
+    let context = Arc::new(GameContext {
+        openings: openings.openings,
+        names: t.engines.iter().map(|e| e.name.clone()).collect(),
+        time: t.time,
+        margin: t.margin,
+        stall_timeout: t.stall_timeout,
+        pool,
+        events: events.clone(),
+        control: control.clone(),
+    });
     let mut records = previous;
     let mut write_error = None;
     let mut fatal: Option<anyhow::Error> = None;
+    let mut in_flight = tokio::task::JoinSet::new();
+    let mut control_changes = control.subscribe();
 
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (pool, todo, openings, names, claims) = (&pool, &todo, &openings, &names, &claims);
-            scope.spawn(move || loop {
-                // Paused: wait; finishing or stopping: start nothing new.
-                loop {
-                    match control.get() {
-                        ControlState::Running => break,
-                        ControlState::Paused => std::thread::sleep(Duration::from_millis(50)),
-                        ControlState::Finishing | ControlState::Stopping => return,
-                    }
-                }
-                let Some(g) = claims.lock().expect("claims lock").claim(todo) else {
-                    return;
-                };
-                let setup = GameSetup {
-                    scheduled: g,
-                    opening: &openings.openings[g.opening],
-                    names: [names[g.black], names[g.white]],
-                    time: &t.time,
-                    margin: t.margin,
-                    stall_timeout: t.stall_timeout,
-                };
-                let record = match (pool.take(g.black), pool.take(g.white)) {
-                    (Ok(mut b), Ok(mut w)) => {
-                        let Some(r) = play_game(&setup, [&mut b, &mut w], events, control) else {
-                            // Abandoned by a stop: its workers may be mid-search.
-                            b.kill();
-                            w.kill();
-                            return;
-                        };
-                        pool.give_back(g.black, b);
-                        pool.give_back(g.white, w);
-                        r
-                    }
-                    (Err(b), Err(w)) => {
-                        // Neither engine can start: the machine, not an engine, is at fault
-                        // (no processes or descriptors left?). Stop handing out games.
-                        let fatal = anyhow::anyhow!(
-                            "game {}: cannot start a worker for either engine ({b}; {w})",
-                            g.index + 1
-                        );
-                        let _ = tx.send(FromGame::Fatal(fatal));
-                        return;
-                    }
-                    // A worker that cannot even be restarted forfeits the game; the other
-                    // engine's healthy worker goes back to the pool.
-                    (Err(e), Ok(w)) => {
-                        pool.give_back(g.white, w);
-                        forfeit_before_start(&setup, Color::Black, &e)
-                    }
-                    (Ok(b), Err(e)) => {
-                        pool.give_back(g.black, b);
-                        forfeit_before_start(&setup, Color::White, &e)
-                    }
-                };
-                if tx.send(FromGame::Finished(Box::new(record))).is_err() {
-                    return;
-                }
-            });
+    loop {
+        let state = *control_changes.borrow_and_update();
+        // Paused: start nothing, wait; finishing or stopping: start nothing new.
+        if state == ControlState::Running {
+            while in_flight.len() < slots {
+                let Some(g) = claims.claim(&todo) else { break };
+                in_flight.spawn(play_scheduled(context.clone(), *g));
+            }
         }
-        drop(tx);
-
-        for message in rx {
-            let record = match message {
-                FromGame::Finished(record) => *record,
-                FromGame::Fatal(e) => {
-                    claims.lock().expect("claims lock").closed = true;
-                    fatal.get_or_insert(e);
-                    continue;
-                }
-            };
-            if write_error.is_none() {
-                if let Err(e) = journal.append(&record) {
-                    write_error = Some(e);
-                    // Stop handing out games; those in flight finish and are dropped.
-                    claims.lock().expect("claims lock").closed = true;
-                }
-            }
-            let light = record.without_moves();
-            if write_error.is_none() {
-                events.send(Event::GameFinished { record });
-            }
-            let finished_pair = totals.add(&light);
-            records.push(light);
-            let Some(pair) = finished_pair else {
+        if in_flight.is_empty() && state != ControlState::Paused {
+            break;
+        }
+        let joined = tokio::select! {
+            joined = in_flight.join_next(), if !in_flight.is_empty() => joined,
+            _ = control_changes.changed() => continue,
+        };
+        let message = match joined {
+            None => continue,
+            Some(Ok(message)) => message,
+            Some(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Some(Err(e)) => return Err(anyhow::anyhow!("a game's task was cancelled: {e}")),
+        };
+        let record = match message {
+            // Abandoned by a stop: not recorded, a resumed run plays it again.
+            FromGame::Abandoned => continue,
+            FromGame::Finished(record) => *record,
+            FromGame::Fatal(e) => {
+                claims.closed = true;
+                fatal.get_or_insert(e);
                 continue;
-            };
-            let status = totals.sprt_status();
-            if let Some(status) = &status {
-                if status.decision != Decision::Continue && sprt.is_none() {
-                    // Decided: finish the pairs already begun, start no new pair.
-                    claims.lock().expect("claims lock").stop_after_begun(&todo);
-                    sprt = Some(status.clone());
-                }
             }
-            progress(Progress::PairFinished {
-                pair: &pair,
-                sprt: status.as_ref(),
-                records: &records,
-                elapsed: started.elapsed(),
-            });
+        };
+        if write_error.is_none() {
+            if let Err(e) = journal.append(&record) {
+                write_error = Some(e);
+                // Start no more games; those in flight finish and are dropped.
+                claims.closed = true;
+            }
         }
-    });
-    pool.shutdown();
+        let light = record.without_moves();
+        if write_error.is_none() {
+            events.send(Event::GameFinished { record });
+        }
+        let finished_pair = totals.add(&light);
+        records.push(light);
+        let Some(pair) = finished_pair else {
+            continue;
+        };
+        let status = totals.sprt_status();
+        if let Some(status) = &status {
+            if status.decision != Decision::Continue && sprt.is_none() {
+                // Decided: finish the pairs already begun, start no new pair.
+                claims.stop_after_begun(&todo);
+                sprt = Some(status.clone());
+            }
+        }
+        progress(Progress::PairFinished {
+            pair: &pair,
+            sprt: status.as_ref(),
+            records: &records,
+            elapsed: started.elapsed(),
+        });
+    }
+    context.pool.shutdown().await;
     if let Some(e) = write_error {
         return Err(e.context(format!(
             "cannot append to the journal in {}",
@@ -293,7 +270,7 @@ pub fn run(
         )));
     }
     records.sort_by_key(|r| r.game);
-    let stopped_by_file = claims.into_inner().expect("claims lock").stopped_by_file;
+    let stopped_by_file = claims.stopped_by_file;
     progress(Progress::Finished {
         records: &records,
         elapsed: started.elapsed(),
@@ -315,8 +292,66 @@ pub fn run(
     })
 }
 
-/// Which scheduled games the game threads may still start. Claiming a game and lowering the
-/// limit happen under one lock, so no game can slip past a decision half-checked.
+/// What every game task shares: the run's fixed facts and its workers.
+struct GameContext {
+    openings: Vec<Opening>,
+    /// Engine display names by engine index.
+    names: Vec<String>,
+    time: TimeControl,
+    margin: Duration,
+    stall_timeout: Duration,
+    pool: WorkerPool,
+    events: EventSink,
+    control: Arc<RunControl>,
+}
+
+/// One game's task: borrow a worker per engine, play, give the healthy workers back.
+async fn play_scheduled(context: Arc<GameContext>, g: ScheduledGame) -> FromGame {
+    let c = &*context;
+    let setup = GameSetup {
+        scheduled: &g,
+        opening: &c.openings[g.opening],
+        names: [&c.names[g.black], &c.names[g.white]],
+        time: &c.time,
+        margin: c.margin,
+        stall_timeout: c.stall_timeout,
+    };
+    let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
+    let record = match (black, white) {
+        (Ok(mut b), Ok(mut w)) => {
+            let Some(r) = play_game(&setup, [&mut b, &mut w], &c.events, &c.control).await else {
+                // Abandoned by a stop: its workers may be mid-search.
+                tokio::join!(b.kill(), w.kill());
+                return FromGame::Abandoned;
+            };
+            c.pool.give_back(g.black, b);
+            c.pool.give_back(g.white, w);
+            r
+        }
+        // Neither engine can start: the machine, not an engine, is at fault (no processes or
+        // descriptors left?). Stop handing out games.
+        (Err(b), Err(w)) => {
+            return FromGame::Fatal(anyhow::anyhow!(
+                "game {}: cannot start a worker for either engine ({b}; {w})",
+                g.index + 1
+            ))
+        }
+        // A worker that cannot even be restarted forfeits the game; the other engine's healthy
+        // worker goes back to the pool.
+        (Err(e), Ok(w)) => {
+            c.pool.give_back(g.white, w);
+            forfeit_before_start(&setup, Color::Black, &e)
+        }
+        (Ok(b), Err(e)) => {
+            c.pool.give_back(g.black, b);
+            forfeit_before_start(&setup, Color::White, &e)
+        }
+    };
+    FromGame::Finished(Box::new(record))
+}
+
+/// Which scheduled games may still start. Only the coordinator's loop claims games and lowers
+/// the limit, so no game can slip past a decision half-checked.
 struct Claims<'f> {
     /// Index into the games to play of the next one to hand out.
     next: usize,

@@ -101,7 +101,8 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         options,
         stderr_log: None,
     };
-    let mut host = EngineHost::spawn(&spec)?;
+    let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
+    let mut host = runtime.block_on(EngineHost::spawn(&spec))?;
     writeln!(
         out,
         "{}: {} positions, engine {} ({} {})",
@@ -123,21 +124,21 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
             !position.is_game_over(),
             "line {number}: the game is over in this position"
         );
-        host.new_game()?;
+        runtime.block_on(host.new_game())?;
         let empties = position.empties();
         let limits = SearchLimits::Depth(empties);
         // Timed here, around the whole call: the host's own figure starts after the request
         // is sent and can miss the search entirely when this thread is descheduled.
         let started = std::time::Instant::now();
-        let reply = host.search(
+        let reply = runtime.block_on(host.search(
             &othello_board::GameHistory::new(position),
             &limits,
             SearchBudget::Stall {
                 timeout: args.timeout,
             },
             |_| {},
-            || false,
-        )?;
+            std::future::pending(),
+        ))?;
         let elapsed = started.elapsed();
         let mv = Move::from_wire(reply.mv as i64)
             .filter(|m| position.is_legal(*m))
@@ -175,7 +176,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         summary.time += solved.time;
         summary.nodes += solved.nodes;
     }
-    host.shutdown();
+    runtime.block_on(host.shutdown());
     writeln!(
         out,
         "total: {} solved, {} wrong, {:.3} s, {} nodes, {:.0} nodes/s",

@@ -94,6 +94,8 @@ impl SearchLimit {
 
 /// The game of a session and the engine that plays in it.
 pub struct Seat {
+    /// The session's runtime: each call to the engine blocks on it.
+    runtime: tokio::runtime::Runtime,
     spec: WorkerSpec,
     host: Option<EngineHost>,
     /// The engine's name and version, from its plugin.
@@ -117,8 +119,10 @@ impl Seat {
             options: args.options.clone(),
             stderr_log: None,
         };
-        let host = EngineHost::spawn(&spec)?;
+        let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
+        let host = runtime.block_on(EngineHost::spawn(&spec))?;
         Ok(Seat {
+            runtime,
             name: host.plugin.name.clone(),
             version: host.plugin.version.clone(),
             spec,
@@ -208,16 +212,21 @@ impl Seat {
             Some(h) if h.is_alive() => h,
             _ => {
                 self.new_game_pending = true;
-                EngineHost::spawn(&self.spec).map_err(|e| e.to_string())?
+                self.runtime
+                    .block_on(EngineHost::spawn(&self.spec))
+                    .map_err(|e| e.to_string())?
             }
         };
         if self.new_game_pending {
-            host.new_game().map_err(|e| e.to_string())?;
+            self.runtime
+                .block_on(host.new_game())
+                .map_err(|e| e.to_string())?;
             self.new_game_pending = false;
         }
         let (limits, budget) = limit.limits(self.position.side_to_move);
-        let reply = host
-            .search(&self.game, &limits, budget, |_| {}, || false)
+        let reply = self
+            .runtime
+            .block_on(host.search(&self.game, &limits, budget, |_| {}, std::future::pending()))
             .map_err(|e| e.to_string());
         self.host = Some(host);
         let reply = reply?;
@@ -235,7 +244,7 @@ impl Seat {
 impl Drop for Seat {
     fn drop(&mut self) {
         if let Some(h) = self.host.take() {
-            h.shutdown();
+            self.runtime.block_on(h.shutdown());
         }
     }
 }
