@@ -279,3 +279,108 @@ fn gtp_bridge_gives_the_served_engine_the_move_time() {
         "{time} ms for {moves} moves: the move time did not reach the engine"
     );
 }
+
+/// Command lines of the live processes whose command line contains `marker`, zombies aside.
+fn processes_with(marker: &str) -> Vec<String> {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter(|p| {
+            // A zombie has been killed; it only waits for its parent to reap it.
+            let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(marker))
+        .collect()
+}
+
+/// Wait up to `limit` for `check` to hold.
+fn eventually(limit: std::time::Duration, check: impl Fn() -> bool) -> bool {
+    let started = std::time::Instant::now();
+    while started.elapsed() < limit {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    check()
+}
+
+/// NBoard programs that never answer `go` (they spin, one of them in a forked grandchild too)
+/// lose on time, and nothing of them survives the run: the worker's process group is killed
+/// with the worker. Nor do they survive a coordinator killed by SIGKILL in mid-game: each
+/// worker hears of its parent's death (PR_SET_PDEATHSIG) and kills its group.
+#[test]
+fn spinning_programs_do_not_outlive_the_run() {
+    let a = artifacts();
+    let dir = TempDir::new("external-spinners");
+    let nboard = |on_go: &str| {
+        format!(
+            "while read -r cmd arg; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) {on_go} ;;\n  esac\ndone\n"
+        )
+    };
+    dir.write("spin.sh", &nboard("while :; do :; done"));
+    dir.write(
+        "forkspin.sh",
+        &nboard("( while :; do :; done ) & while :; do :; done"),
+    );
+    for script in ["spin.sh", "forkspin.sh"] {
+        let path = dir.join(script);
+        let marker = s(&path).to_string();
+        let out = format!("out-{script}");
+        let command = format!("sh {marker}");
+        let toml = |time: &str| {
+            TournamentFile::new("match", 1, time)
+                .out(Some(&out))
+                .engine(external("spinner", &command, "nboard", ""))
+                .engine(engine("greedy", s(&a.greedy), ""))
+                .text()
+        };
+        // Played to the end: both games lost on time, nothing left.
+        dir.write("t.toml", &toml("move-time = 0.3\nmargin = 0.1"));
+        let run = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+        run.assert_success().assert_no_workers_left();
+        let records = read_games(&dir.join(&out));
+        assert_eq!(records.len(), 2, "{script}: every game recorded");
+        for r in &records {
+            assert_eq!(
+                r.termination,
+                Termination::TimeForfeit,
+                "{script}: {}",
+                r.reason
+            );
+        }
+        let left = processes_with(&marker);
+        assert!(left.is_empty(), "{script}: left after the run: {left:#?}");
+
+        // The coordinator killed in mid-game: its workers take their groups with them.
+        dir.write("t.toml", &toml("move-time = 60\nmargin = 1"));
+        let _ = std::fs::remove_dir_all(dir.join(&out));
+        let mut child =
+            crate::support::spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], false);
+        let spinning = eventually(std::time::Duration::from_secs(20), || {
+            !processes_with(&marker).is_empty()
+        });
+        let before = processes_with(&marker);
+        child.kill().expect("SIGKILL the coordinator");
+        let _ = child.wait();
+        assert!(spinning, "{script}: the program never started");
+        let gone = eventually(std::time::Duration::from_secs(5), || {
+            processes_with(&marker).is_empty()
+        });
+        assert!(
+            gone,
+            "{script}: running before the SIGKILL: {before:#?}; still running after: {:#?}",
+            processes_with(&marker)
+        );
+    }
+}

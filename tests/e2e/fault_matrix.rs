@@ -46,6 +46,8 @@ struct Case {
     max_wall: Duration,
     /// Sample the workers' memory too (info flood).
     watch_workers: bool,
+    /// The faulty engine's `memory-limit`.
+    memory_limit: Option<&'static str>,
 }
 
 impl Case {
@@ -56,6 +58,7 @@ impl Case {
             expect,
             max_wall: Duration::from_secs(20),
             watch_workers: false,
+            memory_limit: None,
         }
     }
 }
@@ -197,11 +200,14 @@ fn run_case(case: &Case, faulty_first: bool) -> RunResult {
         if faulty_first { "first" } else { "second" }
     );
     let dir = TempDir::new(&label);
-    let faulty = engine(
+    let mut faulty = engine(
         "faulty",
         s(&a.faulty),
         &format!("Fault = \"{}\", StrikeAt = {STRIKE_AT}", case.fault),
     );
+    if let Some(limit) = case.memory_limit {
+        faulty.push_str(&format!("memory-limit = \"{limit}\"\n"));
+    }
     let greedy = engine("greedy", s(&a.greedy), "");
     let (first, second, engines) = if faulty_first {
         ("faulty", "greedy", faulty + &greedy)
@@ -476,6 +482,22 @@ fn info_flood_is_harmless() {
 #[test]
 fn garbage_on_stdout_and_stderr_is_harmless() {
     check_case(Case::new("stdout-garbage", MOVE_TIME, Expect::Normal));
+}
+
+/// An engine that allocates without end, under a memory limit, loses the game with a crash
+/// whose reason names the limit; the run goes on (and the machine survives).
+#[test]
+fn allocating_without_end_hits_the_memory_limit() {
+    let mut case = Case::new(
+        "allocate",
+        MOVE_TIME,
+        Expect::Forfeit(
+            Termination::Crash,
+            &["crashed", "SIGABRT", "memory limit of 256 MiB hit"],
+        ),
+    );
+    case.memory_limit = Some("256MiB");
+    check_case(case);
 }
 
 /// A destroy that never returns must not hang the run's end: the worker gives the engine a

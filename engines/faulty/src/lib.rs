@@ -23,7 +23,9 @@
 //!     reports sent;
 //!   - `stdout-garbage`: prints protocol-looking garbage to stdout and stderr, then answers a
 //!     legal move;
-//!   - `destroy-hang`: plays normally, but destroying the instance never returns.
+//!   - `destroy-hang`: plays normally, but destroying the instance never returns;
+//!   - `allocate`: allocates memory and touches every page of it, without end (only ever run
+//!     under a memory limit: it ends when an allocation fails, which aborts the process).
 //! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
 //!   the count restarts at every `new_game`.
 //!
@@ -65,11 +67,12 @@ pub enum Fault {
     InfoFlood,
     StdoutGarbage,
     DestroyHang,
+    Allocate,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 13] = [
+    pub const ALL: [Fault; 14] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -83,10 +86,11 @@ impl Fault {
         Fault::InfoFlood,
         Fault::StdoutGarbage,
         Fault::DestroyHang,
+        Fault::Allocate,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "none",
         "segfault",
         "abort",
@@ -100,6 +104,7 @@ impl Fault {
         "info-flood",
         "stdout-garbage",
         "destroy-hang",
+        "allocate",
     ];
 
     /// The option value naming this fault.
@@ -313,8 +318,24 @@ impl Engine for Faulty {
             }
             Fault::InfoFlood => return Faulty::flood(request, ctx),
             Fault::StdoutGarbage => Faulty::print_garbage(self.searches),
+            Fault::Allocate => allocate_without_end(),
         }
         Faulty::answer(request, 1)
+    }
+}
+
+/// Allocate 16 MiB blocks, write to every page of each (so they are really used, not only
+/// reserved), and keep them all, until an allocation fails.
+fn allocate_without_end() -> ! {
+    const BLOCK: usize = 16 << 20;
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let mut block = vec![0u8; BLOCK];
+        for page in block.chunks_mut(4096) {
+            page[0] = 1;
+        }
+        kept.push(block);
+        std::hint::black_box(&kept);
     }
 }
 

@@ -218,6 +218,9 @@ enum Command {
         connect: PathBuf,
         #[arg(long)]
         plugin: PathBuf,
+        /// Address-space limit in bytes, set before the plugin loads.
+        #[arg(long)]
+        memory_limit: Option<u64>,
     },
 }
 
@@ -406,9 +409,11 @@ pub fn main() -> i32 {
             std::io::stdout().lock(),
         )
         .map(|()| exit::H1),
-        Command::Worker { connect, plugin } => {
-            crate::host::worker::run(&connect, &plugin).map(|()| exit::H1)
-        }
+        Command::Worker {
+            connect,
+            plugin,
+            memory_limit,
+        } => crate::host::worker::run(&connect, &plugin, memory_limit).map(|()| exit::H1),
     };
     match result {
         Ok(code) => code,

@@ -11,6 +11,9 @@
 //! `tokio::process` child (killed when its host is dropped), a reader task turns the socket's
 //! lines into events stamped with their arrival time, and every wait is a `select!` of the
 //! answer, the deadline (`sleep_until`) and the caller's interruption future. Nothing polls.
+//!
+//! Each worker leads its own process group; killing a worker kills the group, so what its
+//! plugin started (an external program, and anything that program started) goes with it.
 
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
@@ -108,6 +111,11 @@ pub struct EngineHost {
     pub name: String,
     pub plugin: PluginInfo,
     child: Child,
+    /// The worker's process group (its pid): the worker, its plugin and what the plugin started.
+    group: Option<rustix::process::Pid>,
+    /// For the reason of a crash: the worker's log and memory limit.
+    stderr_log: Option<PathBuf>,
+    memory_limit: Option<u64>,
     writer: OwnedWriteHalf,
     events: UnboundedReceiver<Event>,
     reader: JoinHandle<()>,
@@ -126,6 +134,8 @@ pub struct WorkerSpec {
     pub options: Vec<(String, String)>,
     /// Where the worker's stderr goes (appended); `None` discards it.
     pub stderr_log: Option<PathBuf>,
+    /// The worker's address-space limit in bytes (`RLIMIT_AS`), inherited by what it starts.
+    pub memory_limit: Option<u64>,
 }
 
 fn describe_exit(status: ExitStatus) -> String {
@@ -170,7 +180,8 @@ impl EngineHost {
                 .map_err(|e| spawn_err(format!("{}: {e}", path.display())))?,
             None => Stdio::null(),
         };
-        let child = Command::new(exe)
+        let mut command = Command::new(exe);
+        command
             .arg("worker")
             .arg("--connect")
             .arg(&socket)
@@ -179,8 +190,13 @@ impl EngineHost {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
-            .kill_on_drop(true)
-            .spawn();
+            // Its own process group, so that ending the worker ends what its plugin started.
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(bytes) = spec.memory_limit {
+            command.arg("--memory-limit").arg(bytes.to_string());
+        }
+        let child = command.spawn();
         let mut child = match child {
             Ok(c) => c,
             Err(e) => {
@@ -219,6 +235,11 @@ impl EngineHost {
         let reader = tokio::spawn(read_events(BufReader::new(read_half), tx));
         let mut host = EngineHost {
             name: spec.name.clone(),
+            group: child
+                .id()
+                .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
+            stderr_log: spec.stderr_log.clone(),
+            memory_limit: spec.memory_limit,
             plugin: PluginInfo {
                 path: spec.plugin.clone(),
                 name: String::new(),
@@ -424,21 +445,32 @@ impl EngineHost {
         Waited::Timeout
     }
 
-    /// Ask the worker to quit, and kill it if it has not exited within [`QUIT_GRACE`].
+    /// Ask the worker to quit, and kill it if it has not exited within [`QUIT_GRACE`]; then
+    /// kill what is left of its process group (what its plugin started and left behind).
     pub async fn shutdown(mut self) {
         let _ = protocol::send_async(&mut self.writer, &Request::Quit).await;
-        if let Ok(Ok(_)) = tokio::time::timeout(QUIT_GRACE, self.child.wait()).await {
-            self.alive = false;
-            return;
+        let quit = tokio::time::timeout(QUIT_GRACE, self.child.wait()).await;
+        self.kill_group();
+        if !matches!(quit, Ok(Ok(_))) {
+            self.kill().await;
         }
-        self.kill().await;
+        self.alive = false;
     }
 
-    /// Kill the worker at once (and reap it).
+    /// Kill the worker and its process group at once (and reap the worker).
     pub async fn kill(&mut self) {
         self.alive = false;
         self.reader.abort();
+        self.kill_group();
         let _ = self.child.kill().await;
+    }
+
+    /// SIGKILL to the worker's process group. The group's id stays the worker's until every
+    /// member is gone, so this never reaches another process.
+    fn kill_group(&self) {
+        if let Some(group) = self.group {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
     }
 
     async fn die(&mut self, e: HostError) -> HostError {
@@ -450,7 +482,16 @@ impl EngineHost {
     async fn crashed(&mut self) -> HostError {
         self.alive = false;
         let detail = match tokio::time::timeout(EXIT_GRACE, self.child.wait()).await {
-            Ok(Ok(status)) => describe_exit(status),
+            Ok(Ok(status)) => {
+                self.kill_group();
+                let oom = status.signal() == Some(6);
+                describe_exit(status)
+                    + &if oom {
+                        self.memory_note()
+                    } else {
+                        String::new()
+                    }
+            }
             Ok(Err(e)) => format!("cannot be waited for: {e}"),
             Err(_) => {
                 self.kill().await;
@@ -460,6 +501,29 @@ impl EngineHost {
         HostError::Crashed {
             engine: self.name.clone(),
             detail,
+        }
+    }
+
+    /// When the worker has a memory limit, aborted, and its log ends with an allocation failure
+    /// (what Rust's allocator prints before it aborts), the reason of the crash says so.
+    fn memory_note(&self) -> String {
+        let (Some(limit), Some(log)) = (self.memory_limit, &self.stderr_log) else {
+            return String::new();
+        };
+        let tail = std::fs::read(log)
+            .map(|b| String::from_utf8_lossy(&b[b.len().saturating_sub(4096)..]).into_owned())
+            .unwrap_or_default();
+        let last = tail.lines().rev().filter(|l| !l.trim().is_empty()).take(3);
+        match last
+            .into_iter()
+            .find(|l| l.contains("memory allocation of"))
+        {
+            Some(line) => format!(
+                ": memory limit of {} MiB hit ({})",
+                limit / (1 << 20),
+                line.trim()
+            ),
+            None => String::new(),
         }
     }
 
@@ -523,6 +587,9 @@ impl Drop for EngineHost {
     /// with it: the child is killed by `kill_on_drop` and reaped by the runtime.
     fn drop(&mut self) {
         self.reader.abort();
+        if self.alive {
+            self.kill_group();
+        }
     }
 }
 

@@ -5,6 +5,13 @@
 //! flag), the engine thread runs every call on the instance in order, and the writer thread
 //! owns the socket's write side, so that replies and the engine's info reports (queued by the
 //! ABI callback without blocking) never interleave within a line.
+//!
+//! Containment: the coordinator starts each worker as the leader of its own process group, and
+//! whatever the plugin starts (the `external` plugin's program and its children) stays in that
+//! group. The coordinator ends a worker by killing the whole group. Should the coordinator die
+//! first (even by SIGKILL), the kernel sends the worker SIGHUP (`PR_SET_PDEATHSIG`), on which
+//! the worker kills its group, itself included: nothing of a run outlives it. With a memory
+//! limit, `RLIMIT_AS` is set before the plugin loads and is inherited by what it starts.
 
 use super::plugin::{InfoSink, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireInfo};
@@ -22,8 +29,39 @@ const INFO_INTERVAL: std::time::Duration = std::time::Duration::from_millis(10);
 /// How long a quitting worker waits for the engine to finish and destroy its instance.
 const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// Ask the kernel for SIGHUP when the coordinator (the parent) dies, and answer it by killing
+/// this worker's process group: the plugin and anything it started go with the worker. The
+/// coordinator spawns workers from its runtime's long-lived threads (the signal is tied to the
+/// parent thread's life).
+fn die_with_the_coordinator() -> anyhow::Result<()> {
+    use rustix::process::{getpgrp, kill_process_group, Signal};
+    let mut hangups = signal_hook::iterator::Signals::new([signal_hook::consts::SIGHUP])?;
+    std::thread::spawn(move || {
+        if hangups.forever().next().is_some() {
+            let _ = kill_process_group(getpgrp(), Signal::KILL);
+            std::process::exit(1);
+        }
+    });
+    rustix::process::set_parent_process_death_signal(Some(Signal::HUP))?;
+    // The coordinator may have died before the request: then the parent is already another.
+    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() == 1) {
+        let _ = kill_process_group(getpgrp(), Signal::KILL);
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
 /// Run the worker until the coordinator sends `Quit` or goes away.
-pub fn run(socket: &Path, plugin_path: &Path) -> anyhow::Result<()> {
+pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyhow::Result<()> {
+    die_with_the_coordinator()?;
+    if let Some(bytes) = memory_limit {
+        let limit = rustix::process::Rlimit {
+            current: Some(bytes),
+            maximum: Some(bytes),
+        };
+        rustix::process::setrlimit(rustix::process::Resource::As, limit)
+            .map_err(|e| anyhow::anyhow!("cannot set the memory limit of {bytes} bytes: {e}"))?;
+    }
     // A worker's life is the coordinator's to decide: the SIGINT of a Ctrl-C (sent to the whole
     // process group) or the SIGTERM a batch system sends every process of a job must not kill it
     // before the coordinator has stopped, or the game in progress would be journaled as a crash.

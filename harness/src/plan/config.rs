@@ -296,6 +296,8 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// Which of this engine's forfeits fail the run (exit code 1), in any format.
     pub fail_on: FailOn,
+    /// The address-space limit of the engine's worker (and what it starts), in bytes.
+    pub memory_limit: Option<u64>,
 }
 
 /// How an engine's plugin library is found.
@@ -564,6 +566,7 @@ struct RawEngine {
     plugin: Spanned<String>,
     options: Option<RawOptions>,
     fail_on: Option<FailOn>,
+    memory_limit: Option<Spanned<String>>,
 }
 
 /// Engine options in file order.
@@ -990,16 +993,71 @@ impl Validator<'_> {
                 };
                 options.push((key.into_inner(), text));
             }
+            let memory_limit = match &entry.memory_limit {
+                None => None,
+                Some(text) => Some(
+                    parse_bytes(text.get_ref())
+                        .and_then(|bytes| {
+                            if bytes < MIN_MEMORY_LIMIT {
+                                Err(format!(
+                                    "{bytes} bytes is too little for a worker (its code and thread stacks alone take tens of MiB); at least 64MiB"
+                                ))
+                            } else {
+                                Ok(bytes)
+                            }
+                        })
+                        .map_err(|e| self.invalid(text.span(), "memory-limit", e))?,
+                ),
+            };
             name_lines.push(self.line(&entry.name.span()));
             engines.push(EngineConfig {
                 name: entry.name.into_inner(),
                 plugin,
                 options,
                 fail_on: entry.fail_on.unwrap_or_default(),
+                memory_limit,
             });
         }
         Ok(engines)
     }
+}
+
+/// The smallest `memory-limit`: a worker's own code, libraries and thread stacks are mapped
+/// within it.
+const MIN_MEMORY_LIMIT: u64 = 64 << 20;
+
+/// A size in bytes with an optional unit: `B`, decimal `kB`/`KB`, `MB`, `GB`, `TB`, or binary
+/// `KiB`, `MiB`, `GiB`, `TiB`; a number without a unit is bytes. `1.5GiB` is allowed.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = (&text[..split], text[split..].trim());
+    let scale: u64 = match unit {
+        "" | "B" => 1,
+        "kB" | "KB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        "TB" => 1_000_000_000_000,
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        "TiB" => 1 << 40,
+        _ => {
+            return Err(format!(
+                "`{text}`: unknown unit `{unit}` (B, kB, MB, GB, TB, KiB, MiB, GiB or TiB)"
+            ))
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size such as \"2GiB\" or \"512MiB\""))?;
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > (1u64 << 60) as f64 {
+        return Err(format!("`{text}`: a size from 1 byte to 1 EiB"));
+    }
+    Ok(bytes as u64)
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.
@@ -1563,5 +1621,22 @@ plugin = "a"
         );
         let table = edit("Book = true", "Book = { x = 1 }");
         err(&table, 21, &["key `options.Book`", "table"]);
+    }
+}
+
+#[cfg(test)]
+mod byte_sizes {
+    use super::parse_bytes;
+
+    #[test]
+    fn sizes_with_and_without_units() {
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("512 MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("1.5GB"), Ok(1_500_000_000));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("64kB"), Ok(64_000));
+        for bad in ["", "GiB", "2 gigs", "-1GiB", "1e400", "0", "2..5MiB"] {
+            assert!(parse_bytes(bad).is_err(), "{bad:?} accepted");
+        }
     }
 }

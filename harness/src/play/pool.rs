@@ -43,6 +43,7 @@ impl WorkerPool {
                 plugin,
                 options: e.options.clone(),
                 stderr_log: Some(logs.join(format!("{}.stderr.log", file_name_for(&e.name)))),
+                memory_limit: e.memory_limit,
             });
         }
         // Start every engine once: load errors and bad options end the run before any game.

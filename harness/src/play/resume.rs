@@ -140,7 +140,7 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             let digest = std::fs::read(&file)
                 .map(|b| format!("{:016x}", fnv1a(&b)))
                 .unwrap_or_default();
-            serde_json::json!({
+            let mut engine = serde_json::json!({
                 "name": e.name,
                 "plugin": match &e.plugin {
                     PluginRef::Name(name) => serde_json::json!({ "name": name }),
@@ -148,7 +148,12 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
                 },
                 "plugin_fnv1a": digest,
                 "options": e.options,
-            })
+            });
+            // Only when set, so that the runs of earlier versions still resume.
+            if let Some(bytes) = e.memory_limit {
+                engine["memory_limit"] = bytes.into();
+            }
+            engine
         })
         .collect();
     let opening_texts: Vec<&str> = openings.openings.iter().map(|o| o.text.as_str()).collect();

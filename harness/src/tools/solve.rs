@@ -100,6 +100,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         plugin: plugin.clone(),
         options,
         stderr_log: None,
+        memory_limit: None,
     };
     let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
     let mut host = runtime.block_on(EngineHost::spawn(&spec))?;

@@ -118,6 +118,7 @@ impl Seat {
             plugin,
             options: args.options.clone(),
             stderr_log: None,
+            memory_limit: None,
         };
         let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
         let host = runtime.block_on(EngineHost::spawn(&spec))?;
