@@ -408,3 +408,53 @@ order = "sequential""#,
         check_normal_record(r);
     }
 }
+
+/// An engine with its own time rules plays under them: here a slow engine (the `faulty`
+/// fixture sleeping over two seconds once per game) is given a generous margin of its own and
+/// loses no game, where the tournament's margin would forfeit it. Each engine's control shows
+/// in the report and the output folder's `tournament.json`, and a changed control is a changed
+/// tournament for resume.
+#[test]
+fn an_engine_with_its_own_time_rules_plays_under_them() {
+    let a = artifacts();
+    let dir = TempDir::new("own-time");
+    let toml = |own: &str| {
+        let mut faulty = engine("faulty", s(&a.faulty), "Fault = \"sleep\", StrikeAt = 3");
+        faulty.push_str(&format!("time = {{ {own} }}\n"));
+        TournamentFile::new("match", 1, "move-time = 0.1\nmargin = 0.1")
+            .engine(faulty)
+            .engine(engine("greedy", s(&a.greedy), ""))
+            .text()
+    };
+    dir.write("t.toml", &toml("move-time = 0.05, margin = 10"));
+    harness(dir.path(), &["run", "t.toml", "--no-tui"])
+        .assert_success()
+        .assert_no_workers_left();
+    let records = read_games(&dir.join("out"));
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        check_normal_record(r);
+        let slowest = r.moves.iter().filter_map(|m| m.time_ms).max().unwrap_or(0);
+        assert!(
+            slowest >= 2_000,
+            "game {}: the sleep struck: {slowest} ms",
+            r.game
+        );
+    }
+    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
+    assert!(
+        report.contains("faulty 0.05s/move, greedy 0.1s/move"),
+        "{report}"
+    );
+    let fingerprint = std::fs::read_to_string(dir.join("out/tournament.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&fingerprint).unwrap();
+    let own = &json["engines"][0]["time"];
+    assert_eq!(own["control"], "0.05s/move", "{fingerprint}");
+    assert_eq!(own["margin_ms"], 10_000, "{fingerprint}");
+    assert!(json["engines"][1].get("time").is_none(), "{fingerprint}");
+    // Another control for the engine: another tournament.
+    dir.write("t.toml", &toml("move-time = 0.06, margin = 10"));
+    harness(dir.path(), &["run", "t.toml", "--no-tui"])
+        .assert_error()
+        .assert_stderr_has(&["different tournament"]);
+}

@@ -113,7 +113,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         t.source,
         t.format,
         names.join(", "),
-        t.time,
+        t.time_description(),
         t.pairs,
         t.concurrency,
         t.out.display(),

@@ -259,6 +259,17 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// The time rules one engine plays under: its control, and the coordinator's margin and stall
+/// timeout for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeRules {
+    pub control: TimeControl,
+    /// How far the engine may exceed its budget before it forfeits on time.
+    pub margin: Duration,
+    /// How long a depth- or node-limited search may go without an answer.
+    pub stall_timeout: Duration,
+}
+
 /// Where the openings come from and how they are drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningsConfig {
@@ -298,6 +309,8 @@ pub struct EngineConfig {
     pub fail_on: FailOn,
     /// The address-space limit of the engine's worker (and what it starts), in bytes.
     pub memory_limit: Option<u64>,
+    /// The engine's own time rules (its `time` table), in place of the tournament's `[time]`.
+    pub time: Option<TimeRules>,
 }
 
 /// How an engine's plugin library is found.
@@ -368,6 +381,30 @@ pub fn default_plugin_dir() -> std::io::Result<PathBuf> {
 }
 
 impl Tournament {
+    /// The time rules of engine number `engine`: its own `time` table, or the `[time]` table.
+    pub fn time_rules(&self, engine: usize) -> TimeRules {
+        self.engines[engine].time.unwrap_or(TimeRules {
+            control: self.time,
+            margin: self.margin,
+            stall_timeout: self.stall_timeout,
+        })
+    }
+
+    /// The time controls as a person reads them: the `[time]` control when every engine plays
+    /// under it, else each engine's (`strong 40s+0.2s, light 60s/move`), so that time odds
+    /// show at a glance.
+    pub fn time_description(&self) -> String {
+        if self.engines.iter().all(|e| e.time.is_none()) {
+            return self.time.to_string();
+        }
+        self.engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("{} {}", e.name, self.time_rules(i).control))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Engine index pairs that play each other: match `[(0, 1)]`, gauntlet `(0, i)` for each
     /// later engine, round robin every `(i, j)` with `i < j`.
     pub fn pairings(&self) -> Vec<(usize, usize)> {
@@ -567,6 +604,7 @@ struct RawEngine {
     options: Option<RawOptions>,
     fail_on: Option<FailOn>,
     memory_limit: Option<Spanned<String>>,
+    time: Option<Spanned<RawTime>>,
 }
 
 /// Engine options in file order.
@@ -653,7 +691,12 @@ impl Validator<'_> {
         let (time, margin, stall_timeout) = self.time(raw.time.into_inner(), time_span)?;
         let openings_span = raw.openings.span();
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
-        let engines = self.engines(raw.engine, format, t.format.span(), base_dir)?;
+        let shared = TimeRules {
+            control: time,
+            margin,
+            stall_timeout,
+        };
+        let engines = self.engines(raw.engine, format, t.format.span(), base_dir, shared)?;
         let n = engines.len();
         let pairings = match format {
             Format::Match => 1,
@@ -922,6 +965,7 @@ impl Validator<'_> {
         format: Format,
         format_span: Range<usize>,
         base_dir: &Path,
+        shared: TimeRules,
     ) -> Result<Vec<EngineConfig>, ConfigError> {
         let raw = raw.map(Spanned::into_inner).unwrap_or_default();
         let count = raw.len();
@@ -1009,8 +1053,30 @@ impl Validator<'_> {
                         .map_err(|e| self.invalid(text.span(), "memory-limit", e))?,
                 ),
             };
+            // An engine's own time table: a margin or stall timeout it leaves out is the
+            // tournament's.
+            let time = match entry.time {
+                None => None,
+                Some(raw) => {
+                    let span = raw.span();
+                    let raw = raw.into_inner();
+                    let (own_margin, own_stall) =
+                        (raw.margin.is_some(), raw.stall_timeout.is_some());
+                    let (control, margin, stall_timeout) = self.time(raw, span)?;
+                    Some(TimeRules {
+                        control,
+                        margin: if own_margin { margin } else { shared.margin },
+                        stall_timeout: if own_stall {
+                            stall_timeout
+                        } else {
+                            shared.stall_timeout
+                        },
+                    })
+                }
+            };
             name_lines.push(self.line(&entry.name.span()));
             engines.push(EngineConfig {
+                time,
                 name: entry.name.into_inner(),
                 plugin,
                 options,
@@ -1164,6 +1230,60 @@ plugin = "greedy"
     fn edit(from: &str, to: &str) -> String {
         assert!(GOOD.contains(from), "{from}");
         GOOD.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn an_engine_may_have_its_own_time_rules() {
+        let t = parse(
+            &edit(
+                "plugin = \"plugins/libbeta.so\"\n",
+                "plugin = \"plugins/libbeta.so\"\ntime = { move-time = 3.0, stall-timeout = 9 }\nmemory-limit = \"1GiB\"\n",
+            ),
+            "t.toml",
+            Path::new(""),
+        )
+        .unwrap();
+        let shared = TimeRules {
+            control: TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100),
+            },
+            margin: Duration::from_millis(500),
+            stall_timeout: Duration::from_secs(60),
+        };
+        assert_eq!(t.time_rules(0), shared);
+        // Its own control and stall timeout; the margin it left out is the tournament's.
+        assert_eq!(
+            t.time_rules(1),
+            TimeRules {
+                control: TimeControl::MoveTime(Duration::from_secs(3)),
+                margin: Duration::from_millis(500),
+                stall_timeout: Duration::from_secs(9),
+            }
+        );
+        assert_eq!(t.engines[1].memory_limit, Some(1 << 30));
+        assert_eq!(
+            t.time_description(),
+            "alpha 10s+0.1s, beta 3s/move, gamma 10s+0.1s"
+        );
+        assert_eq!(good().time_description(), "10s+0.1s");
+        // The same rules as the [time] table: exactly one limit.
+        err(
+            &edit(
+                "plugin = \"plugins/libbeta.so\"\n",
+                "plugin = \"plugins/libbeta.so\"\ntime = { depth = 3, nodes = 10 }\n",
+            ),
+            26,
+            &["key `nodes`", "conflicts with `depth`"],
+        );
+        err(
+            &edit(
+                "plugin = \"plugins/libbeta.so\"\n",
+                "plugin = \"plugins/libbeta.so\"\nmemory-limit = \"12MiB\"\n",
+            ),
+            26,
+            &["key `memory-limit`", "at least 64MiB"],
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::{EngineHost, HostError, SearchBudget};
-use crate::plan::config::TimeControl;
+use crate::plan::config::{TimeControl, TimeRules};
 use crate::plan::openings::Opening;
 use crate::plan::schedule::ScheduledGame;
 use crate::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
@@ -21,9 +21,27 @@ pub struct GameSetup<'a> {
     pub opening: &'a Opening,
     /// Engine display names, [Black, White].
     pub names: [&'a str; 2],
-    pub time: &'a TimeControl,
-    pub margin: Duration,
-    pub stall_timeout: Duration,
+    /// Each side's time rules, [Black, White] (the same unless an engine has its own).
+    pub time: [TimeRules; 2],
+}
+
+impl GameSetup<'_> {
+    /// Each side's clock at the start and its increment (zero for a side without a clock).
+    fn clocks(&self) -> ([Duration; 2], [Duration; 2]) {
+        let side = |rules: &TimeRules| match rules.control {
+            TimeControl::Clock { base, increment } => (base, increment),
+            _ => (Duration::ZERO, Duration::ZERO),
+        };
+        let (b, w) = (side(&self.time[0]), side(&self.time[1]));
+        ([b.0, w.0], [b.1, w.1])
+    }
+
+    /// Whether both sides play on a clock (then the live view shows the clocks).
+    fn both_on_clocks(&self) -> bool {
+        self.time
+            .iter()
+            .all(|r| matches!(r.control, TimeControl::Clock { .. }))
+    }
 }
 
 /// How a forfeit maps to a termination.
@@ -61,15 +79,9 @@ pub async fn play_game(
     let game = setup.scheduled.index;
     let mut time_used = [0u64; 2];
     let mut nodes = [0u64; 2];
-    let (mut clock, increment) = match *setup.time {
-        TimeControl::Clock { base, increment } => ([base, base], increment),
-        _ => ([Duration::ZERO; 2], Duration::ZERO),
-    };
+    let (mut clock, increment) = setup.clocks();
     let mut forfeit: Option<(Color, Termination, String)> = None;
-    let clocks = |clock: &[Duration; 2]| match setup.time {
-        TimeControl::Clock { .. } => Some(*clock),
-        _ => None,
-    };
+    let clocks = |clock: &[Duration; 2]| setup.both_on_clocks().then_some(*clock);
     events.send(Event::GameStarted {
         game,
         pair: setup.scheduled.pair,
@@ -140,8 +152,9 @@ pub async fn play_game(
         };
         time_used[side.index()] += reply.elapsed.as_millis() as u64;
         nodes[side.index()] += reply.info.nodes;
-        if let TimeControl::Clock { .. } = setup.time {
-            clock[side.index()] = clock[side.index()].saturating_sub(reply.elapsed) + increment;
+        if let TimeControl::Clock { .. } = setup.time[side.index()].control {
+            clock[side.index()] =
+                clock[side.index()].saturating_sub(reply.elapsed) + increment[side.index()];
         }
         let mv = match Move::from_wire(reply.mv as i64) {
             Some(mv) if pos.is_legal(mv) => mv,
@@ -263,32 +276,34 @@ fn build_record(
     }
 }
 
-/// What the side to move is told, and the coordinator's deadline rule for it.
+/// What the side to move is told, and the coordinator's deadline rule for it, under that
+/// side's own time rules.
 fn limits_for(
-    setup: &GameSetup<'_>,
+    setup: &GameSetup,
     clock: &[Duration; 2],
-    increment: Duration,
+    increment: [Duration; 2],
     side: Color,
 ) -> (SearchLimits, SearchBudget) {
+    let rules = setup.time[side.index()];
     let stall = SearchBudget::Stall {
-        timeout: setup.stall_timeout,
+        timeout: rules.stall_timeout,
     };
-    match *setup.time {
+    match rules.control {
         TimeControl::Clock { .. } => (
             SearchLimits::Clock {
                 left: *clock,
-                increment: [increment; 2],
+                increment,
             },
             SearchBudget::Deadline {
                 budget: clock[side.index()],
-                margin: setup.margin,
+                margin: rules.margin,
             },
         ),
         TimeControl::MoveTime(t) => (
             SearchLimits::MoveTime(t),
             SearchBudget::Deadline {
                 budget: t,
-                margin: setup.margin,
+                margin: rules.margin,
             },
         ),
         TimeControl::Depth(d) => (SearchLimits::Depth(d), stall),

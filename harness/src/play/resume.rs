@@ -153,6 +153,13 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             if let Some(bytes) = e.memory_limit {
                 engine["memory_limit"] = bytes.into();
             }
+            if let Some(rules) = e.time {
+                engine["time"] = serde_json::json!({
+                    "control": rules.control.to_string(),
+                    "margin_ms": rules.margin.as_millis() as u64,
+                    "stall_timeout_ms": rules.stall_timeout.as_millis() as u64,
+                });
+            }
             engine
         })
         .collect();

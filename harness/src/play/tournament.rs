@@ -22,7 +22,7 @@ use super::game::{forfeit_before_start, play_game, GameSetup};
 use super::pool::WorkerPool;
 use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::plan::config::{TimeControl, Tournament};
+use crate::plan::config::{TimeRules, Tournament};
 use crate::plan::openings::Opening;
 use crate::plan::schedule::ScheduledGame;
 use crate::record::journal::{write_durably, Journal, FINGERPRINT_FILE, JSONL_FILE};
@@ -140,7 +140,7 @@ pub async fn run(
         engines: t.engines.iter().map(|e| e.name.clone()).collect(),
         total_games: planned,
         already_played: previous.clone(),
-        time_control: t.time.to_string(),
+        time_control: t.time_description(),
         sprt: sprt_of_run.map(|s| s.params),
     });
     let mut totals = RunningTotals::new(
@@ -179,9 +179,7 @@ pub async fn run(
     let context = Arc::new(GameContext {
         openings: openings.openings,
         names: t.engines.iter().map(|e| e.name.clone()).collect(),
-        time: t.time,
-        margin: t.margin,
-        stall_timeout: t.stall_timeout,
+        time: (0..t.engines.len()).map(|i| t.time_rules(i)).collect(),
         pool,
         events: events.clone(),
         control: control.clone(),
@@ -297,9 +295,8 @@ struct GameContext {
     openings: Vec<Opening>,
     /// Engine display names by engine index.
     names: Vec<String>,
-    time: TimeControl,
-    margin: Duration,
-    stall_timeout: Duration,
+    /// Time rules by engine index.
+    time: Vec<TimeRules>,
     pool: WorkerPool,
     events: EventSink,
     control: Arc<RunControl>,
@@ -312,9 +309,7 @@ async fn play_scheduled(context: Arc<GameContext>, g: ScheduledGame) -> FromGame
         scheduled: &g,
         opening: &c.openings[g.opening],
         names: [&c.names[g.black], &c.names[g.white]],
-        time: &c.time,
-        margin: c.margin,
-        stall_timeout: c.stall_timeout,
+        time: [c.time[g.black], c.time[g.white]],
     };
     let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
     let record = match (black, white) {

@@ -488,7 +488,7 @@ fn summary(t: &Tournament) -> TournamentSummary {
         source: t.source.clone(),
         format: t.format.as_str().to_string(),
         engines: t.engines.iter().map(|e| e.name.clone()).collect(),
-        time_control: t.time.to_string(),
+        time_control: t.time_description(),
         pairs_per_pairing: t.pairs,
         planned_games: t.game_count(),
         concurrency: t.concurrency,
