@@ -458,3 +458,70 @@ fn an_engine_with_its_own_time_rules_plays_under_them() {
         .assert_error()
         .assert_stderr_has(&["different tournament"]);
 }
+
+/// The cores a process's main thread may run on (`Cpus_allowed_list` of `/proc/<pid>/status`).
+fn cpus_allowed(pid: &str) -> Option<String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("Cpus_allowed_list:"))?;
+    Some(line.split_whitespace().nth(1)?.to_string())
+}
+
+/// `affinity = true`: while the games run, each worker is pinned to one core and the two
+/// games at once use different cores; more games than cores is an error that names the
+/// shortage, before anything is written.
+#[test]
+fn affinity_pins_each_game_to_its_own_core() {
+    let a = artifacts();
+    let dir = TempDir::new("affinity");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 2 {
+        eprintln!("affinity: one core only, nothing to pin apart");
+        return;
+    }
+    let toml = |concurrency: usize| {
+        TournamentFile::new("match", 2, "move-time = 0.05")
+            .concurrency(concurrency as u32)
+            .engine(engine("strong", s(&a.strong), ""))
+            .engine(engine("heuristic", s(&a.heuristic), ""))
+            .text()
+            .replace(
+                &format!("concurrency = {concurrency}\n"),
+                &format!("concurrency = {concurrency}\naffinity = true\n"),
+            )
+    };
+    dir.write("t.toml", &toml(2));
+    let mut child =
+        crate::support::spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], false);
+    let pid = child.id();
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    while child.try_wait().unwrap().is_none() {
+        let marker = format!("othello-harness-{pid}-");
+        for p in std::fs::read_dir("/proc").unwrap().flatten() {
+            let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmdline).contains(&marker) {
+                let worker = p.file_name().to_string_lossy().into_owned();
+                if let Some(list) = cpus_allowed(&worker) {
+                    seen.insert(worker, list);
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(read_games(&dir.join("out")).len(), 4);
+    // The workers started before the first game are not yet pinned; every one that played is.
+    let pinned: Vec<&String> = seen.values().filter(|l| !l.contains([',', '-'])).collect();
+    let distinct: std::collections::BTreeSet<&String> = pinned.iter().copied().collect();
+    assert!(pinned.len() >= 2, "workers seen: {seen:?}");
+    assert_eq!(distinct.len(), 2, "two games on two cores: {seen:?}");
+
+    dir.write("t.toml", &toml(cores + 1));
+    harness(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--out", "too-many"],
+    )
+    .assert_error()
+    .assert_stderr_has(&["affinity = true needs", "lower `concurrency`"]);
+    assert!(!dir.join("too-many").exists(), "nothing written");
+}

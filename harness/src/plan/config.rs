@@ -47,6 +47,8 @@ pub struct Tournament {
     pub pairs: u32,
     /// Games played at once (at least 1).
     pub concurrency: usize,
+    /// Pin each game's workers to cores of their own (`play::affinity`).
+    pub affinity: bool,
     /// Output folder, resolved against the tournament file's folder.
     pub out: PathBuf,
     pub time: TimeControl,
@@ -563,6 +565,7 @@ struct RawTournament {
     format: Spanned<Format>,
     pairs: Spanned<u32>,
     concurrency: Option<Spanned<usize>>,
+    affinity: Option<bool>,
     out: Option<Spanned<String>>,
     stop_file: Option<Spanned<String>>,
 }
@@ -732,6 +735,7 @@ impl Validator<'_> {
             format,
             pairs,
             concurrency,
+            affinity: t.affinity.unwrap_or(false),
             out,
             time,
             margin,

@@ -18,6 +18,7 @@
 //! games are kept and checked, another tournament's refused) and every engine is started once
 //! ([`WorkerPool::start`]), so bad input stops the run before anything is written.
 
+use super::affinity::{pin, CoreSlots};
 use super::game::{forfeit_before_start, play_game, GameSetup};
 use super::pool::WorkerPool;
 use super::resume::{self, OutputFolder};
@@ -123,6 +124,11 @@ pub async fn run(
         });
     }
 
+    let core_slots = if t.affinity {
+        Some(CoreSlots::plan(t)?)
+    } else {
+        None
+    };
     let folder = OutputFolder::create(&t.out)?;
     let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
         .await
@@ -188,6 +194,8 @@ pub async fn run(
     let mut write_error = None;
     let mut fatal: Option<anyhow::Error> = None;
     let mut in_flight = tokio::task::JoinSet::new();
+    // Each game in flight holds a slot (its cores, when pinned).
+    let mut free_slots: Vec<usize> = (0..slots).rev().collect();
     let mut control_changes = control.subscribe();
 
     loop {
@@ -196,7 +204,10 @@ pub async fn run(
         if state == ControlState::Running {
             while in_flight.len() < slots {
                 let Some(g) = claims.claim(&todo) else { break };
-                in_flight.spawn(play_scheduled(context.clone(), *g));
+                let slot = free_slots.pop().expect("a slot per game in flight");
+                let cores = core_slots.as_ref().map(|c| c.cores(slot).to_vec());
+                let game = play_scheduled(context.clone(), *g, cores);
+                in_flight.spawn(async move { (slot, game.await) });
             }
         }
         if in_flight.is_empty() && state != ControlState::Paused {
@@ -208,7 +219,10 @@ pub async fn run(
         };
         let message = match joined {
             None => continue,
-            Some(Ok(message)) => message,
+            Some(Ok((slot, message))) => {
+                free_slots.push(slot);
+                message
+            }
             Some(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
             Some(Err(e)) => return Err(anyhow::anyhow!("a game's task was cancelled: {e}")),
         };
@@ -303,7 +317,11 @@ struct GameContext {
 }
 
 /// One game's task: borrow a worker per engine, play, give the healthy workers back.
-async fn play_scheduled(context: Arc<GameContext>, g: ScheduledGame) -> FromGame {
+async fn play_scheduled(
+    context: Arc<GameContext>,
+    g: ScheduledGame,
+    cores: Option<Vec<usize>>,
+) -> FromGame {
     let c = &*context;
     let setup = GameSetup {
         scheduled: &g,
@@ -314,6 +332,17 @@ async fn play_scheduled(context: Arc<GameContext>, g: ScheduledGame) -> FromGame
     let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
     let record = match (black, white) {
         (Ok(mut b), Ok(mut w)) => {
+            if let Some(cores) = &cores {
+                for host in [&b, &w] {
+                    if let Err(e) = host.pid().map_or(Ok(()), |pid| pin(pid, cores)) {
+                        return FromGame::Fatal(anyhow::anyhow!(
+                            "game {}: cannot pin engine `{}` to cores {cores:?}: {e}",
+                            g.index + 1,
+                            host.name
+                        ));
+                    }
+                }
+            }
             let Some(r) = play_game(&setup, [&mut b, &mut w], &c.events, &c.control).await else {
                 // Abandoned by a stop: its workers may be mid-search.
                 tokio::join!(b.kill(), w.kill());
