@@ -532,6 +532,57 @@ proptest! {
     }
 
     #[test]
+    fn memory_limits_from_size_like_text(text in "[ 0-9.eE+-]{0,12}(B|kB|KB|MB|GB|TB|KiB|MiB|GiB|TiB|gib|[a-zA-Z]{0,3})?") {
+        if let Ok(bytes) = config::parse_bytes(&text) {
+            prop_assert!(bytes >= 1, "{} parsed as {}", text, bytes);
+        }
+        let quoted = text.replace(['\\', '"'], "");
+        let file = TOURNAMENT.replacen(
+            "options = { Hash = 32 }\n",
+            &format!("options = {{ Hash = 32 }}\nmemory-limit = \"{quoted}\"\n"),
+            1,
+        );
+        match config::parse(&file, "t.toml", Path::new(".")) {
+            Ok(t) => prop_assert!(t.engines[0].memory_limit.is_some_and(|b| b >= 64 << 20)),
+            Err(e) => prop_assert!(e.to_string().starts_with("t.toml:"), "{}", e),
+        }
+    }
+
+    #[test]
+    fn engine_time_tables_from_random_keys(
+        entries in prop::collection::vec(
+            (
+                proptest::sample::select(vec![
+                    "base", "increment", "move-time", "depth", "nodes", "margin",
+                    "stall-timeout", "bogus",
+                ]),
+                proptest::sample::select(vec![
+                    "0", "1", "-1", "0.5", "1e9", "1e400", "\"3\"", "true", "4294967296",
+                    "18446744073709551616", "nan", "inf",
+                ]),
+            ),
+            0..5,
+        )
+    ) {
+        let table = entries
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let file = TOURNAMENT.replacen(
+            "options = { Hash = 32 }\n",
+            &format!("options = {{ Hash = 32 }}\ntime = {{ {table} }}\n"),
+            1,
+        );
+        check_config(&file)?;
+        if let Ok(t) = config::parse(&file, "t.toml", Path::new(".")) {
+            let own = t.engines[0].time.expect("an engine time table that parsed");
+            prop_assert_eq!(t.time_rules(0), own);
+            prop_assert!(t.time_description().starts_with("strong "));
+        }
+    }
+
+    #[test]
     fn openings_from_arbitrary_text(text in any::<String>()) {
         check_openings(&text)?;
     }
