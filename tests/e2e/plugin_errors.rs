@@ -36,6 +36,11 @@ fn plugin_of_another_abi_major_version_is_refused() {
     run.assert_error()
         .assert_stderr_has(&["future", path, "ABI 2.1", "ABI 1.1"]);
     assert!(!run.stdout.contains("pair "), "a game was played:\n{run}");
+    // The error is the first thing printed: no line of a run that looks started.
+    assert!(
+        run.stdout.trim().is_empty(),
+        "printed before the error:\n{run}"
+    );
     assert_no_games(&dir.join("out"));
 }
 

@@ -427,9 +427,24 @@ fn an_engine_with_its_own_time_rules_plays_under_them() {
             .text()
     };
     dir.write("t.toml", &toml("move-time = 0.05, margin = 10"));
-    harness(dir.path(), &["run", "t.toml", "--no-tui"])
-        .assert_success()
-        .assert_no_workers_left();
+    let run = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    run.assert_success().assert_no_workers_left();
+    // The plain output: the run's line (with each engine's control), then one line per game.
+    let first = run.stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.contains("match of faulty, greedy (faulty 0.05s/move, greedy 0.1s/move)"),
+        "{run}"
+    );
+    let games: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(games.len(), 2, "{run}");
+    assert!(
+        games[0].starts_with("game     1/2  ") && games[0].contains("  normal  opening 1"),
+        "{run}"
+    );
     let records = read_games(&dir.join("out"));
     assert_eq!(records.len(), 2);
     for r in &records {

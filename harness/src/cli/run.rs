@@ -107,26 +107,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         Some(d) => d,
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
-    let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
-    say!(
-        "{}: {:?} of {} ({}), {} pairs per pairing, {} games at once, output in {}{}",
-        t.source,
-        t.format,
-        names.join(", "),
-        t.time_description(),
-        t.pairs,
-        t.concurrency,
-        t.out.display(),
-        t.shard
-            .map(|s| format!(
-                " (shard {s}: rounds r with r mod {} = {})",
-                s.count, s.index
-            ))
-            .unwrap_or_default()
-    );
     if args.dry_run {
         return dry_run(&t, &plugin_dir);
     }
+    let header = header_line(&t);
     if args.restart {
         resume::discard(&t.out);
         report::remove_reports(&t.out);
@@ -147,7 +131,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         };
         runtime
             .block_on(tournament::run(&t, &plugin_dir, &observer, |p| {
-                if let Some(line) = progress_line(&p) {
+                if let Progress::Started = p {
+                    say!("{header}");
+                }
+                if let Some(line) = progress_line(&p, &t) {
                     say!("{line}");
                 }
                 reports.hear(&p);
@@ -204,7 +191,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
 }
 
 /// The plain line for a piece of progress, if it has one.
-fn progress_line(p: &Progress) -> Option<String> {
+fn progress_line(p: &Progress, t: &Tournament) -> Option<String> {
     match *p {
         Progress::Resuming {
             held,
@@ -212,9 +199,55 @@ fn progress_line(p: &Progress) -> Option<String> {
             to_play,
             journal,
         } => Some(progress::resuming_line(held, planned, to_play, journal)),
-        Progress::PairFinished { pair, sprt, .. } => Some(progress::pair_line(pair, sprt)),
-        Progress::Finished { .. } => None,
+        Progress::GameFinished {
+            record,
+            finished,
+            planned,
+        } => Some(progress::game_line(record, finished, planned)),
+        Progress::PairFinished {
+            pair,
+            sprt,
+            records,
+            ..
+        } => {
+            let mut line = progress::pair_line(pair, sprt);
+            if progress::elo_due(pair.pairs_done) {
+                // From the view of the engine listed first in the tournament, in every line.
+                let rank = |name: &str| t.engines.iter().position(|e| e.name == name);
+                let (a, b) = if rank(&pair.a) <= rank(&pair.b) {
+                    (&pair.a, &pair.b)
+                } else {
+                    (&pair.b, &pair.a)
+                };
+                line.push('\n');
+                line.push_str(&progress::elo_line(records, a, b, pair.pairs_done));
+            }
+            Some(line)
+        }
+        Progress::Started | Progress::Finished { .. } => None,
     }
+}
+
+/// The run's first line, printed once every engine has started (so that a load error is the
+/// first thing a broken tournament prints).
+fn header_line(t: &Tournament) -> String {
+    let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
+    format!(
+        "{}: {} of {} ({}), {} pairs per pairing, {} games at once, output in {}{}",
+        t.source,
+        t.format,
+        names.join(", "),
+        t.time_description(),
+        t.pairs,
+        t.concurrency,
+        t.out.display(),
+        t.shard
+            .map(|s| format!(
+                " (shard {s}: rounds r with r mod {} = {})",
+                s.count, s.index
+            ))
+            .unwrap_or_default()
+    )
 }
 
 /// How often the reports are rewritten during a run.
@@ -298,7 +331,7 @@ fn run_live(
         let coordinator = scope.spawn(move || {
             let started = Instant::now();
             let result = runtime.block_on(tournament::run(t, plugin_dir, &observer, |p| {
-                if let Some(line) = progress_line(&p) {
+                if let Some(line) = progress_line(&p, t) {
                     let _ = line_tx.send(line);
                 }
                 reports.hear(&p);
@@ -417,6 +450,7 @@ fn dry_run(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<i32> {
     let pool = runtime.block_on(crate::play::pool::WorkerPool::start(t, plugin_dir, &logs));
     let _ = std::fs::remove_dir_all(&logs);
     runtime.block_on(pool?.shutdown());
+    say!("{}", header_line(t));
     say!(
         "dry run: {} engines loaded with their options; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
         t.engines.len(),

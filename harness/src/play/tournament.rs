@@ -56,12 +56,21 @@ pub struct Observer {
 
 /// What the coordinator tells its caller as the run goes on.
 pub enum Progress<'a> {
+    /// Every engine started (the tournament is good to play): the moment for the first line.
+    Started,
     /// An earlier run's games in the output folder are kept.
     Resuming {
         held: usize,
         planned: usize,
         to_play: usize,
         journal: &'a Path,
+    },
+    /// A game finished (and is in the journal); `finished` counts the run's games so far,
+    /// earlier runs' included.
+    GameFinished {
+        record: &'a GameRecord,
+        finished: usize,
+        planned: usize,
     },
     /// A game completed its pair. `records` are the finished games so far (in the order they
     /// finished, without their moves); `sprt` is the test on them.
@@ -115,15 +124,6 @@ pub async fn run(
         .games_of(t.shard)
         .filter(|g| !done.contains(&g.index))
         .collect();
-    if !previous.is_empty() {
-        progress(Progress::Resuming {
-            held: previous.len(),
-            planned,
-            to_play: todo.len(),
-            journal: &t.out.join(JSONL_FILE),
-        });
-    }
-
     let core_slots = if t.affinity {
         Some(CoreSlots::plan(t)?)
     } else {
@@ -133,6 +133,16 @@ pub async fn run(
     let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
         .await
         .inspect_err(|_| folder.abandon())?;
+    progress(Progress::Started);
+    if !previous.is_empty() {
+        progress(Progress::Resuming {
+            held: previous.len(),
+            planned,
+            to_play: todo.len(),
+            journal: &t.out.join(JSONL_FILE),
+        });
+    }
+
     let fingerprint_path = t.out.join(FINGERPRINT_FILE);
     if previous.is_empty() || !fingerprint_path.exists() {
         write_durably(&fingerprint_path, fingerprint.as_bytes())
@@ -245,6 +255,11 @@ pub async fn run(
         }
         let light = record.without_moves();
         if write_error.is_none() {
+            progress(Progress::GameFinished {
+                record: &light,
+                finished: records.len() + 1,
+                planned,
+            });
             events.send(Event::GameFinished { record });
         }
         let finished_pair = totals.add(&light);

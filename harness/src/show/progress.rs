@@ -1,8 +1,60 @@
 //! The plain progress lines of a run (`--no-tui`, and the live view's status line).
 
+use crate::record::{outcomes, GameRecord, Termination};
+use crate::stats::match_stats;
 use crate::stats::running::PairResult;
 use crate::stats::sprt::SprtStatus;
 use std::path::Path;
+
+/// One line per finished game (numbered from 1, as the journal's readers number them): who
+/// played which colour, the discs, the result, how it ended and the opening.
+/// `game   7/60  strong (B) 38-26 light-L10 (W)  black wins  normal  opening 12 (line 345)`.
+pub fn game_line(r: &GameRecord, finished: usize, planned: usize) -> String {
+    let result = match r.score {
+        s if s > 0 => "black wins",
+        s if s < 0 => "white wins",
+        _ => "draw",
+    };
+    let mut line = format!(
+        "game {:>5}/{planned}  {} (B) {}-{} {} (W)  {result}  {}  opening {} (line {})",
+        finished,
+        r.black,
+        r.discs.black,
+        r.discs.white,
+        r.white,
+        r.termination.as_str(),
+        r.opening.index + 1,
+        r.opening.line
+    );
+    if r.termination != Termination::Normal {
+        line.push_str(&format!("  [{}]", r.reason));
+    }
+    line
+}
+
+/// Whether the running Elo is printed after `pairs_done` pairs: every 10 pairs up to 100, every
+/// 100 up to 1,000, and so on (each line costs a pass over the games so far).
+pub fn elo_due(pairs_done: usize) -> bool {
+    let mut every = 10;
+    while pairs_done >= every * 10 {
+        every *= 10;
+    }
+    pairs_done > 0 && pairs_done.is_multiple_of(every)
+}
+
+/// The pairing's running Elo (pentanomial, 95% interval) over the finished games `records`.
+/// `elo after 20 pairs: strong vs heuristic +120.4 [+60.2, +190.0]  pentanomial 0 1 5 6 8`.
+pub fn elo_line(records: &[GameRecord], a: &str, b: &str, pairs_done: usize) -> String {
+    let stats = match_stats(&outcomes(records), a, b);
+    let elo = stats.elo.map_or("-".to_string(), |e| {
+        format!("{:+.1} [{:+.1}, {:+.1}]", e.value, e.low, e.high)
+    });
+    let p = stats.pentanomial;
+    format!(
+        "elo after {pairs_done} pairs: {a} vs {b} {elo}  pentanomial {} {} {} {} {}",
+        p[0], p[1], p[2], p[3], p[4]
+    )
+}
 
 /// `resuming: 10 of 24 games already in out/x/games.jsonl, 14 to play`.
 pub fn resuming_line(held: usize, planned: usize, to_play: usize, journal: &Path) -> String {
@@ -38,4 +90,20 @@ pub fn pair_line(p: &PairResult, sprt: Option<&SprtStatus>) -> String {
         ));
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elo_due;
+
+    #[test]
+    fn the_running_elo_thins_out_as_pairs_grow() {
+        let due: Vec<usize> = (0..=2_000).filter(|&n| elo_due(n)).collect();
+        assert_eq!(&due[..10], &[10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+        assert_eq!(
+            &due[10..19],
+            &[200, 300, 400, 500, 600, 700, 800, 900, 1000]
+        );
+        assert_eq!(&due[19..], &[2000]);
+    }
 }
