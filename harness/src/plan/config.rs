@@ -1157,12 +1157,57 @@ fn key_before(text: &str, offset: usize) -> Option<String> {
     (!key.is_empty() && !key.starts_with('[')).then(|| key.to_string())
 }
 
+/// A serde message in the words of a tournament file rather than of Rust types:
+/// "invalid value: integer `-3`, expected u32" becomes "`-3` is out of range: expected a whole
+/// number from 0 to 4294967295".
+fn plain_types(message: &str) -> String {
+    let mut m = message.replace(" as i128", "");
+    for (serde, plain) in [
+        ("invalid value: integer ", "{} is out of range"),
+        // An integer too large for any Rust integer is "invalid type ... as i128".
+        ("invalid type: integer ", "{} is out of range"),
+        ("invalid type: floating point ", "{} is a decimal number"),
+        ("invalid type: string ", "{} is text"),
+        ("invalid type: boolean ", "{} is a true/false value"),
+    ] {
+        if let Some(rest) = m.strip_prefix(serde) {
+            if let Some((value, expected)) = rest.split_once(", expected ") {
+                m = format!("{}: expected {expected}", plain.replace("{}", value));
+            }
+        }
+    }
+    for (rust, plain) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            "expected usize",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected a boolean", "expected true or false"),
+    ] {
+        if m.ends_with(rust) {
+            m = format!("{}{plain}", &m[..m.len() - rust.len()]);
+        }
+    }
+    m
+}
+
 /// A toml/serde error as a [`ConfigError::Toml`] with file, line, column and (when the
 /// message does not name it) the key.
 fn toml_error(text: &str, source: &str, err: &toml::de::Error) -> ConfigError {
     let offset = err.span().map_or(0, |s| s.start);
     let (line, column) = line_col(text, offset);
-    let message = err.message().trim().to_string();
+    let message = plain_types(err.message().trim());
     let names_its_key = message.contains("field `") || message.contains("key");
     let key = if names_its_key {
         None
@@ -1575,7 +1620,7 @@ plugin = "a"
         err(
             &edit("pairs = 3", "pairs = \"3\""),
             3,
-            &["key `pairs`", "invalid type"],
+            &["key `pairs`", "\"3\" is text: expected a whole number"],
         );
         err(&edit("pairs = 3", "pairs = -1"), 3, &["key `pairs`"]);
         err(&edit("base = 10.0", "base = \"10s\""), 8, &["key `base`"]);
@@ -1745,6 +1790,32 @@ plugin = "a"
         );
         let table = edit("Book = true", "Book = { x = 1 }");
         err(&table, 21, &["key `options.Book`", "table"]);
+    }
+}
+
+#[cfg(test)]
+mod messages {
+    use super::plain_types;
+
+    #[test]
+    fn serde_type_names_become_words() {
+        assert_eq!(
+            plain_types("invalid value: integer `-3`, expected u32"),
+            "`-3` is out of range: expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain_types("invalid type: floating point `1.5`, expected u64"),
+            "`1.5` is a decimal number: expected a whole number from 0 to 18446744073709551615"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"ten\", expected u32"),
+            "\"ten\" is text: expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain_types("invalid type: integer `99999999999999999999` as i128, expected usize"),
+            "`99999999999999999999` is out of range: expected a whole number from 0 to 18446744073709551615"
+        );
+        assert_eq!(plain_types("unknown field `x`"), "unknown field `x`");
     }
 }
 
