@@ -107,6 +107,7 @@ fn record(game: usize, rng: &mut SplitMix64) -> GameRecord {
             black: 400_000_000,
             white: 410_000_000,
         },
+        searched: Default::default(),
     }
 }
 

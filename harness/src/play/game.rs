@@ -273,6 +273,7 @@ fn build_record(
             black: nodes[0],
             white: nodes[1],
         },
+        searched: Default::default(),
     }
 }
 

@@ -107,6 +107,7 @@ mod tests {
             forfeit_position: None,
             time_ms: PerColor::default(),
             nodes: PerColor::default(),
+            searched: Default::default(),
         };
         let g = write_game(&r);
         assert!(g.starts_with("(;GM[Othello]"));

@@ -85,6 +85,14 @@ pub struct OpeningRef {
     pub text: String,
 }
 
+/// What one side's engine searched in a game: the moves it chose (book moves and forced passes
+/// aside) and the sum of their reported depths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchTotals {
+    pub moves: u32,
+    pub depth_sum: i64,
+}
+
 /// Per-colour totals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PerColor<T> {
@@ -125,6 +133,10 @@ pub struct GameRecord {
     pub forfeit_position: Option<String>,
     pub time_ms: PerColor<u64>,
     pub nodes: PerColor<u64>,
+    /// The searched moves' summary of a record whose moves were dropped
+    /// ([`GameRecord::without_moves`]); not in the journal, which has the moves.
+    #[serde(skip)]
+    pub searched: PerColor<SearchTotals>,
 }
 
 impl GameRecord {
@@ -160,8 +172,41 @@ impl GameRecord {
     pub fn without_moves(&self) -> GameRecord {
         GameRecord {
             moves: Vec::new(),
+            searched: self.search_totals(),
             ..self.clone()
         }
+    }
+
+    /// Each side's searched moves and depths: from the moves when the record has them, else the
+    /// summary kept when they were dropped.
+    pub fn search_totals(&self) -> PerColor<SearchTotals> {
+        if self.moves.is_empty() {
+            return self.searched;
+        }
+        let mut totals = PerColor::<SearchTotals>::default();
+        let Some(mut pos) = self.start_position() else {
+            return totals;
+        };
+        for m in &self.moves {
+            let Ok(mv) = m.mv.parse::<Move>() else { break };
+            // A forced pass the record leaves implicit (a book line) is the other side's turn.
+            if pos.must_pass() && !mv.is_pass() {
+                pos = pos.play(Move::PASS).expect("a forced pass is legal");
+            }
+            if let (false, Some(depth)) = (m.book, m.depth) {
+                let side = match pos.side_to_move {
+                    Color::Black => &mut totals.black,
+                    Color::White => &mut totals.white,
+                };
+                side.moves += 1;
+                side.depth_sum += i64::from(depth);
+            }
+            match pos.play(mv) {
+                Ok(next) => pos = next,
+                Err(_) => break,
+            }
+        }
+        totals
     }
 
     /// The start position.

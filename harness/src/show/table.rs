@@ -69,6 +69,7 @@ pub fn final_tables(records: &[GameRecord]) -> String {
             );
         }
     }
+    let _ = write!(s, "{}", usage_table(records, w));
     let mut reasons: std::collections::BTreeMap<(String, String), usize> = Default::default();
     for r in records
         .iter()
@@ -90,6 +91,46 @@ pub fn final_tables(records: &[GameRecord]) -> String {
         }
     }
     s
+}
+
+/// Each engine's searches: moves, mean depth, time per move, nodes per second, time per game.
+fn usage_table(records: &[GameRecord], w: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\nEngines (searched moves; book moves and forced passes aside)"
+    );
+    let _ = writeln!(
+        s,
+        "{:<w$} {:>6} {:>8} {:>7} {:>9} {:>10} {:>7}",
+        "engine", "games", "moves", "depth", "ms/move", "nodes/s", "s/game"
+    );
+    let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
+    for u in stats::usage::engine_usage(records) {
+        let _ = writeln!(
+            s,
+            "{:<w$} {:>6} {:>8} {:>7} {:>9} {:>10} {:>7.2}",
+            u.engine,
+            u.games,
+            u.moves,
+            or_dash(u.mean_depth.map(|d| format!("{d:.1}"))),
+            or_dash(u.ms_per_move.map(|t| format!("{t:.1}"))),
+            or_dash(u.nodes_per_second.map(human_rate)),
+            u.seconds_per_game
+        );
+    }
+    s
+}
+
+/// `6.73M`, `812k`, `950`.
+fn human_rate(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.2}M", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.0}k", rate / 1e3)
+    } else {
+        format!("{rate:.0}")
+    }
 }
 
 /// The columns of the terminal table: all but normalised Elo and the pair ratio.

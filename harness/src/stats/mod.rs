@@ -7,7 +7,8 @@
 //! - [`ratings`]: the joint Bradley-Terry rating of more than two engines;
 //! - [`sprt`]: the sequential probability ratio test; [`sprt_sim`]: its resampling study;
 //! - [`running`]: totals kept game by game while a run goes on (constant work per game);
-//! - [`verdict`]: the fail-on rules and the decision, mapped to the exit code.
+//! - [`verdict`]: the fail-on rules and the decision, mapped to the exit code;
+//! - [`usage`]: each engine's searches: mean depth, time per move, nodes per second.
 //!
 //! # The statistical unit: the game pair
 //!
@@ -113,6 +114,7 @@ pub mod ratings;
 pub mod running;
 pub mod sprt;
 pub mod sprt_sim;
+pub mod usage;
 pub mod verdict;
 
 pub use ratings::{ratings, Rating};

@@ -387,6 +387,28 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
         );
     }
 
+    // Each engine's searches.
+    let _ = writeln!(
+        s,
+        "<h2>Engines</h2><div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th>\
+         <th>games</th><th>moves</th><th>mean depth</th><th>ms/move</th><th>nodes/s</th>\
+         <th>s/game</th></tr></thead><tbody>"
+    );
+    for u in &report.engines {
+        let [name, rest @ ..] = super::usage_cells(u);
+        let _ = writeln!(
+            s,
+            "<tr><td class=\"l\">{}</td><td>{}</td></tr>",
+            esc(&name),
+            rest.join("</td><td>")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "</tbody></table></div><p class=\"meta\">Searched moves only (book moves and forced \
+         passes aside); time as the harness measured it, nodes as the engine reported them.</p>"
+    );
+
     // Forfeits.
     let _ = writeln!(s, "<h2>Forfeits</h2>");
     if report.forfeits.is_empty() {

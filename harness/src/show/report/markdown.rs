@@ -76,6 +76,16 @@ pub fn markdown(report: &Report) -> String {
             );
         }
     }
+    let _ = writeln!(
+        s,
+        "\nEngines (searched moves; book moves and forced passes aside):\n\n\
+         | engine | games | moves | mean depth | ms/move | nodes/s | s/game |\n\
+         |---|---:|---:|---:|---:|---:|---:|"
+    );
+    for u in &report.engines {
+        let [name, rest @ ..] = super::usage_cells(u);
+        let _ = writeln!(s, "| {} | {} |", cell(&name), rest.join(" | "));
+    }
     if report.forfeits.is_empty() {
         let _ = writeln!(s, "\nNo forfeits.");
     } else {

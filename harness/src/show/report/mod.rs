@@ -82,6 +82,8 @@ pub struct Report {
     pub openings: Vec<OpeningResult>,
     /// Forfeits counted by engine and termination.
     pub forfeits: Vec<ForfeitCount>,
+    /// Each engine's searches: moves, mean depth, time per move, nodes per second.
+    pub engines: Vec<crate::stats::usage::EngineUsage>,
 }
 
 /// The tournament as configured.
@@ -302,7 +304,24 @@ pub fn build(input: &ReportInput) -> Report {
         sprt,
         openings: opening_results(&matches, &records),
         forfeits: forfeits(&records),
+        engines: crate::stats::usage::engine_usage(&records),
     }
+}
+
+/// The cells of an engine's row in the md and html reports: name, games, moves, mean depth,
+/// ms per move, nodes per second, seconds per game (`-` where there is no value).
+fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 7] {
+    let opt =
+        |v: Option<f64>, digits: usize| v.map_or("-".to_string(), |v| format!("{v:.digits$}"));
+    [
+        u.engine.clone(),
+        u.games.to_string(),
+        u.moves.to_string(),
+        opt(u.mean_depth, 1),
+        opt(u.ms_per_move, 1),
+        opt(u.nodes_per_second, 0),
+        format!("{:.2}", u.seconds_per_game),
+    ]
 }
 
 /// The LLR of `params`' test of `candidate` against `baseline` after each complete pair between

@@ -93,6 +93,7 @@ fn record(game: usize, pair: usize, black: &str, white: &str, score: i32) -> Gam
             white: 500,
         },
         nodes: PerColor::default(),
+        searched: Default::default(),
     }
 }
 

@@ -662,6 +662,7 @@ pub(crate) mod tests {
             forfeit_position: None,
             time_ms: PerColor::default(),
             nodes: PerColor::default(),
+            searched: Default::default(),
         }
     }
 

@@ -1,0 +1,154 @@
+//! How each engine used its searches: moves searched, mean depth, time per move, nodes per
+//! second and time per game, over every game it played (forfeited games included: the time
+//! and nodes were spent).
+
+use crate::record::GameRecord;
+use serde::Serialize;
+
+/// One engine's averages.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineUsage {
+    pub engine: String,
+    pub games: usize,
+    /// Moves the engine chose by searching (book moves and forced passes aside).
+    pub moves: u64,
+    /// Mean reported depth of those moves; `None` without moves.
+    pub mean_depth: Option<f64>,
+    /// Mean wall time per searched move, milliseconds, as the coordinator measured it.
+    pub ms_per_move: Option<f64>,
+    /// Reported nodes over wall time; `None` when no time was measured or no node reported.
+    pub nodes_per_second: Option<f64>,
+    /// Mean wall time per game, seconds.
+    pub seconds_per_game: f64,
+}
+
+/// Every engine's averages, in the order the engines first appear in `records`.
+pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
+    struct Sum {
+        games: usize,
+        moves: u64,
+        depth: i64,
+        time_ms: u64,
+        nodes: u64,
+    }
+    let mut order: Vec<String> = Vec::new();
+    let mut sums: std::collections::HashMap<String, Sum> = Default::default();
+    for r in records {
+        let searched = r.search_totals();
+        let sides = [
+            (&r.black, searched.black, r.time_ms.black, r.nodes.black),
+            (&r.white, searched.white, r.time_ms.white, r.nodes.white),
+        ];
+        for (name, s, time_ms, nodes) in sides {
+            let sum = sums.entry(name.clone()).or_insert_with(|| {
+                order.push(name.clone());
+                Sum {
+                    games: 0,
+                    moves: 0,
+                    depth: 0,
+                    time_ms: 0,
+                    nodes: 0,
+                }
+            });
+            sum.games += 1;
+            sum.moves += u64::from(s.moves);
+            sum.depth += s.depth_sum;
+            sum.time_ms += time_ms;
+            sum.nodes += nodes;
+        }
+    }
+    order
+        .into_iter()
+        .map(|engine| {
+            let s = &sums[&engine];
+            let moves = (s.moves > 0).then_some(s.moves as f64);
+            EngineUsage {
+                games: s.games,
+                moves: s.moves,
+                mean_depth: moves.map(|m| s.depth as f64 / m),
+                ms_per_move: moves.map(|m| s.time_ms as f64 / m),
+                nodes_per_second: (s.time_ms > 0 && s.nodes > 0)
+                    .then(|| s.nodes as f64 * 1000.0 / s.time_ms as f64),
+                seconds_per_game: s.time_ms as f64 / 1000.0 / s.games.max(1) as f64,
+                engine,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{OpeningRef, PerColor, PlayedMove, Termination};
+
+    fn played(mv: &str, book: bool, depth: Option<i32>) -> PlayedMove {
+        PlayedMove {
+            mv: mv.into(),
+            book,
+            score: None,
+            depth,
+            nodes: None,
+            time_ms: None,
+        }
+    }
+
+    /// f5 (book) d6 c3 d3 c4: Black searched c3 (depth 5) and c4 (7), White d6 (4) and d3 (6).
+    fn game(black: &str, white: &str) -> GameRecord {
+        GameRecord {
+            game: 0,
+            pair: 0,
+            black: black.into(),
+            white: white.into(),
+            opening: OpeningRef {
+                index: 0,
+                line: 1,
+                text: "f5".into(),
+            },
+            start: othello_board::Position::START.to_string(),
+            moves: vec![
+                played("f5", true, None),
+                played("d6", false, Some(4)),
+                played("c3", false, Some(5)),
+                played("d3", false, Some(6)),
+                played("c4", false, Some(7)),
+            ],
+            discs: PerColor { black: 5, white: 4 },
+            score: 1,
+            result: GameRecord::result_text(1).into(),
+            termination: Termination::Normal,
+            forfeit_by: None,
+            reason: String::new(),
+            forfeit_position: None,
+            time_ms: PerColor {
+                black: 300,
+                white: 100,
+            },
+            nodes: PerColor {
+                black: 3_000,
+                white: 0,
+            },
+            searched: Default::default(),
+        }
+    }
+
+    #[test]
+    fn averages_over_searched_moves_with_or_without_the_move_list() {
+        let full = [game("a", "b"), game("b", "a")];
+        let light: Vec<GameRecord> = full.iter().map(GameRecord::without_moves).collect();
+        for records in [&full[..], &light[..]] {
+            let usage = engine_usage(records);
+            assert_eq!(usage.len(), 2);
+            let a = &usage[0];
+            assert_eq!((a.engine.as_str(), a.games, a.moves), ("a", 2, 4));
+            // a: 5 and 7 as Black, 4 and 6 as White.
+            assert_eq!(a.mean_depth, Some(5.5));
+            assert_eq!(a.ms_per_move, Some(100.0));
+            assert_eq!(a.nodes_per_second, Some(7_500.0));
+            assert_eq!(a.seconds_per_game, 0.2);
+        }
+        // No node reported: no rate rather than zero.
+        let mut silent = game("a", "b");
+        silent.nodes = PerColor::default();
+        assert_eq!(engine_usage(&[silent])[0].nodes_per_second, None);
+    }
+}
