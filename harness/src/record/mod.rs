@@ -164,6 +164,7 @@ impl GameRecord {
             black: self.black.clone(),
             white: self.white.clone(),
             black_disc_diff: self.score,
+            forfeit: self.termination != Termination::Normal,
         }
     }
 
@@ -231,6 +232,9 @@ pub struct GameOutcome {
     pub white: String,
     /// Final disc difference from Black's view (-64..=64); its sign is the result (>0 Black won, 0 draw, <0 White won). Forfeits are recorded by the caller as +-64.
     pub black_disc_diff: i32,
+    /// The game ended by a forfeit: its ±64 counts in the result, not in the disc statistics.
+    #[serde(default)]
+    pub forfeit: bool,
 }
 
 /// The outcomes of records, in the same order.

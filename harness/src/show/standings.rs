@@ -207,6 +207,7 @@ mod tests {
             black: black.into(),
             white: white.into(),
             black_disc_diff: d,
+            forfeit: false,
         };
         let games = [
             game(0, "A", "B", 10),

@@ -40,6 +40,14 @@ pub fn final_tables(records: &[GameRecord]) -> String {
         let standing = Standing::of(m);
         let _ = writeln!(s, "{}", row(&columns().map(|c| standing.cell(c)), w));
     }
+    let left_out: u32 = matches.iter().map(|m| m.disc_pairs_with_forfeit).sum();
+    if left_out > 0 {
+        let _ = writeln!(
+            s,
+            "discs/game: over the pairs played out; {left_out} pair(s) with a forfeit left out \
+             (a forfeit counts as a result, ±64, in the score and the Elo)"
+        );
+    }
     let names: std::collections::BTreeSet<&str> = records
         .iter()
         .flat_map(|r| [r.black.as_str(), r.white.as_str()])

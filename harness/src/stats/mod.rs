@@ -200,14 +200,17 @@ pub struct MatchStats {
     pub los: Option<f64>,
     /// Fraction of the games that were drawn; 0 when there are no games.
     pub draw_ratio: f64,
-    /// Mean final disc difference per game from A's view with a paired Student's t 95% interval;
-    /// `None` without any complete pair, infinite bounds with exactly one.
+    /// Mean final disc difference per game from A's view with a paired Student's t 95% interval,
+    /// over the complete pairs without a forfeit (a forfeit's ±64 is a result, not a disc
+    /// count); `None` without any such pair, infinite bounds with exactly one.
     pub disc_diff: Option<Estimate>,
+    /// Complete pairs left out of `disc_diff` because one of their games was forfeited.
+    pub disc_pairs_with_forfeit: u32,
     /// Games between A and B that are not part of a complete pair (partner missing or malformed
     /// pair id); excluded from `pentanomial`, `elo`, `los` and `disc_diff`.
     pub incomplete_games: u32,
     /// Per complete pair, in pair order: the sum of the two games' disc differences from A's
-    /// view (the sample of the disc-difference sequential test).
+    /// view (the sample of the disc-difference sequential test, forfeits at ±64 included).
     #[serde(skip)]
     pub pair_disc_sums: Vec<i64>,
 }
@@ -299,6 +302,8 @@ pub struct PairObservation {
     pub half_points: [u8; 2],
     /// Sum of the two games' disc differences from A's view.
     pub disc_sum: i64,
+    /// One of the games ended by a forfeit (its ±64 is a result, not a disc count).
+    pub forfeit: bool,
 }
 
 /// The two games as a pair seen by `a`, if they form one: same pair id, and `a` played Black in
@@ -320,6 +325,7 @@ pub fn pair_observation(
         pair: first.pair,
         half_points: [result_half_points(d0) as u8, result_half_points(d1) as u8],
         disc_sum: d0 + d1,
+        forfeit: first.forfeit || second.forfeit,
     })
 }
 
@@ -395,6 +401,7 @@ fn match_stats_of<'g>(
         disc_diff: None,
         incomplete_games: 0,
         pair_disc_sums: Vec::new(),
+        disc_pairs_with_forfeit: 0,
     };
 
     let mut game_scores: Vec<f64> = Vec::new();
@@ -415,11 +422,19 @@ fn match_stats_of<'g>(
     stats.incomplete_games = incomplete;
     let mut pair_scores: Vec<f64> = Vec::new();
     let mut pair_disc_sums: Vec<f64> = Vec::new();
+    let mut played_out_disc_sums: Vec<f64> = Vec::new();
     for p in &pairs {
         let hp = p.half_points[0] + p.half_points[1];
         stats.pentanomial[hp as usize] += 1;
         pair_scores.push(f64::from(hp) / 4.0);
         pair_disc_sums.push(p.disc_sum as f64);
+        // The disc estimate counts games that were played out: a forfeit's ±64 is a result,
+        // not a disc count (the sequential test's sample keeps it: it is the engine's loss).
+        if p.forfeit {
+            stats.disc_pairs_with_forfeit += 1;
+        } else {
+            played_out_disc_sums.push(p.disc_sum as f64);
+        }
     }
     stats.pairs = pair_scores.len() as u32;
 
@@ -434,7 +449,7 @@ fn match_stats_of<'g>(
         stats.los = Some(los);
     }
     stats.elo_trinomial = score_estimate(&game_scores).map(|(elo, _)| elo);
-    stats.disc_diff = paired_disc_estimate(&pair_disc_sums);
+    stats.disc_diff = paired_disc_estimate(&played_out_disc_sums);
     stats.pair_disc_sums = pair_disc_sums.iter().map(|&d| d as i64).collect();
     stats
 }
@@ -594,6 +609,7 @@ pub(crate) mod tests {
             black: black.to_string(),
             white: white.to_string(),
             black_disc_diff,
+            forfeit: false,
         }
     }
 
@@ -814,6 +830,28 @@ pub(crate) mod tests {
         );
         // Pentanomial: pair 7 WW, pair 8 WW, pair 9 LL.
         assert_eq!(s.pentanomial, [1, 0, 0, 0, 2]);
+    }
+
+    /// A forfeit's ±64 counts in the result (pentanomial, score, the test's disc sample) but
+    /// not in the disc estimate, which is over the pairs played out.
+    #[test]
+    fn forfeited_pairs_are_left_out_of_the_disc_estimate() {
+        let mut crash = game(1, "b", "a", 64);
+        crash.forfeit = true;
+        let games = vec![
+            game(0, "a", "b", 10),
+            game(0, "b", "a", -4),
+            game(1, "a", "b", 6),
+            crash,
+            game(2, "a", "b", 2),
+            game(2, "b", "a", 0),
+        ];
+        let s = match_stats(&games, "a", "b");
+        assert_eq!(s.pentanomial.iter().sum::<u32>(), 3);
+        assert_eq!(s.disc_pairs_with_forfeit, 1);
+        assert_eq!(s.pair_disc_sums, vec![14, -58, 2]);
+        // Pairs 0 and 2: (10 + 4) / 2 and (2 + 0) / 2 discs per game.
+        close(s.disc_diff.unwrap().value, 4.0, 1e-12);
     }
 
     #[test]

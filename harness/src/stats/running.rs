@@ -123,6 +123,7 @@ mod tests {
             black: black.into(),
             white: white.into(),
             black_disc_diff: d,
+            forfeit: false,
         }
     }
 

@@ -221,6 +221,7 @@ mod tests {
             pair: 0,
             half_points: [a, b],
             disc_sum: discs,
+            forfeit: false,
         }
     }
 
@@ -231,6 +232,7 @@ mod tests {
             black: black.into(),
             white: white.into(),
             black_disc_diff: d,
+            forfeit: false,
         };
         let games = vec![
             o(0, "a", "b", 10),

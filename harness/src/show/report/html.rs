@@ -308,8 +308,9 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
         let svg = disc_histogram(&discs)?;
         let _ = writeln!(
             s,
-            "<figure>{svg}<figcaption>Final disc difference per game from {}'s view ({} games; \
-             forfeits count as ±64).</figcaption></figure></div>",
+            "<figure>{svg}<figcaption>Final disc difference per game from {}'s view ({} games \
+             played out; forfeits are left out of the disc statistics and counted as results, \
+             ±64, in the score).</figcaption></figure></div>",
             esc(&p.a),
             discs.len()
         );

@@ -54,6 +54,13 @@ pub fn markdown(report: &Report) -> String {
     for p in &report.pairings {
         let _ = writeln!(s, "{}", pairing_row(p));
     }
+    if report.totals.forfeits > 0 {
+        let _ = writeln!(
+            s,
+            "\nDiscs per game are over the pairs played out: a pair with a forfeit is left out of \
+             them (a forfeit counts as a result, ±64, in the score and the Elo)."
+        );
+    }
     if let Some(r) = &report.ratings {
         let _ = writeln!(
             s,

@@ -359,10 +359,12 @@ pub fn elo_trajectory(a: &str, b: &str, records: &[GameRecord]) -> Vec<EloPoint>
         .collect()
 }
 
-/// Disc differences per game from `a`'s view in its games against `b`, by game number.
+/// Disc differences per game from `a`'s view in its games against `b` that were played out
+/// (a forfeit's ±64 is a result, not a disc count), by game number.
 pub fn disc_differences(a: &str, b: &str, records: &[GameRecord]) -> Vec<i32> {
     sorted(records)
         .iter()
+        .filter(|r| r.termination == Termination::Normal)
         .filter_map(|r| {
             if r.black == a && r.white == b {
                 Some(r.score)
