@@ -92,7 +92,9 @@
 //!
 //! # Disc difference
 //!
-//! For each complete pair, `d_i` is the sum of the two games' final disc differences from A's view
+//! For each complete pair played out (neither game forfeited: a forfeit's ±64 is a result, not a
+//! disc count, so such pairs count in the score and the Elo but not here), `d_i` is the sum of
+//! the two games' final disc differences from A's view
 //! (Black's difference for the game where A had Black, its negation for the other). The `d_i` are
 //! independent, but their variance is unknown and `N` may be small, so the interval is Student's t
 //! with `N - 1` degrees of freedom and the *sample* variance (denominator `N - 1`, the unbiased
