@@ -543,14 +543,15 @@ impl State {
     }
 }
 
-/// `1:05.3` / `12.3` style clock text.
+/// `1:05.3` / `12.3s` style clock text.
 pub fn clock_text(d: Duration) -> String {
     let ms = d.as_millis();
     let (m, s, t) = (ms / 60_000, (ms / 1000) % 60, (ms / 100) % 10);
     if m > 0 {
         format!("{m}:{s:02}.{t}")
     } else {
-        format!("{s}.{t}")
+        // Under a minute, `12.3` alone could be minutes: say seconds.
+        format!("{s}.{t}s")
     }
 }
 
@@ -735,7 +736,7 @@ pub(crate) mod tests {
         );
         let c = s.live[&0].clocks_at(t0 + Duration::from_secs(5)).unwrap();
         assert_eq!(c, [Duration::from_secs(8), Duration::from_secs(7)]);
-        assert_eq!(clock_text(c[1]), "7.0");
+        assert_eq!(clock_text(c[1]), "7.0s");
         assert_eq!(clock_text(Duration::from_millis(65_300)), "1:05.3");
     }
 

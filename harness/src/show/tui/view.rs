@@ -149,7 +149,7 @@ fn search_line(side: Side, info: Option<&SearchInfo>, name: &str, wide: bool) ->
                 .map(|n| format!(" {} nps", count_text(n)))
                 .unwrap_or_default();
             spans.push(Span::raw(format!(
-                "d{}@{}% {:+.2} {} nodes{nps}",
+                "depth {}@{}% {:+.2} {} nodes{nps}",
                 i.depth,
                 i.selectivity,
                 i.score,
@@ -197,12 +197,12 @@ fn game_info(g: &GameState, now: Instant, large: bool, live: bool) -> Vec<Line<'
         }
         lines.push(Line::from(spans));
     }
-    let engine_moves = g.moves.iter().filter(|m| !m.book).count();
+    // Numbered as the move list numbers them: the opening's moves count.
     lines.push(Line::from(format!(
-        "Game {} (pair {}), move {}, opening {}",
+        "Game {} (pair {}), {} moves played, opening {}",
         g.game + 1,
         g.pair + 1,
-        engine_moves,
+        g.moves.len(),
         if g.opening.is_empty() {
             "-"
         } else {
@@ -229,7 +229,7 @@ fn game_info(g: &GameState, now: Instant, large: bool, live: bool) -> Vec<Line<'
             disc(m.color),
             m.mv,
             m.score
-                .map(|s| format!(" ({s:+.2}, d{})", m.depth.unwrap_or(0)))
+                .map(|s| format!(" ({s:+.2}, depth {})", m.depth.unwrap_or(0)))
                 .unwrap_or_default()
         ))),
         (None, None) => lines.push(Line::from("Start position")),
@@ -373,10 +373,14 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
         .elapsed(now)
         .map(duration_text)
         .unwrap_or_else(|| "-".into());
-    let eta = s
-        .eta(now)
-        .map(|d| format!("  ETA {}", duration_text(d)))
-        .unwrap_or_default();
+    // Paused, no game starts: an estimate of the end would run on meaninglessly.
+    let eta = match s.control {
+        ControlState::Paused => "  ETA paused".to_string(),
+        _ => s
+            .eta(now)
+            .map(|d| format!("  ETA {}", duration_text(d)))
+            .unwrap_or_default(),
+    };
     f.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled(
@@ -542,7 +546,12 @@ fn footer(s: &State) -> Line<'static> {
     let keys = if s.run_finished {
         "run finished: q exits and prints the tables".to_string()
     } else {
-        format!("←/→ Tab 1-9 game  f follow ({follow})  p pause  ? help  q quit")
+        let pause = if s.control == ControlState::Paused {
+            "p resume"
+        } else {
+            "p pause"
+        };
+        format!("←/→ Tab 1-9 game  f follow ({follow})  {pause}  ? help  q quit")
     };
     Line::from(vec![
         Span::styled(
@@ -819,13 +828,44 @@ mod tests {
         assert!(text.contains("Moves 1.f5 2.d6 3.c3 +2.50"), "{text}");
         assert!(text.contains("[●]"), "last move c3 marked:\n{text}");
         assert!(text.contains("1:05.0"), "Black's clock:\n{text}");
-        assert!(text.contains("30.0"), "White's clock:\n{text}");
+        assert!(
+            text.contains("30.0s"),
+            "White's clock, with its unit:\n{text}"
+        );
+        assert!(
+            text.contains("Game 2 (pair 1), 3 moves played"),
+            "numbered as the move list:\n{text}"
+        );
+        assert!(text.contains("(+2.50, depth 5)"), "{text}");
         assert!(text.contains("◀ to move"), "{text}");
         assert!(
-            text.contains("d7@100% -1.25 2.00M nodes 4.00M nps"),
+            text.contains("depth 7@100% -1.25 2.00M nodes 4.00M nps"),
             "{text}"
         );
         assert_eq!(text.lines().count(), 24);
+    }
+
+    /// Paused: the footer offers to resume, and the estimate of the end stops.
+    #[test]
+    fn paused_screens_say_resume_and_stop_the_eta() {
+        let t0 = Instant::now();
+        let mut s = live_state(t0, false);
+        for (w, h) in [(80, 24), (120, 40)] {
+            s.control = ControlState::Running;
+            let text = screen(w, h, |f| draw_live(f, &s, Overlay::default(), t0));
+            assert!(
+                text.contains("p pause") && !text.contains("p resume"),
+                "{text}"
+            );
+            assert!(!text.contains("ETA paused"), "{text}");
+            s.control = ControlState::Paused;
+            let text = screen(w, h, |f| draw_live(f, &s, Overlay::default(), t0));
+            assert!(
+                text.contains("PAUSED") && text.contains("p resume"),
+                "{w}x{h}:\n{text}"
+            );
+            assert!(text.contains("ETA paused"), "{w}x{h}:\n{text}");
+        }
     }
 
     #[test]
