@@ -168,7 +168,13 @@ fn search_line(side: Side, info: Option<&SearchInfo>, name: &str, wide: bool) ->
 }
 
 /// The players, clocks, discs, side to move, opening and search info of a game.
-fn game_info(g: &GameState, now: Instant, large: bool, live: bool) -> Vec<Line<'static>> {
+fn game_info(
+    g: &GameState,
+    now: Instant,
+    large: bool,
+    live: bool,
+    width: usize,
+) -> Vec<Line<'static>> {
     let (b, w) = g.discs();
     let clocks = g.clocks_at(now);
     let stm = g.side_to_move();
@@ -240,7 +246,7 @@ fn game_info(g: &GameState, now: Instant, large: bool, live: bool) -> Vec<Line<'
             lines.push(Line::styled("Search", Style::new().bold()));
         }
         if !large {
-            lines.push(inline_moves(g, 5));
+            lines.push(inline_moves(g, width));
         }
         for side in [Side::Black, Side::White] {
             lines.push(search_line(
@@ -254,20 +260,29 @@ fn game_info(g: &GameState, now: Instant, large: bool, live: bool) -> Vec<Line<'
     lines
 }
 
-/// The last `n` moves on one line: `22.c3 +2.50 23.d3 -1.00`.
-fn inline_moves(g: &GameState, n: usize) -> Line<'static> {
-    let skip = g.moves.len().saturating_sub(n);
-    let text: Vec<String> = g
-        .moves
-        .iter()
-        .enumerate()
-        .skip(skip)
-        .map(|(i, m)| {
-            let score = m.score.map(|s| format!(" {s:+.2}")).unwrap_or_default();
-            format!("{}.{}{score}", i + 1, m.mv)
-        })
-        .collect();
-    Line::from(format!("Moves {}", text.join(" ")))
+/// The newest moves that fit in `width` columns on one line: `Moves …22.c3 +2.50 23.d3 -1.00`
+/// (older moves give way, never the newest).
+fn inline_moves(g: &GameState, width: usize) -> Line<'static> {
+    let room = width.saturating_sub("Moves …".chars().count());
+    let mut shown: Vec<String> = Vec::new();
+    let mut used = 0;
+    for (i, m) in g.moves.iter().enumerate().rev() {
+        let score = m.score.map(|s| format!(" {s:+.2}")).unwrap_or_default();
+        let text = format!("{}.{}{score}", i + 1, m.mv);
+        let needed = text.chars().count() + usize::from(!shown.is_empty());
+        if used + needed > room {
+            break;
+        }
+        used += needed;
+        shown.push(text);
+    }
+    let cut = if shown.len() < g.moves.len() {
+        "…"
+    } else {
+        ""
+    };
+    shown.reverse();
+    Line::from(format!("Moves {cut}{}", shown.join(" ")))
 }
 
 fn termination_text(r: &crate::record::GameRecord) -> String {
@@ -588,7 +603,7 @@ fn draw_game(
         Paragraph::new(board).block(Block::bordered().title(title)),
         board_a,
     );
-    let info = game_info(g, now, large, live);
+    let info = game_info(g, now, large, live, info_a.width.saturating_sub(2).into());
     // Compact: one row per line (cut at the edge) so that both search lines fit.
     let info = Paragraph::new(info).block(Block::bordered().title(" Players "));
     let info = if large {
@@ -843,6 +858,30 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.lines().count(), 24);
+    }
+
+    /// At 80 columns the move line keeps the newest moves and lets the oldest go.
+    #[test]
+    fn the_compact_move_line_keeps_the_newest_moves() {
+        let t0 = Instant::now();
+        let mut s = live_state(t0, false);
+        for (color, m) in [
+            (Side::White, "d3"),
+            (Side::Black, "c4"),
+            (Side::White, "f4"),
+            (Side::Black, "f6"),
+            (Side::White, "f3"),
+        ] {
+            s.apply(moved(1, color, m, 0.5), t0);
+        }
+        s.refresh();
+        let text = screen(80, 24, |f| draw_live(f, &s, Overlay::default(), t0));
+        let line = text
+            .lines()
+            .find(|l| l.contains("Moves "))
+            .unwrap_or_default();
+        assert!(line.contains("8.f3 +0.50"), "the newest move:\n{text}");
+        assert!(line.contains("Moves …") && !line.contains("1.f5"), "{line}");
     }
 
     /// Paused: the footer offers to resume, and the estimate of the end stops.
