@@ -477,6 +477,72 @@ fn placeholder(message: &str) -> anyhow::Result<String> {
     Ok(svg)
 }
 
+/// A legend entry drawn above a chart: a line, or a filled box for a band.
+enum Key {
+    Line(RGBColor),
+    Band(RGBColor),
+}
+
+/// The title and the legend of a chart, drawn in a band above the plot (so that no legend ever
+/// covers data); returns the area left for the plot.
+fn heading<'a>(
+    root: &DrawingArea<SVGBackend<'a>, plotters::coord::Shift>,
+    title: &str,
+    keys: &[(Key, String)],
+) -> anyhow::Result<DrawingArea<SVGBackend<'a>, plotters::coord::Shift>> {
+    let (top, plot) = root.split_vertically(52);
+    let width = CHART_SIZE.0 as i32;
+    // Text widths are estimated (about 0.55 em per character): the band is not laid out by a
+    // browser.
+    let text_width = |text: &str, size: i32| (text.chars().count() as i32 * size * 11) / 20;
+    top.draw(&Text::new(
+        title.to_string(),
+        ((width - text_width(title, 18)) / 2, 6),
+        (FONT, 18).into_font(),
+    ))?;
+    let total: i32 = keys
+        .iter()
+        .map(|(_, label)| 24 + text_width(label, 13) + 18)
+        .sum::<i32>()
+        - 18;
+    let mut x = ((width - total) / 2).max(4);
+    let y = 38;
+    for (key, label) in keys {
+        match key {
+            Key::Line(color) => top.draw(&PathElement::new(
+                [(x, y), (x + 18, y)],
+                color.stroke_width(2),
+            ))?,
+            Key::Band(color) => top.draw(&Rectangle::new(
+                [(x, y - 5), (x + 18, y + 5)],
+                color.mix(0.18).filled(),
+            ))?,
+        }
+        top.draw(&Text::new(
+            label.clone(),
+            (x + 24, y - 7),
+            (FONT, 13).into_font(),
+        ))?;
+        x += 24 + text_width(label, 13) + 18;
+    }
+    Ok(plot)
+}
+
+/// Tick labels of a count axis: whole numbers only (a fractional tick would print a repeated,
+/// rounded number), and at most 11 of them.
+fn whole(x: &f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// How many ticks a count axis from 0 to `max` gets: one per unit up to 10, else about 10.
+fn count_ticks(max: f64) -> usize {
+    (max.round() as usize + 1).clamp(2, 11)
+}
+
 fn llr_chart(traj: &[TrajectoryPoint], lower: f64, upper: f64) -> anyhow::Result<String> {
     let mut points: Vec<(f64, f64)> = vec![(0.0, 0.0)];
     points.extend(traj.iter().map(|p| (f64::from(p.pairs), p.llr)));
@@ -488,9 +554,18 @@ fn llr_chart(traj: &[TrajectoryPoint], lower: f64, upper: f64) -> anyhow::Result
     {
         let root = SVGBackend::with_string(&mut svg, CHART_SIZE).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
+        let plot = heading(
+            &root,
+            "SPRT log-likelihood ratio",
+            &[
+                (Key::Line(BLUE), "LLR".to_string()),
+                (Key::Line(GREEN), format!("H1 bound {upper:.2}")),
+                (Key::Line(RED), format!("H0 bound {lower:.2}")),
+            ],
+        )?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(14)
-            .caption("SPRT log-likelihood ratio", (FONT, 18))
+            .margin_top(4)
             .x_label_area_size(42)
             .y_label_area_size(52)
             .build_cartesian_2d(0.0..xmax, (lo - pad)..(hi + pad))?;
@@ -502,37 +577,20 @@ fn llr_chart(traj: &[TrajectoryPoint], lower: f64, upper: f64) -> anyhow::Result
             .axis_desc_style((FONT, 14))
             .light_line_style(WHITE)
             .bold_line_style(GRID)
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_labels(count_ticks(xmax))
+            .x_label_formatter(&whole)
             .draw()?;
-        for (y, color, label) in [
-            (upper, GREEN, format!("H1 bound {upper:.2}")),
-            (lower, RED, format!("H0 bound {lower:.2}")),
-        ] {
-            chart
-                .draw_series(LineSeries::new(
-                    [(0.0, y), (xmax, y)],
-                    color.stroke_width(2),
-                ))?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2))
-                });
+        for (y, color) in [(upper, GREEN), (lower, RED)] {
+            chart.draw_series(LineSeries::new(
+                [(0.0, y), (xmax, y)],
+                color.stroke_width(2),
+            ))?;
         }
         chart.draw_series(LineSeries::new(
             [(0.0, 0.0), (xmax, 0.0)],
             GREY.stroke_width(1),
         ))?;
-        chart
-            .draw_series(LineSeries::new(points, BLUE.stroke_width(2)))?
-            .label("LLR")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLUE.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font((FONT, 13))
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID)
-            .draw()?;
+        chart.draw_series(LineSeries::new(points, BLUE.stroke_width(2)))?;
         root.present()?;
     }
     Ok(svg)
@@ -553,9 +611,17 @@ fn elo_chart(points: &[EloPoint]) -> anyhow::Result<String> {
     {
         let root = SVGBackend::with_string(&mut svg, CHART_SIZE).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
+        let plot = heading(
+            &root,
+            "Elo over pairs",
+            &[
+                (Key::Line(BLUE), format!("Elo {:+.1}", last.elo.value)),
+                (Key::Band(BLUE), "95% interval".to_string()),
+            ],
+        )?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(14)
-            .caption("Elo over pairs (95% interval)", (FONT, 18))
+            .margin_top(4)
             .x_label_area_size(42)
             .y_label_area_size(58)
             .build_cartesian_2d(0.0..xmax, lo..hi)?;
@@ -567,7 +633,8 @@ fn elo_chart(points: &[EloPoint]) -> anyhow::Result<String> {
             .axis_desc_style((FONT, 14))
             .light_line_style(WHITE)
             .bold_line_style(GRID)
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_labels(count_ticks(xmax))
+            .x_label_formatter(&whole)
             .y_label_formatter(&|y| format!("{y:+.0}"))
             .draw()?;
         let mut band: Vec<(f64, f64)> = points
@@ -580,39 +647,29 @@ fn elo_chart(points: &[EloPoint]) -> anyhow::Result<String> {
                 .rev()
                 .map(|p| (f64::from(p.pairs), clamp(p.elo.low))),
         );
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.18).filled())))?
-            .label("95% interval")
-            .legend(|(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 18, y + 5)], BLUE.mix(0.18).filled())
-            });
+        chart.draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.18).filled())))?;
         chart.draw_series(LineSeries::new(
             [(0.0, 0.0), (xmax, 0.0)],
             GREY.stroke_width(1),
         ))?;
-        chart
-            .draw_series(LineSeries::new(
-                points
-                    .iter()
-                    .map(|p| (f64::from(p.pairs), clamp(p.elo.value))),
-                BLUE.stroke_width(2),
-            ))?
-            .label(format!("Elo {:+.1}", last.elo.value))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLUE.stroke_width(2)));
-        if points.len() == 1 {
-            chart.draw_series(std::iter::once(Circle::new(
-                (f64::from(last.pairs), clamp(last.elo.value)),
-                4,
-                BLUE.filled(),
-            )))?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, 13))
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID)
-            .draw()?;
+        chart.draw_series(LineSeries::new(
+            points
+                .iter()
+                .map(|p| (f64::from(p.pairs), clamp(p.elo.value))),
+            BLUE.stroke_width(2),
+        ))?;
+        // Every point is marked while they are few (the first one included: a line alone
+        // would leave it unmarked), only the last once there are many.
+        let marked = if points.len() <= 30 {
+            points
+        } else {
+            &points[points.len() - 1..]
+        };
+        chart.draw_series(
+            marked
+                .iter()
+                .map(|p| Circle::new((f64::from(p.pairs), clamp(p.elo.value)), 3, BLUE.filled())),
+        )?;
         root.present()?;
     }
     Ok(svg)
@@ -635,9 +692,14 @@ fn disc_histogram(discs: &[i32]) -> anyhow::Result<String> {
     {
         let root = SVGBackend::with_string(&mut svg, CHART_SIZE).into_drawing_area();
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
+        let plot = heading(
+            &root,
+            "Disc difference per game",
+            &[(Key::Line(BLUE), format!("mean {mean:+.1}"))],
+        )?;
+        let mut chart = ChartBuilder::on(&plot)
             .margin(14)
-            .caption("Disc difference per game", (FONT, 18))
+            .margin_top(4)
             .x_label_area_size(42)
             .y_label_area_size(52)
             .build_cartesian_2d(-68.0..68.0, 0.0..ymax)?;
@@ -681,21 +743,71 @@ fn disc_histogram(discs: &[i32]) -> anyhow::Result<String> {
                     )
                 }),
         )?;
-        chart
-            .draw_series(LineSeries::new(
-                [(mean, 0.0), (mean, ymax)],
-                BLUE.stroke_width(2),
-            ))?
-            .label(format!("mean {mean:+.1}"))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 18, y)], BLUE.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font((FONT, 13))
-            .background_style(WHITE.mix(0.85))
-            .border_style(GRID)
-            .draw()?;
+        chart.draw_series(LineSeries::new(
+            [(mean, 0.0), (mean, ymax)],
+            BLUE.stroke_width(2),
+        ))?;
         root.present()?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod chart_tests {
+    use super::*;
+    use crate::stats::Estimate;
+
+    fn points(n: u32) -> Vec<EloPoint> {
+        (1..=n)
+            .map(|pairs| EloPoint {
+                pairs,
+                elo: Estimate {
+                    value: 100.0 + f64::from(pairs),
+                    low: 0.0,
+                    high: 200.0,
+                },
+            })
+            .collect()
+    }
+
+    /// The text of every `<text>` element of an svg.
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| t.split_once('>').map(|(_, rest)| rest))
+            .filter_map(|t| t.split_once("</text>").map(|(text, _)| text.trim()))
+            .collect()
+    }
+
+    /// With 4 pairs the x axis reads 0 1 2 3 4, each once (it read "0 0 1 2 2 2 3 4 4"), every
+    /// point is marked, and the legend is drawn above the plot, not over it.
+    #[test]
+    fn few_pairs_get_whole_ticks_marked_points_and_a_legend_above() {
+        let svg = elo_chart(&points(4)).unwrap();
+        let labels = texts(&svg);
+        for tick in ["0", "1", "2", "3", "4"] {
+            assert_eq!(
+                labels.iter().filter(|t| **t == tick).count(),
+                1,
+                "{tick} in {labels:?}"
+            );
+        }
+        assert_eq!(svg.matches("<circle").count(), 4, "every point marked");
+        // The legend's label sits in the band above the plot area (y < 52).
+        let legend = svg
+            .split("<text")
+            .find(|t| t.contains("Elo +104.0"))
+            .expect("the legend");
+        let y: f64 = legend
+            .split("y=\"")
+            .nth(1)
+            .and_then(|v| v.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .expect("a y coordinate");
+        assert!(y < 52.0, "legend at y = {y}");
+        // Many pairs: ten-odd ticks, only the last point marked.
+        let svg = elo_chart(&points(300)).unwrap();
+        assert!(texts(&svg).len() < 40);
+        assert_eq!(svg.matches("<circle").count(), 1);
+    }
 }
