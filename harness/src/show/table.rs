@@ -14,6 +14,25 @@ use std::fmt::Write;
 /// Records are taken in schedule order (by game number), whatever order they finished in, so
 /// the table of a run and `harness stats` on its journal are the same.
 pub fn final_tables(records: &[GameRecord]) -> String {
+    final_tables_within(records, terminal_width())
+}
+
+/// The width of the terminal standard output is, when it is one (a pipe or a file gets every
+/// column).
+pub fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    ratatui::crossterm::terminal::size()
+        .ok()
+        .map(|(w, _)| usize::from(w))
+}
+
+/// [`final_tables`] with the results table cut to `width` columns, when given: columns are
+/// dropped by priority (pair ratio, normalised Elo, pentanomial counts, draws, LOS, discs,
+/// score) until a row fits; names, games, W-D-L and Elo always stay.
+pub fn final_tables_within(records: &[GameRecord], width: Option<usize>) -> String {
     let sorted: std::borrow::Cow<[GameRecord]> = if records.is_sorted_by_key(|r| r.game) {
         std::borrow::Cow::Borrowed(records)
     } else {
@@ -33,12 +52,21 @@ pub fn final_tables(records: &[GameRecord]) -> String {
         .max()
         .unwrap_or(0)
         .max(14);
-    let header = row(&columns().map(|c| c.header().to_string()), w);
+    let shown = columns(w, width);
+    let header = row(&shown, |c| c.header().to_string(), w);
     let _ = writeln!(s, "{header}");
-    let _ = writeln!(s, "{}", "-".repeat(header.len()));
+    let _ = writeln!(s, "{}", "-".repeat(header.chars().count()));
     for m in &matches {
         let standing = Standing::of(m);
-        let _ = writeln!(s, "{}", row(&columns().map(|c| standing.cell(c)), w));
+        let _ = writeln!(s, "{}", row(&shown, |c| standing.cell(c), w));
+    }
+    let hidden = Column::ALL.len() - shown.len();
+    if hidden > 0 {
+        let _ = writeln!(
+            s,
+            "({hidden} columns left out to fit {} columns; pipe the output for all)",
+            width.unwrap_or(0)
+        );
     }
     let left_out: u32 = matches.iter().map(|m| m.disc_pairs_with_forfeit).sum();
     if left_out > 0 {
@@ -141,33 +169,59 @@ fn human_rate(rate: f64) -> String {
     }
 }
 
-/// The columns of the terminal table: all but normalised Elo and the pair ratio.
-fn columns() -> [Column; 10] {
-    let mut out = [Column::Engine; 10];
-    let shown = Column::ALL
-        .into_iter()
-        .filter(|c| !matches!(c, Column::NormalizedElo | Column::PairRatio));
-    for (slot, c) in out.iter_mut().zip(shown) {
-        *slot = c;
+/// The width of a column's cells; `w` is the width of the name columns.
+fn column_width(c: Column, w: usize) -> usize {
+    match c {
+        Column::Engine | Column::Opponent => w,
+        Column::Games => 5,
+        Column::Wdl => 11,
+        Column::Score => 6,
+        Column::Elo => 27,
+        Column::NormalizedElo => 24,
+        Column::Los => 6,
+        Column::Draws => 6,
+        Column::PairRatio => 10,
+        Column::Discs => 25,
+        Column::Pentanomial => 20,
     }
-    out
 }
 
-/// One line of the table from its cells; `w` is the width of the name columns.
-fn row(cells: &[String; 10], w: usize) -> String {
-    format!(
-        "{:<w$} {:<w$} {:>5} {:>11} {:>6} {:>27} {:>6} {:>6} {:>25} {:>20}",
-        cells[0],
-        cells[1],
-        cells[2],
-        cells[3],
-        cells[4],
-        cells[5],
-        cells[6],
-        cells[7],
-        cells[8],
-        cells[9]
-    )
+/// The columns shown within `width` (all of them without a width), in the usual order.
+fn columns(w: usize, width: Option<usize>) -> Vec<Column> {
+    // Least wanted first.
+    const DROP: [Column; 7] = [
+        Column::PairRatio,
+        Column::NormalizedElo,
+        Column::Pentanomial,
+        Column::Draws,
+        Column::Los,
+        Column::Discs,
+        Column::Score,
+    ];
+    let mut shown = Column::ALL.to_vec();
+    let total = |cols: &[Column]| cols.iter().map(|&c| column_width(c, w) + 1).sum::<usize>() - 1;
+    for drop in DROP {
+        if width.is_none_or(|max| total(&shown) <= max) {
+            break;
+        }
+        shown.retain(|&c| c != drop);
+    }
+    shown
+}
+
+/// One line of the table: each shown column's cell, names left-aligned, numbers right-aligned.
+fn row(shown: &[Column], cell: impl Fn(Column) -> String, w: usize) -> String {
+    shown
+        .iter()
+        .map(|&c| {
+            let width = column_width(c, w);
+            match c {
+                Column::Engine | Column::Opponent => format!("{:<width$}", cell(c)),
+                _ => format!("{:>width$}", cell(c)),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The sequential test's state in words: the LLR against its bounds and the decision.
@@ -196,4 +250,54 @@ pub fn sprt_summary(
         "\nSPRT {:?}/{:?} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations\n{verdict}\n",
         p.model, p.unit, p.elo0, p.elo1, p.alpha, p.beta, status.llr, status.lower, status.upper, status.observations
     )
+}
+
+#[cfg(test)]
+mod width_tests {
+    use super::*;
+    use crate::show::tui::state::tests::record;
+
+    fn records() -> Vec<GameRecord> {
+        (0..8)
+            .map(|g| {
+                let (b, w) = if g % 2 == 0 {
+                    ("alpha", "beta")
+                } else {
+                    ("beta", "alpha")
+                };
+                record(g, b, w, if g % 3 == 0 { 10 } else { -4 })
+            })
+            .collect()
+    }
+
+    /// At 80 columns every line of the results table fits, the Elo stays and the note says
+    /// what was left out; piped (no width) every column is there, nElo and pair ratio included.
+    #[test]
+    fn the_results_table_fits_the_terminal() {
+        let text = final_tables_within(&records(), Some(80));
+        let table: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("engine"))
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(table.len() >= 3, "{text}");
+        for line in &table {
+            assert!(
+                line.chars().count() <= 80,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
+        assert!(
+            table[0].contains("Elo [95%]") && table[0].contains("W-D-L"),
+            "{text}"
+        );
+        assert!(text.contains("left out to fit 80 columns"), "{text}");
+        let all = final_tables_within(&records(), None);
+        assert!(
+            all.contains("nElo [95%]") && all.contains("pair ratio"),
+            "{all}"
+        );
+        assert!(!all.contains("left out"), "{all}");
+    }
 }
