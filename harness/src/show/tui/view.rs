@@ -11,9 +11,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols;
 use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::{
-    Axis, Block, Chart, Clear, Dataset, GraphType, LegendPosition, LineGauge, Paragraph, Wrap,
-};
+use ratatui::widgets::{Axis, Block, Chart, Clear, Dataset, GraphType, LineGauge, Paragraph, Wrap};
 use ratatui::Frame;
 use std::time::Instant;
 
@@ -349,10 +347,23 @@ fn eval_chart<'a>(g: &GameState, data: &'a [Vec<(f64, f64)>; 2]) -> Chart<'a> {
                 .data(&data[side.index()])
         })
         .collect();
+    // The key is in the title, in each line's colour: a legend inside the plot covered the
+    // first moves' scores.
+    let title = Line::from(vec![
+        Span::raw(" Eval (discs, Black's view): "),
+        Span::styled(
+            format!("{} {}", disc(Side::Black), g.names[Side::Black.index()]),
+            Style::new().fg(Color::Cyan),
+        ),
+        Span::raw("  "),
+        Span::styled(
+            format!("{} {} ", disc(Side::White), g.names[Side::White.index()]),
+            Style::new().fg(Color::Magenta),
+        ),
+    ]);
     Chart::new(datasets)
-        .block(Block::bordered().title(" Eval (discs, Black's view) "))
-        .legend_position(Some(LegendPosition::TopLeft))
-        .hidden_legend_constraints((Constraint::Ratio(2, 3), Constraint::Ratio(1, 2)))
+        .block(Block::bordered().title(title))
+        .legend_position(None)
         .x_axis(
             Axis::default()
                 .bounds([0.0, x_max])
@@ -915,7 +926,15 @@ mod tests {
         check_common(&text);
         assert!(text.contains("┌───┬───┬"), "grid board:\n{text}");
         assert!(text.contains("  a   b   c   d   e   f   g   h"), "{text}");
-        assert!(text.contains("Eval (discs, Black's view)"), "{text}");
+        let eval = text
+            .lines()
+            .find(|l| l.contains("Eval (discs, Black's view)"))
+            .unwrap_or_default();
+        // The key is in the title, not over the plot.
+        assert!(
+            eval.contains("● beta") && eval.contains("○ alpha"),
+            "{text}"
+        );
         assert!(text.contains("Moves"), "{text}");
         assert!(text.contains("3. ● c3"), "{text}");
         assert!(text.contains("+2.50"), "{text}");
