@@ -204,9 +204,12 @@ impl EngineHost {
                 return Err(spawn_err(e.to_string()));
             }
         };
-        // The worker connects, or dies trying, or takes too long: whichever comes first.
+        // The worker connects, or dies trying, or takes too long: whichever comes first. The
+        // connection is looked at first: a worker that connected, reported a load error and
+        // exited has both ready, and its report is the one that says what went wrong.
         let accepted = tokio::time::timeout(STARTUP_TIMEOUT, async {
             tokio::select! {
+                biased;
                 accepted = listener.accept() => accepted.map(|(stream, _)| stream).map_err(|e| e.to_string()),
                 status = child.wait() => Err(match status {
                     Ok(status) => format!("the worker {} during start-up", describe_exit(status)),
