@@ -691,14 +691,13 @@ impl Validator<'_> {
             None => None,
         };
         let time_span = raw.time.span();
-        let (time, margin, stall_timeout) = self.time(raw.time.into_inner(), time_span)?;
+        let defaults = (
+            Duration::from_secs_f64(DEFAULT_MARGIN_SECS),
+            Duration::from_secs_f64(DEFAULT_STALL_TIMEOUT_SECS),
+        );
+        let shared = self.time(raw.time.into_inner(), time_span, defaults)?;
         let openings_span = raw.openings.span();
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
-        let shared = TimeRules {
-            control: time,
-            margin,
-            stall_timeout,
-        };
         let engines = self.engines(raw.engine, format, t.format.span(), base_dir, shared)?;
         let n = engines.len();
         let pairings = match format {
@@ -737,9 +736,9 @@ impl Validator<'_> {
             concurrency,
             affinity: t.affinity.unwrap_or(false),
             out,
-            time,
-            margin,
-            stall_timeout,
+            time: shared.control,
+            margin: shared.margin,
+            stall_timeout: shared.stall_timeout,
             openings,
             engines,
             sprt,
@@ -820,11 +819,14 @@ impl Validator<'_> {
         Duration::try_from_secs_f64(secs).or_else(|_| bad("is too large"))
     }
 
+    /// A `[time]` table, or an engine's `time` table; a margin or stall timeout it leaves out is
+    /// `fallback`'s.
     fn time(
         &self,
         raw: RawTime,
         span: Range<usize>,
-    ) -> Result<(TimeControl, Duration, Duration), ConfigError> {
+        fallback: (Duration, Duration),
+    ) -> Result<TimeRules, ConfigError> {
         let limits = [
             ("base", raw.base.as_ref().map(Spanned::span)),
             ("move-time", raw.move_time.as_ref().map(Spanned::span)),
@@ -889,13 +891,17 @@ impl Validator<'_> {
         };
         let margin = match &raw.margin {
             Some(m) => self.seconds(m, "margin", true)?,
-            None => Duration::from_secs_f64(DEFAULT_MARGIN_SECS),
+            None => fallback.0,
         };
         let stall_timeout = match &raw.stall_timeout {
             Some(s) => self.seconds(s, "stall-timeout", false)?,
-            None => Duration::from_secs_f64(DEFAULT_STALL_TIMEOUT_SECS),
+            None => fallback.1,
         };
-        Ok((time, margin, stall_timeout))
+        Ok(TimeRules {
+            control: time,
+            margin,
+            stall_timeout,
+        })
     }
 
     fn openings(
@@ -1063,19 +1069,8 @@ impl Validator<'_> {
                 None => None,
                 Some(raw) => {
                     let span = raw.span();
-                    let raw = raw.into_inner();
-                    let (own_margin, own_stall) =
-                        (raw.margin.is_some(), raw.stall_timeout.is_some());
-                    let (control, margin, stall_timeout) = self.time(raw, span)?;
-                    Some(TimeRules {
-                        control,
-                        margin: if own_margin { margin } else { shared.margin },
-                        stall_timeout: if own_stall {
-                            stall_timeout
-                        } else {
-                            shared.stall_timeout
-                        },
-                    })
+                    let fallback = (shared.margin, shared.stall_timeout);
+                    Some(self.time(raw.into_inner(), span, fallback)?)
                 }
             };
             name_lines.push(self.line(&entry.name.span()));
