@@ -7,7 +7,7 @@
 
 use crate::support::{
     artifacts, check_normal_record, check_record, check_schedule, engine, engine_moves, harness,
-    read_games, s, toml_string, TempDir, TournamentFile,
+    processes_with, read_games, s, toml_string, TempDir, TournamentFile,
 };
 use harness::record::{GameRecord, Termination};
 use othello_board::Color;
@@ -137,14 +137,9 @@ fn broken_external_programs_forfeit_with_the_reason() {
     let a = artifacts();
     let dir = TempDir::new("external-broken");
     // NBoard programs written as shell scripts: they answer pings, and `go` as scripted.
-    let nboard = |answer: &str| {
-        format!(
-            "while read -r cmd arg; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) {answer} ;;\n  esac\ndone\n"
-        )
-    };
-    dir.write("illegal.sh", &nboard("echo '=== A1/0.00/0.0'"));
-    dir.write("garbage.sh", &nboard("echo '=== hello'"));
-    dir.write("silent.sh", &nboard(":"));
+    dir.write("illegal.sh", &nboard_script("echo '=== A1/0.00/0.0'"));
+    dir.write("garbage.sh", &nboard_script("echo '=== hello'"));
+    dir.write("silent.sh", &nboard_script(":"));
     dir.write(
         "gtp-garbage.sh",
         "while read -r line; do echo 'nonsense'; echo; done\n",
@@ -280,27 +275,21 @@ fn gtp_bridge_gives_the_served_engine_the_move_time() {
     );
 }
 
-/// Command lines of the live processes whose command line contains `marker`, zombies aside.
-fn processes_with(marker: &str) -> Vec<String> {
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    procs
-        .flatten()
-        .filter(|p| {
-            // A zombie has been killed; it only waits for its parent to reap it.
-            let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(marker))
+/// Command lines of the live processes whose command line contains `marker` (a zombie has been
+/// killed; it only waits for its parent to reap it).
+fn running(marker: &str) -> Vec<String> {
+    processes_with(marker)
+        .into_iter()
+        .filter(|p| !p.zombie)
+        .map(|p| p.cmdline)
         .collect()
+}
+
+/// An NBoard program as a shell script: it answers `ping`, and runs `on_go` for `go`.
+fn nboard_script(on_go: &str) -> String {
+    format!(
+        "while read -r cmd arg; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) {on_go} ;;\n  esac\ndone\n"
+    )
 }
 
 /// Wait up to `limit` for `check` to hold.
@@ -323,15 +312,10 @@ fn eventually(limit: std::time::Duration, check: impl Fn() -> bool) -> bool {
 fn spinning_programs_do_not_outlive_the_run() {
     let a = artifacts();
     let dir = TempDir::new("external-spinners");
-    let nboard = |on_go: &str| {
-        format!(
-            "while read -r cmd arg; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) {on_go} ;;\n  esac\ndone\n"
-        )
-    };
-    dir.write("spin.sh", &nboard("while :; do :; done"));
+    dir.write("spin.sh", &nboard_script("while :; do :; done"));
     dir.write(
         "forkspin.sh",
-        &nboard("( while :; do :; done ) & while :; do :; done"),
+        &nboard_script("( while :; do :; done ) & while :; do :; done"),
     );
     for script in ["spin.sh", "forkspin.sh"] {
         let path = dir.join(script);
@@ -359,7 +343,7 @@ fn spinning_programs_do_not_outlive_the_run() {
                 r.reason
             );
         }
-        let left = processes_with(&marker);
+        let left = running(&marker);
         assert!(left.is_empty(), "{script}: left after the run: {left:#?}");
 
         // The coordinator killed in mid-game: its workers take their groups with them.
@@ -368,19 +352,19 @@ fn spinning_programs_do_not_outlive_the_run() {
         let mut child =
             crate::support::spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], false);
         let spinning = eventually(std::time::Duration::from_secs(20), || {
-            !processes_with(&marker).is_empty()
+            !running(&marker).is_empty()
         });
-        let before = processes_with(&marker);
+        let before = running(&marker);
         child.kill().expect("SIGKILL the coordinator");
         let _ = child.wait();
         assert!(spinning, "{script}: the program never started");
         let gone = eventually(std::time::Duration::from_secs(5), || {
-            processes_with(&marker).is_empty()
+            running(&marker).is_empty()
         });
         assert!(
             gone,
             "{script}: running before the SIGKILL: {before:#?}; still running after: {:#?}",
-            processes_with(&marker)
+            running(&marker)
         );
     }
 }

@@ -8,7 +8,8 @@
 //! normal and the run quick.
 
 use crate::support::{
-    artifacts, check_ggf, check_record, check_schedule, engine, read_games, s, Output, TempDir,
+    artifacts, check_ggf, check_record, check_schedule, engine, processes_with, read_games, s,
+    worker_marker, Output, TempDir,
 };
 use harness::record::{GameRecord, PlayedMove, Termination};
 use othello_board::{Color, Move, Position};
@@ -79,29 +80,6 @@ fn vm_hwm_kb(pid: &str) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Process ids of the live workers of the harness process `pid` (see `workers_of`).
-fn worker_pids(pid: u32) -> Vec<String> {
-    let marker = format!("othello-harness-{pid}-");
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    procs
-        .flatten()
-        .filter(|p| {
-            p.file_name()
-                .to_string_lossy()
-                .bytes()
-                .all(|b| b.is_ascii_digit())
-        })
-        .filter(|p| {
-            std::fs::read(p.path().join("cmdline"))
-                .map(|c| String::from_utf8_lossy(&c).contains(&marker))
-                .unwrap_or(false)
-        })
-        .map(|p| p.file_name().to_string_lossy().into_owned())
-        .collect()
-}
-
 /// Run the harness with `args` in `dir` like `support::harness`, sampling the coordinator's
 /// (and with `watch_workers` its workers') peak memory every few milliseconds.
 fn run_watched(dir: &Path, args: &[&str], watch_workers: bool) -> Watched {
@@ -138,7 +116,10 @@ fn run_watched(dir: &Path, args: &[&str], watch_workers: bool) -> Watched {
             coordinator_hwm_kb = coordinator_hwm_kb.max(kb);
         }
         if watch_workers {
-            for w in worker_pids(pid) {
+            for w in processes_with(&worker_marker(pid))
+                .into_iter()
+                .map(|p| p.pid)
+            {
                 worker_hwm_kb = worker_hwm_kb.max(vm_hwm_kb(&w).unwrap_or(0));
             }
         }

@@ -512,14 +512,9 @@ fn affinity_pins_each_game_to_its_own_core() {
     let pid = child.id();
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     while child.try_wait().unwrap().is_none() {
-        let marker = format!("othello-harness-{pid}-");
-        for p in std::fs::read_dir("/proc").unwrap().flatten() {
-            let cmdline = std::fs::read(p.path().join("cmdline")).unwrap_or_default();
-            if String::from_utf8_lossy(&cmdline).contains(&marker) {
-                let worker = p.file_name().to_string_lossy().into_owned();
-                if let Some(list) = cpus_allowed(&worker) {
-                    seen.insert(worker, list);
-                }
+        for worker in crate::support::processes_with(&crate::support::worker_marker(pid)) {
+            if let Some(list) = cpus_allowed(&worker.pid) {
+                seen.insert(worker.pid, list);
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(20));

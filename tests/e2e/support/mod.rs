@@ -12,7 +12,7 @@ pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     read_games,
 };
-pub use process::{harness, spawn_harness, workers_of, Output};
+pub use process::{harness, processes_with, spawn_harness, worker_marker, workers_of, Output};
 pub use temp::TempDir;
 
 use std::path::Path;

@@ -61,19 +61,56 @@ impl Output {
     }
 }
 
-/// Command lines of the live worker processes of the harness process `pid`, found by the
-/// socket path in their command line, `othello-harness-<harness pid>-<n>.sock` (Linux `/proc`;
-/// elsewhere none are found).
-pub fn workers_of(pid: u32) -> Vec<String> {
-    let marker = format!("othello-harness-{pid}-");
+/// One process of this machine, as `/proc` shows it.
+pub struct Process {
+    pub pid: String,
+    /// The command line, arguments separated by spaces.
+    pub cmdline: String,
+    /// Ended, waiting only to be reaped by its parent.
+    pub zombie: bool,
+}
+
+/// Every process whose command line contains `marker` (Linux `/proc`; elsewhere none).
+pub fn processes_with(marker: &str) -> Vec<Process> {
     let Ok(procs) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
     procs
         .flatten()
-        .filter_map(|p| std::fs::read(p.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&marker))
+        .filter(|p| {
+            p.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
+        .filter_map(|p| {
+            let cmdline = std::fs::read(p.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if !cmdline.contains(marker) {
+                return None;
+            }
+            let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            Some(Process {
+                pid: p.file_name().to_string_lossy().into_owned(),
+                cmdline,
+                zombie: state.starts_with('Z'),
+            })
+        })
+        .collect()
+}
+
+/// The marker in every worker's command line: its socket path,
+/// `othello-harness-<harness pid>-<n>.sock`.
+pub fn worker_marker(pid: u32) -> String {
+    format!("othello-harness-{pid}-")
+}
+
+/// Command lines of the live worker processes of the harness process `pid`.
+pub fn workers_of(pid: u32) -> Vec<String> {
+    processes_with(&worker_marker(pid))
+        .into_iter()
+        .map(|p| p.cmdline)
         .collect()
 }
 
