@@ -12,6 +12,10 @@ use othello_board::{Color, Move, Position};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+/// Each side's remaining clock, [Black, White]: `None` for a side that plays without one
+/// (fixed time per move, depth or nodes), so a game where only one engine has a clock shows it.
+pub type SideClocks = [Option<Duration>; 2];
+
 /// Something that happened in the run.
 #[derive(Clone, Debug)]
 pub enum Event {
@@ -37,8 +41,8 @@ pub enum Event {
         opening: String,
         start: Position,
         book: Vec<Move>,
-        /// Remaining clock of [Black, White] for clock games.
-        clocks: Option<[Duration; 2]>,
+        /// Remaining clock of [Black, White]; `None` for a side without a clock.
+        clocks: SideClocks,
     },
     /// An engine reports live search information for the move it is thinking about.
     Thinking {
@@ -55,8 +59,8 @@ pub enum Event {
         /// The engine's last report for this move.
         info: Option<SearchInfo>,
         time_ms: u64,
-        /// Remaining clocks after the move, for clock games.
-        clocks: Option<[Duration; 2]>,
+        /// Remaining clocks after the move; `None` for a side without a clock.
+        clocks: SideClocks,
     },
     /// A game ended; the record is already in the journal.
     GameFinished { record: GameRecord },

@@ -84,7 +84,7 @@ enum Command {
         #[arg(long)]
         watch: bool,
         /// Seconds between two looks at the journals (with --watch).
-        #[arg(long, default_value_t = 10.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         interval: f64,
         /// The file the shards watch (`run --stop-file`): written when the test decides.
         #[arg(long, value_name = "PATH")]
@@ -138,13 +138,13 @@ enum Command {
         #[arg(long = "option", value_parser = parse_option)]
         options: Vec<(String, String)>,
         /// Sets the engine option `Threads`.
-        #[arg(long)]
+        #[arg(long, value_name = "N")]
         threads: Option<u32>,
         /// Folder where a bare plugin name is looked up.
         #[arg(long)]
         plugin_dir: Option<PathBuf>,
         /// Seconds to wait for one position before giving up.
-        #[arg(long, default_value_t = 3600.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 3600.0)]
         timeout: f64,
     },
     /// Serve a plugin over the NBoard protocol on stdin/stdout (for the NBoard GUI).
@@ -188,14 +188,16 @@ enum Command {
         /// The candidate's name (default: Black of the first game).
         #[arg(long)]
         candidate: Option<String>,
-        /// Logistic Elo bounds of the Elo tests.
+        /// H0 of the logistic Elo tests: the candidate is not stronger than this.
         #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         elo0: f64,
+        /// H1 of the logistic Elo tests: the candidate is stronger by at least this.
         #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
         elo1: f64,
-        /// Normalised Elo bounds of the normalised tests (pentanomial and discs).
+        /// H0 of the normalised tests (pentanomial and discs), in normalised Elo.
         #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
         nelo0: f64,
+        /// H1 of the normalised tests (pentanomial and discs), in normalised Elo.
         #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
         nelo1: f64,
         /// Simulated tests per kind of test.
@@ -214,8 +216,10 @@ enum Command {
     /// Internal: an engine worker process (started by the coordinator).
     #[command(hide = true)]
     Worker {
+        /// The coordinator's Unix socket to connect to.
         #[arg(long)]
         connect: PathBuf,
+        /// The plugin library to load.
         #[arg(long)]
         plugin: PathBuf,
         /// Address-space limit in bytes, set before the plugin loads.
@@ -427,6 +431,26 @@ pub fn main() -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every command and every argument says what it is in `--help` (a flag without a
+    /// description is one a user has to guess at).
+    #[test]
+    fn every_command_and_argument_is_described() {
+        use clap::CommandFactory;
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        for cmd in cli.get_subcommands() {
+            if cmd.get_about().is_none() {
+                missing.push(cmd.get_name().to_string());
+            }
+            for arg in cmd.get_arguments() {
+                if arg.get_help().is_none() && arg.get_id() != "help" {
+                    missing.push(format!("{} {}", cmd.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "without a description: {missing:?}");
+    }
 
     #[test]
     fn options() {

@@ -5,7 +5,7 @@
 //! stall, error, illegal move) ends the game at once with that engine forfeiting; the record
 //! keeps the position where it happened so the fault can be reproduced.
 
-use crate::events::{ControlState, Event, EventSink, RunControl};
+use crate::events::{ControlState, Event, EventSink, RunControl, SideClocks};
 use crate::host::{EngineHost, HostError, SearchBudget};
 use crate::plan::config::{TimeControl, TimeRules};
 use crate::plan::openings::Opening;
@@ -36,11 +36,11 @@ impl GameSetup<'_> {
         ([b.0, w.0], [b.1, w.1])
     }
 
-    /// Whether both sides play on a clock (then the live view shows the clocks).
-    fn both_on_clocks(&self) -> bool {
+    /// Which sides play on a clock (the live view shows those clocks).
+    fn on_clock(&self) -> [bool; 2] {
         self.time
-            .iter()
-            .all(|r| matches!(r.control, TimeControl::Clock { .. }))
+            .each_ref()
+            .map(|r| matches!(r.control, TimeControl::Clock { .. }))
     }
 }
 
@@ -81,7 +81,10 @@ pub async fn play_game(
     let mut nodes = [0u64; 2];
     let (mut clock, increment) = setup.clocks();
     let mut forfeit: Option<(Color, Termination, String)> = None;
-    let clocks = |clock: &[Duration; 2]| setup.both_on_clocks().then_some(*clock);
+    let on_clock = setup.on_clock();
+    let clocks = |clock: &[Duration; 2]| -> SideClocks {
+        [0, 1].map(|side| on_clock[side].then_some(clock[side]))
+    };
     events.send(Event::GameStarted {
         game,
         pair: setup.scheduled.pair,

@@ -2,7 +2,7 @@
 //! events here; this thread draws at most ~30 frames per second, draining every pending event
 //! before each frame, and sets the scheduling control on the user's keys.
 
-use super::state::State;
+use super::state::{GameState, State};
 use super::terminal::Term;
 use super::view::{draw_live, Overlay};
 use crate::events::{ControlState, Event, RunControl};
@@ -151,7 +151,7 @@ pub fn ui_loop(
                 dirty = true;
             }
         }
-        let ticking = state.live.values().any(|g| g.clocks.is_some());
+        let ticking = state.live.values().any(GameState::has_clock);
         let idle = last_draw.is_none_or(|t| now.duration_since(t) >= IDLE_REDRAW);
         if dirty || ticking || idle {
             if state.run_finished
@@ -182,8 +182,8 @@ mod tests {
         let t0 = Instant::now();
         let mut s = State::new();
         s.apply(run_started(8, None), t0);
-        s.apply(started(0, None), t0);
-        s.apply(started(1, None), t0);
+        s.apply(started(0, [None, None]), t0);
+        s.apply(started(1, [None, None]), t0);
         let (mut o, c, mut q) = (Overlay::default(), RunControl::new(), false);
         let press =
             |code, s: &mut State, o: &mut Overlay, q: &mut bool| handle_key(key(code), s, o, &c, q);

@@ -1,7 +1,7 @@
 //! The terminal UI's model: coordinator events in, a snapshot to draw out. No I/O and no
 //! drawing here; time comes in as an argument so that the updates are testable.
 
-use crate::events::{ControlState, Event};
+use crate::events::{ControlState, Event, SideClocks};
 use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
 use crate::search::SearchInfo;
@@ -52,8 +52,8 @@ pub struct GameState {
     /// Every move so far, the opening's first.
     pub moves: Vec<MoveEntry>,
     pub position: Position,
-    /// Remaining clocks [Black, White] at `clock_at`, for clock games.
-    pub clocks: Option<[Duration; 2]>,
+    /// Remaining clocks [Black, White] at `clock_at` (`None` for a side without a clock).
+    pub clocks: SideClocks,
     pub clock_at: Instant,
     /// The latest search report of each side for the move it is (or was last) thinking about.
     pub thinking: [Option<SearchInfo>; 2],
@@ -73,7 +73,7 @@ impl GameState {
         opening: String,
         start: Position,
         book: &[Move],
-        clocks: Option<[Duration; 2]>,
+        clocks: SideClocks,
         now: Instant,
     ) -> GameState {
         let mut g = GameState {
@@ -115,7 +115,7 @@ impl GameState {
             r.opening.text.clone(),
             start,
             &[],
-            None,
+            [None, None],
             now,
         );
         for m in r.moves.iter().take(ply) {
@@ -165,13 +165,19 @@ impl GameState {
     }
 
     /// The clocks at `now`: the side to move's clock runs from the last update.
-    pub fn clocks_at(&self, now: Instant) -> Option<[Duration; 2]> {
-        let mut c = self.clocks?;
+    pub fn clocks_at(&self, now: Instant) -> SideClocks {
+        let mut c = self.clocks;
         if !self.is_finished() {
-            let side = self.side_to_move().index();
-            c[side] = c[side].saturating_sub(now.saturating_duration_since(self.clock_at));
+            if let Some(left) = c[self.side_to_move().index()].as_mut() {
+                *left = left.saturating_sub(now.saturating_duration_since(self.clock_at));
+            }
         }
-        Some(c)
+        c
+    }
+
+    /// Whether either side's clock is shown (then the view redraws as it runs).
+    pub fn has_clock(&self) -> bool {
+        self.clocks.iter().any(Option::is_some)
     }
 
     /// Engine scores by ply from Black's view: (ply, score) for Black's and White's moves.
@@ -338,8 +344,11 @@ impl State {
                     if let Some(info) = info {
                         g.thinking[color.index()] = Some(info);
                     }
-                    if clocks.is_some() {
-                        g.clocks = clocks;
+                    // A side keeps its clock for the whole game; a move's report carries it.
+                    for (kept, sent) in g.clocks.iter_mut().zip(clocks) {
+                        if sent.is_some() {
+                            *kept = sent;
+                        }
                     }
                     g.clock_at = now;
                     g.started = now;
@@ -351,10 +360,9 @@ impl State {
                     None => GameState::from_record(&record, usize::MAX),
                 };
                 g.record = Some(record.clone());
-                if let Some(c) = g.clocks.as_mut() {
-                    // Freeze the clocks where they stood at the end.
-                    let side = g.position.side_to_move.index();
-                    c[side] = c[side].saturating_sub(now.saturating_duration_since(g.clock_at));
+                // Freeze the clocks where they stood at the end.
+                if let Some(left) = g.clocks[g.position.side_to_move.index()].as_mut() {
+                    *left = left.saturating_sub(now.saturating_duration_since(g.clock_at));
                 }
                 if self.spectate == Spectate::Game(g.game) {
                     self.pinned = Some(g.clone());
@@ -601,7 +609,7 @@ pub(crate) mod tests {
         s.parse().unwrap()
     }
 
-    pub(crate) fn started(game: usize, clocks: Option<[Duration; 2]>) -> Event {
+    pub(crate) fn started(game: usize, clocks: SideClocks) -> Event {
         Event::GameStarted {
             game,
             pair: game / 2,
@@ -622,7 +630,7 @@ pub(crate) mod tests {
             by_engine: true,
             info: Some(info(5, score, 20_000, 10)),
             time_ms: 10,
-            clocks: None,
+            clocks: [None, None],
         }
     }
 
@@ -682,7 +690,7 @@ pub(crate) mod tests {
         let t0 = Instant::now();
         let mut s = State::new();
         s.apply(run_started(4, None), t0);
-        s.apply(started(0, None), t0);
+        s.apply(started(0, [None, None]), t0);
         let g = &s.live[&0];
         assert_eq!(g.moves.len(), 2);
         assert!(g.moves.iter().all(|m| m.book));
@@ -717,11 +725,9 @@ pub(crate) mod tests {
         let t0 = Instant::now();
         let mut s = State::new();
         let ten = Duration::from_secs(10);
-        s.apply(started(0, Some([ten, ten])), t0);
-        let c = s.live[&0]
-            .clocks_at(t0 + Duration::from_millis(1500))
-            .unwrap();
-        assert_eq!(c, [Duration::from_millis(8500), ten]);
+        s.apply(started(0, [Some(ten), Some(ten)]), t0);
+        let c = s.live[&0].clocks_at(t0 + Duration::from_millis(1500));
+        assert_eq!(c, [Some(Duration::from_millis(8500)), Some(ten)]);
         s.apply(
             Event::Moved {
                 game: 0,
@@ -730,13 +736,16 @@ pub(crate) mod tests {
                 by_engine: true,
                 info: None,
                 time_ms: 2000,
-                clocks: Some([Duration::from_secs(8), ten]),
+                clocks: [Some(Duration::from_secs(8)), Some(ten)],
             },
             t0 + Duration::from_secs(2),
         );
-        let c = s.live[&0].clocks_at(t0 + Duration::from_secs(5)).unwrap();
-        assert_eq!(c, [Duration::from_secs(8), Duration::from_secs(7)]);
-        assert_eq!(clock_text(c[1]), "7.0s");
+        let c = s.live[&0].clocks_at(t0 + Duration::from_secs(5));
+        assert_eq!(
+            c,
+            [Some(Duration::from_secs(8)), Some(Duration::from_secs(7))]
+        );
+        assert_eq!(clock_text(c[1].unwrap()), "7.0s");
         assert_eq!(clock_text(Duration::from_millis(65_300)), "1:05.3");
     }
 
@@ -745,8 +754,8 @@ pub(crate) mod tests {
         let t0 = Instant::now();
         let mut s = State::new();
         s.apply(run_started(8, None), t0);
-        s.apply(started(0, None), t0);
-        s.apply(started(1, None), t0);
+        s.apply(started(0, [None, None]), t0);
+        s.apply(started(1, [None, None]), t0);
         // Following keeps the game on screen while it is alive.
         assert_eq!(s.shown, Some(0));
         s.apply(
@@ -756,7 +765,7 @@ pub(crate) mod tests {
             t0,
         );
         assert_eq!(s.shown, Some(1));
-        s.apply(started(2, None), t0);
+        s.apply(started(2, [None, None]), t0);
         s.cycle(1);
         assert_eq!(s.spectate, Spectate::Game(2));
         s.cycle(1);

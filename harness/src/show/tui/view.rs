@@ -181,9 +181,13 @@ fn game_info(
     let name_w = g.names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     for (side, count) in [(Side::Black, b), (Side::White, w)] {
         let to_move = !over && stm == side;
-        let clock = clocks
-            .map(|c| format!("  {:>7}", clock_text(c[side.index()])))
-            .unwrap_or_default();
+        // A side without a clock (time per move, depth, nodes) gets blanks where the other
+        // side's clock stands, so the columns stay aligned.
+        let clock = match clocks[side.index()] {
+            Some(left) => format!("  {:>7}", clock_text(left)),
+            None if g.has_clock() => " ".repeat(9),
+            None => String::new(),
+        };
         let mut spans = vec![
             Span::styled(format!("{} ", disc(side)), Style::new().bold()),
             Span::styled(
@@ -511,7 +515,7 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
         let (b, w) = g.discs();
         let marker = if s.shown == Some(g.game) { "▶" } else { " " };
         lines.push(Line::from(format!(
-            "{marker}{} g{:<4} {} {b:>2}-{w:<2} {}  move {:<2} {} to move",
+            "{marker}{} g{:<4} {} {b:>2}-{w:<2} {}  {:>2} moves  {} to move",
             if i < 9 {
                 format!("{}", i + 1)
             } else {
@@ -520,7 +524,8 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
             g.game + 1,
             g.names[0],
             g.names[1],
-            g.moves.iter().filter(|m| !m.book).count(),
+            // Counted as the move list and the game's header count: the opening's too.
+            g.moves.len(),
             disc(g.side_to_move()),
         )));
     }
@@ -778,7 +783,7 @@ pub fn draw_replay(f: &mut Frame, g: &GameState, index: usize, count: usize, tot
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::Event;
+    use crate::events::{Event, SideClocks};
     use crate::show::tui::state::tests::{moved, record, run_started, started};
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
@@ -803,10 +808,12 @@ mod tests {
         out
     }
 
-    fn live_state(t0: Instant, clocks: bool) -> State {
+    const BOTH_CLOCKS: SideClocks = [Some(Duration::from_secs(65)), Some(Duration::from_secs(30))];
+    const NO_CLOCKS: SideClocks = [None, None];
+
+    fn live_state(t0: Instant, c: SideClocks) -> State {
         let mut s = State::new();
         s.apply(run_started(8, None), t0);
-        let c = clocks.then_some([Duration::from_secs(65), Duration::from_secs(30)]);
         s.apply(started(0, c), t0);
         s.apply(started(1, c), t0);
         s.apply(moved(1, Side::Black, "c3", 2.5), t0);
@@ -845,7 +852,7 @@ mod tests {
     #[test]
     fn live_screen_at_80x24() {
         let t0 = Instant::now();
-        let s = live_state(t0, true);
+        let s = live_state(t0, BOTH_CLOCKS);
         let text = screen(80, 24, |f| draw_live(f, &s, Overlay::default(), t0));
         check_common(&text);
         // Compact board: coordinates and the rows after f5 d6 c3.
@@ -862,6 +869,10 @@ mod tests {
             text.contains("Game 2 (pair 1), 3 moves played"),
             "numbered as the move list:\n{text}"
         );
+        assert!(
+            text.contains("g2    beta  5-2  alpha   3 moves"),
+            "the games in progress count moves as the game's header:\n{text}"
+        );
         assert!(text.contains("(+2.50, depth 5)"), "{text}");
         assert!(text.contains("◀ to move"), "{text}");
         assert!(
@@ -871,11 +882,31 @@ mod tests {
         assert_eq!(text.lines().count(), 24);
     }
 
+    /// An engine with its own time per move plays one with a clock: the clock is shown, the
+    /// other side's line has none, at both sizes.
+    #[test]
+    fn a_clock_is_shown_when_only_one_side_has_one() {
+        let t0 = Instant::now();
+        let s = live_state(t0, [None, Some(Duration::from_secs(30))]);
+        for (w, h) in [(80, 24), (120, 40)] {
+            let text = screen(w, h, |f| draw_live(f, &s, Overlay::default(), t0));
+            let line = |name: &str| {
+                text.lines()
+                    .find(|l| l.contains(name) && l.contains("discs"))
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            // Game 2: beta is Black (no clock), alpha White (30 s, to move).
+            assert!(line("alpha").contains("30.0s"), "{w}x{h}:\n{text}");
+            assert!(!line("beta").contains(".0s"), "{w}x{h}:\n{text}");
+        }
+    }
+
     /// At 80 columns the move line keeps the newest moves and lets the oldest go.
     #[test]
     fn the_compact_move_line_keeps_the_newest_moves() {
         let t0 = Instant::now();
-        let mut s = live_state(t0, false);
+        let mut s = live_state(t0, NO_CLOCKS);
         for (color, m) in [
             (Side::White, "d3"),
             (Side::Black, "c4"),
@@ -899,7 +930,7 @@ mod tests {
     #[test]
     fn paused_screens_say_resume_and_stop_the_eta() {
         let t0 = Instant::now();
-        let mut s = live_state(t0, false);
+        let mut s = live_state(t0, NO_CLOCKS);
         for (w, h) in [(80, 24), (120, 40)] {
             s.control = ControlState::Running;
             let text = screen(w, h, |f| draw_live(f, &s, Overlay::default(), t0));
@@ -921,7 +952,7 @@ mod tests {
     #[test]
     fn live_screen_at_120x40() {
         let t0 = Instant::now();
-        let s = live_state(t0, false);
+        let s = live_state(t0, NO_CLOCKS);
         let text = screen(120, 40, |f| draw_live(f, &s, Overlay::default(), t0));
         check_common(&text);
         assert!(text.contains("┌───┬───┬"), "grid board:\n{text}");
