@@ -51,12 +51,8 @@ pub struct Tournament {
     pub affinity: bool,
     /// Output folder, resolved against the tournament file's folder.
     pub out: PathBuf,
-    pub time: TimeControl,
-    /// How far an engine may exceed its budget before it forfeits on time.
-    pub margin: Duration,
-    /// How long a depth- or node-limited search may go without answering before it counts as
-    /// stalled.
-    pub stall_timeout: Duration,
+    /// The `[time]` table: the rules of every engine without a `time` table of its own.
+    pub time: TimeRules,
     pub openings: OpeningsConfig,
     /// At least two; exactly two for [`Format::Match`].
     pub engines: Vec<EngineConfig>,
@@ -138,7 +134,7 @@ impl Overrides {
             t.pairs = pairs;
         }
         if let Some(spec) = &self.time {
-            t.time = parse_time_spec(spec)?;
+            t.time.control = parse_time_spec(spec)?;
         }
         if let Some(seed) = self.openings_seed {
             t.openings.order = OpeningOrder::Shuffled { seed };
@@ -385,11 +381,7 @@ pub fn default_plugin_dir() -> std::io::Result<PathBuf> {
 impl Tournament {
     /// The time rules of engine number `engine`: its own `time` table, or the `[time]` table.
     pub fn time_rules(&self, engine: usize) -> TimeRules {
-        self.engines[engine].time.unwrap_or(TimeRules {
-            control: self.time,
-            margin: self.margin,
-            stall_timeout: self.stall_timeout,
-        })
+        self.engines[engine].time.unwrap_or(self.time)
     }
 
     /// The time controls as a person reads them: the `[time]` control when every engine plays
@@ -397,7 +389,7 @@ impl Tournament {
     /// show at a glance.
     pub fn time_description(&self) -> String {
         if self.engines.iter().all(|e| e.time.is_none()) {
-            return self.time.to_string();
+            return self.time.control.to_string();
         }
         self.engines
             .iter()
@@ -736,9 +728,7 @@ impl Validator<'_> {
             concurrency,
             affinity: t.affinity.unwrap_or(false),
             out,
-            time: shared.control,
-            margin: shared.margin,
-            stall_timeout: shared.stall_timeout,
+            time: shared,
             openings,
             engines,
             sprt,
@@ -1339,15 +1329,15 @@ plugin = "greedy"
         assert_eq!(t.concurrency, 2);
         assert_eq!(t.out, Path::new("dir/results/rr"));
         assert_eq!(
-            t.time,
+            t.time.control,
             TimeControl::Clock {
                 base: Duration::from_secs(10),
                 increment: Duration::from_millis(100)
             }
         );
-        assert_eq!(t.time.to_string(), "10s+0.1s");
-        assert_eq!(t.margin, Duration::from_millis(500));
-        assert_eq!(t.stall_timeout, Duration::from_secs(60));
+        assert_eq!(t.time.control.to_string(), "10s+0.1s");
+        assert_eq!(t.time.margin, Duration::from_millis(500));
+        assert_eq!(t.time.stall_timeout, Duration::from_secs(60));
         assert_eq!(
             t.openings,
             OpeningsConfig {
@@ -1402,9 +1392,9 @@ plugin = "a"
         let t = parse(text, "some/where/quick.toml", Path::new("some/where")).unwrap();
         assert!(t.concurrency >= 1);
         assert_eq!(t.out, Path::new("some/where/out/quick"));
-        assert_eq!(t.time, TimeControl::Depth(4));
-        assert_eq!(t.margin, Duration::from_millis(200));
-        assert_eq!(t.stall_timeout, Duration::from_secs(60));
+        assert_eq!(t.time.control, TimeControl::Depth(4));
+        assert_eq!(t.time.margin, Duration::from_millis(200));
+        assert_eq!(t.time.stall_timeout, Duration::from_secs(60));
         assert_eq!(
             t.openings.source,
             OpeningSource::Builtin("xot-large".into())
@@ -1424,17 +1414,20 @@ plugin = "a"
             Path::new(""),
         )
         .unwrap();
-        assert_eq!(t.time, TimeControl::Nodes(5000));
+        assert_eq!(t.time.control, TimeControl::Nodes(5000));
         let t = parse(
             &text.replace("depth = 4", "move-time = 1"),
             "q",
             Path::new(""),
         )
         .unwrap();
-        assert_eq!(t.time, TimeControl::MoveTime(Duration::from_secs(1)));
+        assert_eq!(
+            t.time.control,
+            TimeControl::MoveTime(Duration::from_secs(1))
+        );
         let t = parse(&text.replace("depth = 4", "base = 3"), "q", Path::new("")).unwrap();
         assert_eq!(
-            t.time,
+            t.time.control,
             TimeControl::Clock {
                 base: Duration::from_secs(3),
                 increment: Duration::ZERO
@@ -1460,7 +1453,7 @@ plugin = "a"
         assert!(matches!(t.openings.order, OpeningOrder::Shuffled { .. }));
         let names: Vec<_> = t.engines.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["strong", "heuristic", "minimax", "greedy"]);
-        assert!(matches!(t.time, TimeControl::Clock { .. }));
+        assert!(matches!(t.time.control, TimeControl::Clock { .. }));
         assert!(t.out.ends_with("out/default"));
 
         let d = embedded_default();

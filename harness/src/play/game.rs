@@ -26,21 +26,14 @@ pub struct GameSetup<'a> {
 }
 
 impl GameSetup<'_> {
-    /// Each side's clock at the start and its increment (zero for a side without a clock).
-    fn clocks(&self) -> ([Duration; 2], [Duration; 2]) {
-        let side = |rules: &TimeRules| match rules.control {
-            TimeControl::Clock { base, increment } => (base, increment),
-            _ => (Duration::ZERO, Duration::ZERO),
-        };
-        let (b, w) = (side(&self.time[0]), side(&self.time[1]));
-        ([b.0, w.0], [b.1, w.1])
-    }
-
-    /// Which sides play on a clock (the live view shows those clocks).
-    fn on_clock(&self) -> [bool; 2] {
-        self.time
-            .each_ref()
-            .map(|r| matches!(r.control, TimeControl::Clock { .. }))
+    /// Each side's clock at the start (`None` for a side without one, which the live view then
+    /// does not show) and its increment (zero without a clock).
+    fn clocks(&self) -> (SideClocks, [Duration; 2]) {
+        let start = self.time.map(|rules| match rules.control {
+            TimeControl::Clock { base, increment } => (Some(base), increment),
+            _ => (None, Duration::ZERO),
+        });
+        (start.map(|(base, _)| base), start.map(|(_, inc)| inc))
     }
 }
 
@@ -81,10 +74,6 @@ pub async fn play_game(
     let mut nodes = [0u64; 2];
     let (mut clock, increment) = setup.clocks();
     let mut forfeit: Option<(Color, Termination, String)> = None;
-    let on_clock = setup.on_clock();
-    let clocks = |clock: &[Duration; 2]| -> SideClocks {
-        [0, 1].map(|side| on_clock[side].then_some(clock[side]))
-    };
     events.send(Event::GameStarted {
         game,
         pair: setup.scheduled.pair,
@@ -93,7 +82,7 @@ pub async fn play_game(
         opening: setup.opening.text.clone(),
         start: setup.opening.start,
         book: setup.opening.moves.clone(),
-        clocks: clocks(&clock),
+        clocks: clock,
     });
 
     for color in [Color::Black, Color::White] {
@@ -115,7 +104,7 @@ pub async fn play_game(
                 by_engine: false,
                 info: None,
                 time_ms: 0,
-                clocks: clocks(&clock),
+                clocks: clock,
             });
             pos = pos.play(Move::PASS).expect("forced pass is legal");
             history.moves.push(Move::PASS);
@@ -155,9 +144,8 @@ pub async fn play_game(
         };
         time_used[side.index()] += reply.elapsed.as_millis() as u64;
         nodes[side.index()] += reply.info.nodes;
-        if let TimeControl::Clock { .. } = setup.time[side.index()].control {
-            clock[side.index()] =
-                clock[side.index()].saturating_sub(reply.elapsed) + increment[side.index()];
+        if let Some(left) = clock[side.index()].as_mut() {
+            *left = left.saturating_sub(reply.elapsed) + increment[side.index()];
         }
         let mv = match Move::from_wire(reply.mv as i64) {
             Some(mv) if pos.is_legal(mv) => mv,
@@ -190,7 +178,7 @@ pub async fn play_game(
             by_engine: true,
             info: Some(reply.info.clone()),
             time_ms: reply.elapsed.as_millis() as u64,
-            clocks: clocks(&clock),
+            clocks: clock,
         });
     }
 
@@ -284,7 +272,7 @@ fn build_record(
 /// side's own time rules.
 fn limits_for(
     setup: &GameSetup,
-    clock: &[Duration; 2],
+    clock: &SideClocks,
     increment: [Duration; 2],
     side: Color,
 ) -> (SearchLimits, SearchBudget) {
@@ -294,12 +282,13 @@ fn limits_for(
     };
     match rules.control {
         TimeControl::Clock { .. } => (
+            // An opponent without a clock is told it has none left.
             SearchLimits::Clock {
-                left: *clock,
+                left: clock.map(Option::unwrap_or_default),
                 increment,
             },
             SearchBudget::Deadline {
-                budget: clock[side.index()],
+                budget: clock[side.index()].unwrap_or_default(),
                 margin: rules.margin,
             },
         ),

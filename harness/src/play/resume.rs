@@ -167,9 +167,9 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
     let value = serde_json::json!({
         "format": t.format.as_str(),
         "pairs": t.pairs,
-        "time": t.time.to_string(),
-        "margin_ms": t.margin.as_millis() as u64,
-        "stall_timeout_ms": t.stall_timeout.as_millis() as u64,
+        "time": t.time.control.to_string(),
+        "margin_ms": t.time.margin.as_millis() as u64,
+        "stall_timeout_ms": t.time.stall_timeout.as_millis() as u64,
         "openings": {
             "source": match &t.openings.source {
                 OpeningSource::Builtin(name) => serde_json::json!({ "builtin": name }),

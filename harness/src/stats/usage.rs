@@ -24,6 +24,7 @@ pub struct EngineUsage {
 
 /// Every engine's averages, in the order the engines first appear in `records`.
 pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
+    #[derive(Default)]
     struct Sum {
         games: usize,
         moves: u64,
@@ -42,13 +43,7 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
         for (name, s, time_ms, nodes) in sides {
             let sum = sums.entry(name.clone()).or_insert_with(|| {
                 order.push(name.clone());
-                Sum {
-                    games: 0,
-                    moves: 0,
-                    depth: 0,
-                    time_ms: 0,
-                    nodes: 0,
-                }
+                Sum::default()
             });
             sum.games += 1;
             sum.moves += u64::from(s.moves);

@@ -359,11 +359,9 @@ impl State {
                     Some(g) => g,
                     None => GameState::from_record(&record, usize::MAX),
                 };
-                g.record = Some(record.clone());
                 // Freeze the clocks where they stood at the end.
-                if let Some(left) = g.clocks[g.position.side_to_move.index()].as_mut() {
-                    *left = left.saturating_sub(now.saturating_duration_since(g.clock_at));
-                }
+                g.clocks = g.clocks_at(now);
+                g.record = Some(record.clone());
                 if self.spectate == Spectate::Game(g.game) {
                     self.pinned = Some(g.clone());
                 }
