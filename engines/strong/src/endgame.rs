@@ -563,28 +563,7 @@ impl Searcher<'_> {
             self.nodes += 1;
             return -self.eval.evaluate(&passed);
         }
-        let mut best = -MID_INF;
-        let mut m = moves;
-        while m != 0 {
-            let x = m.trailing_zeros();
-            m &= m - 1;
-            let f = flip(k, c, x);
-            let g = c.play_with_flips(x, f);
-            self.nodes += 1;
-            let v = if g.opponent == 0 {
-                // The move wipes the other side out.
-                64 * SCALE
-            } else {
-                -self.eval.evaluate_after(c, x, f, &g)
-            };
-            if v > best {
-                best = v;
-                if v >= hi {
-                    break;
-                }
-            }
-        }
-        best
+        self.mid_leaf_parent(k, c, moves, -MID_INF, hi)
     }
 
     /// Search the child reached by `x` (flipping `f`) with the evaluator following, when `b`

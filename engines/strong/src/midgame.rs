@@ -16,7 +16,7 @@
 //! entered through [`Kernel::enter`]; the public [`Searcher::mid_search`] picks the searcher's
 //! kernel.
 
-use crate::bits::{potential_mobility, weighted_mobility, SQUARE_VALUE};
+use crate::bits::{potential_mobility, weighted_mobility, SQUARE_CLASSES, SQUARE_VALUE};
 use crate::kernel::{with_kernel, Kernel};
 use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
 use crate::ordering::{pick_best, MoveEntry};
@@ -99,6 +99,49 @@ impl Searcher<'_> {
         }
     }
 
+    /// A node one ply above the leaves: each child is evaluated straight from this node's
+    /// feature indices ([`crate::eval::Evaluator::evaluate_after`]), with no table, no
+    /// stability test and no ordering beyond square classes (corners first, X-squares
+    /// last), which find a cutoff early about as often as a sort would, at no cost. Every
+    /// child counts as a node, as it would through [`Searcher::mid_search`].
+    #[inline(always)]
+    pub(crate) fn mid_leaf_parent<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        moves: u64,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut best = -MID_INF;
+        for class in SQUARE_CLASSES {
+            let mut m = moves & class;
+            while m != 0 {
+                let x = m.trailing_zeros();
+                m &= m - 1;
+                let f = k.flips(b.player, b.opponent, x);
+                let child = b.play_with_flips(x, f);
+                self.nodes += 1;
+                // The mover keeps at least the disc just played; the opponent may have none.
+                let v = if child.player == 0 {
+                    64 * SCALE
+                } else {
+                    -self.eval.evaluate_after(b, x, f, &child)
+                };
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// Fail-soft NegaScout value of `b` searched `depth` plies (a pass is free), side to
     /// move's view, evaluation units. A window of width one is a null-window search. Runs on
     /// the searcher's kernel.
@@ -162,6 +205,9 @@ impl Searcher<'_> {
             let v = -self.mid_search_k(k, passed, depth, -beta, -alpha);
             self.eval.on_undo(&b, 64, 0);
             return v;
+        }
+        if depth == 1 {
+            return self.mid_leaf_parent(k, &b, moves, alpha, beta);
         }
         if let Some(cap) = stability_cutoff(&b, floor_discs(alpha)) {
             return cap * SCALE;

@@ -198,6 +198,70 @@ fn exact_solver_matches_minimax() {
     }
 }
 
+/// Negamax over the evaluation, no pruning, no table: the reference for the midgame search
+/// with Multi-ProbCut off (a wipeout at the horizon is a loss by 64; a search reaching the
+/// end is exact).
+fn negamax_eval(e: &mut dyn crate::eval::Evaluator, b: Board, depth: u32) -> i32 {
+    if depth >= b.empties() {
+        return minimax(b) * SCALE;
+    }
+    if depth == 0 {
+        return if b.player == 0 {
+            -64 * SCALE
+        } else {
+            e.evaluate(&b)
+        };
+    }
+    let moves = b.moves();
+    if moves == 0 {
+        let passed = b.pass();
+        if passed.moves() == 0 {
+            return b.final_score() * SCALE;
+        }
+        return -negamax_eval(e, passed, depth);
+    }
+    let mut best = i32::MIN;
+    let mut m = moves;
+    while m != 0 {
+        let sq = m.trailing_zeros();
+        m &= m - 1;
+        best = best.max(-negamax_eval(
+            e,
+            b.play_with_flips(sq, b.flips(sq)),
+            depth - 1,
+        ));
+    }
+    best
+}
+
+/// The midgame search's shallow nodes (the leaf parents evaluated straight from the
+/// incremental indices, the ordering, the table) give plain negamax's value with a full
+/// window, and fail-soft bounds on the right side of a null window. Positions include
+/// passes and near-wipeouts of random play.
+#[test]
+fn shallow_midgame_searches_match_negamax_over_the_evaluation() {
+    use crate::score::MID_INF;
+    let count = if cfg!(debug_assertions) { 30 } else { 150 };
+    let weights = crate::eval::EvalSource::trained("").expect("embedded weights");
+    let mut reference = weights.evaluator();
+    let mut s = searcher(4);
+    s.mpc = None;
+    for (i, b) in random_positions(9, count, 8..=50).into_iter().enumerate() {
+        for depth in 1..=3 {
+            let exact = negamax_eval(reference.as_mut(), b, depth);
+            s.tt.clear();
+            assert_eq!(
+                s.mid_search(b, depth, -MID_INF, MID_INF),
+                exact,
+                "position {i} {b:?} depth {depth}"
+            );
+            for alpha in [exact - 1, exact, exact - 40, exact + 40] {
+                check_nws(s.mid_search(b, depth, alpha, alpha + 1), alpha, exact, &b);
+            }
+        }
+    }
+}
+
 #[test]
 fn last_n_solvers_match_minimax() {
     // Thousands of positions with 1-7 empties: score_1, nws_2..4 (no move generation) and
