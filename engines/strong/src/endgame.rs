@@ -563,7 +563,7 @@ impl Searcher<'_> {
             self.nodes += 1;
             return -self.eval.evaluate(&passed);
         }
-        self.mid_leaf_parent(k, c, moves, -MID_INF, hi)
+        self.mid_leaf_parent(k, c, moves, hi)
     }
 
     /// Search the child reached by `x` (flipping `f`) with the evaluator following, when `b`

@@ -104,18 +104,17 @@ impl Searcher<'_> {
         }
     }
 
-    /// A node one ply above the leaves: each child is evaluated straight from this node's
-    /// feature indices ([`crate::eval::Evaluator::evaluate_after`]), with no table, no
-    /// stability test and no ordering beyond square classes (corners first, X-squares
-    /// last), which find a cutoff early about as often as a sort would, at no cost. Every
-    /// child counts as a node, as it would through [`Searcher::mid_search`].
+    /// A node one ply above the leaves, fail-soft: the best of its children's evaluations,
+    /// stopping at the first that reaches `beta`. Each child is evaluated straight from this
+    /// node's feature indices ([`crate::eval::Evaluator::evaluate_after`]), with no table, no
+    /// stability test and no ordering beyond square classes (corners first, X-squares last).
+    /// Every child counts as a node, as it would through [`Searcher::mid_search`].
     #[inline(always)]
     pub(crate) fn mid_leaf_parent<K: Kernel>(
         &mut self,
         k: K,
         b: &Board,
         moves: u64,
-        mut alpha: i32,
         beta: i32,
     ) -> i32 {
         let mut best = -MID_INF;
@@ -133,15 +132,10 @@ impl Searcher<'_> {
                 } else {
                     -self.eval.evaluate_after(b, x, f, &child)
                 };
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        if v >= beta {
-                            return v;
-                        }
-                    }
+                if v >= beta {
+                    return v;
                 }
+                best = best.max(v);
             }
         }
         best
@@ -212,7 +206,7 @@ impl Searcher<'_> {
             return v;
         }
         if depth == 1 {
-            return self.mid_leaf_parent(k, &b, moves, alpha, beta);
+            return self.mid_leaf_parent(k, &b, moves, beta);
         }
         if let Some(cap) = stability_cutoff(&b, floor_discs(alpha)) {
             return cap * SCALE;
