@@ -19,6 +19,15 @@
 //! (`strong::mpc::END_MPC_TABLE`): per number of empties, N random positions solved exactly
 //! against a midgame search of depth `end_mpc_shallow(n)`, fitted the same way.
 //!
+//! `--positions random|selfplay` (with `--mpc-data` and `--end-mpc-data`; default `random`):
+//! where those positions come from: random games, or the committed depth-10 self-play games
+//! after their random openings (the positions the engine meets in play; the tables in
+//! `strong::mpc` are fitted on these).
+//!
+//! `strong-bench --values D FILE.obf`: each position's value (discs, side to move's view) by a
+//! midgame search of depth D, one `<move> <value>` line per position (to compare evaluations
+//! and search depths against exact scores).
+//!
 //! `--eval simple|trained|FILE` (any mode; default `trained`): the evaluation searched with,
 //! the interim hand-written one, the embedded pattern weights or a weight file.
 //!
@@ -99,6 +108,12 @@ fn main() {
         args.drain(i..(i + 2).min(args.len()));
     }
     let make_eval = evaluator(&eval);
+    let mut positions = "random".to_string();
+    if let Some(i) = args.iter().position(|a| a == "--positions") {
+        positions = args.get(i + 1).cloned().unwrap_or(positions);
+        args.drain(i..(i + 2).min(args.len()));
+    }
+    let source = PositionSource::named(&positions);
     let mut kernels = vec![strong::kernel::default_kernel()];
     if let Some(i) = args.iter().position(|a| a == "--kernel") {
         let list = args.get(i + 1).cloned().unwrap_or_default();
@@ -120,6 +135,23 @@ fn main() {
             nps_kernels(d, n, &kernels, &make_eval);
         } else {
             nps(d, n, kernels[0]);
+        }
+        return;
+    }
+    if let Some(i) = args.iter().position(|a| a == "--values") {
+        // `--values D FILE.obf`: each position's value (discs, side to move's view) by a
+        // midgame search of depth D with no time limit, one line per position.
+        let depth: u32 = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(1);
+        let file = args.get(i + 2).expect("an OBF file");
+        strong::stability::init();
+        let tt = Arc::new(Tt::new(hash));
+        let text = std::fs::read_to_string(file).expect("readable file");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let obf: ObfLine = line.parse().expect("OBF line");
+            tt.clear();
+            let mut s = Searcher::new(tt.clone(), make_eval(), None);
+            let out = s.think(obf.position.board, &Plan::depth(depth), &mut |_| {});
+            println!("{} {:+.2}", out.mv, out.info.score);
         }
         return;
     }
@@ -146,12 +178,12 @@ fn main() {
     }
     if let Some(i) = args.iter().position(|a| a == "--end-mpc-data") {
         let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(60);
-        end_mpc_data(n, &make_eval);
+        end_mpc_data(n, &make_eval, &source);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--mpc-data") {
         let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(200);
-        mpc_data(n, &make_eval);
+        mpc_data(n, &make_eval, &source);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--perft") {
@@ -345,6 +377,83 @@ fn random_position(
     (b.moves() != 0).then_some(b)
 }
 
+/// Where the Multi-ProbCut fits draw their positions from.
+enum PositionSource {
+    /// Random games (uniform random moves) stopped at the wanted number of empties.
+    Random,
+    /// The committed self-play games of the trained engine (`data/training/selfplay-d10-*`),
+    /// after their random opening plies: the positions the engine meets in play. Each game is
+    /// its number of random plies and its moves.
+    SelfPlay(Vec<(usize, Vec<othello_sdk::board::Move>)>),
+}
+
+impl PositionSource {
+    /// `--positions random|selfplay` (default `random`).
+    fn named(name: &str) -> PositionSource {
+        match name {
+            "random" => PositionSource::Random,
+            "selfplay" => PositionSource::SelfPlay(selfplay_games()),
+            _ => {
+                eprintln!("strong-bench: --positions {name}: expected `random` or `selfplay`");
+                std::process::exit(2)
+            }
+        }
+    }
+
+    /// A position with `target` empties and a move to play, or `None` (draw again).
+    fn draw(
+        &self,
+        next: &mut impl FnMut() -> u64,
+        target: u32,
+    ) -> Option<othello_sdk::board::Board> {
+        use othello_sdk::board::Position;
+        match self {
+            PositionSource::Random => random_position(next, target),
+            PositionSource::SelfPlay(games) => {
+                let (random, moves) = &games[(next() % games.len() as u64) as usize];
+                let mut p = Position::START;
+                for (ply, &mv) in moves.iter().enumerate() {
+                    if p.empties() == target {
+                        // Positions of the random opening are not the engine's own.
+                        return (ply >= *random && !p.must_pass()).then_some(p.board);
+                    }
+                    p = p.play(mv).ok()?;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// Every game of the committed depth-10 self-play files: its random opening plies and moves.
+fn selfplay_games() -> Vec<(usize, Vec<othello_sdk::board::Move>)> {
+    use othello_sdk::board::parse_transcript;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/training");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("the training folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("selfplay-d10-"))
+        })
+        .collect();
+    files.sort();
+    let mut games = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("a self-play file");
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let mut it = line.split_whitespace();
+            let (Some(random), Some(t)) = (it.next(), it.next()) else {
+                continue;
+            };
+            let random: usize = random.parse().expect("random plies");
+            games.push((random, parse_transcript(t).expect("transcript")));
+        }
+    }
+    games
+}
+
 /// Least squares `y = a x + b` and the residual standard deviation.
 fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
     let n = pts.len() as f64;
@@ -361,7 +470,7 @@ fn fit(pts: &[(f64, f64)]) -> (f64, f64, f64) {
 /// `--end-mpc-data N`: for every number of empties of `mpc::END_MPC_TABLE`, N random
 /// positions solved exactly (disc score times SCALE) against a midgame search of depth
 /// `end_mpc_shallow(n)`; one least-squares line per number of empties, printed as a table.
-fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
+fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>, source: &PositionSource) {
     use strong::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES};
     use strong::score::{MID_INF, SCALE};
     let mut next = rng(0x0E4D_6A3C_5B2F_1987);
@@ -371,7 +480,7 @@ fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
         let ds = end_mpc_shallow(n);
         let mut pts = Vec::new();
         while pts.len() < count {
-            let Some(b) = random_position(&mut next, n) else {
+            let Some(b) = source.draw(&mut next, n) else {
                 continue;
             };
             tt.clear();
@@ -386,7 +495,7 @@ fn end_mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     }
 }
 
-fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
+fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>, source: &PositionSource) {
     use strong::mpc::{mpc_shallow, MPC_MAX_DEPTH};
     use strong::score::MID_INF;
     let max_d = MPC_MAX_DEPTH;
@@ -396,7 +505,7 @@ fn mpc_data(count: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     let mut values: Vec<Vec<i32>> = Vec::new();
     while values.len() < count {
         let target = 20 + (next() % 31) as u32;
-        let Some(b) = random_position(&mut next, target) else {
+        let Some(b) = source.draw(&mut next, target) else {
             continue;
         };
         tt.clear();
