@@ -23,7 +23,7 @@
 
 use crate::bits::{potential_mobility, weighted_mobility, SQUARE_CLASSES, SQUARE_VALUE};
 use crate::kernel::{with_kernel, Kernel};
-use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH};
+use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH, MPC_MIN_DISCS};
 use crate::ordering::{pick_best, MoveEntry};
 use crate::score::{MID_INF, SCALE};
 use crate::search::Searcher;
@@ -254,7 +254,11 @@ impl Searcher<'_> {
 
         // Multi-ProbCut (Buro): a shallow search predicts the deep one; if it lands far
         // enough beyond a bound (t standard deviations of the prediction error), cut.
-        if !pv_node && (MPC_MIN_DEPTH..=MPC_MAX_DEPTH).contains(&depth) && depth + 4 < n {
+        if !pv_node
+            && (MPC_MIN_DEPTH..=MPC_MAX_DEPTH).contains(&depth)
+            && depth + 4 < n
+            && b.player.count_ones().min(b.opponent.count_ones()) > MPC_MIN_DISCS
+        {
             if let Some(t) = self.mpc {
                 let (a, bias, sigma) = self.eval.mpc_tables().0[depth as usize];
                 let ds = mpc_shallow(depth);

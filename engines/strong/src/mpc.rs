@@ -27,6 +27,10 @@ pub const SELECTIVITY: [(f64, u32); 6] = [
 pub const MPC_MAX_DEPTH: u32 = 10;
 /// Shallowest node depth where Multi-ProbCut is tried.
 pub const MPC_MIN_DEPTH: u32 = 3;
+/// No Multi-ProbCut while a side has this many discs or fewer: a wipeout may be a few plies
+/// away, which a shallow search does not see and the fitted error (from ordinary positions)
+/// does not cover. Early in the game such nodes are common, so the bar stays low.
+pub const MPC_MIN_DISCS: u32 = 4;
 
 /// The depth of the shallow search that predicts a search of depth `d` (about half of it,
 /// keeping the parity of the depth where possible, as the evaluation alternates by ply).
@@ -40,24 +44,29 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 }
 
 /// Multi-ProbCut: `v_d ~ a * v_s + b`, residual standard deviation `sigma`, per depth `d`
-/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 200` with
-/// the trained pattern evaluation (200 random positions at 20-50 empties, searched without
+/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 2000
+/// --positions selfplay` with the trained pattern evaluation (2,000 positions at 20-50
+/// empties from the committed self-play games, after their random openings, searched without
 /// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
-/// deviation). The prediction error is 5-8 discs on these random positions; `a` is near 1
-/// because the evaluation is calibrated in discs. Each evaluation brings its own table
+/// deviation). The prediction error is 4.1-6.0 discs; `a` is near 1 because the evaluation
+/// is calibrated in discs. Each evaluation brings its own table
 /// ([`crate::eval::Evaluator::mpc_tables`]).
+///
+/// The positions matter: fitted on random games (uniform random moves) the errors came out
+/// 4.9-7.7 discs, wide enough that few nodes were cut; the table fitted on the engine's own
+/// positions gave +40.1 Elo [-0.6, +82.0] in self-play (100 pairs, 3 s + 0.03 s per game).
 pub const MPC_TABLE: MpcTable = [
     (1.0, 0.0, 0.0),        // d = 0: unused
     (1.0, 0.0, 0.0),        // d = 1: unused
-    (0.903, 12.2, 757.0),   // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
-    (0.976, -81.5, 589.4),  // d = 3, shallow 1
-    (0.973, 10.0, 493.0),   // d = 4, shallow 2
-    (0.943, -125.0, 766.8), // d = 5, shallow 1
-    (0.957, 73.9, 636.2),   // d = 6, shallow 2
-    (0.983, -82.8, 590.9),  // d = 7, shallow 3
-    (1.000, 71.0, 532.2),   // d = 8, shallow 4
-    (0.976, -99.9, 660.9),  // d = 9, shallow 3
-    (1.008, 75.6, 643.2),   // d = 10, shallow 4
+    (0.950, -91.0, 570.0),  // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (0.965, -112.9, 490.1), // d = 3, shallow 1
+    (0.988, -37.6, 414.7),  // d = 4, shallow 2
+    (0.953, -172.1, 597.6), // d = 5, shallow 1
+    (0.983, -47.1, 515.9),  // d = 6, shallow 2
+    (0.991, -106.2, 451.3), // d = 7, shallow 3
+    (1.001, -1.4, 413.5),   // d = 8, shallow 4
+    (0.992, -132.6, 519.5), // d = 9, shallow 3
+    (1.004, -12.4, 486.9),  // d = 10, shallow 4
 ];
 
 /// [`MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted the same way with it
@@ -103,22 +112,21 @@ pub const fn end_mpc_shallow(n: u32) -> u32 {
 
 /// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
 /// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted with the trained pattern
-/// evaluation by `strong-bench --end-mpc-data 40` (40 random positions per row, 8 minutes for
-/// 14-22 empties; the rows of 23 and 24 empties repeat the row of 22, as solving random
-/// positions there takes too long). The prediction error is 6.5-10 discs (the interim hand
-/// evaluation's was 13-17), so the selective stages cut with narrower margins.
+/// evaluation by `strong-bench --end-mpc-data 40 --positions selfplay` (40 positions per row
+/// from the committed self-play games, 10 minutes). The prediction error is 4.9-8.4 discs
+/// (6.5-10 on random positions; the interim hand evaluation's was 13-17).
 pub const END_MPC_TABLE: EndMpcTable = [
-    (1.105, 11.7, 809.5),   // 14 empties, shallow 2
-    (1.067, 176.1, 825.9),  // 15 empties, shallow 2
-    (1.162, -195.0, 923.2), // 16 empties, shallow 2
-    (1.212, 236.5, 1009.5), // 17 empties, shallow 2
-    (1.021, 160.5, 645.7),  // 18 empties, shallow 4
-    (1.061, 293.6, 683.9),  // 19 empties, shallow 4
-    (1.169, 22.7, 786.5),   // 20 empties, shallow 4
-    (1.003, 335.4, 876.3),  // 21 empties, shallow 4
-    (1.185, 7.4, 771.4),    // 22 empties, shallow 6
-    (1.185, 7.4, 771.4),    // 23: the row of 22
-    (1.185, 7.4, 771.4),    // 24: the row of 22
+    (1.073, -15.8, 638.7),  // 14 empties, shallow 2
+    (0.921, -128.5, 844.1), // 15 empties, shallow 2
+    (0.977, -169.2, 632.6), // 16 empties, shallow 2
+    (1.000, 115.4, 720.4),  // 17 empties, shallow 2
+    (0.964, 21.2, 683.0),   // 18 empties, shallow 4
+    (1.001, -27.4, 517.4),  // 19 empties, shallow 4
+    (1.117, 46.4, 653.0),   // 20 empties, shallow 4
+    (0.939, 128.2, 625.4),  // 21 empties, shallow 4
+    (1.081, -75.5, 490.6),  // 22 empties, shallow 6
+    (1.006, 320.5, 643.6),  // 23 empties, shallow 6
+    (1.113, 75.1, 613.7),   // 24 empties, shallow 6
 ];
 
 /// [`END_MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted with it by
