@@ -458,6 +458,13 @@ impl Searcher<'_> {
         }
         if best <= alpha && rest != 0 {
             let parity = parity_mask(b.empty());
+            // From 7 empties on, each child is first looked up in the local table: one whose
+            // bounds already decide this node ends it, one already known to fail low is not
+            // entered again (its bound joins `best`). Entering it only to read the same entry
+            // would cost a call, a move generation and a node. Nearer the end a probe costs
+            // about what it saves (FFO #40-#49: from 7 empties 730 M nodes, 28.8 s; from 6
+            // empties 724 M, 30.3 s; without 757 M, 28.6 s).
+            let probe_children = self.use_tt && n > 6;
             // At most 9 empty squares, so at most 9 moves.
             let mut list = [(0u32, 0u64, 0i32); 10];
             let mut len = 0;
@@ -466,8 +473,27 @@ impl Searcher<'_> {
                 rest &= rest - 1;
                 let f = flip(k, &b, x);
                 let child = b.play_with_flips(x, f);
+                if probe_children {
+                    if let Some(e) = self.local.probe(&child, hash(&child)) {
+                        if -e.upper > alpha {
+                            best = -e.upper;
+                            best_move = x as u8;
+                            break;
+                        }
+                        if -e.lower <= alpha {
+                            if -e.lower > best {
+                                best = -e.lower;
+                                best_move = x as u8;
+                            }
+                            continue;
+                        }
+                    }
+                }
                 list[len] = (x, f, fastest_first_key(k, &child, x, parity));
                 len += 1;
+            }
+            if best > alpha {
+                len = 0;
             }
             for i in 0..len {
                 pick_best(&mut list[..len], i);
