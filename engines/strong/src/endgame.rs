@@ -11,7 +11,9 @@
 //! - `nws_near` (5 to [`LOCAL_EMPTIES`] - 1 empties): move generation, fastest-first ordering
 //!   (fewest opponent replies first), stability cutoff, and the thread's own small table
 //!   ([`crate::tt::LocalTable`], in the core's cache) instead of the shared one: a probe of the
-//!   shared table is a memory round trip, dear at nodes this small;
+//!   shared table is a memory round trip, dear at nodes this small; from 7 empties the
+//!   children's entries are read before ordering, so a child whose bounds decide the node is
+//!   never entered;
 //! - `nws_deep`: the shared transposition table, stability cutoff, Enhanced Transposition
 //!   Cutoff (at [`ETC_EMPTIES`] and above), ordering by the evaluation, or by one- and two-ply
 //!   probes far from the end ([`PROBE1_EMPTIES`], [`PROBE2_EMPTIES`]), with mobility;
