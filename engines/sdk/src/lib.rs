@@ -94,14 +94,28 @@ impl Limits {
     /// share of the side's clock (`left / moves_to_go + increment`, at most half the clock),
     /// otherwise `None` (no time limit).
     pub fn time_budget(&self, side: Color, moves_to_go: u32) -> Option<Duration> {
+        self.time_budget_with(side, |left| left / moves_to_go.max(1))
+    }
+
+    /// [`Limits::time_budget`] with the engine's own share of the clock: the fixed move time
+    /// if set, otherwise `share(time left) + increment`, at most half the clock and at least
+    /// a millisecond, otherwise `None`. For engines that weigh their moves unevenly.
+    pub fn time_budget_with(
+        &self,
+        side: Color,
+        share: impl FnOnce(Duration) -> Duration,
+    ) -> Option<Duration> {
         if let Some(t) = self.move_time {
             return Some(t);
         }
         let clock = self.clock?;
         let left = clock.time_left[side.index()];
         let inc = clock.increment[side.index()];
-        let share = left / moves_to_go.max(1) + inc;
-        Some(share.min(left / 2).max(Duration::from_millis(1)))
+        Some(
+            (share(left) + inc)
+                .min(left / 2)
+                .max(Duration::from_millis(1)),
+        )
     }
 }
 
@@ -200,4 +214,46 @@ macro_rules! export_engine {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_budgets_share_the_clock_capped_at_half_of_it() {
+        let ms = Duration::from_millis;
+        let clock = |left: u64, inc: u64| Limits {
+            clock: Some(Clock {
+                time_left: [ms(left), ms(2 * left)],
+                increment: [ms(inc); 2],
+            }),
+            ..Limits::default()
+        };
+        // 10 s / 20 moves + 100 ms; White has twice the time.
+        assert_eq!(
+            clock(10_000, 100).time_budget(Color::Black, 20),
+            Some(ms(600))
+        );
+        assert_eq!(
+            clock(10_000, 100).time_budget(Color::White, 20),
+            Some(ms(1_100))
+        );
+        // An engine's own share, plus the increment, never above half the clock nor below 1 ms.
+        let l = clock(10_000, 100);
+        assert_eq!(l.time_budget_with(Color::Black, |t| t / 4), Some(ms(2_600)));
+        assert_eq!(l.time_budget_with(Color::Black, |t| t), Some(ms(5_000)));
+        let l = clock(0, 0);
+        assert_eq!(l.time_budget_with(Color::Black, |t| t), Some(ms(1)));
+        // A fixed move time wins over the clock; no limit, no budget.
+        let l = Limits {
+            move_time: Some(ms(250)),
+            ..clock(10_000, 100)
+        };
+        assert_eq!(l.time_budget(Color::Black, 20), Some(ms(250)));
+        assert_eq!(
+            Limits::default().time_budget_with(Color::Black, |t| t),
+            None
+        );
+    }
 }

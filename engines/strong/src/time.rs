@@ -157,15 +157,9 @@ pub fn clock_share(left: Duration, empties: u32) -> Duration {
 
 /// The plan of one search.
 pub fn plan(limits: &Limits, side: Color, empties: u32, level: u32, time_share: f64) -> Plan {
-    let budget = match (limits.move_time, limits.clock) {
-        (None, Some(clock)) => {
-            let left = clock.time_left[side.index()];
-            let share = clock_share(left, empties) + clock.increment[side.index()];
-            Some(share.min(left / 2).max(Duration::from_millis(1)))
-        }
-        _ => limits.time_budget(side, 1),
-    }
-    .map(|b| b.mul_f64(time_share));
+    let budget = limits
+        .time_budget_with(side, |left| clock_share(left, empties))
+        .map(|b| b.mul_f64(time_share));
     // A fixed move time is a hard limit; with a clock, a move whose search is unstable may
     // take up to 2.5 budgets, but never more than a quarter of the clock left.
     let max_hard = budget.map(|b| match (limits.move_time, limits.clock) {
