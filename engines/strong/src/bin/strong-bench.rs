@@ -52,6 +52,11 @@
 //! portable move generator and flips, and with the rules crate's `perft`, which runs the
 //! fastest SIMD kernel of the CPU (the one the search runs on by default), for comparison.
 
+// The self-play file reader of the `train` tool (this tool does not read the final scores).
+#[path = "train/selfplay_file.rs"]
+#[allow(dead_code)]
+mod selfplay_file;
+
 use othello_sdk::board::ObfLine;
 use std::sync::Arc;
 use std::time::Instant;
@@ -382,9 +387,8 @@ enum PositionSource {
     /// Random games (uniform random moves) stopped at the wanted number of empties.
     Random,
     /// The committed self-play games of the trained engine (`data/training/selfplay-d10-*`),
-    /// after their random opening plies: the positions the engine meets in play. Each game is
-    /// its number of random plies and its moves.
-    SelfPlay(Vec<(usize, Vec<othello_sdk::board::Move>)>),
+    /// after their random opening plies: the positions the engine meets in play.
+    SelfPlay(Vec<selfplay_file::SelfPlayGame>),
 }
 
 impl PositionSource {
@@ -410,12 +414,12 @@ impl PositionSource {
         match self {
             PositionSource::Random => random_position(next, target),
             PositionSource::SelfPlay(games) => {
-                let (random, moves) = &games[(next() % games.len() as u64) as usize];
+                let game = &games[(next() % games.len() as u64) as usize];
                 let mut p = Position::START;
-                for (ply, &mv) in moves.iter().enumerate() {
+                for (ply, &mv) in game.moves.iter().enumerate() {
                     if p.empties() == target {
                         // Positions of the random opening are not the engine's own.
-                        return (ply >= *random && !p.must_pass()).then_some(p.board);
+                        return (ply >= game.random_plies && !p.must_pass()).then_some(p.board);
                     }
                     p = p.play(mv).ok()?;
                 }
@@ -425,9 +429,8 @@ impl PositionSource {
     }
 }
 
-/// Every game of the committed depth-10 self-play files: its random opening plies and moves.
-fn selfplay_games() -> Vec<(usize, Vec<othello_sdk::board::Move>)> {
-    use othello_sdk::board::parse_transcript;
+/// Every game of the committed depth-10 self-play files (`data/training/selfplay-d10-*`).
+fn selfplay_games() -> Vec<selfplay_file::SelfPlayGame> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/training");
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .expect("the training folder")
@@ -441,15 +444,10 @@ fn selfplay_games() -> Vec<(usize, Vec<othello_sdk::board::Move>)> {
     files.sort();
     let mut games = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(&f).expect("a self-play file");
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let mut it = line.split_whitespace();
-            let (Some(random), Some(t)) = (it.next(), it.next()) else {
-                continue;
-            };
-            let random: usize = random.parse().expect("random plies");
-            games.push((random, parse_transcript(t).expect("transcript")));
-        }
+        games.extend(selfplay_file::read_selfplay(&f).unwrap_or_else(|e| {
+            eprintln!("strong-bench: {e}");
+            std::process::exit(1)
+        }));
     }
     games
 }

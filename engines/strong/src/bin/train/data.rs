@@ -14,9 +14,8 @@
 //! them). Each game goes whole to the training or the validation split, chosen by a hash of
 //! its source and number so that the split does not change between runs.
 
-use othello_sdk::board::{
-    parse_transcript, read_wtb, replay, Board, Color, Move, Position, WthorError, WthorHeader,
-};
+use crate::selfplay_file::read_selfplay;
+use othello_sdk::board::{read_wtb, replay, Board, Color, Position, WthorError, WthorHeader};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -234,40 +233,6 @@ fn exact_labels(games: &[WthorGame], s: u32, cache: &Path) -> Result<(u32, Vec<i
     bytes.extend(labels.iter().map(|&x| x as u8));
     std::fs::write(cache, bytes).map_err(|e| format!("cannot write {}: {e}", cache.display()))?;
     Ok((s, labels))
-}
-
-/// One self-play game line: `<random plies> <transcript> <final score, Black's view>`.
-pub struct SelfPlayGame {
-    pub random_plies: usize,
-    pub moves: Vec<Move>,
-    pub score_black: i32,
-}
-
-/// Read a self-play file (comment lines start with `#`). Errors name the file and line.
-pub fn read_selfplay(path: &Path) -> Result<Vec<SelfPlayGame>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut games = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = |m: String| format!("{}:{}: {m}", path.display(), n + 1);
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let [r, t, s] = fields[..] else {
-            return Err(at("expected `<random plies> <transcript> <score>`".into()));
-        };
-        let random_plies = r.parse().map_err(|_| at(format!("bad ply count `{r}`")))?;
-        let moves = parse_transcript(t).map_err(|e| at(e.to_string()))?;
-        let score_black = s.parse().map_err(|_| at(format!("bad score `{s}`")))?;
-        games.push(SelfPlayGame {
-            random_plies,
-            moves,
-            score_black,
-        });
-    }
-    Ok(games)
 }
 
 /// Samples of self-play games: each replayed, checked against its recorded score, its random

@@ -12,6 +12,7 @@
 mod data;
 mod fit;
 mod selfplay;
+mod selfplay_file;
 
 use clap::{Parser, Subcommand};
 use data::Sample;
