@@ -2,7 +2,8 @@
 //!
 //! - [`search`]: the driver: one [`search::Searcher`] per thread, and
 //!   [`search::Searcher::think`], iterative deepening with aspiration windows, then the
-//!   (selective, then exact) solve, reporting every iteration;
+//!   (selective, then exact) solve, each stage's root starting with a narrow window around
+//!   the previous score, reporting every iteration;
 //! - [`midgame`]: NegaScout with the transposition table, ETC, stability cutoff, Multi-ProbCut
 //!   and shallow-search move ordering;
 //! - [`endgame`]: exact solving with null windows, specialised last 1-4 empties solvers,

@@ -198,6 +198,47 @@ fn exact_solver_matches_minimax() {
     }
 }
 
+#[test]
+fn solver_aspiration_gives_the_exact_score_from_any_guess() {
+    // Guesses below, at, next to and above the exact score (and none): every failed window
+    // is widened from the bound it proved, down to the exact score and a move that has it.
+    let count = if cfg!(debug_assertions) { 12 } else { 60 };
+    let mut s = searcher(16);
+    for b in random_positions(11, count, 8..=13) {
+        s.tt.clear();
+        let exact = s.solve(b);
+        for guess in [
+            None,
+            Some(exact - 12),
+            Some(exact - 1),
+            Some(exact),
+            Some(exact + 1),
+            Some(exact + 30),
+        ] {
+            s.tt.clear();
+            let mut root = Vec::new();
+            let mut m = b.moves();
+            while m != 0 {
+                let x = m.trailing_zeros();
+                m &= m - 1;
+                root.push((x, b.flips(x), 0));
+            }
+            let (r, complete) = s.end_root(b, &mut root, guess);
+            let r = r.expect("a root result");
+            assert!(complete);
+            assert_eq!(r.score, exact, "{b:?} guess {guess:?}");
+            s.tt.clear();
+            let child = b.play_with_flips(r.sq, b.flips(r.sq));
+            assert_eq!(
+                -s.solve(child),
+                exact,
+                "{b:?} guess {guess:?}: move {}",
+                r.sq
+            );
+        }
+    }
+}
+
 /// Negamax over the evaluation, no pruning, no table: the reference for the midgame search
 /// with Multi-ProbCut off (a wipeout at the horizon is a loss by 64; a search reaching the
 /// end is exact).
