@@ -48,9 +48,11 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 /// --positions selfplay` with the trained pattern evaluation (2,000 positions at 20-50
 /// empties from the committed self-play games, after their random openings, searched without
 /// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
-/// deviation). The prediction error is 4.1-6.0 discs; `a` is near 1 because the evaluation
-/// is calibrated in discs. Each evaluation brings its own table
-/// ([`crate::eval::Evaluator::mpc_tables`]).
+/// deviation). The prediction error is 3.8-5.1 discs at depths 3-10 (4.1-6.0 with the
+/// previous weights, fitted on less self-play: a better evaluation is also a more consistent
+/// one from depth to depth); `a` is near 1 because the evaluation is calibrated in discs.
+/// Each evaluation brings its own table ([`crate::eval::Evaluator::mpc_tables`]), so new
+/// weights mean a refit.
 ///
 /// The positions matter: fitted on random games (uniform random moves) the errors came out
 /// 4.9-7.7 discs, wide enough that few nodes were cut; the table fitted on the engine's own
@@ -58,15 +60,15 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 pub const MPC_TABLE: MpcTable = [
     (1.0, 0.0, 0.0),        // d = 0: unused
     (1.0, 0.0, 0.0),        // d = 1: unused
-    (0.950, -91.0, 570.0),  // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
-    (0.965, -112.9, 490.1), // d = 3, shallow 1
-    (0.988, -37.6, 414.7),  // d = 4, shallow 2
-    (0.953, -172.1, 597.6), // d = 5, shallow 1
-    (0.983, -47.1, 515.9),  // d = 6, shallow 2
-    (0.991, -106.2, 451.3), // d = 7, shallow 3
-    (1.001, -1.4, 413.5),   // d = 8, shallow 4
-    (0.992, -132.6, 519.5), // d = 9, shallow 3
-    (1.004, -12.4, 486.9),  // d = 10, shallow 4
+    (0.958, -93.5, 486.3),  // d = 2, shallow 0 (unused: below MPC_MIN_DEPTH)
+    (0.969, -100.9, 430.5), // d = 3, shallow 1
+    (0.988, -30.9, 378.6),  // d = 4, shallow 2
+    (0.957, -146.0, 506.7), // d = 5, shallow 1
+    (0.980, -48.1, 447.5),  // d = 6, shallow 2
+    (0.984, -82.6, 405.9),  // d = 7, shallow 3
+    (0.995, -15.1, 375.2),  // d = 8, shallow 4
+    (0.985, -102.4, 471.5), // d = 9, shallow 3
+    (0.996, -25.7, 443.1),  // d = 10, shallow 4
 ];
 
 /// [`MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted the same way with it
@@ -113,20 +115,21 @@ pub const fn end_mpc_shallow(n: u32) -> u32 {
 /// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
 /// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted with the trained pattern
 /// evaluation by `strong-bench --end-mpc-data 40 --positions selfplay` (40 positions per row
-/// from the committed self-play games, 10 minutes). The prediction error is 4.9-8.4 discs
-/// (6.5-10 on random positions; the interim hand evaluation's was 13-17).
+/// from the committed self-play games, 10 minutes). The prediction error is 4.2-7.9 discs
+/// (4.9-8.4 with the previous weights; 6.5-10 on random positions; the interim hand
+/// evaluation's was 13-17).
 pub const END_MPC_TABLE: EndMpcTable = [
-    (1.073, -15.8, 638.7),  // 14 empties, shallow 2
-    (0.921, -128.5, 844.1), // 15 empties, shallow 2
-    (0.977, -169.2, 632.6), // 16 empties, shallow 2
-    (1.000, 115.4, 720.4),  // 17 empties, shallow 2
-    (0.964, 21.2, 683.0),   // 18 empties, shallow 4
-    (1.001, -27.4, 517.4),  // 19 empties, shallow 4
-    (1.117, 46.4, 653.0),   // 20 empties, shallow 4
-    (0.939, 128.2, 625.4),  // 21 empties, shallow 4
-    (1.081, -75.5, 490.6),  // 22 empties, shallow 6
-    (1.006, 320.5, 643.6),  // 23 empties, shallow 6
-    (1.113, 75.1, 613.7),   // 24 empties, shallow 6
+    (1.065, 30.5, 627.0),   // 14 empties, shallow 2
+    (0.918, -97.0, 787.6),  // 15 empties, shallow 2
+    (0.965, -114.1, 564.3), // 16 empties, shallow 2
+    (1.005, 113.1, 684.3),  // 17 empties, shallow 2
+    (0.960, 63.9, 597.2),   // 18 empties, shallow 4
+    (0.993, 3.2, 457.7),    // 19 empties, shallow 4
+    (1.095, 18.3, 589.4),   // 20 empties, shallow 4
+    (0.946, 173.1, 555.7),  // 21 empties, shallow 4
+    (1.065, -29.6, 418.4),  // 22 empties, shallow 6
+    (0.994, 319.8, 557.7),  // 23 empties, shallow 6
+    (1.090, 52.0, 496.7),   // 24 empties, shallow 6
 ];
 
 /// [`END_MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted with it by
