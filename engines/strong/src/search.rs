@@ -444,9 +444,9 @@ impl<'a> Searcher<'a> {
             } else {
                 exact_level
             };
-            // The first guess of the solver's score: the last midgame iteration's.
-            let mut end_guess = (mid_depth > 0 && info.depth > 0)
-                .then(|| (to_discs(guess).round() as i32).clamp(-64, 64));
+            // The first guess of the solver's score: the last completed midgame iteration's.
+            let mut end_guess =
+                (info.depth > 0).then(|| (to_discs(guess).round() as i32).clamp(-64, 64));
             for (level, &(_, percent)) in SELECTIVITY.iter().enumerate().skip(first) {
                 if self.aborted {
                     break;

@@ -216,13 +216,9 @@ fn solver_aspiration_gives_the_exact_score_from_any_guess() {
             Some(exact + 30),
         ] {
             s.tt.clear();
-            let mut root = Vec::new();
-            let mut m = b.moves();
-            while m != 0 {
-                let x = m.trailing_zeros();
-                m &= m - 1;
-                root.push((x, b.flips(x), 0));
-            }
+            let mut root: Vec<_> = crate::bits::squares(b.moves())
+                .map(|x| (x, b.flips(x), 0))
+                .collect();
             let (r, complete) = s.end_root(b, &mut root, guess);
             let r = r.expect("a root result");
             assert!(complete);
