@@ -57,8 +57,12 @@ pub const ETC_EMPTIES: u32 = 12;
 /// From this many empties on, children are ordered by a one-ply probe (the best of their own
 /// children's evaluations) instead of their evaluation.
 pub const PROBE1_EMPTIES: u32 = 16;
-/// From this many empties on, by a two-ply midgame search.
-pub const PROBE2_EMPTIES: u32 = 20;
+/// From this many empties on, by a two-ply midgame search. FFO #40-#49 (1 thread, nodes):
+/// from 18 empties 729.5 M, 20: 698.1 M, 21: 693.6 M, 22: 679.6 M, 23: 685.2 M, 24: 711.6 M,
+/// never: 719.5 M. The one-ply probe's start (16) and the value weight (1 << 8) were best
+/// in the same sweep: 15 and 17 empties took 711.9 M and 712.7 M, weights 3 << 7 and 3 << 6
+/// 731.9 M and 705.7 M (all with the two-ply probe from 20).
+pub const PROBE2_EMPTIES: u32 = 22;
 /// Weight of mobility (per weighted opponent move) in the ordering keys of `nws_deep`.
 const MOBILITY_WEIGHT: i32 = 1 << 15;
 /// Weight of the child's evaluation or probe value (per evaluation unit, 100 per disc): a disc
