@@ -4,10 +4,11 @@
 //! per position: number, empties, best move, score, the file's best score, ok/wrong, time,
 //! nodes, nodes/s; then the totals.
 //!
-//! `strong-bench --move-time S [--no-selective] [FILE.obf...]`: each position searched for S
-//! seconds (as under a clock: midgame iterations, then the selective endgame stages, then the
-//! exact solve if time allows); a position counts as right when the move played is one of the
-//! file's best moves.
+//! `strong-bench --move-time S [--no-selective | --midgame] [FILE.obf...]`: each position
+//! searched for S seconds (as under a clock: midgame iterations, then the selective endgame
+//! stages, then the exact solve if time allows; `--midgame`: midgame iterations only, as a
+//! clock gives them above the read-ahead threshold); a position counts as right when the move
+//! played is one of the file's best moves.
 //!
 //! `strong-bench --mpc-data N`: the data behind the Multi-ProbCut parameters of
 //! `strong::mpc::MPC_TABLE`: N random positions (random games stopped at 20-50 empties), searched
@@ -210,8 +211,17 @@ fn main() {
         }
         None => true,
     };
+    // `--midgame`: with `--move-time`, search as the midgame does (no read to the end).
+    let midgame = match args.iter().position(|a| a == "--midgame") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
     let plan = match move_time {
         Some(t) => Plan {
+            solve_empties: if midgame { 0 } else { 64 },
             hard_time: Some(std::time::Duration::from_secs_f64(t)),
             soft_time: Some(std::time::Duration::from_secs_f64(t * 0.4)),
             selective_endgame: selective,
