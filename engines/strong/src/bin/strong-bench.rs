@@ -204,21 +204,9 @@ fn main() {
         move_time = args.get(i + 1).and_then(|v| v.parse::<f64>().ok());
         args.drain(i..(i + 2).min(args.len()));
     }
-    let selective = match args.iter().position(|a| a == "--no-selective") {
-        Some(i) => {
-            args.remove(i);
-            false
-        }
-        None => true,
-    };
+    let selective = !take_flag(&mut args, "--no-selective");
     // `--midgame`: with `--move-time`, search as the midgame does (no read to the end).
-    let midgame = match args.iter().position(|a| a == "--midgame") {
-        Some(i) => {
-            args.remove(i);
-            true
-        }
-        None => false,
-    };
+    let midgame = take_flag(&mut args, "--midgame");
     let plan = match move_time {
         Some(t) => Plan {
             solve_empties: if midgame { 0 } else { 64 },
@@ -310,6 +298,15 @@ fn main() {
     if wrong > 0 {
         std::process::exit(1);
     }
+}
+
+/// Whether `flag` is among `args`; removes it.
+fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
+    let at = args.iter().position(|a| a == flag);
+    if let Some(i) = at {
+        args.remove(i);
+    }
+    at.is_some()
 }
 
 /// Perft with the inlined generator of `strong::flips` (bulk counting at the last ply).
