@@ -182,7 +182,10 @@ typedef struct oe_engine_api {
     /* Set an option by name, the value as text in the descriptor's form. Not during a search. */
     oe_status (*set_option)(oe_engine *engine, const char *name, const char *value);
 
-    /* A new game starts: clear game-specific state (hash tables, learning). */
+    /* A new game starts: clear game-specific state (hash tables, learning). A status other
+     * than OE_OK (with last_error set) says the engine cannot play a game now: the host calls
+     * it once before a tournament's first game, so that such an engine stops the run before
+     * any game, and a later failure forfeits that game. */
     oe_status (*new_game)(oe_engine *engine);
 
     /* Search `position` under `limits` and fill `result`. Blocks until done. The engine polls

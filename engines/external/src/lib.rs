@@ -235,6 +235,20 @@ impl Engine for External {
         }
     }
 
+    /// A game starts: a `Command` that is empty or names no program is an error the host sees
+    /// before the first search (and before a tournament's first game). The program itself
+    /// starts at the first search, as before: one that starts and then fails forfeits a game.
+    fn try_new_game(&mut self) -> Result<(), String> {
+        if self.session.is_none() {
+            if self.command.trim().is_empty() {
+                return Err("the `Command` option is empty: name the program to run".to_string());
+            }
+            Program::check(&self.command, &self.working_dir)?;
+        }
+        self.new_game();
+        Ok(())
+    }
+
     fn search(&mut self, request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome {
         match self.ask(request, ctx) {
             Ok(outcome) => outcome,

@@ -21,6 +21,13 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// How long a program sent SIGTERM may take before it is killed.
 const TERM_GRACE: Duration = Duration::from_millis(200);
 
+/// A command line split into its words with shell quoting rules: at least one.
+fn split(command: &str) -> Result<Vec<String>, String> {
+    shlex::split(command)
+        .filter(|w| !w.is_empty())
+        .ok_or_else(|| format!("cannot split the command `{command}` (unbalanced quotes?)"))
+}
+
 /// A running program.
 pub struct Program {
     /// The command line, for messages.
@@ -34,12 +41,55 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether `command` names a program that can be started in `working_dir`, without
+    /// starting it: the command splits, the folder exists, and the program is an executable
+    /// file (a path: relative to `working_dir`, as the start resolves it; a bare name: on
+    /// `PATH`). A program that starts and then fails is a fault of a game, found when it plays.
+    pub fn check(command: &str, working_dir: &str) -> Result<(), String> {
+        use std::os::unix::fs::PermissionsExt;
+        use std::path::{Path, PathBuf};
+        let words = split(command)?;
+        let program = &words[0];
+        if !working_dir.is_empty() && !Path::new(working_dir).is_dir() {
+            return Err(format!(
+                "cannot start `{command}`: the working folder {working_dir} does not exist"
+            ));
+        }
+        let executable = |p: &Path| {
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        };
+        let found = if program.contains('/') {
+            let path = PathBuf::from(program);
+            let path = if path.is_relative() && !working_dir.is_empty() {
+                Path::new(working_dir).join(path)
+            } else {
+                path
+            };
+            executable(&path)
+        } else {
+            std::env::var_os("PATH").is_some_and(|paths| {
+                std::env::split_paths(&paths).any(|dir| executable(&dir.join(program)))
+            })
+        };
+        if found {
+            Ok(())
+        } else {
+            Err(format!(
+                "cannot start `{command}`: no executable program `{program}`{}",
+                if program.contains('/') {
+                    ""
+                } else {
+                    " on PATH"
+                }
+            ))
+        }
+    }
+
     /// Start `command` (split with shell quoting rules, no shell) in `working_dir` (if not
     /// empty). Its stderr is inherited: the harness keeps it in the engine's stderr log.
     pub fn start(command: &str, working_dir: &str) -> Result<Program, String> {
-        let words = shlex::split(command)
-            .filter(|w| !w.is_empty())
-            .ok_or_else(|| format!("cannot split the command `{command}` (unbalanced quotes?)"))?;
+        let words = split(command)?;
         let mut cmd = Command::new(&words[0]);
         cmd.args(&words[1..])
             .stdin(Stdio::piped())

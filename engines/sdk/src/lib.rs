@@ -53,6 +53,15 @@ pub trait Engine: Send + Sized + 'static {
     /// A new game starts: forget game-specific state.
     fn new_game(&mut self) {}
 
+    /// What the SDK calls when a game starts. Engines that need something outside themselves
+    /// to play (a bridge that starts another program, say) override this: an `Err` becomes
+    /// the status `OE_ERROR` with the message in `last_error`, so the host learns before the
+    /// first search that the engine cannot play. The default calls [`Engine::new_game`].
+    fn try_new_game(&mut self) -> Result<(), String> {
+        self.new_game();
+        Ok(())
+    }
+
     /// Choose a move in `request.position` (never a finished game). Must return a legal move,
     /// `Move::PASS` exactly when there is none. Poll `ctx.stopped()` and return promptly once it
     /// is true.

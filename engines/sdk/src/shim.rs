@@ -255,8 +255,9 @@ unsafe extern "C" fn new_game<E: Engine>(engine: *mut abi::Engine) -> abi::Statu
     let Some(inst) = (unsafe { instance::<E>(engine) }) else {
         return abi::INVALID_ARGUMENT;
     };
-    match catch_unwind(AssertUnwindSafe(|| inst.engine.new_game())) {
-        Ok(()) => abi::OK,
+    match catch_unwind(AssertUnwindSafe(|| inst.engine.try_new_game())) {
+        Ok(Ok(())) => abi::OK,
+        Ok(Err(e)) => inst.fail(abi::ERROR, e),
         Err(p) => inst.fail(abi::PANIC, panic_message(p)),
     }
 }

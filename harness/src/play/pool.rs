@@ -2,9 +2,9 @@
 //!
 //! Workers are reused across games: a game borrows one idle worker per engine (or starts one)
 //! and gives it back afterwards if it is still healthy, so a failed worker is replaced by a
-//! fresh one. Before the first game every engine is started once ([`WorkerPool::start`]), so a
-//! missing plugin, a plugin of the wrong ABI version or a bad option stops the run with a clear
-//! error before anything is written.
+//! fresh one. Before the first game every engine is started once and asked to begin a game
+//! ([`WorkerPool::start`]), so a missing plugin, a plugin of the wrong ABI version, a bad option
+//! or an engine that cannot play stops the run with a clear error before anything is written.
 
 use crate::host::engine_host::WorkerSpec;
 use crate::host::{EngineHost, HostError};
@@ -46,10 +46,16 @@ impl WorkerPool {
                 memory_limit: e.memory_limit,
             });
         }
-        // Start every engine once: load errors and bad options end the run before any game.
+        // Start every engine once and begin a game: load errors, bad options and an engine
+        // that cannot play (an external program that does not start) end the run before any
+        // game.
         let mut idle = Vec::new();
         for spec in &specs {
-            match EngineHost::spawn(spec).await {
+            let ready = match EngineHost::spawn(spec).await {
+                Ok(mut host) => host.new_game().await.map(|()| host),
+                Err(e) => Err(e),
+            };
+            match ready {
                 Ok(host) => idle.push(vec![host]),
                 Err(e) => return Err(anyhow::Error::new(e).context(t.source.clone())),
             }
