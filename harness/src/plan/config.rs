@@ -745,44 +745,32 @@ impl Validator<'_> {
 
     fn sprt(&self, raw: RawSprt) -> Result<SprtConfig, ConfigError> {
         use crate::stats::sprt::{Model, SprtParams, Unit};
-        let finite = |v: &Spanned<f64>, key: &str| {
-            if v.get_ref().is_finite() {
-                Ok(*v.get_ref())
-            } else {
-                Err(self.invalid(v.span(), key, "must be a finite number"))
+        let value =
+            |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |v| *v.get_ref());
+        let params = SprtParams::new(
+            *raw.elo0.get_ref(),
+            *raw.elo1.get_ref(),
+            value(&raw.alpha, 0.05),
+            value(&raw.beta, 0.05),
+            raw.model.as_ref().map_or(Model::Logistic, |m| *m.get_ref()),
+            raw.unit
+                .as_ref()
+                .map_or(Unit::Pentanomial, |u| *u.get_ref()),
+        )
+        .map_err(|e| {
+            // The line of the key at fault (a default at fault is the model's: `unit` is given).
+            let span = match e.key() {
+                "elo0" => Some(raw.elo0.span()),
+                "alpha" => raw.alpha.as_ref().map(Spanned::span),
+                "beta" => raw.beta.as_ref().map(Spanned::span),
+                "unit" => raw.unit.as_ref().map(Spanned::span),
+                _ => None,
             }
-        };
-        let (elo0, elo1) = (finite(&raw.elo0, "elo0")?, finite(&raw.elo1, "elo1")?);
-        if elo0 >= elo1 {
-            return Err(self.invalid(raw.elo1.span(), "elo1", "must be greater than elo0"));
-        }
-        let rate = |v: &Option<Spanned<f64>>, key: &str| match v {
-            None => Ok(0.05),
-            Some(v) if *v.get_ref() > 0.0 && *v.get_ref() < 0.5 => Ok(*v.get_ref()),
-            Some(v) => Err(self.invalid(v.span(), key, "must be between 0 and 0.5 (exclusive)")),
-        };
-        let (alpha, beta) = (rate(&raw.alpha, "alpha")?, rate(&raw.beta, "beta")?);
-        let model = raw.model.as_ref().map_or(Model::Logistic, |m| *m.get_ref());
-        let unit = raw
-            .unit
-            .as_ref()
-            .map_or(Unit::Pentanomial, |u| *u.get_ref());
-        if let (Some(u), Model::Logistic, Unit::Discs) = (&raw.unit, model, unit) {
-            return Err(self.invalid(
-                u.span(),
-                "unit",
-                "the disc test works on normalised Elo: set model = \"normalized\"",
-            ));
-        }
+            .unwrap_or_else(|| raw.elo1.span());
+            self.invalid(span, e.key(), e.to_string())
+        })?;
         Ok(SprtConfig {
-            params: SprtParams {
-                elo0,
-                elo1,
-                alpha,
-                beta,
-                model,
-                unit,
-            },
+            params,
             fail_on_crash: raw.fail_on_crash.unwrap_or(false),
             fail_on_forfeit: raw.fail_on_forfeit.unwrap_or(false),
         })

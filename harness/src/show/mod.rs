@@ -5,10 +5,12 @@
 //! - [`table`]: the plain-text tables of `run` and `stats`; [`progress`]: the plain progress
 //!   lines of a run;
 //! - [`report`]: `report.json`, `report.md`, `report.html`;
-//! - [`tui`]: the live terminal view and the replay.
+//! - [`tui`]: the live terminal view and the replay;
+//! - [`text`]: the wording every view shares (a test's decision).
 
 pub mod progress;
 pub mod report;
 pub mod standings;
 pub mod table;
+pub mod text;
 pub mod tui;

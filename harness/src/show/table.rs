@@ -232,16 +232,18 @@ pub fn sprt_summary(
 ) -> String {
     use crate::stats::sprt::Decision;
     let p = &status.params;
-    let verdict = match status.decision {
-        Decision::AcceptH1 => format!(
-            "H1 accepted: {candidate} is stronger than {baseline} (LLR {:.3} >= {:.3})",
+    let meaning = super::text::decision_meaning(status.decision, p, candidate, baseline);
+    let label = super::text::decision_label(status.decision);
+    let verdict = match (status.decision, meaning) {
+        (Decision::AcceptH1, Some(m)) => format!(
+            "{label}: {m} (LLR {:.3} >= {:.3})",
             status.llr, status.upper
         ),
-        Decision::AcceptH0 => format!(
-            "H0 accepted: {candidate} is not stronger than {baseline} (LLR {:.3} <= {:.3})",
+        (Decision::AcceptH0, Some(m)) => format!(
+            "{label}: {m} (LLR {:.3} <= {:.3})",
             status.llr, status.lower
         ),
-        Decision::Continue => format!(
+        _ => format!(
             "undecided: LLR {:.3} is between {:.3} and {:.3}",
             status.llr, status.lower, status.upper
         ),

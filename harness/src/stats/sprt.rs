@@ -97,7 +97,68 @@ pub struct SprtParams {
     pub unit: Unit,
 }
 
+/// Parameters no test can have, with the parameter at fault.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtParamError {
+    #[error("must be a finite number")]
+    NotFinite { key: &'static str },
+    #[error("must be greater than elo0 ({elo0}); H1 is the stronger hypothesis")]
+    Bounds { elo0: f64, elo1: f64 },
+    #[error("must be between 0 and 0.5 (exclusive)")]
+    Rate { key: &'static str, value: f64 },
+    #[error("the disc test works on normalised Elo: set model = \"normalized\"")]
+    DiscsNeedNormalized,
+}
+
+impl SprtParamError {
+    /// The parameter at fault, as the tournament file names it (`elo1`, `alpha`, `unit`, …).
+    pub fn key(&self) -> &'static str {
+        match self {
+            SprtParamError::NotFinite { key } | SprtParamError::Rate { key, .. } => key,
+            SprtParamError::Bounds { .. } => "elo1",
+            SprtParamError::DiscsNeedNormalized => "unit",
+        }
+    }
+}
+
 impl SprtParams {
+    /// A test's parameters, checked: every rule a test has is here, so the tournament file,
+    /// `harness sprt` and `harness sprt-sim` refuse the same things. The bounds are finite with
+    /// `elo0 < elo1`, `0 < α, β < 0.5`, and the disc unit goes with the normalised model.
+    pub fn new(
+        elo0: f64,
+        elo1: f64,
+        alpha: f64,
+        beta: f64,
+        model: Model,
+        unit: Unit,
+    ) -> Result<SprtParams, SprtParamError> {
+        for (key, value) in [("elo0", elo0), ("elo1", elo1)] {
+            if !value.is_finite() {
+                return Err(SprtParamError::NotFinite { key });
+            }
+        }
+        if elo0 >= elo1 {
+            return Err(SprtParamError::Bounds { elo0, elo1 });
+        }
+        for (key, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(SprtParamError::Rate { key, value });
+            }
+        }
+        if (model, unit) == (Model::Logistic, Unit::Discs) {
+            return Err(SprtParamError::DiscsNeedNormalized);
+        }
+        Ok(SprtParams {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+            unit,
+        })
+    }
+
     /// `(A, B)`: the lower bound `ln(β/(1−α))` and the upper bound `ln((1−β)/α)`.
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -464,6 +525,44 @@ pub fn normalized_elo(sample: &Sample, unit: Unit) -> Option<crate::stats::Estim
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One rule set for the file, `harness sprt` and `harness sprt-sim` (issue 32: sprt-sim
+    /// accepted elo0 > elo1).
+    #[test]
+    fn parameters_are_checked_in_one_place() {
+        use Model::{Logistic, Normalized};
+        use Unit::{Discs, Pentanomial};
+        let new = SprtParams::new;
+        assert!(new(0.0, 5.0, 0.05, 0.05, Logistic, Pentanomial).is_ok());
+        assert!(new(-5.0, 0.0, 0.05, 0.05, Normalized, Discs).is_ok());
+        let key = |r: Result<SprtParams, SprtParamError>| r.unwrap_err().key();
+        assert_eq!(
+            key(new(5.0, 0.0, 0.05, 0.05, Logistic, Pentanomial)),
+            "elo1"
+        );
+        assert_eq!(
+            key(new(5.0, 5.0, 0.05, 0.05, Logistic, Pentanomial)),
+            "elo1"
+        );
+        assert_eq!(
+            key(new(f64::NAN, 5.0, 0.05, 0.05, Logistic, Pentanomial)),
+            "elo0"
+        );
+        assert_eq!(
+            key(new(0.0, f64::INFINITY, 0.05, 0.05, Logistic, Pentanomial)),
+            "elo1"
+        );
+        assert_eq!(
+            key(new(0.0, 5.0, 0.0, 0.05, Logistic, Pentanomial)),
+            "alpha"
+        );
+        assert_eq!(key(new(0.0, 5.0, 0.05, 0.5, Logistic, Pentanomial)), "beta");
+        assert_eq!(
+            key(new(0.0, 5.0, 0.05, f64::NAN, Logistic, Pentanomial)),
+            "beta"
+        );
+        assert_eq!(key(new(0.0, 5.0, 0.05, 0.05, Logistic, Discs)), "unit");
+    }
 
     fn params(model: Model, unit: Unit) -> SprtParams {
         SprtParams {

@@ -175,11 +175,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
             sp.llr,
             sp.lower_bound,
             sp.upper_bound,
-            match sp.decision {
-                crate::stats::sprt::Decision::AcceptH1 => "H1 accepted",
-                crate::stats::sprt::Decision::AcceptH0 => "H0 accepted",
-                crate::stats::sprt::Decision::Continue => "no decision",
-            },
+            crate::show::text::decision_label(sp.decision),
             sp.games,
             sp.pairs
         );
@@ -187,10 +183,12 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
         let _ = writeln!(
             s,
             "<div class=\"charts\"><figure>{svg}<figcaption>Log-likelihood ratio after each \
-             complete pair. Reaching the upper line accepts H1 ({} is stronger by at least {} \
-             Elo), the lower line accepts H0.</figcaption></figure></div>",
+             complete pair. Reaching the upper line accepts H1 (the Elo of {} against {} is \
+             at least {}), the lower line accepts H0 (at most {}).</figcaption></figure></div>",
             esc(&sp.candidate),
-            p.elo1
+            esc(&sp.baseline),
+            p.elo1,
+            p.elo0
         );
     }
 

@@ -619,20 +619,21 @@ pub fn headline(report: &Report) -> String {
     let progress = if report.finished { "" } else { " (running)" };
     if let Some(s) = &report.sprt {
         let bounds = format!("[{:.2}, {:.2}]", s.lower_bound, s.upper_bound);
-        return match s.decision {
-            Decision::AcceptH1 => format!(
-                "**H1 accepted**: {} is stronger than {} (LLR {:.2} ≥ {:.2})",
-                s.candidate, s.baseline, s.llr, s.upper_bound
-            ),
-            Decision::AcceptH0 => format!(
-                "**H0 accepted**: {} is not stronger than {} (LLR {:.2} ≤ {:.2})",
-                s.candidate, s.baseline, s.llr, s.lower_bound
-            ),
-            Decision::Continue if report.finished => format!(
+        let meaning =
+            crate::show::text::decision_meaning(s.decision, &s.params, &s.candidate, &s.baseline);
+        let label = crate::show::text::decision_label(s.decision);
+        return match (s.decision, meaning) {
+            (Decision::AcceptH1, Some(m)) => {
+                format!("**{label}**: {m} (LLR {:.2} ≥ {:.2})", s.llr, s.upper_bound)
+            }
+            (Decision::AcceptH0, Some(m)) => {
+                format!("**{label}**: {m} (LLR {:.2} ≤ {:.2})", s.llr, s.lower_bound)
+            }
+            _ if report.finished => format!(
                 "**No decision**: {} vs {} stopped after {} pairs (LLR {:.2}, bounds {bounds})",
                 s.candidate, s.baseline, s.pairs, s.llr
             ),
-            Decision::Continue => format!(
+            _ => format!(
                 "**Running**: {} vs {}, LLR {:.2} within {bounds} after {} pairs",
                 s.candidate, s.baseline, s.llr, s.pairs
             ),

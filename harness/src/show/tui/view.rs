@@ -430,11 +430,7 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
             st.llr,
             st.lower,
             st.upper,
-            match st.decision {
-                crate::stats::sprt::Decision::AcceptH1 => " H1",
-                crate::stats::sprt::Decision::AcceptH0 => " H0",
-                crate::stats::sprt::Decision::Continue => "",
-            }
+            crate::show::text::decision_mark(st.decision)
         );
         f.render_widget(
             LineGauge::default()
