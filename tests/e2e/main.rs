@@ -20,4 +20,5 @@ mod scale_out;
 mod sprt;
 mod stats;
 mod tournament;
+mod trust;
 mod tui;

@@ -286,19 +286,18 @@ fn the_watcher_decides_and_stops_every_shard() {
             )
         })
         .collect();
+    let watching = [
+        "merge",
+        "out",
+        "--watch",
+        "--interval",
+        "0.2",
+        "--stop-file",
+        "stop",
+    ];
     let watch = harness(
         dir.path(),
-        &[
-            "merge",
-            "out",
-            "--watch",
-            "--interval",
-            "0.2",
-            "--stop-file",
-            "stop",
-            "--on-decision",
-            "touch decided.flag",
-        ],
+        &[&watching[..], &["--on-decision", "touch decided.flag"]].concat(),
     );
     let codes: Vec<Option<i32>> = shards
         .into_iter()
@@ -343,6 +342,19 @@ fn the_watcher_decides_and_stops_every_shard() {
     let merge = harness(dir.path(), &["merge", "out"]);
     assert_eq!(merge.status.code(), Some(1), "{merge}");
     assert!(read_games(&dir.join("out")).len() < 300);
+    // A watcher started again (a requeued job) keeps the decision taken at the crossing: it
+    // sees the shards (not the merged folder as one shard) and rewrites nothing.
+    let recorded = std::fs::read(dir.join("out/decision.json")).unwrap();
+    let again = harness(dir.path(), &watching);
+    assert_eq!(again.status.code(), Some(1), "{again}");
+    assert!(
+        again.stdout.contains("already decided: H0 accepted"),
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("out/decision.json")).unwrap(),
+        recorded
+    );
 }
 
 /// SIGTERM (what Slurm sends every process of a job it requeues or cancels) stops a run

@@ -442,7 +442,9 @@ fn an_engine_with_its_own_time_rules_plays_under_them() {
         .collect();
     assert_eq!(games.len(), 2, "{run}");
     assert!(
-        games[0].starts_with("game     1/2  ") && games[0].contains("  normal  opening 1"),
+        games[0].starts_with("game ")
+            && games[0].contains("  [1/2]  ")
+            && games[0].contains("  normal  opening 1"),
         "{run}"
     );
     let records = read_games(&dir.join("out"));

@@ -1,6 +1,7 @@
 //! The small commands that look at something: `stats` (a journal's tables), `perft` (the move
 //! generator's speed and correctness), `info` (a plugin's metadata).
 
+use super::output::{say, say_raw};
 use crate::record::journal;
 use crate::show::table;
 use othello_board::{Board, PassRule};
@@ -16,7 +17,7 @@ pub fn stats(file: &Path) -> anyhow::Result<()> {
     };
     let records = journal::read_journal(&path)?;
     anyhow::ensure!(!records.is_empty(), "{}: no finished games", path.display());
-    print!("{}", table::final_tables(&records));
+    say_raw!("{}", table::final_tables(&records));
     Ok(())
 }
 
@@ -30,7 +31,7 @@ pub fn perft(depth: u32, mode: u8) {
     let started = Instant::now();
     let leaves = othello_board::perft(Board::START, depth, rule);
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    say!(
         "perft {depth} (mode {mode}): {leaves} leaves in {secs:.3} s, {:.3e} leaves/s",
         leaves as f64 / secs.max(1e-9)
     );
@@ -43,12 +44,12 @@ pub fn info(plugin: &str, plugin_dir: Option<&Path>) -> anyhow::Result<()> {
         .locate(plugin_dir)
         .context("cannot find the harness binary's folder")?;
     let (_, info) = crate::host::Plugin::load(&path)?;
-    println!("path     {}", info.path.display());
-    println!("name     {}", info.name);
-    println!("version  {}", info.version);
-    println!("author   {}", info.author);
-    println!("abi      {}.{}", info.abi_major, info.abi_minor);
-    println!(
+    say!("path     {}", info.path.display());
+    say!("name     {}", info.name);
+    say!("version  {}", info.version);
+    say!("author   {}", info.author);
+    say!("abi      {}.{}", info.abi_major, info.abi_minor);
+    say!(
         "options  {}",
         if info.options.is_empty() {
             "(none)"
@@ -62,9 +63,12 @@ pub fn info(plugin: &str, plugin_dir: Option<&Path>) -> anyhow::Result<()> {
             "enum" => format!(" {{{}}}", o.values.join("|")),
             _ => String::new(),
         };
-        println!(
+        say!(
             "  {:<14} {:<6} default {:<10}{range}  {}",
-            o.name, o.kind, o.default, o.help
+            o.name,
+            o.kind,
+            o.default,
+            o.help
         );
     }
     Ok(())

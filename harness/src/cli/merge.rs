@@ -12,13 +12,14 @@
 //! `decision.json`, written by the watcher, when the output folder has one; otherwise the first
 //! crossing walking the complete pairs in pair order. The final statistics count every game.
 
+use super::output::{say, say_raw};
 use crate::plan::config::Tournament;
-use crate::plan::schedule::PairedSchedule;
+use crate::plan::schedule::{PairedSchedule, Shard};
 use crate::play::resume::{same_tournament, shard_of, tournament_of};
 use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::merge::{JournalFollower, JournalIndex};
 use crate::record::GameRecord;
-use crate::show::{report, table};
+use crate::show::{report, table, text};
 use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, MatchTally, SprtStatus};
 use crate::stats::verdict;
@@ -40,9 +41,10 @@ pub struct MergeArgs {
     pub on_decision: Option<String>,
 }
 
-/// The shard folders below the arguments: a folder with a `tournament.json` is one; otherwise
-/// its `shard-I-of-N` sub-folders are (`allow_none`: a watcher may start before any shard has
-/// made its folder, or the folder they go in).
+/// The shard folders below the arguments: a folder holding `shard-I-of-N` sub-folders stands
+/// for them, whether or not an earlier merge wrote its output into it; any other folder with a
+/// `tournament.json` or a journal is one (`allow_none`: a watcher may start before any shard
+/// has made its folder, or the folder they go in).
 fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for dir in dirs {
@@ -52,10 +54,6 @@ fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathB
             }
             bail!("{}: no such folder", dir.display());
         }
-        if dir.join(FINGERPRINT_FILE).exists() || dir.join(JSONL_FILE).exists() {
-            out.push(dir.clone());
-            continue;
-        }
         let mut shards: Vec<PathBuf> = std::fs::read_dir(dir)
             .with_context(|| format!("cannot read {}", dir.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -63,17 +61,21 @@ fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathB
                 p.is_dir()
                     && p.file_name()
                         .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("shard-") && n.contains("-of-"))
+                        .and_then(Shard::from_folder_name)
+                        .is_some()
             })
             .collect();
         shards.sort();
-        if shards.is_empty() && !allow_none {
+        if !shards.is_empty() {
+            out.extend(shards);
+        } else if dir.join(FINGERPRINT_FILE).exists() || dir.join(JSONL_FILE).exists() {
+            out.push(dir.clone());
+        } else if !allow_none {
             bail!(
                 "{}: neither an output folder (no {FINGERPRINT_FILE}, no {JSONL_FILE}) nor a folder of shard-I-of-N folders",
                 dir.display()
             );
         }
-        out.extend(shards);
     }
     Ok(out)
 }
@@ -245,7 +247,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         unsharded(&fingerprint)?.as_bytes(),
     )
     .with_context(|| format!("cannot write {}", out.join(FINGERPRINT_FILE).display()))?;
-    println!(
+    say!(
         "merged {} folders into {}: {} games of {} planned ({} found twice and kept once{})",
         folders.len(),
         out.join(JSONL_FILE).display(),
@@ -270,7 +272,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
             .take(20)
             .map(|g| (g + 1).to_string())
             .collect();
-        println!(
+        say!(
             "missing: {} games ({}{})",
             missing.len(),
             shown.join(", "),
@@ -283,7 +285,7 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
             .take(20)
             .map(|p| (p + 1).to_string())
             .collect();
-        println!(
+        say!(
             "incomplete pairs (one game of two): {} ({}{})",
             incomplete.len(),
             shown.join(", "),
@@ -311,22 +313,22 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
             out.display()
         );
     }
-    print!("{}", table::final_tables(&records));
-    println!(
+    say_raw!("{}", table::final_tables(&records));
+    say!(
         "\n{} games merged in {:.1} s; journal: {}",
         records.len(),
         started.elapsed().as_secs_f64(),
         out.join(JSONL_FILE).display()
     );
     if let Some(s) = &status {
-        print!(
+        say_raw!(
             "{}",
             table::sprt_summary(s, &t.engines[0].name, &t.engines[1].name)
         );
     }
     let broken = verdict::broken_rules(&t.fail_rules(), &records);
     for b in &broken {
-        println!("FAIL: {b}");
+        say!("FAIL: {b}");
     }
     if broken.is_empty() && status.is_none() && !missing.is_empty() {
         // Not every game is in: the tournament is not over.
@@ -350,7 +352,7 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
             break (text, t);
         }
         if let Some(signal) = pause.wait() {
-            println!("{signal}: the watch ends before any shard began");
+            say!("{signal}: the watch ends before any shard began");
             return Ok(verdict::exit::UNDECIDED);
         }
     };
@@ -374,12 +376,27 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
             _ => bail!("give --out: where decision.json goes"),
         },
     };
-    let planned = schedule_of(&t, &fingerprint)?.games.len();
     let (a, b) = (t.engines[0].name.clone(), t.engines[1].name.clone());
+    // A watcher started again after the test decided (a requeued job, a second command) keeps
+    // the decision taken at the crossing: it makes sure the shards are told, and changes
+    // nothing.
+    if let Some(decision) = recorded_decision(&out)? {
+        write_stop_file(&stop_file, decision)?;
+        let meaning = text::decision_meaning(decision, &sprt.params, &a, &b).unwrap_or_default();
+        say!(
+            "already decided: {} ({meaning}), as {} records; the stop file {} is in place (remove {} to watch again)",
+            text::decision_label(decision),
+            out.join(DECISION_FILE).display(),
+            stop_file.display(),
+            DECISION_FILE
+        );
+        return Ok(verdict::exit_code(Some(decision), &[]));
+    }
+    let planned = schedule_of(&t, &fingerprint)?.games.len();
     let mut totals = RunningTotals::new(planned / 2, Some((sprt.params, &a, &b)));
     let mut followers: BTreeMap<PathBuf, JournalFollower> = BTreeMap::new();
     let mut seen: HashSet<usize> = HashSet::new();
-    println!(
+    say!(
         "watching {} for {} vs {} ({} games planned), every {:.1} s; stop file {}",
         args.dirs
             .iter()
@@ -421,7 +438,7 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
         }
         let status = totals.sprt_status().expect("a test is configured");
         if new_games > 0 {
-            println!(
+            say!(
                 "{:>8.1} s  {} of {} games from {} shards  LLR {:+.2} [{:+.2}, {:+.2}] after {} observations",
                 started.elapsed().as_secs_f64(),
                 seen.len(),
@@ -444,11 +461,11 @@ fn watch(args: MergeArgs) -> anyhow::Result<i32> {
             );
         }
         if seen.len() >= planned {
-            println!("every game is in and the test did not decide");
+            say!("every game is in and the test did not decide");
             return Ok(verdict::exit::UNDECIDED);
         }
         if let Some(signal) = pause.wait() {
-            println!(
+            say!(
                 "{signal}: the watch ends undecided after {} of {} games (the shards go on)",
                 seen.len(),
                 planned
@@ -498,6 +515,16 @@ impl WatchPause {
     }
 }
 
+/// Write the file the shards watch (`run --stop-file`), with the decision in it.
+fn write_stop_file(stop_file: &Path, decision: Decision) -> anyhow::Result<()> {
+    if let Some(parent) = stop_file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    std::fs::write(stop_file, format!("{}\n", text::decision_label(decision)))
+        .with_context(|| format!("cannot write the stop file {}", stop_file.display()))
+}
+
 /// The test decided: record it, stop the shards, run the command; the exit code is the
 /// decision.
 fn decided(
@@ -533,15 +560,12 @@ fn decided(
         (serde_json::to_string_pretty(&decision)? + "\n").as_bytes(),
     )
     .with_context(|| format!("cannot write {}", path.display()))?;
-    if let Some(parent) = stop_file.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    std::fs::write(stop_file, format!("{:?}\n", status.decision))
-        .with_context(|| format!("cannot write the stop file {}", stop_file.display()))?;
-    println!(
-        "decided: {:?} (LLR {:+.3}, bounds [{:+.3}, {:+.3}]); wrote {} and the stop file {}",
-        status.decision,
+    write_stop_file(stop_file, status.decision)?;
+    say!(
+        "decided: {} ({}; LLR {:+.3}, bounds [{:+.3}, {:+.3}]); wrote {} and the stop file {}",
+        text::decision_label(status.decision),
+        text::decision_meaning(status.decision, &status.params, &tally.a, &tally.b)
+            .unwrap_or_default(),
         status.llr,
         status.lower,
         status.upper,
@@ -549,7 +573,7 @@ fn decided(
         stop_file.display()
     );
     if let Some(cmd) = on_decision {
-        println!("running: {cmd}");
+        say!("running: {cmd}");
         match std::process::Command::new("sh").arg("-c").arg(cmd).status() {
             Ok(s) if s.success() => {}
             Ok(s) => eprintln!("warning: the --on-decision command ended with {s}"),

@@ -3,6 +3,7 @@
 
 mod inspect;
 mod merge;
+mod output;
 mod run;
 mod sprt;
 
@@ -228,6 +229,19 @@ enum Command {
     },
 }
 
+/// `harness replay`: full-screen on a terminal; otherwise the final board as text.
+fn replay(file: &std::path::Path, game: Option<usize>) -> anyhow::Result<()> {
+    use crate::show::tui::replay;
+    use std::io::IsTerminal;
+    let mut opened = replay::open(file, game)?;
+    if std::io::stdout().is_terminal() {
+        replay::interactive(opened)
+    } else {
+        output::say_raw!("{}", replay::as_text(&mut opened));
+        Ok(())
+    }
+}
+
 /// Parse a `NAME=VALUE` engine option (for the command line).
 pub fn parse_option(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -330,9 +344,7 @@ pub fn main() -> i32 {
             },
             dry_run,
         }),
-        Command::Replay { file, game } => {
-            crate::show::tui::replay::main(&file, game).map(|()| exit::H1)
-        }
+        Command::Replay { file, game } => replay(&file, game).map(|()| exit::H1),
         Command::Merge {
             dirs,
             out,
@@ -403,13 +415,13 @@ pub fn main() -> i32 {
         .map(|()| exit::H1),
         Command::Nboard { seat } => crate::tools::frontend::nboard::serve(
             &seat.frontend(),
-            std::io::stdin().lock(),
+            std::io::BufReader::new(std::io::stdin()),
             std::io::stdout().lock(),
         )
         .map(|()| exit::H1),
         Command::Gtp { seat } => crate::tools::frontend::gtp::serve(
             &seat.frontend(),
-            std::io::stdin().lock(),
+            std::io::BufReader::new(std::io::stdin()),
             std::io::stdout().lock(),
         )
         .map(|()| exit::H1),

@@ -4,6 +4,7 @@
 //! This is where the stages meet: the coordinator (`play`) plays and journals; this command
 //! hands its progress to the views (`show`) and writes the reports, which only read records.
 
+use super::output::{say, say_raw};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::plan::config::{self, Tournament};
 use crate::plan::schedule::Shard;
@@ -23,43 +24,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-
-/// Whether standard output went away (a closed pipe: `harness run … | head -1`). Printing then
-/// stops and the run goes on: the journal and the reports are the record, the terminal is only
-/// a view of them, so a reader that leaves must not cost the tournament.
-static STDOUT_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Write to standard output unless it went away; a failed write marks it gone.
-fn write_stdout(text: std::fmt::Arguments, newline: bool) {
-    use std::io::Write;
-    if STDOUT_GONE.load(Ordering::Relaxed) {
-        return;
-    }
-    let mut out = std::io::stdout().lock();
-    let written = out
-        .write_fmt(text)
-        .and_then(|()| {
-            if newline {
-                out.write_all(b"\n")
-            } else {
-                Ok(())
-            }
-        })
-        .and_then(|()| out.flush());
-    if written.is_err() {
-        STDOUT_GONE.store(true, Ordering::Relaxed);
-    }
-}
-
-/// `println!` that survives a closed pipe.
-macro_rules! say {
-    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*), true) };
-}
-
-/// `print!` that survives a closed pipe.
-macro_rules! say_raw {
-    ($($arg:tt)*) => { write_stdout(format_args!($($arg)*), false) };
-}
 
 /// What `harness run` is given.
 pub struct RunArgs {
@@ -108,12 +72,25 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
     if args.dry_run {
-        return dry_run(&t, &plugin_dir);
+        return dry_run(&t, &plugin_dir, args.restart);
     }
     let header = header_line(&t);
     if args.restart {
-        resume::discard(&t.out);
-        report::remove_reports(&t.out);
+        // Everything is checked before the earlier games move: a refused restart leaves them
+        // where they were.
+        preflight(&t, &plugin_dir)?;
+        let also = [
+            report::JSON_FILE,
+            report::MARKDOWN_FILE,
+            report::HTML_FILE,
+            super::merge::DECISION_FILE,
+        ];
+        if let Some(aside) = resume::set_aside(&t.out, &also)? {
+            say!(
+                "--restart: the earlier run's games and reports were moved to {}",
+                aside.display()
+            );
+        }
     }
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
@@ -429,41 +406,56 @@ impl StopOnSignals {
     }
 }
 
-/// `run --dry-run`: everything a run checks before its first game, nothing written to the
-/// output folder: the schedule is built, each plugin is loaded in a worker with its options.
-fn dry_run(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<i32> {
+/// What a run checks before its first game, with nothing left in the output folder: the
+/// openings, the schedule, that the output folder can be created and written, and every engine
+/// started in a worker with its options and asked to begin a game. Returns the opening count
+/// and the games this run would play.
+fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)> {
     let openings = t.openings.load()?;
     let schedule = t.schedule(openings.openings.len());
     let planned = schedule.games_of(t.shard).count();
-    let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
-    let pinned = t.out.join(journal::FINGERPRINT_FILE);
-    if let Ok(existing) = std::fs::read_to_string(&pinned) {
-        anyhow::ensure!(
-            resume::same_tournament(&existing, &fingerprint, false),
-            "{}: the output folder holds games of a different tournament; a run would be refused (give another `out`, or --restart)",
-            t.out.display()
-        );
-    }
+    resume::check_writable(&t.out)?;
     let logs = std::env::temp_dir().join(format!("harness-dry-run-{}", std::process::id()));
     std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
     let runtime = coordinator_runtime(1)?;
     let pool = runtime.block_on(crate::play::pool::WorkerPool::start(t, plugin_dir, &logs));
     let _ = std::fs::remove_dir_all(&logs);
     runtime.block_on(pool?.shutdown());
+    Ok((openings.openings.len(), planned))
+}
+
+/// `run --dry-run`: everything a run checks before its first game ([`preflight`]), and whether
+/// the output folder would be resumed, refused or (with `--restart`) set aside. Nothing is
+/// written.
+fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyhow::Result<i32> {
+    let (openings, planned) = preflight(t, plugin_dir)?;
+    let held = t.out.join(journal::JSONL_FILE).exists();
+    if !restart {
+        let openings = t.openings.load()?;
+        let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
+        let pinned = t.out.join(journal::FINGERPRINT_FILE);
+        if let Ok(existing) = std::fs::read_to_string(&pinned) {
+            anyhow::ensure!(
+                resume::same_tournament(&existing, &fingerprint, false),
+                "{}: the output folder holds games of a different tournament; a run would be refused (give another `out`, or --restart to set them aside)",
+                t.out.display()
+            );
+        }
+    }
     say!("{}", header_line(t));
     say!(
         "dry run: {} engines loaded with their options; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
         t.engines.len(),
-        openings.openings.len(),
+        openings,
         planned,
         planned / 2,
         t.pairings().len(),
         t.shard.map(|s| format!(" (shard {s})")).unwrap_or_default(),
         t.out.display(),
-        if t.out.join(journal::JSONL_FILE).exists() {
-            " (holds games of this tournament: a run resumes them)"
-        } else {
-            ""
+        match (held, restart) {
+            (true, false) => " (holds games of this tournament: a run resumes them)",
+            (true, true) => " (holds games: --restart moves them into a discarded-<time> folder inside it and starts over)",
+            (false, _) => "",
         }
     );
     Ok(verdict::exit::H1)

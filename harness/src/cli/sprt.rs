@@ -1,6 +1,7 @@
 //! `harness sprt` (the sequential test from result counts alone) and `harness sprt-sim` (the
 //! resampling study of how many games each test needs).
 
+use super::output::{say, say_raw};
 use super::{Counts, ModelArg};
 use crate::record::{journal, outcomes};
 use crate::show::table;
@@ -20,23 +21,6 @@ pub fn sprt_sim(
     seed: u64,
 ) -> anyhow::Result<()> {
     use crate::stats::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
-    // The flags first: a bad one is refused before the journal is read.
-    let p = |elo0, elo1, model, unit, flags: &str| {
-        SprtParams::new(elo0, elo1, 0.05, 0.05, model, unit).map_err(|e| {
-            let key = if e.key() == "elo1" { "elo1" } else { "elo0" };
-            anyhow::anyhow!("--{flags}{key}: {e}")
-        })
-    };
-    let tests = [
-        p(elo0, elo1, Model::Logistic, Unit::Trinomial, "")?,
-        p(elo0, elo1, Model::Logistic, Unit::Pentanomial, "")?,
-        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial, "n")?,
-        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial, "n")?,
-        p(nelo0, nelo1, Model::Normalized, Unit::Discs, "n")?,
-    ];
-    anyhow::ensure!(runs >= 1, "--runs: must be at least 1");
-    anyhow::ensure!(max_pairs >= 1, "--max-pairs: must be at least 1");
-    anyhow::ensure!(check_every >= 1, "--check-every: must be at least 1");
     let path = if journal_path.is_dir() {
         journal_path.join(journal::JSONL_FILE)
     } else {
@@ -59,23 +43,38 @@ pub fn sprt_sim(
         path.display()
     );
     let stats = crate::stats::match_stats(&outcomes(&records), &a, &b);
-    println!(
+    say!(
         "{a} vs {b}: {} complete pairs; Elo {}; discs/game {}",
         pairs.len(),
         stats.elo.map(|e| e.to_string()).unwrap_or_default(),
         stats.disc_diff.map(|e| e.to_string()).unwrap_or_default()
     );
     for (unit, t) in effect_sizes(&pairs) {
-        println!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
+        say!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
     }
+    let p = |elo0, elo1, model, unit| SprtParams {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+        model,
+        unit,
+    };
+    let tests = [
+        p(elo0, elo1, Model::Logistic, Unit::Trinomial),
+        p(elo0, elo1, Model::Logistic, Unit::Pentanomial),
+        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial),
+        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial),
+        p(nelo0, nelo1, Model::Normalized, Unit::Discs),
+    ];
     let cfg = SimulationConfig {
         runs,
         max_pairs,
         check_every,
         seed,
     };
-    println!("{runs} runs, at most {max_pairs} pairs each, LLR checked every {check_every} pairs, alpha = beta = 0.05");
-    println!(
+    say!("{runs} runs, at most {max_pairs} pairs each, LLR checked every {check_every} pairs, alpha = beta = 0.05");
+    say!(
         "{:<24} {:>14} {:>12} {:>12} {:>7} {:>7} {:>10}",
         "test",
         "bounds",
@@ -86,7 +85,7 @@ pub fn sprt_sim(
         "undecided"
     );
     for s in simulate(&pairs, &tests, cfg) {
-        println!(
+        say!(
             "{:<24} {:>14} {:>12.0} {:>12.0} {:>6.1}% {:>6.1}% {:>9.1}%",
             format!("{:?}/{:?}", s.params.model, s.params.unit),
             format!("[{}, {}]", s.params.elo0, s.params.elo1),
@@ -110,6 +109,11 @@ pub fn sprt_from_counts(
     beta: f64,
     model: ModelArg,
 ) -> anyhow::Result<i32> {
+    anyhow::ensure!(elo0 < elo1, "--elo0 ({elo0}) must be below --elo1 ({elo1})");
+    anyhow::ensure!(
+        alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5,
+        "--alpha and --beta must be between 0 and 0.5"
+    );
     let model = match model {
         ModelArg::Logistic => Model::Logistic,
         ModelArg::Normalized => Model::Normalized,
@@ -134,8 +138,14 @@ pub fn sprt_from_counts(
         }
         (None, None) => anyhow::bail!("give --wdl W,D,L or --penta LL,LD,WL+DD,WD,WW"),
     };
-    let params = SprtParams::new(elo0, elo1, alpha, beta, model, unit)
-        .map_err(|e| anyhow::anyhow!("--{}: {e}", e.key()))?;
+    let params = SprtParams {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+        unit,
+    };
     let llr = params.llr(&sample);
     let (lower, upper) = params.bounds();
     let status = crate::stats::sprt::SprtStatus {
@@ -147,12 +157,12 @@ pub fn sprt_from_counts(
         observations: sample.total() as u64,
     };
     if let Some((elo, los)) = crate::stats::score_estimate(&scores) {
-        println!("Elo      {elo}  ({unit:?})");
-        println!("LOS      {:.1}%", 100.0 * los);
+        say!("Elo      {elo}  ({unit:?})");
+        say!("LOS      {:.1}%", 100.0 * los);
     }
     if let Some(nelo) = crate::stats::sprt::normalized_elo(&sample, unit) {
-        println!("nElo     {nelo}");
+        say!("nElo     {nelo}");
     }
-    print!("{}", table::sprt_summary(&status, "candidate", "baseline"));
+    say_raw!("{}", table::sprt_summary(&status, "candidate", "baseline"));
     Ok(verdict::exit_code(Some(status.decision), &[]))
 }

@@ -113,8 +113,10 @@ pub struct EngineHost {
     child: Child,
     /// The worker's process group (its pid): the worker, its plugin and what the plugin started.
     group: Option<rustix::process::Pid>,
-    /// For the reason of a crash: the worker's log and memory limit.
+    /// For the reason of a crash: the worker's log, its length when this worker started (what
+    /// this worker wrote comes after it) and the memory limit.
     stderr_log: Option<PathBuf>,
+    log_start: u64,
     memory_limit: Option<u64>,
     writer: OwnedWriteHalf,
     events: UnboundedReceiver<Event>,
@@ -171,14 +173,17 @@ impl EngineHost {
         let _ = std::fs::remove_file(&socket);
         let listener = UnixListener::bind(&socket)
             .map_err(|e| spawn_err(format!("{}: {e}", socket.display())))?;
-        let stderr = match &spec.stderr_log {
-            Some(path) => std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map(Stdio::from)
-                .map_err(|e| spawn_err(format!("{}: {e}", path.display())))?,
-            None => Stdio::null(),
+        let (stderr, log_start) = match &spec.stderr_log {
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| spawn_err(format!("{}: {e}", path.display())))?;
+                let start = file.metadata().map_or(0, |m| m.len());
+                (Stdio::from(file), start)
+            }
+            None => (Stdio::null(), 0),
         };
         let mut command = Command::new(exe);
         command
@@ -242,6 +247,7 @@ impl EngineHost {
                 .id()
                 .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
             stderr_log: spec.stderr_log.clone(),
+            log_start,
             memory_limit: spec.memory_limit,
             plugin: PluginInfo {
                 path: spec.plugin.clone(),
@@ -507,20 +513,23 @@ impl EngineHost {
         }
     }
 
-    /// When the worker has a memory limit, aborted, and its log ends with an allocation failure
-    /// (what Rust's allocator prints before it aborts), the reason of the crash says so.
+    /// When the worker has a memory limit, aborted, and wrote an allocation failure to its log
+    /// (what Rust's allocator prints before it aborts), the reason of the crash says so. The
+    /// first failure this worker wrote is the cause: with `RUST_BACKTRACE` set, printing the
+    /// backtrace fails again on a few bytes, and that line comes last.
     fn memory_note(&self) -> String {
         let (Some(limit), Some(log)) = (self.memory_limit, &self.stderr_log) else {
             return String::new();
         };
-        let tail = std::fs::read(log)
-            .map(|b| String::from_utf8_lossy(&b[b.len().saturating_sub(4096)..]).into_owned())
+        let written = std::fs::read(log)
+            .map(|b| {
+                let from = (self.log_start as usize).min(b.len());
+                // At most the first 64 KiB this worker wrote: the failure comes early.
+                let to = b.len().min(from + (64 << 10));
+                String::from_utf8_lossy(&b[from..to]).into_owned()
+            })
             .unwrap_or_default();
-        let last = tail.lines().rev().filter(|l| !l.trim().is_empty()).take(3);
-        match last
-            .into_iter()
-            .find(|l| l.contains("memory allocation of"))
-        {
+        match written.lines().find(|l| l.contains("memory allocation of")) {
             Some(line) => format!(
                 ": memory limit of {} MiB hit ({})",
                 limit / (1 << 20),

@@ -111,10 +111,18 @@ impl Plugin {
         if !path.exists() {
             return Err(LoadError::NotFound { path: p });
         }
+        // dlopen searches the system's library folders for a name without a slash: a file in
+        // the current folder (`libmine.so`, as a tournament file beside it names it) must be
+        // given as `./libmine.so` to be that file.
+        let file = if path.is_relative() && path.parent() == Some(Path::new("")) {
+            Path::new(".").join(path)
+        } else {
+            path.to_path_buf()
+        };
         // SAFETY: loading a library runs its initialisers; loading engine code is the point of
         // a plugin host, and the process is a worker dedicated to this plugin.
         let lib =
-            unsafe { libloading::Library::new(path) }.map_err(|e| LoadError::NotALibrary {
+            unsafe { libloading::Library::new(&file) }.map_err(|e| LoadError::NotALibrary {
                 path: p.clone(),
                 // libloading's message is "dlopen failed"; the system's reason is its source.
                 message: match std::error::Error::source(&e) {

@@ -126,10 +126,13 @@ impl Shard {
         };
         let (index, count) = match text.split_once('/') {
             Some(("auto", n)) => {
-                let index = match env(K8S_COMPLETION_INDEX) {
-                    Some(i) => i,
-                    None => var(SLURM_TASK_ID)?,
-                };
+                let index = env(K8S_COMPLETION_INDEX)
+                    .or_else(|| env(SLURM_TASK_ID))
+                    .ok_or_else(|| {
+                        format!(
+                            "--shard {text}: neither {K8S_COMPLETION_INDEX} (a Kubernetes Indexed Job) nor {SLURM_TASK_ID} (a Slurm array task) is set"
+                        )
+                    })?;
                 (number("shard index", &index)?, number("shard count", n)?)
             }
             Some((i, n)) => (number("shard index", i)?, number("shard count", n)?),
@@ -143,10 +146,15 @@ impl Shard {
                 ))
             }
         };
-        if count == 0 || index >= count {
+        if count == 0 {
+            return Err(format!(
+                "--shard {index}/{count}: the count must be at least 1"
+            ));
+        }
+        if index >= count {
             return Err(format!(
                 "--shard {index}/{count}: the index must be below the count (shards 0 to {})",
-                count.saturating_sub(1)
+                count - 1
             ));
         }
         Ok(Shard { index, count })
@@ -160,6 +168,18 @@ impl Shard {
     /// `shard-2-of-8`: the shard's own output folder below the tournament's.
     pub fn folder_name(&self) -> String {
         format!("shard-{}-of-{}", self.index, self.count)
+    }
+
+    /// The shard a folder name such as `shard-2-of-8` stands for ([`folder_name`]'s inverse).
+    ///
+    /// [`folder_name`]: Shard::folder_name
+    pub fn from_folder_name(name: &str) -> Option<Shard> {
+        let (index, count) = name.strip_prefix("shard-")?.split_once("-of-")?;
+        let shard = Shard {
+            index: index.parse().ok()?,
+            count: count.parse().ok()?,
+        };
+        (shard.index < shard.count).then_some(shard)
     }
 }
 
@@ -354,6 +374,27 @@ mod tests {
         );
         assert!(Shard::parse("auto/5", k8s).is_err());
         assert_eq!(Shard { index: 1, count: 3 }.folder_name(), "shard-1-of-3");
+        assert_eq!(
+            Shard::from_folder_name("shard-1-of-3"),
+            Some(Shard { index: 1, count: 3 })
+        );
+        for not_a_shard in [
+            "shard-3-of-3",
+            "shard-x-of-3",
+            "shards",
+            "out",
+            "shard-1-of-",
+        ] {
+            assert_eq!(Shard::from_folder_name(not_a_shard), None, "{not_a_shard}");
+        }
+        // Regression (issue 32): messages that name what is wrong.
+        let zero = Shard::parse("0/0", none).unwrap_err();
+        assert!(zero.contains("count must be at least 1"), "{zero}");
+        let k8s_missing = Shard::parse("auto/4", none).unwrap_err();
+        assert!(
+            k8s_missing.contains("JOB_COMPLETION_INDEX") && k8s_missing.contains("neither"),
+            "{k8s_missing}"
+        );
     }
 
     const RECORDED_SEED_42: [usize; 5] = [3325, 3195, 1924, 2543, 3309];

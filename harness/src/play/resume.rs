@@ -48,12 +48,91 @@ impl OutputFolder {
     }
 }
 
-/// Discard the games of an earlier run in `dir` (`--restart`): the journal, its GGF copy and
-/// the fingerprint. (The reports are the caller's: they belong to a later stage.)
-pub fn discard(dir: &Path) {
-    for name in [JSONL_FILE, GGF_FILE, FINGERPRINT_FILE] {
-        let _ = std::fs::remove_file(dir.join(name));
+/// Check that a run could create and write its output folder, and leave nothing behind
+/// (`--dry-run`): the folders a run would create are created and removed again, and a file is
+/// written and removed in the output folder. Only trying tells: a permission check says yes to
+/// root in `/proc`, where nothing can be created.
+pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "{}: the output folder is a file, not a folder",
+            dir.display()
+        );
     }
+    // The folders that do not exist yet, outermost last.
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|a| !a.as_os_str().is_empty() && !a.exists())
+        .collect();
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{}: cannot create the output folder", dir.display()))?;
+    let probe = dir.join(format!(".harness-dry-run-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    for created in &missing {
+        let _ = std::fs::remove_dir(created);
+    }
+    written.with_context(|| format!("{}: cannot write in the output folder", dir.display()))
+}
+
+/// The files of an earlier run that `--restart` sets aside: the journal, its GGF copy, the
+/// fingerprint, and whatever later stages wrote from them (`also`: the reports).
+const RUN_FILES: [&str; 3] = [JSONL_FILE, GGF_FILE, FINGERPRINT_FILE];
+
+/// Set the games of an earlier run in `dir` aside (`--restart`): its files, and the files
+/// named in `also`, move into a new folder `dir/discarded-<UTC time>`, which is returned
+/// (`None` when there was nothing to move). Nothing is deleted.
+pub fn set_aside(dir: &Path, also: &[&str]) -> anyhow::Result<Option<PathBuf>> {
+    let present: Vec<&str> = RUN_FILES
+        .iter()
+        .chain(also)
+        .copied()
+        .filter(|name| dir.join(name).exists())
+        .collect();
+    if present.is_empty() {
+        return Ok(None);
+    }
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let mut aside = dir.join(format!("discarded-{}", utc_stamp(stamp)));
+    let mut n = 1;
+    while aside.exists() {
+        n += 1;
+        aside = dir.join(format!("discarded-{}-{n}", utc_stamp(stamp)));
+    }
+    std::fs::create_dir(&aside).with_context(|| format!("cannot create {}", aside.display()))?;
+    for name in present {
+        std::fs::rename(dir.join(name), aside.join(name)).with_context(|| {
+            format!(
+                "cannot move {} into {}",
+                dir.join(name).display(),
+                aside.display()
+            )
+        })?;
+    }
+    Ok(Some(aside))
+}
+
+/// `20261125T141813Z` for seconds since the Unix epoch (UTC; no time zone data needed).
+fn utc_stamp(secs: u64) -> String {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // The civil date of a day count (Howard Hinnant's algorithm, days from 1970-01-01).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
+        rest / 3_600,
+        rest % 3_600 / 60,
+        rest % 60
+    )
 }
 
 /// The games an earlier run of `t` left in its output folder, checked against `schedule`, with
@@ -73,14 +152,19 @@ pub fn earlier_games(
     let written = std::fs::read_to_string(t.out.join(FINGERPRINT_FILE)).unwrap_or_default();
     let held = journal::read_journal(&journal_path)?.len();
     if held > 0 && !same_tournament(&written, fingerprint, false) {
+        let changed = fingerprint_changes(&written, fingerprint);
         bail!(
-            "{}: the output folder holds {} games of a different tournament (its {} does not match {}: \
-             engines, options, plugin files, openings or time control changed); \
-             give another `out`, or pass --restart to discard them and start over",
+            "{}: the output folder holds {} games of a different tournament (its {} does not match {}{}); \
+             give another `out`, or pass --restart to move them into a discarded-<time> folder inside it and start over",
             t.out.display(),
             held,
             FINGERPRINT_FILE,
-            t.source
+            t.source,
+            if changed.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", changed.join("; "))
+            }
         );
     }
     let previous = journal::recover(&t.out)?;
@@ -106,6 +190,53 @@ pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
+}
+
+/// What differs between the `tournament.json` of a folder and a run's, as the reader of a
+/// refusal needs it: `pairs 4 → 6`, `engines[1].options: [["Depth","2"]] → [["Depth","3"]]`,
+/// `engines[0].plugin_fnv1a … (the plugin file was rebuilt)`. Empty when either is not JSON.
+pub fn fingerprint_changes(written: &str, current: &str) -> Vec<String> {
+    fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+                for k in keys {
+                    if path.is_empty() && k == "definition" {
+                        continue;
+                    }
+                    let sub = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    let null = Value::Null;
+                    walk(
+                        &sub,
+                        x.get(k).unwrap_or(&null),
+                        y.get(k).unwrap_or(&null),
+                        out,
+                    );
+                }
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() && path == "engines" => {
+                for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                    walk(&format!("{path}[{i}]"), p, q, out);
+                }
+            }
+            _ if a == b => {}
+            _ if path.ends_with("plugin_fnv1a") => out.push(format!(
+                "{path} {a} → {b} (the plugin file changed: a rebuilt engine is another engine)"
+            )),
+            _ => out.push(format!("{path} {a} → {b}")),
+        }
+    }
+    let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+    let mut out = Vec::new();
+    if let (Some(a), Some(b)) = (parse(written), parse(current)) {
+        walk("", &a, &b, &mut out);
+    }
+    out
 }
 
 /// The shard a `tournament.json` names, if any.
@@ -265,6 +396,14 @@ mod tests {
     /// Regression (issue 19): tournament.json held Rust debug text (`Name("strong")`,
     /// `Shuffled { seed: 7331 }`); it is plain JSON of the resolved tournament.
     #[test]
+    fn utc_stamps() {
+        assert_eq!(utc_stamp(0), "19700101T000000Z");
+        // date -u -d @1795616293 +%Y%m%dT%H%M%SZ
+        assert_eq!(utc_stamp(1_795_616_293), "20261125T141813Z");
+        assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
+    }
+
+    #[test]
     fn tournament_json_is_plain_json() {
         let text = r#"
 [tournament]
@@ -316,5 +455,11 @@ plugin = "dir/libb.so"
         other["shard"]["index"] = serde_json::json!(2);
         assert!(!same_tournament(&json, &other.to_string(), false));
         assert!(same_tournament(&json, &other.to_string(), true));
+        // Regression (issue 32): a refusal says what changed.
+        other["pairs"] = serde_json::json!(6);
+        assert_eq!(
+            fingerprint_changes(&json, &other.to_string()),
+            ["pairs 3 → 6", "shard.index 1 → 2"]
+        );
     }
 }

@@ -213,9 +213,9 @@ impl JournalIndex {
                         path: index.spool.path.clone(),
                         error,
                     })?;
-                let mut light = record;
-                light.moves = Vec::new();
-                light.moves.shrink_to_fit();
+                // Without its moves, but with their summary (moves searched, depths): the
+                // Engines table of the merge reads it.
+                let light = record.without_moves();
                 index.games.insert(
                     light.game,
                     IndexedGame {

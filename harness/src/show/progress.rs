@@ -6,9 +6,10 @@ use crate::stats::running::PairResult;
 use crate::stats::sprt::SprtStatus;
 use std::path::Path;
 
-/// One line per finished game (numbered from 1, as the journal's readers number them): who
-/// played which colour, the discs, the result, how it ended and the opening.
-/// `game   7/60  strong (B) 38-26 light-L10 (W)  black wins  normal  opening 12 (line 345)`.
+/// One line per finished game: its number in the schedule (from 1, as `harness replay` and
+/// the live view number games; games finish out of order), how many of the run's games are
+/// done, who played which colour, the discs, the result, how it ended and the opening.
+/// `game    12  [7/60]  strong (B) 38-26 light-L10 (W)  black wins  normal  opening 12 (line 345)`.
 pub fn game_line(r: &GameRecord, finished: usize, planned: usize) -> String {
     let result = match r.score {
         s if s > 0 => "black wins",
@@ -16,8 +17,8 @@ pub fn game_line(r: &GameRecord, finished: usize, planned: usize) -> String {
         _ => "draw",
     };
     let mut line = format!(
-        "game {:>5}/{planned}  {} (B) {}-{} {} (W)  {result}  {}  opening {} (line {})",
-        finished,
+        "game {:>5}  [{finished}/{planned}]  {} (B) {}-{} {} (W)  {result}  {}  opening {} (line {})",
+        r.game + 1,
         r.black,
         r.discs.black,
         r.discs.white,

@@ -673,10 +673,3 @@ pub fn headline(report: &Report) -> String {
         None => format!("No games yet{progress}"),
     }
 }
-
-/// Remove the report files of an output folder (a run started over).
-pub fn remove_reports(out_dir: &Path) {
-    for name in [JSON_FILE, MARKDOWN_FILE, HTML_FILE] {
-        let _ = std::fs::remove_file(out_dir.join(name));
-    }
-}

@@ -7,7 +7,6 @@ use crate::record::journal;
 use crate::record::GameRecord;
 use anyhow::Context;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
-use std::io::IsTerminal;
 use std::path::Path;
 
 /// Where a replay stands: a game of the journal and a move in it.
@@ -88,34 +87,45 @@ impl Replay {
     }
 }
 
-/// The replay command: full-screen on a terminal; otherwise the final board as text.
-pub fn main(file: &Path, game: Option<usize>) -> anyhow::Result<()> {
+/// The finished games of a journal (or of the output folder holding it), opened at `game`
+/// (numbered from 1, as on screen; default the first).
+pub fn open(file: &Path, game: Option<usize>) -> anyhow::Result<Replay> {
     let path = if file.is_dir() {
         file.join(journal::JSONL_FILE)
     } else {
         file.to_path_buf()
     };
     let records = journal::read_journal(&path)?;
-    let mut replay = Replay::new(records, game).with_context(|| format!("{}", path.display()))?;
-    if !std::io::stdout().is_terminal() {
-        replay.ply = replay.record().moves.len();
-        let g = replay.game();
-        let r = replay.record();
-        println!(
-            "game {}: {} (black) vs {} (white), {} ({:+})",
-            r.game + 1,
-            r.black,
-            r.white,
-            r.result,
-            r.score
-        );
-        for line in board_lines(&g.position, g.last_move(), false, false) {
-            println!("{line}");
-        }
-        let moves: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
-        println!("{}", moves.join(" "));
-        return Ok(());
+    Replay::new(records, game).with_context(|| format!("{}", path.display()))
+}
+
+/// The replay's game as text: who played, the final board and the moves (for a reader that is
+/// not a terminal).
+pub fn as_text(replay: &mut Replay) -> String {
+    use std::fmt::Write;
+    replay.ply = replay.record().moves.len();
+    let g = replay.game();
+    let r = replay.record();
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "game {}: {} (black) vs {} (white), {} ({:+})",
+        r.game + 1,
+        r.black,
+        r.white,
+        r.result,
+        r.score
+    );
+    for line in board_lines(&g.position, g.last_move(), false, false) {
+        let _ = writeln!(text, "{line}");
     }
+    let moves: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
+    let _ = writeln!(text, "{}", moves.join(" "));
+    text
+}
+
+/// Step through the games full-screen until the viewer quits.
+pub fn interactive(mut replay: Replay) -> anyhow::Result<()> {
     let mut screen = Screen::enter()?;
     loop {
         let g = replay.game();

@@ -12,7 +12,7 @@
 //! `time_left COLOR SECONDS STONES` sets one clock. With no clock and
 //! no `--depth`/`--move-time`, each move gets one second.
 
-use super::{move_text, FrontendArgs, SearchLimit, Seat};
+use super::{move_text, FrontendArgs, Input, SearchLimit, Seat, ThinkError};
 use othello_board::{Color, Move, Position};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -100,11 +100,25 @@ fn board_text(pos: &Position) -> String {
     s
 }
 
+/// Whether a line is the `quit` command (with or without an id).
+fn is_quit(line: &str) -> bool {
+    let mut words = line.split('#').next().unwrap_or("").split_whitespace();
+    match words.next() {
+        Some(id) if id.chars().all(|c| c.is_ascii_digit()) => words.next() == Some("quit"),
+        first => first == Some("quit"),
+    }
+}
+
 /// Serve one session until `quit` or the end of the input.
-pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> anyhow::Result<()> {
+pub fn serve(
+    args: &FrontendArgs,
+    input: impl BufRead + Send + 'static,
+    mut out: impl Write,
+) -> anyhow::Result<()> {
     let mut seat = Seat::start(args)?;
+    let input = Input::start(input, is_quit);
     let mut clocks = Clocks::default();
-    for line in input.lines() {
+    while let Some((line, asked)) = input.next_line() {
         let line = line?;
         let line = line.split('#').next().unwrap_or("").trim().to_string();
         if line.is_empty() {
@@ -160,9 +174,18 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
                     },
                     _ => SearchLimit::MoveTime(Duration::from_secs(1)),
                 };
-                let t = seat.think(limit)?;
-                seat.play(t.mv)?;
-                Ok(move_text(t.mv, "pass"))
+                match seat.think(limit, &input, asked) {
+                    Ok(t) => {
+                        seat.play(t.mv)?;
+                        Ok(move_text(t.mv, "pass"))
+                    }
+                    Err(ThinkError::Ending) => {
+                        // `quit` during the search: no answer, the session ends.
+                        quit = true;
+                        Err("search abandoned: the session is ending".to_string())
+                    }
+                    Err(ThinkError::Failed(e)) => Err(e),
+                }
             }),
             ("undo", _) => {
                 if seat.undo() {

@@ -6,7 +6,10 @@
 //! one answer; the next request starts a new worker). Each search sends the whole game (ABI
 //! 1.1 `search_game`, the position for 1.0 plugins). Searches are synchronous: a command that
 //! arrives during a search is read after the answer, which is what both protocols expect of a
-//! GUI (NBoard: wait for `===` or `pong` before sending more; GTP: one command at a time).
+//! GUI (NBoard: wait for `===` or `pong` before sending more; GTP: one command at a time). The
+//! one exception is the end of the session: the input is read on a thread of its own
+//! ([`Input`]), so `quit`, or the GUI closing the input, ends a search in progress at once (its
+//! worker is killed) instead of after it.
 //!
 //! Limits: `--depth N` or `--move-time S` on the command line fix them for the session; without
 //! them NBoard's `set depth` decides, and GTP uses its clocks (`time_settings`, `time_left`) when
@@ -20,8 +23,9 @@ use crate::plan::config::PluginRef;
 use crate::search::{SearchInfo, SearchLimits};
 use anyhow::Context;
 use othello_board::{Color, GameHistory, Move, Position};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What `harness nboard` and `harness gtp` are given.
 #[derive(Clone, Debug)]
@@ -92,6 +96,88 @@ impl SearchLimit {
     }
 }
 
+/// A `quit` read this soon after the command that started a search was sent with it (a script
+/// piping `go` and `quit` together): the search is answered first. A later one ends it.
+const QUIT_GAP: Duration = Duration::from_millis(100);
+
+/// The lines of a session's input, read on a thread of its own: a search can then be cut short
+/// by `quit` (or by the end of the input) while every other line waits its turn.
+pub struct Input {
+    lines: std::sync::mpsc::Receiver<(std::io::Result<String>, Instant)>,
+    /// When the first quitting line, or the end of the input, was read.
+    quit: tokio::sync::watch::Receiver<Option<Instant>>,
+}
+
+impl Input {
+    /// Read `input` line by line; `is_quit` tells the line that ends the session.
+    pub fn start(input: impl BufRead + Send + 'static, is_quit: fn(&str) -> bool) -> Input {
+        let (tx, lines) = std::sync::mpsc::channel();
+        let (quit_tx, quit) = tokio::sync::watch::channel(None);
+        std::thread::spawn(move || {
+            let quitting = |at: Instant| {
+                quit_tx.send_if_modified(|q| q.is_none() && q.replace(at).is_none());
+            };
+            for line in input.lines() {
+                let at = Instant::now();
+                if line.as_deref().map_or(true, is_quit) {
+                    quitting(at);
+                }
+                if tx.send((line, at)).is_err() {
+                    return;
+                }
+            }
+            // The end of the input: the GUI is gone.
+            quitting(Instant::now());
+        });
+        Input { lines, quit }
+    }
+
+    /// The next line and when it was read, in order; `None` at the end of the input.
+    pub fn next_line(&self) -> Option<(std::io::Result<String>, Instant)> {
+        self.lines.recv().ok()
+    }
+
+    /// Resolves once a quitting line (or the end of the input) arrives later than [`QUIT_GAP`]
+    /// after `asked`, when the command of the search was read.
+    fn quit_requested(&self, asked: Instant) -> impl std::future::Future<Output = ()> + use<> {
+        let mut quit = self.quit.clone();
+        async move {
+            if quit
+                .wait_for(|q| q.is_some_and(|at| at >= asked + QUIT_GAP))
+                .await
+                .is_err()
+            {
+                // The reader is gone without a quit: never.
+                std::future::pending::<()>().await;
+            }
+        }
+    }
+}
+
+/// Why a search gave no move.
+#[derive(Debug)]
+pub enum ThinkError {
+    /// The session is ending (`quit`, or the end of the input, during the search).
+    Ending,
+    /// The engine or the request failed: the session goes on.
+    Failed(String),
+}
+
+impl From<String> for ThinkError {
+    fn from(message: String) -> ThinkError {
+        ThinkError::Failed(message)
+    }
+}
+
+impl std::fmt::Display for ThinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ThinkError::Ending => f.write_str("search abandoned: the session is ending"),
+            ThinkError::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
 /// The game of a session and the engine that plays in it.
 pub struct Seat {
     /// The session's runtime: each call to the engine blocks on it.
@@ -105,6 +191,9 @@ pub struct Seat {
     position: Position,
     /// A new game began since the engine last searched: tell it before the next search.
     new_game_pending: bool,
+    /// Why the last game the GUI sent was refused: until another is accepted there is no game
+    /// to search or play in (the previous one is not the GUI's any more).
+    refused: Option<String>,
 }
 
 impl Seat {
@@ -131,6 +220,7 @@ impl Seat {
             game: GameHistory::new(Position::START),
             position: Position::START,
             new_game_pending: true,
+            refused: None,
         })
     }
 
@@ -160,12 +250,30 @@ impl Seat {
         }
         self.game = game;
         self.position = position;
+        self.refused = None;
         Ok(())
+    }
+
+    /// The GUI's last game was refused (`reason`): searching or playing is an error until
+    /// another game is accepted.
+    pub fn refuse_game(&mut self, reason: &str) {
+        self.refused = Some(reason.to_string());
+    }
+
+    /// An error while the last game sent was refused.
+    fn check_game(&self) -> Result<(), String> {
+        match &self.refused {
+            Some(reason) => Err(format!(
+                "no game: the last one sent was refused ({reason}); send another"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Play `mv` for the side to move; a pass is inserted first when that side has no move and
     /// `mv` is not a pass.
     pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        self.check_game()?;
         if self.position.is_game_over() {
             return Err("the game is over".to_string());
         }
@@ -197,10 +305,17 @@ impl Seat {
     }
 
     /// Ask the engine for a move in the current position (not played). A forced pass is
-    /// answered without asking; a finished game is an error.
-    pub fn think(&mut self, limit: SearchLimit) -> Result<Thought, String> {
+    /// answered without asking; a finished game is an error. The session's end (`quit` read
+    /// from `input` after the command `asked` at) abandons the search: its worker is killed.
+    pub fn think(
+        &mut self,
+        limit: SearchLimit,
+        input: &Input,
+        asked: Instant,
+    ) -> Result<Thought, ThinkError> {
+        self.check_game()?;
         if self.position.is_game_over() {
-            return Err("the game is over".to_string());
+            return Err(ThinkError::Failed("the game is over".to_string()));
         }
         if self.position.must_pass() {
             return Ok(Thought {
@@ -227,13 +342,29 @@ impl Seat {
         let (limits, budget) = limit.limits(self.position.side_to_move);
         let reply = self
             .runtime
-            .block_on(host.search(&self.game, &limits, budget, |_| {}, std::future::pending()))
-            .map_err(|e| e.to_string());
-        self.host = Some(host);
+            .block_on(host.search(
+                &self.game,
+                &limits,
+                budget,
+                |_| {},
+                input.quit_requested(asked),
+            ))
+            .map_err(|e| match e {
+                crate::host::HostError::Interrupted { .. } => ThinkError::Ending,
+                e => ThinkError::Failed(e.to_string()),
+            });
+        if host.is_alive() {
+            self.host = Some(host);
+        }
         let reply = reply?;
         let mv = Move::from_wire(reply.mv as i64)
             .filter(|m| self.position.is_legal(*m))
-            .ok_or_else(|| format!("the engine answered an illegal move (value {})", reply.mv))?;
+            .ok_or_else(|| {
+                ThinkError::Failed(format!(
+                    "the engine answered an illegal move (value {})",
+                    reply.mv
+                ))
+            })?;
         Ok(Thought {
             mv,
             info: reply.info,

@@ -9,7 +9,7 @@
 //! protocol requires. Errors (a bad game, an illegal move, an engine that failed) are reported
 //! on stderr and in a `status` line, and the session goes on.
 
-use super::{move_text, FrontendArgs, SearchLimit, Seat};
+use super::{move_text, FrontendArgs, Input, SearchLimit, Seat, ThinkError};
 use othello_board::{parse_ggf, Move};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -24,14 +24,19 @@ fn say(out: &mut impl Write, line: String) -> std::io::Result<()> {
 }
 
 /// Serve one session until `quit` or the end of the input.
-pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> anyhow::Result<()> {
+pub fn serve(
+    args: &FrontendArgs,
+    input: impl BufRead + Send + 'static,
+    mut out: impl Write,
+) -> anyhow::Result<()> {
     let mut seat = Seat::start(args)?;
+    let input = Input::start(input, |line| line.trim() == "quit");
     let mut depth = args.depth.unwrap_or(DEFAULT_DEPTH);
     let limit = |depth: u32| match args.move_time {
         Some(s) => SearchLimit::MoveTime(Duration::from_secs_f64(s.max(0.001))),
         None => SearchLimit::Depth(args.depth.unwrap_or(depth)),
     };
-    for line in input.lines() {
+    while let Some((line, asked)) = input.next_line() {
         let line = line?;
         let line = line.trim();
         let (command, rest) = line.split_once(' ').unwrap_or((line, ""));
@@ -49,9 +54,15 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
                         .parse::<u32>()
                         .map(|d| depth = d.clamp(1, 60))
                         .map_err(|_| format!("bad depth `{value}`")),
-                    "game" => parse_ggf(value)
-                        .map_err(|e| format!("bad game: {e}"))
-                        .and_then(|g| seat.set_game(g)),
+                    "game" => {
+                        let set = parse_ggf(value)
+                            .map_err(|e| format!("bad game: {e}"))
+                            .and_then(|g| seat.set_game(g));
+                        if let Err(e) = &set {
+                            seat.refuse_game(e);
+                        }
+                        set
+                    }
                     _ => Ok(()), // contempt, time (extensions), anything else: ignored
                 }
             }
@@ -63,7 +74,7 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
             }
             "go" => {
                 say(&mut out, format!("status {} is thinking", seat.name))?;
-                match seat.think(limit(depth)) {
+                match seat.think(limit(depth), &input, asked) {
                     Ok(t) => {
                         let secs = t.elapsed.as_secs_f64();
                         say(
@@ -78,10 +89,12 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
                         say(&mut out, "status".to_string())?;
                         Ok(())
                     }
-                    Err(e) => Err(e),
+                    // `quit` during the search: the session ends without an answer.
+                    Err(ThinkError::Ending) => break,
+                    Err(ThinkError::Failed(e)) => Err(e),
                 }
             }
-            "hint" => match seat.think(limit(depth)) {
+            "hint" => match seat.think(limit(depth), &input, asked) {
                 Ok(t) => {
                     say(
                         &mut out,
@@ -95,7 +108,8 @@ pub fn serve(args: &FrontendArgs, input: impl BufRead, mut out: impl Write) -> a
                     say(&mut out, "status".to_string())?;
                     Ok(())
                 }
-                Err(e) => Err(e),
+                Err(ThinkError::Ending) => break,
+                Err(ThinkError::Failed(e)) => Err(e),
             },
             "ping" => {
                 say(&mut out, format!("pong {rest}"))?;
