@@ -5,7 +5,9 @@
 #     proctrack/linuxproc, task/none, no accounting, the node's CPUs from `slurmd -C`);
 #  2. plays a small deterministic gauntlet unsharded, then as a 4-task array with shards.sbatch,
 #     requeueing one task while it runs (as Slurm does when a node dies), merges with
-#     merge.sbatch and checks that `harness stats` of the merge is byte-identical;
+#     merge.sbatch and checks that `harness stats` of the merge has the same tables (the
+#     engines' timing block aside); then requeues a finished task and merges again into the same
+#     folder: the second merge replaces the first and nothing is written beside the folder;
 #  3. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
 #     cancels the pending array tasks; prints the time from the decision to the last shard's end;
 #  4. stops every daemon it started (also on failure).
@@ -171,6 +173,20 @@ if cmp -s stats-unsharded.txt stats-merged.txt; then
 else
   echo "slurm selftest: FAILED: statistics differ"; diff stats-unsharded.txt stats-merged.txt; exit 1
 fi
+# A requeued task after the merge (a node lost late), then the documented re-merge into the
+# same folder: the merge must still see 4 shards, not take its own output for one run folder.
+scontrol requeue "${shards}_2"
+sleep 1
+scontrol update JobId="${shards}_2" StartTime=now || true
+remerge=$(sbatch --parsable --export=ALL --dependency=afterany:"$shards" "$repo/cluster/slurm/merge.sbatch")
+wait_queue_empty
+grep -q "merged 4 folders into $OUT/games.jsonl: 64 games of 64 planned" arena-merge-"$remerge".log \
+  || { echo "slurm selftest: FAILED: the re-merge"; cat arena-merge-"$remerge".log; exit 1; }
+beside=$(ls -A "$work/out")
+[ "$beside" = "gauntlet" ] || { echo "slurm selftest: FAILED: the merge wrote beside its folder: $beside"; exit 1; }
+"$harness" stats "$OUT" | sed '/^Engines (/,/^$/d' >stats-remerged.txt
+cmp -s stats-unsharded.txt stats-remerged.txt || { echo "slurm selftest: FAILED: the re-merge's statistics differ"; exit 1; }
+echo "slurm selftest: task 2 requeued after the merge, merged again into $OUT: 4 shards, nothing beside it"
 
 # --- 2. the distributed SPRT ----------------------------------------------------------------
 cat > sprt.toml <<EOF

@@ -103,6 +103,7 @@ fn record(game: usize, rng: &mut SplitMix64) -> GameRecord {
             black: 9000,
             white: 9100,
         },
+        time_us: PerColor::default(),
         nodes: PerColor {
             black: 400_000_000,
             white: 410_000_000,

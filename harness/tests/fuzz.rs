@@ -215,6 +215,7 @@ fn random_record(
         reason: String::new(),
         forfeit_position: None,
         time_ms: PerColor::default(),
+        time_us: PerColor::default(),
         nodes: PerColor::default(),
         searched: Default::default(),
     }

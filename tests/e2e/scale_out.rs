@@ -1,6 +1,7 @@
 //! One tournament over several machines: `run --shard`, `--stop-file`, `merge` and
 //! `merge --watch`, with deterministic engines (fixed depths), so a sharded run and an
-//! unsharded one play the same games and their statistics are byte-identical.
+//! unsharded one play the same games and their statistics are byte-identical (the engines'
+//! wall-time columns aside).
 
 use crate::support::{
     artifacts, check_record, engine, harness, read_games, s, spawn_harness, Output, TempDir,

@@ -397,3 +397,66 @@ fn nboard_quit_ends_a_search_in_progress() {
     let text = String::from_utf8_lossy(&scripted.stdout);
     assert!(text.contains("=== "), "{text}");
 }
+
+/// `harness stats` of an SPRT run shows the test; a journal holding every game twice is said
+/// to, and each game counted once.
+#[test]
+fn stats_shows_the_test_and_counts_a_repeated_game_once() {
+    let a = artifacts();
+    let dir = TempDir::new("stats-sprt");
+    let toml = TournamentFile::new("match", 20, "depth = 1")
+        .table("[sprt]\nelo0 = 0\nelo1 = 50\n")
+        .engine(engine("weak", s(&a.minimax), "Depth = 1"))
+        .engine(engine("strongish", s(&a.minimax), "Depth = 3"))
+        .text();
+    dir.write("t.toml", &toml);
+    let run = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    let stats = harness(dir.path(), &["stats", "out"]);
+    stats.assert_success();
+    assert!(
+        stats
+            .stdout
+            .contains("\nSPRT Logistic/Pentanomial elo0 0 elo1 50"),
+        "{stats}"
+    );
+    // The run's verdict line and the one `stats` prints agree.
+    let verdict = |text: &str| {
+        text.lines()
+            .find(|l| {
+                l.starts_with("H0 accepted")
+                    || l.starts_with("H1 accepted")
+                    || l.starts_with("undecided")
+            })
+            .map(str::to_string)
+    };
+    assert_eq!(
+        verdict(&run.stdout).map(|v| v[..11].to_string()),
+        verdict(&stats.stdout).map(|v| v[..11].to_string()),
+        "{run}\n{stats}"
+    );
+    // Every line twice.
+    let journal = std::fs::read_to_string(dir.join("out/games.jsonl")).unwrap();
+    std::fs::create_dir_all(dir.join("twice")).unwrap();
+    std::fs::write(dir.join("twice/games.jsonl"), format!("{journal}{journal}")).unwrap();
+    let twice = harness(dir.path(), &["stats", "twice"]);
+    twice.assert_success();
+    assert!(twice.stderr.contains("repeat a game number"), "{twice}");
+    let results = |text: &str| text[..text.find("\nEngines (").unwrap()].to_string();
+    assert_eq!(results(&twice.stdout), results(&stats.stdout));
+}
+
+/// An OBF line that lists an illegal move is a broken file (exit 2 naming the line and the
+/// move), not a WRONG answer of the engine.
+#[test]
+fn solve_names_an_illegal_listed_move() {
+    let a = artifacts();
+    let dir = TempDir::new("solve-illegal");
+    // 4 empties; d4 holds a disc.
+    dir.write(
+        "bad.obf",
+        "OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOX---- X; D4:+64;\n",
+    );
+    harness(dir.path(), &["solve", "bad.obf", "--engine", s(&a.minimax)])
+        .assert_error()
+        .assert_stderr_has(&["bad.obf:1:", "lists d4, which is not a legal move"]);
+}

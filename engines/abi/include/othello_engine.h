@@ -119,7 +119,7 @@ typedef struct oe_limits {
 /* What the engine reports while it searches, and at the end. */
 typedef struct oe_search_info {
     uint32_t struct_size;  /* sizeof(oe_search_info) as the engine knows it */
-    int32_t depth;         /* completed nominal depth */
+    int32_t depth;         /* completed nominal depth; 0 when unknown (not recorded) */
     int32_t selectivity;   /* selectivity in percent (100 = no selective pruning) */
     int32_t pv_length;     /* moves used in pv */
     double score;          /* discs, side to move's view */

@@ -125,7 +125,9 @@ impl External {
                     write_ggf(&GameHistory::new(request.position))
                 };
                 let answer = s.search(&ggf, depth, stop_at)?;
-                (answer.mv, answer.eval, depth)
+                // `set depth` is a request the program may not follow (a fixed level, an
+                // aborted search); NBoard's answer does not say what it searched: unknown.
+                (answer.mv, answer.eval, 0)
             }
             Session::Gtp(s) => (s.search(&game, side, &request.limits)?, None, 0),
         };

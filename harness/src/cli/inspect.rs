@@ -8,16 +8,41 @@ use othello_board::{Board, PassRule};
 use std::path::Path;
 use std::time::Instant;
 
-/// `harness stats`: the tables of a journal.
+/// `harness stats`: the tables of a journal; with the sequential test when the journal's
+/// folder pins a tournament that has one. A game number found more than once is counted once
+/// (the first record), and said.
 pub fn stats(file: &Path) -> anyhow::Result<()> {
     let path = if file.is_dir() {
         file.join(journal::JSONL_FILE)
     } else {
         file.to_path_buf()
     };
-    let records = journal::read_journal(&path)?;
+    let mut records = journal::read_journal(&path)?;
     anyhow::ensure!(!records.is_empty(), "{}: no finished games", path.display());
+    let read = records.len();
+    let mut seen = std::collections::HashSet::new();
+    records.retain(|r| seen.insert(r.game));
+    if records.len() < read {
+        eprintln!(
+            "warning: {}: {} records repeat a game number already read (a journal appended twice?); each game is counted once, its first record kept",
+            path.display(),
+            read - records.len()
+        );
+    }
     say_raw!("{}", table::final_tables(&records));
+    let folder = path.parent().unwrap_or(Path::new("."));
+    if let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) {
+        if let Ok(t) = crate::play::resume::tournament_of(&pinned) {
+            let mut in_order = records.clone();
+            in_order.sort_by_key(|r| r.game);
+            if let Some(status) = super::merge::test_of(&t, &in_order, folder)? {
+                say_raw!(
+                    "{}",
+                    table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
+                );
+            }
+        }
+    }
     Ok(())
 }
 

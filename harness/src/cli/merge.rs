@@ -165,6 +165,25 @@ fn first_crossing(t: &Tournament, records: &[GameRecord]) -> Option<SprtStatus> 
     None
 }
 
+/// The sequential test of `t` on the records of `folder` (in game order): the LLR of every
+/// game, with the decision taken at the crossing (the watcher's `decision.json` when the folder
+/// has one, else the first crossing in game order). `None` without a test.
+pub(super) fn test_of(
+    t: &Tournament,
+    records: &[GameRecord],
+    folder: &Path,
+) -> anyhow::Result<Option<SprtStatus>> {
+    let decided = match recorded_decision(folder)? {
+        Some(d) => Some(d),
+        None => first_crossing(t, records).map(|s| s.decision),
+    };
+    let mut status = t.sprt_status(records);
+    if let (Some(s), Some(d)) = (status.as_mut(), decided) {
+        s.decision = d;
+    }
+    Ok(status)
+}
+
 /// The decision the watcher recorded in `folder`, if it did.
 fn recorded_decision(folder: &Path) -> anyhow::Result<Option<Decision>> {
     let path = folder.join(DECISION_FILE);
@@ -293,19 +312,15 @@ pub fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         );
     }
 
-    let decided = match recorded_decision(&out)? {
-        Some(d) => Some(d),
-        None => first_crossing(&t, &records).map(|s| s.decision),
-    };
-    let mut status = t.sprt_status(&records);
-    if let (Some(s), Some(d)) = (status.as_mut(), decided) {
-        s.decision = d;
-    }
+    let status = test_of(&t, &records, &out)?;
+    let decided = status
+        .as_ref()
+        .is_some_and(|s| s.decision != Decision::Continue);
     let input = report::ReportInput {
         tournament: &t,
         records: &records,
         elapsed: None,
-        finished: missing.is_empty() || decided.is_some(),
+        finished: missing.is_empty() || decided,
     };
     if let Err(e) = report::write_reports(&out, &input) {
         eprintln!(

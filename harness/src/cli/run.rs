@@ -75,6 +75,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         return dry_run(&t, &plugin_dir, args.restart);
     }
     let header = header_line(&t);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if t.concurrency > cores {
+        // One engine of each game thinks at a time: more games than cores share the cores, so
+        // engines on a clock search less than their time says (depth and node limits do not
+        // care).
+        eprintln!(
+            "warning: {} games at once on {cores} cores: engines share the cores, and those on a clock search less than their time allows",
+            t.concurrency
+        );
+    }
     if args.restart {
         // Everything is checked before the earlier games move: a refused restart leaves them
         // where they were.

@@ -31,6 +31,19 @@ pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";
 /// The most games a tournament may hold (its schedule is built in memory, 48 bytes a game).
 pub const MAX_GAMES: u64 = 5_000_000;
 
+/// The most games at once: each holds two worker processes and their sockets.
+pub const MAX_CONCURRENCY: usize = 1024;
+
+/// A `concurrency` value checked: from 1 to [`MAX_CONCURRENCY`].
+fn check_concurrency(n: usize) -> Result<usize, String> {
+    if n == 0 || n > MAX_CONCURRENCY {
+        return Err(format!(
+            "must be at least 1 and at most {MAX_CONCURRENCY} (each game runs two worker processes)"
+        ));
+    }
+    Ok(n)
+}
+
 /// Margin used when `[time]` gives none, in seconds.
 pub const DEFAULT_MARGIN_SECS: f64 = 0.2;
 
@@ -119,10 +132,7 @@ impl Overrides {
     /// keeps them.
     pub fn apply(self, t: &mut Tournament) -> Result<(), String> {
         if let Some(n) = self.concurrency {
-            if n == 0 {
-                return Err("--concurrency: must be at least 1".into());
-            }
-            t.concurrency = n;
+            t.concurrency = check_concurrency(n).map_err(|e| format!("--concurrency {n}: {e}"))?;
         }
         if let Some(pairs) = self.pairs {
             let most = MAX_GAMES / (2 * t.pairings().len().max(1) as u64);
@@ -598,7 +608,8 @@ struct RawEngine {
     plugin: Spanned<String>,
     options: Option<RawOptions>,
     fail_on: Option<FailOn>,
-    memory_limit: Option<Spanned<String>>,
+    /// Bytes (an integer) or a size with a unit (text).
+    memory_limit: Option<Spanned<toml::Value>>,
     time: Option<Spanned<RawTime>>,
 }
 
@@ -656,10 +667,8 @@ impl Validator<'_> {
             return Err(self.invalid(t.pairs.span(), "pairs", "must be at least 1"));
         }
         let concurrency = match t.concurrency {
-            Some(c) if *c.get_ref() == 0 => {
-                return Err(self.invalid(c.span(), "concurrency", "must be at least 1"))
-            }
-            Some(c) => c.into_inner(),
+            Some(c) => check_concurrency(*c.get_ref())
+                .map_err(|e| self.invalid(c.span(), "concurrency", e))?,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let out = match t.out {
@@ -927,12 +936,18 @@ impl Validator<'_> {
                 OpeningSource::Builtin(builtin.into_inner())
             }
         };
-        let order = match raw.order.map(Spanned::into_inner) {
-            None | Some(RawOrder::Sequential) => OpeningOrder::Sequential,
-            Some(RawOrder::Shuffled) => OpeningOrder::Shuffled {
-                seed: raw.seed.map_or(0, Spanned::into_inner),
-            },
-        };
+        let order =
+            match (raw.order.map(Spanned::into_inner), raw.seed) {
+                (None | Some(RawOrder::Sequential), Some(seed)) => return Err(self.invalid(
+                    seed.span(),
+                    "seed",
+                    "only a shuffled order has a seed: set order = \"shuffled\", or remove `seed`",
+                )),
+                (None | Some(RawOrder::Sequential), None) => OpeningOrder::Sequential,
+                (Some(RawOrder::Shuffled), seed) => OpeningOrder::Shuffled {
+                    seed: seed.map_or(0, Spanned::into_inner),
+                },
+            };
         let start = match raw.start {
             Some(s) if *s.get_ref() == 0 => {
                 return Err(self.invalid(s.span(), "start", "must be at least 1 (it is 1-based)"))
@@ -1028,7 +1043,13 @@ impl Validator<'_> {
             let memory_limit = match &entry.memory_limit {
                 None => None,
                 Some(text) => Some(
-                    parse_bytes(text.get_ref())
+                    match text.get_ref() {
+                        toml::Value::String(size) => parse_bytes(size),
+                        toml::Value::Integer(bytes) if *bytes > 0 => Ok(*bytes as u64),
+                        other => Err(format!(
+                            "`{other}`: give bytes (a whole number above 0) or a size such as \"512MiB\" or \"2GiB\""
+                        )),
+                    }
                         .and_then(|bytes| {
                             if bytes < MIN_MEMORY_LIMIT {
                                 Err(format!(
@@ -1134,11 +1155,17 @@ fn key_before(text: &str, offset: usize) -> Option<String> {
 /// "invalid value: integer `-3`, expected u32" becomes "`-3` is out of range: expected a whole
 /// number from 0 to 4294967295".
 fn plain_types(message: &str) -> String {
-    let mut m = message.replace(" as i128", "");
+    // An integer too large for any Rust integer is "invalid type: integer … as i128": out of
+    // range; any other integer of the wrong type is a number where something else belongs.
+    let mut m = match message.strip_prefix("invalid type: integer ") {
+        Some(rest) if rest.contains(" as i128") => {
+            format!("invalid value: integer {}", rest.replace(" as i128", ""))
+        }
+        _ => message.to_string(),
+    };
     for (serde, plain) in [
         ("invalid value: integer ", "{} is out of range"),
-        // An integer too large for any Rust integer is "invalid type ... as i128".
-        ("invalid type: integer ", "{} is out of range"),
+        ("invalid type: integer ", "{} is a whole number"),
         ("invalid type: floating point ", "{} is a decimal number"),
         ("invalid type: string ", "{} is text"),
         ("invalid type: boolean ", "{} is a true/false value"),
@@ -1172,8 +1199,20 @@ fn plain_types(message: &str) -> String {
             m = format!("{}{plain}", &m[..m.len() - rust.len()]);
         }
     }
+    // The file's tables are `Raw…` structs: "expected struct RawTime".
+    if let Some(i) = m.find("expected struct Raw") {
+        let example = if m[i..].starts_with("expected struct RawTime") {
+            " such as `{ move-time = 0.5 }`"
+        } else {
+            ""
+        };
+        m = format!("{}expected a table{example}", &m[..i]);
+    }
     m
 }
+
+/// Keys whose values start at 1: a range message says so (serde's says "from 0").
+const AT_LEAST_ONE: [&str; 5] = ["pairs", "concurrency", "depth", "nodes", "start"];
 
 /// A toml/serde error as a [`ConfigError::Toml`] with file, line, column and (when the
 /// message does not name it) the key.
@@ -1186,6 +1225,12 @@ fn toml_error(text: &str, source: &str, err: &toml::de::Error) -> ConfigError {
         None
     } else {
         err.span().and_then(|s| key_before(text, s.start))
+    };
+    let message = match &key {
+        Some(k) if AT_LEAST_ONE.contains(&k.as_str()) => {
+            message.replace("a whole number from 0 to", "a whole number from 1 to")
+        }
+        _ => message,
     };
     ConfigError::Toml {
         file: source.to_string(),
@@ -1252,6 +1297,85 @@ plugin = "greedy"
     fn edit(from: &str, to: &str) -> String {
         assert!(GOOD.contains(from), "{from}");
         GOOD.replacen(from, to, 1)
+    }
+
+    /// `tournament.toml` claims every key is in it (set or commented): each table's keys, as
+    /// serde lists them for an unknown one, must appear there as `key =` (issue 32: it lacked
+    /// `stop-file`, `fail-on` and the `[sprt]` fail keys).
+    #[test]
+    fn the_default_tournament_mentions_every_key() {
+        let probes = [
+            ("[tournament]\nzzz = 1\n", "tournament"),
+            ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\nzzz = 1\n", "time"),
+            ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nzzz = 1\n", "openings"),
+            ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[[engine]]\nzzz = 1\n", "engine"),
+            ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[sprt]\nzzz = 1\n", "sprt"),
+        ];
+        let mut missing = Vec::new();
+        for (text, table) in probes {
+            let message = parse(text, "probe.toml", Path::new(""))
+                .unwrap_err()
+                .to_string();
+            let listed = message
+                .split_once("expected one of ")
+                .unwrap_or_else(|| panic!("{table}: {message}"))
+                .1;
+            for key in listed.split(", ").map(|k| k.trim_matches('`')) {
+                let mentioned = DEFAULT_TOURNAMENT.lines().any(|l| {
+                    let l = l.trim_start_matches(['#', ' ']);
+                    l.starts_with(&format!("{key} =")) || l.contains(&format!("{{ {key} ="))
+                });
+                if !mentioned {
+                    missing.push(format!("{table}.{key}"));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "tournament.toml does not mention {missing:?}"
+        );
+    }
+
+    /// Regression (issue 32): a seed without a shuffle was silently ignored.
+    #[test]
+    fn a_seed_needs_a_shuffle() {
+        err(
+            &edit("order = \"shuffled\"\n", ""),
+            14,
+            &["key `seed`", "order = \"shuffled\""],
+        );
+        err(
+            &edit("order = \"shuffled\"", "order = \"sequential\""),
+            15,
+            &["key `seed`"],
+        );
+    }
+
+    /// Regression (issue 32): `memory-limit = 2147483648` said "expected a string", though
+    /// the comment says bytes or a size; `pairs = -3` said "from 0", though 0 is refused.
+    #[test]
+    fn memory_limits_in_bytes_and_ranges_that_start_at_one() {
+        let bytes = edit(
+            "plugin = \"plugins/libbeta.so\"\n",
+            "plugin = \"plugins/libbeta.so\"\nmemory-limit = 2147483648\n",
+        );
+        let t = parse(&bytes, "t.toml", Path::new("")).unwrap();
+        assert_eq!(t.engines[1].memory_limit, Some(2 << 30));
+        err(
+            &bytes.replace("2147483648", "-5"),
+            26,
+            &["key `memory-limit`", "give bytes"],
+        );
+        err(
+            &edit("pairs = 3", "pairs = -3"),
+            3,
+            &["from 1 to 4294967295"],
+        );
+        err(
+            &edit("concurrency = 2", "concurrency = -1"),
+            4,
+            &["from 1 to"],
+        );
     }
 
     #[test]
@@ -1792,6 +1916,11 @@ mod messages {
             "`99999999999999999999` is out of range: expected a whole number from 0 to 18446744073709551615"
         );
         assert_eq!(plain_types("unknown field `x`"), "unknown field `x`");
+        // Regression (issue 32): `time = 5` said "out of range: expected struct RawTime".
+        assert_eq!(
+            plain_types("invalid type: integer `5`, expected struct RawTime"),
+            "`5` is a whole number: expected a table such as `{ move-time = 0.5 }`"
+        );
     }
 }
 

@@ -70,7 +70,7 @@ pub async fn play_game(
             .unwrap_or_else(|_| setup.opening.moves.clone()),
     };
     let game = setup.scheduled.index;
-    let mut time_used = [0u64; 2];
+    let mut time_used = [Duration::ZERO; 2];
     let mut nodes = [0u64; 2];
     let (mut clock, increment) = setup.clocks();
     let mut forfeit: Option<(Color, Termination, String)> = None;
@@ -142,7 +142,7 @@ pub async fn play_game(
                 break;
             }
         };
-        time_used[side.index()] += reply.elapsed.as_millis() as u64;
+        time_used[side.index()] += reply.elapsed;
         nodes[side.index()] += reply.info.nodes;
         if let Some(left) = clock[side.index()].as_mut() {
             *left = left.saturating_sub(reply.elapsed) + increment[side.index()];
@@ -167,7 +167,8 @@ pub async fn play_game(
             mv: mv.to_string(),
             book: false,
             score: Some(reply.info.score),
-            depth: Some(reply.info.depth),
+            // Depth 0: the engine did not say (a bridge to a program that does not report it).
+            depth: (reply.info.depth > 0).then_some(reply.info.depth),
             nodes: Some(reply.info.nodes),
             time_ms: Some(reply.elapsed.as_millis() as u64),
         });
@@ -194,7 +195,7 @@ pub fn forfeit_before_start(setup: &GameSetup, side: Color, error: &HostError) -
         book_moves(setup.opening),
         setup.opening.position(),
         forfeit,
-        [0; 2],
+        [Duration::ZERO; 2],
         [0; 2],
     )
 }
@@ -219,7 +220,7 @@ fn build_record(
     moves: Vec<PlayedMove>,
     pos: Position,
     forfeit: Option<(Color, Termination, String)>,
-    time_used: [u64; 2],
+    time_used: [Duration; 2],
     nodes: [u64; 2],
 ) -> GameRecord {
     let opening = setup.opening;
@@ -257,8 +258,12 @@ fn build_record(
         reason,
         forfeit_position,
         time_ms: PerColor {
-            black: time_used[0],
-            white: time_used[1],
+            black: time_used[0].as_millis() as u64,
+            white: time_used[1].as_millis() as u64,
+        },
+        time_us: PerColor {
+            black: time_used[0].as_micros() as u64,
+            white: time_used[1].as_micros() as u64,
         },
         nodes: PerColor {
             black: nodes[0],

@@ -106,6 +106,7 @@ mod tests {
             reason: String::new(),
             forfeit_position: None,
             time_ms: PerColor::default(),
+            time_us: PerColor::default(),
             nodes: PerColor::default(),
             searched: Default::default(),
         };

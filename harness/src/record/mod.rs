@@ -65,6 +65,7 @@ pub struct PlayedMove {
     /// Engine's score in discs, side to move's view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
+    /// The depth the engine reported; absent when it reported none (0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,10 +87,12 @@ pub struct OpeningRef {
 }
 
 /// What one side's engine searched in a game: the moves it chose (book moves and forced passes
-/// aside) and the sum of their reported depths.
+/// aside), and the sum of the depths it reported over the moves that have one (a bridge to a
+/// program that does not say its depth reports none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchTotals {
     pub moves: u32,
+    pub depth_moves: u32,
     pub depth_sum: i64,
 }
 
@@ -131,7 +134,13 @@ pub struct GameRecord {
     /// For a forfeit: the position (board string) where it happened, for reproduction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit_position: Option<String>,
+    /// Each side's thinking time in the game, milliseconds (the sum of its moves' times).
     pub time_ms: PerColor<u64>,
+    /// The same in microseconds, for rates: a fast engine's moves take less than a
+    /// millisecond each, which whole milliseconds would count as nothing. Absent (zero) in
+    /// journals of earlier versions.
+    #[serde(default)]
+    pub time_us: PerColor<u64>,
     pub nodes: PerColor<u64>,
     /// The searched moves' summary of a record whose moves were dropped
     /// ([`GameRecord::without_moves`]); not in the journal, which has the moves.
@@ -194,13 +203,17 @@ impl GameRecord {
             if pos.must_pass() && !mv.is_pass() {
                 pos = pos.play(Move::PASS).expect("a forced pass is legal");
             }
-            if let (false, Some(depth)) = (m.book, m.depth) {
+            // An engine's move has its time (a book move and a forced pass have none).
+            if !m.book && (m.time_ms.is_some() || m.depth.is_some()) {
                 let side = match pos.side_to_move {
                     Color::Black => &mut totals.black,
                     Color::White => &mut totals.white,
                 };
                 side.moves += 1;
-                side.depth_sum += i64::from(depth);
+                if let Some(depth) = m.depth {
+                    side.depth_moves += 1;
+                    side.depth_sum += i64::from(depth);
+                }
             }
             match pos.play(mv) {
                 Ok(next) => pos = next,

@@ -43,16 +43,24 @@ pub fn elo_due(pairs_done: usize) -> bool {
     pairs_done > 0 && pairs_done.is_multiple_of(every)
 }
 
-/// The pairing's running Elo (pentanomial, 95% interval) over the finished games `records`.
-/// `elo after 20 pairs: strong vs heuristic +120.4 [+60.2, +190.0]  pentanomial 0 1 5 6 8`.
+/// The pairing's running Elo (pentanomial, 95% interval) over the finished games `records`,
+/// counted in the pairing's own complete pairs (in a gauntlet or a round robin the run's pair
+/// count, `pairs_done`, spans every pairing).
+/// `elo of strong vs heuristic after 20 pairs: +120.4 [+60.2, +190.0]  pentanomial 0 1 5 6 8`.
 pub fn elo_line(records: &[GameRecord], a: &str, b: &str, pairs_done: usize) -> String {
     let stats = match_stats(&outcomes(records), a, b);
     let elo = stats.elo.map_or("-".to_string(), |e| {
         format!("{:+.1} [{:+.1}, {:+.1}]", e.value, e.low, e.high)
     });
     let p = stats.pentanomial;
+    let own: u32 = p.iter().sum();
+    let all = if own as usize == pairs_done {
+        String::new()
+    } else {
+        format!(" ({pairs_done} pairs in all)")
+    };
     format!(
-        "elo after {pairs_done} pairs: {a} vs {b} {elo}  pentanomial {} {} {} {} {}",
+        "elo of {a} vs {b} after {own} pairs{all}: {elo}  pentanomial {} {} {} {} {}",
         p[0], p[1], p[2], p[3], p[4]
     )
 }
@@ -95,7 +103,31 @@ pub fn pair_line(p: &PairResult, sprt: Option<&SprtStatus>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::elo_due;
+    use super::{elo_due, elo_line};
+    use crate::show::tui::state::tests::record;
+
+    /// Regression (issue 32): in a gauntlet the line said "after 2 pairs" (the run's count)
+    /// with the counts of one pairing's single pair.
+    #[test]
+    fn the_elo_line_counts_the_pairings_own_pairs() {
+        let records = [
+            record(0, "a", "b", 10),
+            record(1, "b", "a", -4),
+            record(2, "a", "c", 6),
+            record(3, "c", "a", 2),
+        ];
+        let line = elo_line(&records, "a", "b", 2);
+        assert!(
+            line.starts_with("elo of a vs b after 1 pairs (2 pairs in all): "),
+            "{line}"
+        );
+        assert!(line.ends_with("pentanomial 0 0 0 0 1"), "{line}");
+        let alone = elo_line(&records[..2], "a", "b", 1);
+        assert!(
+            alone.starts_with("elo of a vs b after 1 pairs: "),
+            "{alone}"
+        );
+    }
 
     #[test]
     fn the_running_elo_thins_out_as_pairs_grow() {

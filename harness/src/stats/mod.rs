@@ -105,11 +105,12 @@
 //! per-game estimate = m / 2,  95% interval = [(m - h) / 2, (m + h) / 2]
 //! ```
 //!
-//! Dividing by two turns "discs per pair" into "discs per game". With one complete pair there is
-//! no variance estimate and the t interval has infinite width: this module then still reports the
-//! mean, with `low = -inf` and `high = +inf` (the value is informative, the interval honestly is
-//! not). Such an [`Estimate`] prints as `+4.0 [-inf, +inf]`; note that `serde_json` writes
-//! non-finite numbers as `null`. With no complete pair the estimate is `None`.
+//! Dividing by two turns "discs per pair" into "discs per game". A game's disc difference lies
+//! in `[-64, 64]`, and so does its mean: the interval is clipped to that range (with few pairs
+//! and a large spread the t interval reaches beyond it). With one complete pair there is no
+//! variance estimate and the t interval has infinite width: this module then still reports the
+//! mean, with the whole range `[-64, +64]` as its interval (the value is informative, the
+//! interval honestly is not). With no complete pair the estimate is `None`.
 //!
 
 pub mod ratings;
@@ -139,8 +140,7 @@ pub(crate) const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// A point estimate with its 95% interval `[low, high]`.
 ///
-/// `low <= value <= high` always holds; the bounds may be infinite only for
-/// [`MatchStats::disc_diff`] with a single complete pair (see the module docs). Displayed as
+/// `low <= value <= high` always holds. Displayed as
 /// `+88.7 [+12.3, +170.2]`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
@@ -204,7 +204,8 @@ pub struct MatchStats {
     pub draw_ratio: f64,
     /// Mean final disc difference per game from A's view with a paired Student's t 95% interval,
     /// over the complete pairs without a forfeit (a forfeit's ±64 is a result, not a disc
-    /// count); `None` without any such pair, infinite bounds with exactly one.
+    /// count), the interval within `[-64, 64]`; `None` without any such pair, the whole range
+    /// with exactly one.
     pub disc_diff: Option<Estimate>,
     /// Complete pairs left out of `disc_diff` because one of their games was forfeited.
     pub disc_pairs_with_forfeit: u32,
@@ -533,6 +534,8 @@ fn jeffreys_estimate(points: f64, n: f64) -> Option<(Estimate, f64)> {
 
 /// Mean disc difference per game with a Student's t 95% interval, from per-pair sums.
 fn paired_disc_estimate(pair_sums: &[f64]) -> Option<Estimate> {
+    /// The most discs one game can be won by.
+    const MOST: f64 = 64.0;
     if pair_sums.is_empty() {
         return None;
     }
@@ -541,8 +544,8 @@ fn paired_disc_estimate(pair_sums: &[f64]) -> Option<Estimate> {
     if pair_sums.len() == 1 {
         return Some(Estimate {
             value: mean / 2.0,
-            low: f64::NEG_INFINITY,
-            high: f64::INFINITY,
+            low: -MOST,
+            high: MOST,
         });
     }
     let sample_var = pair_sums
@@ -555,8 +558,8 @@ fn paired_disc_estimate(pair_sums: &[f64]) -> Option<Estimate> {
     let half = t * se;
     Some(Estimate {
         value: mean / 2.0,
-        low: (mean - half) / 2.0,
-        high: (mean + half) / 2.0,
+        low: ((mean - half) / 2.0).max(-MOST),
+        high: ((mean + half) / 2.0).min(MOST),
     })
 }
 
@@ -857,14 +860,23 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn disc_difference_single_pair_has_infinite_interval() {
+    fn disc_difference_single_pair_has_the_whole_range() {
         let outcomes = vec![game(1, "A", "B", 10), game(1, "B", "A", 2)];
         let s = match_stats(&outcomes, "A", "B");
         let disc = s.disc_diff.unwrap();
         // (10 - 2) / 2 = 4 per game.
         assert_eq!(disc.value, 4.0);
-        assert_eq!((disc.low, disc.high), (f64::NEG_INFINITY, f64::INFINITY));
-        assert_eq!(disc.to_string(), "+4.0 [-inf, +inf]");
+        assert_eq!((disc.low, disc.high), (-64.0, 64.0));
+        assert_eq!(disc.to_string(), "+4.0 [-64.0, +64.0]");
+        // Regression (issue 32): two pairs far apart gave [-301, +309] discs per game.
+        let wide = vec![
+            game(1, "A", "B", 64),
+            game(1, "B", "A", -64),
+            game(2, "A", "B", -60),
+            game(2, "B", "A", 60),
+        ];
+        let d = match_stats(&wide, "A", "B").disc_diff.unwrap();
+        assert_eq!((d.low, d.high), (-64.0, 64.0), "{d}");
         // One pair with score 0.5: se = 0 -> Jeffreys, 0.5 of 1 (Beta(1, 1)), LOS 0.5.
         close_estimate(s.elo.unwrap(), 0.0, -636.4258428105996, 636.4258428105987);
         close(s.los.unwrap(), 0.5, 1e-9);

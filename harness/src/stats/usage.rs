@@ -28,27 +28,42 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
     struct Sum {
         games: usize,
         moves: u64,
+        depth_moves: u64,
         depth: i64,
-        time_ms: u64,
+        time_us: u64,
         nodes: u64,
     }
     let mut order: Vec<String> = Vec::new();
     let mut sums: std::collections::HashMap<String, Sum> = Default::default();
     for r in records {
         let searched = r.search_totals();
+        // Microseconds when the record has them (whole milliseconds per move count a fast
+        // engine's moves as nothing); a journal of an earlier version has milliseconds only.
+        let micros = |us: u64, ms: u64| if us > 0 { us } else { ms * 1000 };
         let sides = [
-            (&r.black, searched.black, r.time_ms.black, r.nodes.black),
-            (&r.white, searched.white, r.time_ms.white, r.nodes.white),
+            (
+                &r.black,
+                searched.black,
+                micros(r.time_us.black, r.time_ms.black),
+                r.nodes.black,
+            ),
+            (
+                &r.white,
+                searched.white,
+                micros(r.time_us.white, r.time_ms.white),
+                r.nodes.white,
+            ),
         ];
-        for (name, s, time_ms, nodes) in sides {
+        for (name, s, time_us, nodes) in sides {
             let sum = sums.entry(name.clone()).or_insert_with(|| {
                 order.push(name.clone());
                 Sum::default()
             });
             sum.games += 1;
             sum.moves += u64::from(s.moves);
+            sum.depth_moves += u64::from(s.depth_moves);
             sum.depth += s.depth_sum;
-            sum.time_ms += time_ms;
+            sum.time_us += time_us;
             sum.nodes += nodes;
         }
     }
@@ -60,11 +75,11 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
             EngineUsage {
                 games: s.games,
                 moves: s.moves,
-                mean_depth: moves.map(|m| s.depth as f64 / m),
-                ms_per_move: moves.map(|m| s.time_ms as f64 / m),
-                nodes_per_second: (s.time_ms > 0 && s.nodes > 0)
-                    .then(|| s.nodes as f64 * 1000.0 / s.time_ms as f64),
-                seconds_per_game: s.time_ms as f64 / 1000.0 / s.games.max(1) as f64,
+                mean_depth: (s.depth_moves > 0).then(|| s.depth as f64 / s.depth_moves as f64),
+                ms_per_move: moves.map(|m| s.time_us as f64 / 1000.0 / m),
+                nodes_per_second: (s.time_us > 0 && s.nodes > 0)
+                    .then(|| s.nodes as f64 * 1e6 / s.time_us as f64),
+                seconds_per_game: s.time_us as f64 / 1e6 / s.games.max(1) as f64,
                 engine,
             }
         })
@@ -118,6 +133,7 @@ mod tests {
                 black: 300,
                 white: 100,
             },
+            time_us: PerColor::default(),
             nodes: PerColor {
                 black: 3_000,
                 white: 0,
@@ -141,6 +157,20 @@ mod tests {
             assert_eq!(a.nodes_per_second, Some(7_500.0));
             assert_eq!(a.seconds_per_game, 0.2);
         }
+        // Regression (issue 32): a fast engine's moves of less than a millisecond each.
+        // 20 moves of 0.4 ms: 8 ms, 8,000 nodes: 1 M nodes/s (whole milliseconds per move
+        // summed to 0 ms and gave no rate, or an absurd one).
+        let mut fast = game("a", "b");
+        fast.time_ms = PerColor { black: 0, white: 0 };
+        fast.time_us = PerColor {
+            black: 8_000,
+            white: 8_000,
+        };
+        fast.nodes = PerColor {
+            black: 8_000,
+            white: 8_000,
+        };
+        assert_eq!(engine_usage(&[fast])[0].nodes_per_second, Some(1e6));
         // No node reported: no rate rather than zero.
         let mut silent = game("a", "b");
         silent.nodes = PerColor::default();

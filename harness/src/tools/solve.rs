@@ -80,6 +80,18 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         let obf: ObfLine = content
             .parse()
             .with_context(|| format!("{}:{}: bad OBF line", args.file.display(), i + 1))?;
+        // A listed move that is not legal is a broken line, not a wrong answer of the engine.
+        if let Some((mv, _)) = obf
+            .move_scores
+            .iter()
+            .find(|(mv, _)| !obf.position.is_legal(*mv))
+        {
+            anyhow::bail!(
+                "{}:{}: the line lists {mv}, which is not a legal move in its position",
+                args.file.display(),
+                i + 1
+            );
+        }
         lines.push((i + 1, obf));
     }
     anyhow::ensure!(

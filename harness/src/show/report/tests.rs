@@ -92,6 +92,7 @@ fn record(game: usize, pair: usize, black: &str, white: &str, score: i32) -> Gam
             black: 1500,
             white: 500,
         },
+        time_us: PerColor::default(),
         nodes: PerColor::default(),
         searched: Default::default(),
     }
@@ -309,11 +310,15 @@ fn json_matches_the_schema() {
         5
     );
 
-    // One complete pair: the disc interval's bounds are infinite, written as null.
+    // One complete pair: the disc interval is the whole range a game's discs can take.
     let one: Vec<GameRecord> = records.iter().filter(|r| r.pair == 0).cloned().collect();
     let value = check_report(&build(&input(&t, &one, false)));
     let disc = &value["pairings"][0]["disc_diff"];
-    assert!(disc["value"].is_number() && disc["low"].is_null() && disc["high"].is_null());
+    assert!(disc["value"].is_number(), "{disc}");
+    assert_eq!(
+        (disc["low"].as_f64(), disc["high"].as_f64()),
+        (Some(-64.0), Some(64.0))
+    );
     assert_eq!(value["finished"], false);
 
     // No games at all.

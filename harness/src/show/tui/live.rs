@@ -2,7 +2,7 @@
 //! events here; this thread draws at most ~30 frames per second, draining every pending event
 //! before each frame, and sets the scheduling control on the user's keys.
 
-use super::state::{GameState, State};
+use super::state::{GameState, State, LINGER};
 use super::terminal::Term;
 use super::view::{draw_live, Overlay};
 use crate::events::{ControlState, Event, RunControl};
@@ -77,6 +77,8 @@ pub fn handle_key(
         KeyCode::Char('q') | KeyCode::Esc | KeyCode::Enter if state.run_finished => {
             return Action::Exit
         }
+        // Any other key on the finished screen: the viewer is there, so it stays.
+        _ if state.run_finished && !state.stay => state.stay = true,
         KeyCode::Char('q') => overlay.quit_prompt = !*quitting,
         KeyCode::Left | KeyCode::BackTab => state.cycle(-1),
         KeyCode::Right | KeyCode::Tab => state.cycle(1),
@@ -150,6 +152,12 @@ pub fn ui_loop(
                 state.finish(now);
                 dirty = true;
             }
+            let lingered = state
+                .run_ended
+                .is_some_and(|t| now.duration_since(t) >= LINGER);
+            if lingered && !state.stay {
+                return Ok(());
+            }
         }
         let ticking = state.live.values().any(GameState::has_clock);
         let idle = last_draw.is_none_or(|t| now.duration_since(t) >= IDLE_REDRAW);
@@ -175,6 +183,27 @@ mod tests {
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    /// Regression (issue 32): the finished screen waited for `q`, so the README's first
+    /// command blocked in a terminal. It leaves on its own unless a key says someone is there.
+    #[test]
+    fn a_key_on_the_finished_screen_keeps_it() {
+        let t0 = Instant::now();
+        let mut s = State::new();
+        s.apply(run_started(2, None), t0);
+        s.finish(t0);
+        let (mut o, c, mut q) = (Overlay::default(), RunControl::new(), false);
+        assert!(!s.stay);
+        assert_eq!(
+            handle_key(key(KeyCode::Right), &mut s, &mut o, &c, &mut q),
+            Action::Redraw
+        );
+        assert!(s.stay, "a key other than q keeps the screen");
+        assert_eq!(
+            handle_key(key(KeyCode::Char('q')), &mut s, &mut o, &c, &mut q),
+            Action::Exit
+        );
     }
 
     #[test]

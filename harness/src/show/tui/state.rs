@@ -209,6 +209,10 @@ pub enum Spectate {
     Game(usize),
 }
 
+/// How long the finished screen stays without a key: then it leaves on its own and the tables
+/// are printed, so that a run started from a script or a terminal left alone ends.
+pub const LINGER: Duration = Duration::from_secs(20);
+
 /// The whole model.
 #[derive(Clone, Debug)]
 pub struct State {
@@ -222,6 +226,9 @@ pub struct State {
     pub run_finished: bool,
     /// When the run ended (the elapsed time stops there).
     pub run_ended: Option<Instant>,
+    /// The viewer pressed a key after the run ended: the screen stays until `q`, instead of
+    /// leaving on its own after [`LINGER`].
+    pub stay: bool,
     pub control: ControlState,
     /// Games in progress, by game number.
     pub live: BTreeMap<usize, GameState>,
@@ -260,6 +267,7 @@ impl State {
             run_started: None,
             run_finished: false,
             run_ended: None,
+            stay: false,
             control: ControlState::Running,
             live: BTreeMap::new(),
             records: Vec::new(),
@@ -668,6 +676,7 @@ pub(crate) mod tests {
             reason: String::new(),
             forfeit_position: None,
             time_ms: PerColor::default(),
+            time_us: PerColor::default(),
             nodes: PerColor::default(),
             searched: Default::default(),
         }

@@ -2,7 +2,7 @@
 //! panel, the help overlay and the quit prompt; and the replay screen with the same board view.
 //! Everything reads the model of `state`; nothing here changes it.
 
-use super::state::{clock_text, count_text, duration_text, GameState, State};
+use super::state::{clock_text, count_text, duration_text, GameState, State, LINGER};
 use crate::events::ControlState;
 use crate::search::SearchInfo;
 use crate::show::standings::{Column, MISSING};
@@ -567,11 +567,21 @@ fn status_text(s: &State) -> (&'static str, Color) {
     }
 }
 
-fn footer(s: &State) -> Line<'static> {
+fn footer(s: &State, now: Instant) -> Line<'static> {
     let (status, colour) = status_text(s);
     let follow = if s.following() { "on" } else { "off" };
     let keys = if s.run_finished {
-        "run finished: q exits and prints the tables".to_string()
+        let left = s
+            .run_ended
+            .map_or(LINGER, |t| LINGER.saturating_sub(now.duration_since(t)));
+        if s.stay {
+            "run finished: q exits and prints the tables".to_string()
+        } else {
+            format!(
+                "run finished: q exits and prints the tables (on its own in {} s; any other key stays)",
+                left.as_secs() + 1
+            )
+        }
     } else {
         let pause = if s.control == ControlState::Paused {
             "p resume"
@@ -677,7 +687,7 @@ pub fn draw_live(f: &mut Frame, s: &State, overlay: Overlay, now: Instant) {
         }
     }
     draw_tournament(f, panel, s, now, large);
-    f.render_widget(Paragraph::new(footer(s)), foot);
+    f.render_widget(Paragraph::new(footer(s, now)), foot);
     if overlay.help {
         draw_help(f, area);
     } else if overlay.quit_prompt {

@@ -71,7 +71,14 @@ fn to_move(seat: &mut Seat, who: Color) -> Result<(), String> {
     if pos.must_pass() {
         return seat.play(Move::PASS);
     }
-    Err(format!("it is {}'s turn", side_name(pos.side_to_move)))
+    // Go lets a side move twice in a row (GTP engines then "accommodate" an out-of-turn
+    // genmove); Othello does not: a side passes only without a legal move.
+    Err(format!(
+        "it is {}'s turn and {} has a legal move: {} cannot move before it (a side passes only without a legal move)",
+        side_name(pos.side_to_move),
+        side_name(pos.side_to_move),
+        side_name(who)
+    ))
 }
 
 fn side_name(c: Color) -> &'static str {
