@@ -21,6 +21,23 @@ pub fn sprt_sim(
     seed: u64,
 ) -> anyhow::Result<()> {
     use crate::stats::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
+    // The flags first: a bad one is refused before the journal is read.
+    let p = |elo0, elo1, model, unit, flags: &str| {
+        SprtParams::new(elo0, elo1, 0.05, 0.05, model, unit).map_err(|e| {
+            let key = if e.key() == "elo1" { "elo1" } else { "elo0" };
+            anyhow::anyhow!("--{flags}{key}: {e}")
+        })
+    };
+    let tests = [
+        p(elo0, elo1, Model::Logistic, Unit::Trinomial, "")?,
+        p(elo0, elo1, Model::Logistic, Unit::Pentanomial, "")?,
+        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial, "n")?,
+        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial, "n")?,
+        p(nelo0, nelo1, Model::Normalized, Unit::Discs, "n")?,
+    ];
+    anyhow::ensure!(runs >= 1, "--runs: must be at least 1");
+    anyhow::ensure!(max_pairs >= 1, "--max-pairs: must be at least 1");
+    anyhow::ensure!(check_every >= 1, "--check-every: must be at least 1");
     let path = if journal_path.is_dir() {
         journal_path.join(journal::JSONL_FILE)
     } else {
@@ -52,21 +69,6 @@ pub fn sprt_sim(
     for (unit, t) in effect_sizes(&pairs) {
         say!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
     }
-    let p = |elo0, elo1, model, unit| SprtParams {
-        elo0,
-        elo1,
-        alpha: 0.05,
-        beta: 0.05,
-        model,
-        unit,
-    };
-    let tests = [
-        p(elo0, elo1, Model::Logistic, Unit::Trinomial),
-        p(elo0, elo1, Model::Logistic, Unit::Pentanomial),
-        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial),
-        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial),
-        p(nelo0, nelo1, Model::Normalized, Unit::Discs),
-    ];
     let cfg = SimulationConfig {
         runs,
         max_pairs,
@@ -109,11 +111,6 @@ pub fn sprt_from_counts(
     beta: f64,
     model: ModelArg,
 ) -> anyhow::Result<i32> {
-    anyhow::ensure!(elo0 < elo1, "--elo0 ({elo0}) must be below --elo1 ({elo1})");
-    anyhow::ensure!(
-        alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5,
-        "--alpha and --beta must be between 0 and 0.5"
-    );
     let model = match model {
         ModelArg::Logistic => Model::Logistic,
         ModelArg::Normalized => Model::Normalized,
@@ -138,14 +135,8 @@ pub fn sprt_from_counts(
         }
         (None, None) => anyhow::bail!("give --wdl W,D,L or --penta LL,LD,WL+DD,WD,WW"),
     };
-    let params = SprtParams {
-        elo0,
-        elo1,
-        alpha,
-        beta,
-        model,
-        unit,
-    };
+    let params = SprtParams::new(elo0, elo1, alpha, beta, model, unit)
+        .map_err(|e| anyhow::anyhow!("--{}: {e}", e.key()))?;
     let llr = params.llr(&sample);
     let (lower, upper) = params.bounds();
     let status = crate::stats::sprt::SprtStatus {

@@ -70,7 +70,9 @@ pub async fn play_game(
             .unwrap_or_else(|_| setup.opening.moves.clone()),
     };
     let game = setup.scheduled.index;
-    let mut time_used = [Duration::ZERO; 2];
+    // Per side: milliseconds as the moves record them (the game's total is their sum), and
+    // microseconds for rates.
+    let mut time_used = [(0u64, Duration::ZERO); 2];
     let mut nodes = [0u64; 2];
     let (mut clock, increment) = setup.clocks();
     let mut forfeit: Option<(Color, Termination, String)> = None;
@@ -142,7 +144,8 @@ pub async fn play_game(
                 break;
             }
         };
-        time_used[side.index()] += reply.elapsed;
+        time_used[side.index()].0 += reply.elapsed.as_millis() as u64;
+        time_used[side.index()].1 += reply.elapsed;
         nodes[side.index()] += reply.info.nodes;
         if let Some(left) = clock[side.index()].as_mut() {
             *left = left.saturating_sub(reply.elapsed) + increment[side.index()];
@@ -195,7 +198,7 @@ pub fn forfeit_before_start(setup: &GameSetup, side: Color, error: &HostError) -
         book_moves(setup.opening),
         setup.opening.position(),
         forfeit,
-        [Duration::ZERO; 2],
+        [(0, Duration::ZERO); 2],
         [0; 2],
     )
 }
@@ -220,7 +223,7 @@ fn build_record(
     moves: Vec<PlayedMove>,
     pos: Position,
     forfeit: Option<(Color, Termination, String)>,
-    time_used: [Duration; 2],
+    time_used: [(u64, Duration); 2],
     nodes: [u64; 2],
 ) -> GameRecord {
     let opening = setup.opening;
@@ -258,12 +261,12 @@ fn build_record(
         reason,
         forfeit_position,
         time_ms: PerColor {
-            black: time_used[0].as_millis() as u64,
-            white: time_used[1].as_millis() as u64,
+            black: time_used[0].0,
+            white: time_used[1].0,
         },
         time_us: PerColor {
-            black: time_used[0].as_micros() as u64,
-            white: time_used[1].as_micros() as u64,
+            black: time_used[0].1.as_micros() as u64,
+            white: time_used[1].1.as_micros() as u64,
         },
         nodes: PerColor {
             black: nodes[0],
