@@ -444,6 +444,40 @@ fn layers(doc: &str) -> BTreeMap<String, usize> {
     out
 }
 
+/// The stage table's rows: stage -> the module names its Modules cell lists outside
+/// parentheses (what is inside them describes a module, or names its parts).
+fn stage_table(doc: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    let start = doc.find("| Stage | Modules |").expect("the stage table");
+    for line in doc[start..].lines().skip(2) {
+        if !line.starts_with("| `") {
+            break;
+        }
+        let cells: Vec<&str> = line.split(" | ").collect();
+        let stage = cells[0]
+            .trim_start_matches("| ")
+            .trim_matches('`')
+            .to_string();
+        let (mut depth, mut outside) = (0, String::new());
+        for c in cells[1].chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ if depth == 0 => outside.push(c),
+                _ => {}
+            }
+        }
+        let names = outside
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        out.insert(stage, names);
+    }
+    out
+}
+
 /// The files the document allows `unsafe` in: the lines of its `unsafe in:` block.
 fn unsafe_allowed(doc: &str) -> BTreeSet<String> {
     listed_files(doc, "unsafe in:")
@@ -533,6 +567,44 @@ fn the_strong_engine_has_no_loop_but_the_search_recursion() {
     assert!(
         bad.is_empty(),
         "import loops besides search <-> parallel: {bad:?}"
+    );
+}
+
+/// Every module of a stage folder is in the stage table, and every module the table names is
+/// there (a stage that is one file, `search.rs`, lists its types instead).
+#[test]
+fn the_stage_table_names_every_module() {
+    let src = workspace().join("harness/src");
+    let mut wrong = Vec::new();
+    for (stage, listed) in stage_table(&architecture_doc()) {
+        let dir = src.join(&stage);
+        if !dir.is_dir() {
+            assert!(
+                src.join(format!("{stage}.rs")).exists(),
+                "stage `{stage}` has no file"
+            );
+            continue;
+        }
+        let mut on_disk = BTreeSet::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let module = name.strip_suffix(".rs").unwrap_or(&name).to_string();
+            if !["mod", "tests"].contains(&module.as_str()) {
+                on_disk.insert(module);
+            }
+        }
+        // The stage's own `mod.rs` may be listed under the stage's name.
+        let listed: BTreeSet<String> = listed.into_iter().filter(|m| *m != stage).collect();
+        for m in on_disk.difference(&listed) {
+            wrong.push(format!("harness/src/{stage}/{m}: not in the stage table"));
+        }
+        for m in listed.difference(&on_disk) {
+            wrong.push(format!("`{stage}` lists `{m}`, which has no file"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/architecture.md disagrees with the files: {wrong:#?}"
     );
 }
 

@@ -43,3 +43,19 @@ macro_rules! say_raw {
 }
 
 pub(crate) use {say, say_raw};
+
+/// Standard output as a writer for the stages that print through one (`harness solve`): each
+/// write goes out at once (a long run shows its progress line by line) unless standard output
+/// went away, which is not an error.
+pub struct Stdout;
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        write_stdout(format_args!("{}", String::from_utf8_lossy(buf)), false);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

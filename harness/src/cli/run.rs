@@ -25,91 +25,164 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-/// What `harness run` is given.
-pub struct RunArgs {
-    pub file: Option<PathBuf>,
-    pub plugin_dir: Option<PathBuf>,
-    pub out: Option<PathBuf>,
-    pub restart: bool,
-    pub no_tui: bool,
-    /// `I/N`, `auto` or `auto/N`: play one shard of the schedule (see `plan::schedule::Shard`).
-    pub shard: Option<String>,
-    /// Overrides the file's `stop-file`.
-    pub stop_file: Option<PathBuf>,
-    /// Values of the command line that replace the file's.
-    pub overrides: config::Overrides,
-    /// Check everything, play nothing.
-    pub dry_run: bool,
+/// Play the tournament of a tournament file (default: ./tournament.toml, or the embedded
+/// default when there is none).
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tournament file (default: ./tournament.toml, else the embedded default).
+    file: Option<PathBuf>,
+    /// Folder where bare plugin names are looked up (default: the harness binary's folder).
+    #[arg(long)]
+    plugin_dir: Option<PathBuf>,
+    /// Output folder, overriding the file's `out`.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Start over: after checking everything as --dry-run does, move the games and reports of
+    /// an earlier run in the output folder into a discarded-<time> folder inside it (without
+    /// it, a run resumes where the earlier one stopped).
+    #[arg(long)]
+    restart: bool,
+    /// Print plain progress lines instead of the live terminal UI (the UI opens only when
+    /// stdout is a terminal and the `CI` variable is unset).
+    #[arg(long)]
+    no_tui: bool,
+    /// Play one shard of the schedule: `I/N` (the rounds r with r mod N = I), `auto` (a
+    /// Slurm array task: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT) or `auto/N` (a
+    /// Kubernetes Indexed Job: JOB_COMPLETION_INDEX of N). Output in <out>/shard-I-of-N.
+    #[arg(long, value_name = "I/N|auto|auto/N")]
+    shard: Option<String>,
+    /// Once this file exists, start no new pair, finish those begun and exit 3 (overrides
+    /// the file's `stop-file`).
+    #[arg(long, value_name = "PATH")]
+    stop_file: Option<PathBuf>,
+    /// Games played at once (overrides the file).
+    #[arg(long, value_name = "N")]
+    concurrency: Option<usize>,
+    /// Game pairs per engine pairing (overrides the file).
+    #[arg(long, value_name = "N")]
+    pairs: Option<u32>,
+    /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
+    /// `depth=6` or `nodes=100000`.
+    #[arg(long, value_name = "SPEC")]
+    time: Option<String>,
+    /// Draw the openings shuffled with this seed (overrides the file's order and seed).
+    #[arg(long, value_name = "N")]
+    openings_seed: Option<u64>,
+    /// Check everything without playing: the file, the openings, the output folder, every
+    /// plugin loaded in a worker with its options; print the schedule's size and exit.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+impl Args {
+    /// The values of the command line that replace the file's.
+    fn overrides(&self) -> config::Overrides {
+        config::Overrides {
+            concurrency: self.concurrency,
+            pairs: self.pairs,
+            time: self.time.clone(),
+            openings_seed: self.openings_seed,
+        }
+    }
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
-pub fn run(args: RunArgs) -> anyhow::Result<i32> {
-    let mut t = match args.file {
-        Some(f) => config::load(&f)?,
-        None if Path::new("tournament.toml").exists() => {
-            config::load(Path::new("tournament.toml"))?
-        }
-        None => config::embedded_default(),
-    };
-    args.overrides
-        .apply(&mut t)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| t.source.clone())?;
-    if let Some(out) = args.out {
-        t.out = out;
-    }
-    if let Some(stop_file) = args.stop_file {
-        t.stop_file = Some(stop_file);
-    }
-    if let Some(spec) = &args.shard {
-        let shard =
-            Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
-        t.out = t.out.join(shard.folder_name());
-        t.shard = Some(shard);
-    }
-    let plugin_dir = match args.plugin_dir {
-        Some(d) => d,
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let t = args.tournament()?;
+    let plugin_dir = match &args.plugin_dir {
+        Some(d) => d.clone(),
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
     if args.dry_run {
         return dry_run(&t, &plugin_dir, args.restart);
     }
-    let header = header_line(&t);
+    warn_if_oversubscribed(&t);
+    if args.restart {
+        restart(&t, &plugin_dir)?;
+    }
+    // The live view only on an interactive terminal, never in CI or when piped.
+    let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
+    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui)?;
+    Ok(conclude(&t, &summary, elapsed, signalled))
+}
+
+impl Args {
+    /// The tournament: the file (or ./tournament.toml, or the embedded default) with the
+    /// command line's values, output folder, stop file and shard.
+    fn tournament(&self) -> anyhow::Result<Tournament> {
+        let mut t = match self.file.as_deref() {
+            Some(f) => config::load(f)?,
+            None if Path::new("tournament.toml").exists() => {
+                config::load(Path::new("tournament.toml"))?
+            }
+            None => config::embedded_default(),
+        };
+        self.overrides()
+            .apply(&mut t)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| t.source.clone())?;
+        if let Some(out) = &self.out {
+            t.out = out.clone();
+        }
+        if let Some(stop_file) = &self.stop_file {
+            t.stop_file = Some(stop_file.clone());
+        }
+        if let Some(spec) = &self.shard {
+            let shard =
+                Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
+            t.out = t.out.join(shard.folder_name());
+            t.shard = Some(shard);
+        }
+        Ok(t)
+    }
+}
+
+/// More games at once than cores: said once, as engines on a clock then search less than
+/// their time says (one engine of each game thinks at a time; depth and node limits do not
+/// care).
+fn warn_if_oversubscribed(t: &Tournament) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if t.concurrency > cores {
-        // One engine of each game thinks at a time: more games than cores share the cores, so
-        // engines on a clock search less than their time says (depth and node limits do not
-        // care).
         eprintln!(
             "warning: {} games at once on {cores} cores: engines share the cores, and those on a clock search less than their time allows",
             t.concurrency
         );
     }
-    if args.restart {
-        // Everything is checked before the earlier games move: a refused restart leaves them
-        // where they were.
-        preflight(&t, &plugin_dir)?;
-        let also = [
-            report::JSON_FILE,
-            report::MARKDOWN_FILE,
-            report::HTML_FILE,
-            super::merge::DECISION_FILE,
-        ];
-        if let Some(aside) = resume::set_aside(&t.out, &also)? {
-            say!(
-                "--restart: the earlier run's games and reports were moved to {}",
-                aside.display()
-            );
-        }
+}
+
+/// `--restart`: everything is checked before the earlier games move, so a refused restart
+/// leaves them where they were; then they are set aside, and where is said.
+fn restart(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
+    preflight(t, plugin_dir)?;
+    let also = [
+        report::JSON_FILE,
+        report::MARKDOWN_FILE,
+        report::HTML_FILE,
+        super::merge::DECISION_FILE,
+    ];
+    if let Some(aside) = resume::set_aside(&t.out, &also)? {
+        say!(
+            "--restart: the earlier run's games and reports were moved to {}",
+            aside.display()
+        );
     }
-    // The live view only on an interactive terminal, never in CI or when piped.
-    let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
-    let mut reports = ReportRefresh::new(&t);
+    Ok(())
+}
+
+/// Play `t` on the coordinator's runtime, with the live view or plain lines, refreshing the
+/// reports; the summary, the time it took and the signal that stopped it, if one did.
+fn play(
+    t: &Tournament,
+    plugin_dir: &Path,
+    tui: bool,
+) -> anyhow::Result<(RunSummary, Duration, Option<&'static str>)> {
+    let header = header_line(t);
+    let mut reports = ReportRefresh::new(t);
     let runtime = coordinator_runtime(t.concurrency)?;
     let control = Arc::new(RunControl::new());
     let signals = StopOnSignals::start(&runtime, control.clone())?;
-    let (summary, elapsed) = if tui {
-        run_live(&runtime, &t, &plugin_dir, &mut reports, control)
+    let played = if tui {
+        run_live(&runtime, t, plugin_dir, &mut reports, control)
     } else {
         let started = Instant::now();
         let observer = Observer {
@@ -117,18 +190,29 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             control,
         };
         runtime
-            .block_on(tournament::run(&t, &plugin_dir, &observer, |p| {
+            .block_on(tournament::run(t, plugin_dir, &observer, |p| {
                 if let Progress::Started = p {
                     say!("{header}");
                 }
-                if let Some(line) = progress_line(&p, &t) {
+                if let Some(line) = progress_line(&p, t) {
                     say!("{line}");
                 }
                 reports.hear(&p);
             }))
             .map(|summary| (summary, started.elapsed()))
-    }?;
+    };
     let signalled = signals.stop();
+    let (summary, elapsed) = played?;
+    Ok((summary, elapsed, signalled))
+}
+
+/// The tables, the test, the broken fail-on rules and how the run ended; the exit code.
+fn conclude(
+    t: &Tournament,
+    summary: &RunSummary,
+    elapsed: Duration,
+    signalled: Option<&'static str>,
+) -> i32 {
     say_raw!("{}", table::final_tables(&summary.records));
     say!(
         "\n{} games in {:.1} s; journal: {}",
@@ -160,7 +244,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             summary.records.len(),
             summary.planned
         );
-        return Ok(verdict::exit::UNDECIDED);
+        return verdict::exit::UNDECIDED;
     }
     if summary.records.len() < summary.planned && !decided && broken.is_empty() {
         say!(
@@ -169,12 +253,9 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
             summary.records.len(),
             summary.planned
         );
-        return Ok(verdict::exit::UNDECIDED);
+        return verdict::exit::UNDECIDED;
     }
-    Ok(verdict::exit_code(
-        summary.sprt.map(|s| s.decision),
-        &broken,
-    ))
+    verdict::exit_code(summary.sprt.as_ref().map(|s| s.decision), &broken)
 }
 
 /// The plain line for a piece of progress, if it has one.

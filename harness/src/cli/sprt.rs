@@ -1,116 +1,76 @@
-//! `harness sprt` (the sequential test from result counts alone) and `harness sprt-sim` (the
-//! resampling study of how many games each test needs).
+//! `harness sprt`: the sequential test from result counts alone, exit code as for `run`.
 
 use super::output::{say, say_raw};
-use super::{Counts, ModelArg};
-use crate::record::{journal, outcomes};
 use crate::show::table;
 use crate::stats::sprt::{Model, Sample, SprtParams, Unit};
 use crate::stats::verdict;
-use anyhow::Context;
-use std::path::Path;
 
-/// `harness sprt-sim`: the resampling study of `crate::stats::sprt_sim`.
-pub fn sprt_sim(
-    journal_path: &Path,
-    candidate: Option<String>,
-    [elo0, elo1, nelo0, nelo1]: [f64; 4],
-    runs: usize,
-    max_pairs: usize,
-    check_every: usize,
-    seed: u64,
-) -> anyhow::Result<()> {
-    use crate::stats::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
-    // The flags first: a bad one is refused before the journal is read.
-    let p = |elo0, elo1, model, unit, flags: &str| {
-        SprtParams::new(elo0, elo1, 0.05, 0.05, model, unit).map_err(|e| {
-            let key = if e.key() == "elo1" { "elo1" } else { "elo0" };
-            anyhow::anyhow!("--{flags}{key}: {e}")
-        })
-    };
-    let tests = [
-        p(elo0, elo1, Model::Logistic, Unit::Trinomial, "")?,
-        p(elo0, elo1, Model::Logistic, Unit::Pentanomial, "")?,
-        p(nelo0, nelo1, Model::Normalized, Unit::Trinomial, "n")?,
-        p(nelo0, nelo1, Model::Normalized, Unit::Pentanomial, "n")?,
-        p(nelo0, nelo1, Model::Normalized, Unit::Discs, "n")?,
-    ];
-    anyhow::ensure!(runs >= 1, "--runs: must be at least 1");
-    anyhow::ensure!(max_pairs >= 1, "--max-pairs: must be at least 1");
-    anyhow::ensure!(check_every >= 1, "--check-every: must be at least 1");
-    let path = if journal_path.is_dir() {
-        journal_path.join(journal::JSONL_FILE)
-    } else {
-        journal_path.to_path_buf()
-    };
-    let records = journal::read_journal(&path)?;
-    let first = records
-        .first()
-        .with_context(|| format!("{}: no games", path.display()))?;
-    let a = candidate.unwrap_or_else(|| first.black.clone());
-    let b = if first.black == a {
-        first.white.clone()
-    } else {
-        first.black.clone()
-    };
-    let pairs = complete_pairs(&outcomes(&records), &a, &b);
-    anyhow::ensure!(
-        !pairs.is_empty(),
-        "{}: no complete pairs of {a} against {b}",
-        path.display()
-    );
-    let stats = crate::stats::match_stats(&outcomes(&records), &a, &b);
-    say!(
-        "{a} vs {b}: {} complete pairs; Elo {}; discs/game {}",
-        pairs.len(),
-        stats.elo.map(|e| e.to_string()).unwrap_or_default(),
-        stats.disc_diff.map(|e| e.to_string()).unwrap_or_default()
-    );
-    for (unit, t) in effect_sizes(&pairs) {
-        say!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
-    }
-    let cfg = SimulationConfig {
-        runs,
-        max_pairs,
-        check_every,
-        seed,
-    };
-    say!("{runs} runs, at most {max_pairs} pairs each, LLR checked every {check_every} pairs, alpha = beta = 0.05");
-    say!(
-        "{:<24} {:>14} {:>12} {:>12} {:>7} {:>7} {:>10}",
-        "test",
-        "bounds",
-        "mean games",
-        "median",
-        "H1",
-        "H0",
-        "undecided"
-    );
-    for s in simulate(&pairs, &tests, cfg) {
-        say!(
-            "{:<24} {:>14} {:>12.0} {:>12.0} {:>6.1}% {:>6.1}% {:>9.1}%",
-            format!("{:?}/{:?}", s.params.model, s.params.unit),
-            format!("[{}, {}]", s.params.elo0, s.params.elo1),
-            s.mean_games,
-            s.median_games,
-            100.0 * s.accepted_h1,
-            100.0 * s.accepted_h0,
-            100.0 * s.undecided
-        );
-    }
-    Ok(())
+/// Compute a sequential test from result counts alone (exit code as for `run`).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Game results: wins,draws,losses.
+    #[arg(long, value_parser = counts::<3>, conflicts_with = "penta", required_unless_present = "penta")]
+    wdl: Option<Counts>,
+    /// Pair results: LL,LD,WL+DD,WD,WW.
+    #[arg(long, value_parser = counts::<5>)]
+    penta: Option<Counts>,
+    /// H0: the candidate is not stronger than this (Elo of the model).
+    #[arg(long, allow_negative_numbers = true)]
+    elo0: f64,
+    /// H1: the candidate is stronger by at least this.
+    #[arg(long, allow_negative_numbers = true)]
+    elo1: f64,
+    /// Chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// Chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// What the Elo bounds mean: logistic Elo or normalised Elo.
+    #[arg(long, value_enum, default_value_t = ModelArg::Logistic)]
+    model: ModelArg,
 }
 
-/// `harness sprt`: the test from counts alone.
-pub fn sprt_from_counts(
-    wdl: Option<Counts>,
-    penta: Option<Counts>,
-    elo0: f64,
-    elo1: f64,
-    alpha: f64,
-    beta: f64,
-    model: ModelArg,
-) -> anyhow::Result<i32> {
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ModelArg {
+    Logistic,
+    Normalized,
+}
+
+/// Comma-separated result counts.
+#[derive(Clone, Debug)]
+struct Counts(Vec<u64>);
+
+/// `N` comma-separated counts.
+fn counts<const N: usize>(text: &str) -> Result<Counts, String> {
+    let parts: Vec<u64> = text
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("`{p}` is not a count"))
+        })
+        .collect::<Result<_, _>>()?;
+    if parts.len() != N {
+        return Err(format!(
+            "expected {N} comma-separated counts, got {}",
+            parts.len()
+        ));
+    }
+    Ok(Counts(parts))
+}
+
+/// The test from counts alone: the Elo estimate, the LLR and the decision.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let Args {
+        wdl,
+        penta,
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        model,
+    } = args;
     let model = match model {
         ModelArg::Logistic => Model::Logistic,
         ModelArg::Normalized => Model::Normalized,
@@ -137,16 +97,7 @@ pub fn sprt_from_counts(
     };
     let params = SprtParams::new(elo0, elo1, alpha, beta, model, unit)
         .map_err(|e| anyhow::anyhow!("--{}: {e}", e.key()))?;
-    let llr = params.llr(&sample);
-    let (lower, upper) = params.bounds();
-    let status = crate::stats::sprt::SprtStatus {
-        params,
-        llr,
-        lower,
-        upper,
-        decision: params.decide(llr),
-        observations: sample.total() as u64,
-    };
+    let status = params.status_of_sample(&sample);
     if let Some((elo, los)) = crate::stats::score_estimate(&scores) {
         say!("Elo      {elo}  ({unit:?})");
         say!("LOS      {:.1}%", 100.0 * los);

@@ -21,7 +21,7 @@ use crate::search::{SearchInfo, SearchLimits};
 use othello_board::GameHistory;
 use std::future::Future;
 use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -158,6 +158,27 @@ fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
+/// The worker process for `spec`: the harness binary itself, connecting to `socket`, its stderr
+/// to `stderr`, in a process group of its own (ending the worker ends what its plugin started).
+fn worker_command(exe: &Path, socket: &Path, spec: &WorkerSpec, stderr: Stdio) -> Command {
+    let mut command = Command::new(exe);
+    command
+        .arg("worker")
+        .arg("--connect")
+        .arg(socket)
+        .arg("--plugin")
+        .arg(&spec.plugin)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .process_group(0)
+        .kill_on_drop(true);
+    if let Some(bytes) = spec.memory_limit {
+        command.arg("--memory-limit").arg(bytes.to_string());
+    }
+    command
+}
+
 impl EngineHost {
     /// Start a worker for `spec`, wait for its plugin to load and set the options.
     pub async fn spawn(spec: &WorkerSpec) -> Result<EngineHost, HostError> {
@@ -185,23 +206,7 @@ impl EngineHost {
             }
             None => (Stdio::null(), 0),
         };
-        let mut command = Command::new(exe);
-        command
-            .arg("worker")
-            .arg("--connect")
-            .arg(&socket)
-            .arg("--plugin")
-            .arg(&spec.plugin)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(stderr)
-            // Its own process group, so that ending the worker ends what its plugin started.
-            .process_group(0)
-            .kill_on_drop(true);
-        if let Some(bytes) = spec.memory_limit {
-            command.arg("--memory-limit").arg(bytes.to_string());
-        }
-        let child = command.spawn();
+        let child = worker_command(&exe, &socket, spec, stderr).spawn();
         let mut child = match child {
             Ok(c) => c,
             Err(e) => {
@@ -241,7 +246,7 @@ impl EngineHost {
         let (read_half, writer) = stream.into_split();
         let (tx, events) = mpsc::unbounded_channel();
         let reader = tokio::spawn(read_events(BufReader::new(read_half), tx));
-        let mut host = EngineHost {
+        let host = EngineHost {
             name: spec.name.clone(),
             group: child
                 .id()
@@ -265,14 +270,20 @@ impl EngineHost {
             alive: true,
             searches: 0,
         };
-        match host.next_event(STARTUP_TIMEOUT).await {
-            Ok(Reply::Hello { plugin }) => host.plugin = plugin,
+        host.greet(spec).await
+    }
+
+    /// The worker's first message (its plugin loaded, or why not), then every option set.
+    async fn greet(mut self, spec: &WorkerSpec) -> Result<EngineHost, HostError> {
+        let engine = spec.name.clone();
+        match self.next_event(STARTUP_TIMEOUT).await {
+            Ok(Reply::Hello { plugin }) => self.plugin = plugin,
             Ok(Reply::Failed { message }) => {
-                host.kill().await;
+                self.kill().await;
                 return Err(HostError::Load { engine, message });
             }
             Ok(other) => {
-                host.kill().await;
+                self.kill().await;
                 return Err(HostError::Load {
                     engine,
                     message: format!("unexpected first message {other:?}"),
@@ -286,7 +297,7 @@ impl EngineHost {
             }
         }
         for (name, value) in &spec.options {
-            host.call(Request::SetOption {
+            self.call(Request::SetOption {
                 name: name.clone(),
                 value: value.clone(),
             })
@@ -299,7 +310,7 @@ impl EngineHost {
                 other => other,
             })?;
         }
-        Ok(host)
+        Ok(self)
     }
 
     /// Whether the worker is usable.

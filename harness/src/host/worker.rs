@@ -13,8 +13,8 @@
 //! the worker kills its group, itself included: nothing of a run outlives it. With a memory
 //! limit, `RLIMIT_AS` is set before the plugin loads and is inherited by what it starts.
 
-use super::plugin::{InfoSink, Plugin};
-use super::protocol::{receive, send, Reply, Request, WireInfo};
+use super::plugin::{InfoSink, Instance, Plugin};
+use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use othello_abi as abi;
 use std::io::BufReader;
 use std::os::unix::net::UnixStream;
@@ -49,6 +49,88 @@ fn die_with_the_coordinator() -> anyhow::Result<()> {
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// Forward the engine's info reports, coalesced: whatever arrived since the last forward is
+/// reduced to the newest report, and at most one is forwarded per [`INFO_INTERVAL`]. An engine
+/// that floods reports therefore cannot grow the queues or delay its own move behind them (the
+/// move reply goes to the writer directly).
+fn forward_info(info_rx: mpsc::Receiver<(u64, abi::SearchInfo)>, out: mpsc::Sender<Reply>) {
+    std::thread::spawn(move || {
+        while let Ok(first) = info_rx.recv() {
+            let (search, latest) = info_rx.try_iter().last().unwrap_or(first);
+            let info = WireInfo::from(&latest);
+            if out.send(Reply::Info { search, info }).is_err() {
+                break;
+            }
+            std::thread::sleep(INFO_INTERVAL);
+        }
+    });
+}
+
+/// The thread that owns the engine instance: it runs the requests the reader hands it, one at
+/// a time, and destroys the instance when they end.
+struct EngineThread {
+    instance: Instance,
+    stop: Arc<AtomicU32>,
+    replies: mpsc::Sender<Reply>,
+    /// The search whose info reports are forwarded (0: none).
+    current_search: Arc<AtomicU64>,
+    done: mpsc::Sender<()>,
+}
+
+impl EngineThread {
+    fn serve(mut self, requests: mpsc::Receiver<Request>) {
+        for req in requests {
+            let reply = match req {
+                Request::SetOption { name, value } => match self.instance.set_option(&name, &value)
+                {
+                    Ok(()) => Reply::Ok,
+                    Err(message) => Reply::Error { message },
+                },
+                Request::NewGame => match self.instance.new_game() {
+                    Ok(()) => Reply::Ok,
+                    Err(message) => Reply::Error { message },
+                },
+                Request::Go {
+                    search,
+                    game,
+                    limits,
+                } => self.search(search, &game, &limits),
+                // The reader thread handles these itself and never forwards them.
+                Request::Stop | Request::Quit => continue,
+            };
+            if self.replies.send(reply).is_err() {
+                break;
+            }
+        }
+        drop(self.instance);
+        let _ = self.done.send(());
+    }
+
+    /// One search: reports made from its start until it returns carry its number; any made
+    /// later (by a stray engine thread) are dropped.
+    fn search(&mut self, search: u64, game: &WireGame, limits: &WireLimits) -> Reply {
+        let game = match game.to_history() {
+            Ok(game) => game,
+            Err(message) => {
+                return Reply::Error {
+                    message: format!("bad game from the coordinator: {message}"),
+                }
+            }
+        };
+        let l = abi::Limits::from(limits);
+        self.current_search.store(search.max(1), Ordering::Release);
+        let answer = self.instance.search(&game, &l, &self.stop);
+        self.current_search.store(0, Ordering::Release);
+        match answer {
+            Ok(answer) => Reply::Moved {
+                mv: answer.mv,
+                info: WireInfo::from(&answer.info),
+            },
+            Err(message) => Reply::Error { message },
+        }
+    }
 }
 
 /// Run the worker until the coordinator sends `Quit` or goes away.
@@ -91,7 +173,7 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
     let loaded = Plugin::load(plugin_path)
         .map_err(|e| e.to_string())
         .and_then(|(plugin, info)| Ok((plugin.instantiate(sink)?, info)));
-    let (mut instance, info) = match loaded {
+    let (instance, info) = match loaded {
         Ok(x) => x,
         Err(message) => {
             let _ = out_tx.send(Reply::Failed { message });
@@ -102,77 +184,19 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
     };
     let _ = out_tx.send(Reply::Hello { plugin: info });
 
-    // Info reports from the engine's callback are coalesced: whatever arrived since the last
-    // forward is reduced to the newest report, and at most one is forwarded per
-    // INFO_INTERVAL. An engine that floods reports therefore cannot grow the queues or delay
-    // its own move behind them (the move reply goes to the writer directly).
-    let info_out = out_tx.clone();
-    std::thread::spawn(move || {
-        while let Ok(first) = info_rx.recv() {
-            let (search, latest) = info_rx.try_iter().last().unwrap_or(first);
-            if info_out
-                .send(Reply::Info {
-                    search,
-                    info: WireInfo::from(&latest),
-                })
-                .is_err()
-            {
-                break;
-            }
-            std::thread::sleep(INFO_INTERVAL);
-        }
-    });
+    forward_info(info_rx, out_tx.clone());
 
     let stop = Arc::new(AtomicU32::new(0));
     let (work_tx, work_rx) = mpsc::channel::<Request>();
-    let engine_stop = stop.clone();
-    let engine_out = out_tx.clone();
     let (done_tx, done_rx) = mpsc::channel::<()>();
-    std::thread::spawn(move || {
-        for req in work_rx {
-            let reply = match req {
-                Request::SetOption { name, value } => match instance.set_option(&name, &value) {
-                    Ok(()) => Reply::Ok,
-                    Err(message) => Reply::Error { message },
-                },
-                Request::NewGame => match instance.new_game() {
-                    Ok(()) => Reply::Ok,
-                    Err(message) => Reply::Error { message },
-                },
-                Request::Go {
-                    search,
-                    game,
-                    limits,
-                } => match game.to_history() {
-                    Err(message) => Reply::Error {
-                        message: format!("bad game from the coordinator: {message}"),
-                    },
-                    Ok(game) => {
-                        let l = abi::Limits::from(&limits);
-                        // Reports made from here until the search returns carry its number;
-                        // any made later (by a stray engine thread) are dropped.
-                        current_search.store(search.max(1), Ordering::Release);
-                        let answer = instance.search(&game, &l, &engine_stop);
-                        current_search.store(0, Ordering::Release);
-                        match answer {
-                            Ok(answer) => Reply::Moved {
-                                mv: answer.mv,
-                                info: WireInfo::from(&answer.info),
-                            },
-                            Err(message) => Reply::Error { message },
-                        }
-                    }
-                },
-                // The reader thread handles these itself and never forwards them.
-                Request::Stop | Request::Quit => continue,
-            };
-            if engine_out.send(reply).is_err() {
-                break;
-            }
-        }
-        drop(instance);
-        let _ = done_tx.send(());
-    });
+    let engine = EngineThread {
+        instance,
+        stop: stop.clone(),
+        replies: out_tx.clone(),
+        current_search,
+        done: done_tx,
+    };
+    std::thread::spawn(move || engine.serve(work_rx));
 
     loop {
         match receive::<Request>(&mut reader) {

@@ -4,7 +4,13 @@
 //! asking the engine (its clock does not run). Any failure of an engine (crash, time forfeit,
 //! stall, error, illegal move) ends the game at once with that engine forfeiting; the record
 //! keeps the position where it happened so the fault can be reproduced.
+//!
+//! A scheduled game runs as a task ([`play_scheduled`]): it borrows a worker per engine from
+//! the pool, pins them when asked, plays, gives the healthy workers back and hands the
+//! coordinator a [`FromGame`].
 
+use super::affinity::pin;
+use super::pool::WorkerPool;
 use crate::events::{ControlState, Event, EventSink, RunControl, SideClocks};
 use crate::host::{EngineHost, HostError, SearchBudget};
 use crate::plan::config::{TimeControl, TimeRules};
@@ -13,6 +19,7 @@ use crate::plan::schedule::ScheduledGame;
 use crate::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use crate::search::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The fixed facts of one game.
@@ -58,71 +65,110 @@ pub async fn play_game(
     events: &EventSink,
     control: &RunControl,
 ) -> Option<GameRecord> {
-    let mut hosts = hosts;
-    let mut moves = book_moves(setup.opening);
-    let mut pos = setup.opening.position();
-    // The game so far for engines that take it (ABI 1.1): the opening's moves with any forced
-    // pass made explicit, then every move played.
-    let mut history = GameHistory {
-        start: setup.opening.start,
-        moves: othello_board::replay(setup.opening.start, &setup.opening.moves)
-            .map(|(played, _)| played)
-            .unwrap_or_else(|_| setup.opening.moves.clone()),
-    };
-    let game = setup.scheduled.index;
-    // Per side: milliseconds as the moves record them (the game's total is their sum), and
-    // microseconds for rates.
-    let mut time_used = [(0u64, Duration::ZERO); 2];
-    let mut nodes = [0u64; 2];
-    let (mut clock, increment) = setup.clocks();
-    let mut forfeit: Option<(Color, Termination, String)> = None;
+    let mut game = GameInPlay::new(setup);
     events.send(Event::GameStarted {
-        game,
+        game: setup.scheduled.index,
         pair: setup.scheduled.pair,
         black: setup.names[0].to_string(),
         white: setup.names[1].to_string(),
         opening: setup.opening.text.clone(),
         start: setup.opening.start,
         book: setup.opening.moves.clone(),
-        clocks: clock,
+        clocks: game.clock,
     });
-
     for color in [Color::Black, Color::White] {
         if let Err(e) = hosts[color.index()].new_game().await {
-            forfeit = Some((color, termination_of(&e), e.to_string()));
+            game.forfeit = Some((color, termination_of(&e), e.to_string()));
             break;
         }
     }
-
-    while forfeit.is_none() && !pos.is_game_over() {
+    while game.forfeit.is_none() && !game.pos.is_game_over() {
         if control.get() == ControlState::Stopping {
             return None;
         }
-        if pos.must_pass() {
-            events.send(Event::Moved {
-                game,
-                color: pos.side_to_move,
-                mv: Move::PASS,
-                by_engine: false,
-                info: None,
-                time_ms: 0,
-                clocks: clock,
-            });
-            pos = pos.play(Move::PASS).expect("forced pass is legal");
-            history.moves.push(Move::PASS);
-            moves.push(PlayedMove {
-                mv: Move::PASS.to_string(),
-                book: false,
-                score: None,
-                depth: None,
-                nodes: None,
-                time_ms: None,
-            });
+        if game.pos.must_pass() {
+            game.forced_pass(events);
             continue;
         }
-        let side = pos.side_to_move;
-        let (limits, budget) = limits_for(setup, &clock, increment, side);
-        let host = &mut hosts[side.index()];
+        let side = game.pos.side_to_move;
+        game.engine_move(hosts[side.index()], events, control)
+            .await?;
+    }
+    Some(game.into_record())
+}
+
+/// A game being played: the position, the moves so far, each side's clock and totals, and the
+/// forfeit that ended it, if one did.
+struct GameInPlay<'a> {
+    setup: &'a GameSetup<'a>,
+    moves: Vec<PlayedMove>,
+    pos: Position,
+    /// The game so far for engines that take it (ABI 1.1): the opening's moves with any forced
+    /// pass made explicit, then every move played.
+    history: GameHistory,
+    /// Per side: milliseconds as the moves record them (the game's total is their sum), and
+    /// the exact time for rates.
+    time_used: [(u64, Duration); 2],
+    nodes: [u64; 2],
+    clock: SideClocks,
+    increment: [Duration; 2],
+    forfeit: Option<(Color, Termination, String)>,
+}
+
+impl<'a> GameInPlay<'a> {
+    fn new(setup: &'a GameSetup<'a>) -> GameInPlay<'a> {
+        let (clock, increment) = setup.clocks();
+        GameInPlay {
+            setup,
+            moves: book_moves(setup.opening),
+            pos: setup.opening.position(),
+            history: GameHistory {
+                start: setup.opening.start,
+                moves: othello_board::replay(setup.opening.start, &setup.opening.moves)
+                    .map(|(played, _)| played)
+                    .unwrap_or_else(|_| setup.opening.moves.clone()),
+            },
+            time_used: [(0, Duration::ZERO); 2],
+            nodes: [0; 2],
+            clock,
+            increment,
+            forfeit: None,
+        }
+    }
+
+    /// A forced pass, played without asking the engine (its clock does not run).
+    fn forced_pass(&mut self, events: &EventSink) {
+        events.send(Event::Moved {
+            game: self.setup.scheduled.index,
+            color: self.pos.side_to_move,
+            mv: Move::PASS,
+            by_engine: false,
+            info: None,
+            time_ms: 0,
+            clocks: self.clock,
+        });
+        self.pos = self.pos.play(Move::PASS).expect("forced pass is legal");
+        self.history.moves.push(Move::PASS);
+        self.moves.push(PlayedMove {
+            mv: Move::PASS.to_string(),
+            book: false,
+            score: None,
+            depth: None,
+            nodes: None,
+            time_ms: None,
+        });
+    }
+
+    /// Ask the side to move's engine for its move under its time rules and play it, or record
+    /// its forfeit. `None` when the run is being stopped during the search.
+    async fn engine_move(
+        &mut self,
+        host: &mut EngineHost,
+        events: &EventSink,
+        control: &RunControl,
+    ) -> Option<()> {
+        let (game, side) = (self.setup.scheduled.index, self.pos.side_to_move);
+        let (limits, budget) = limits_for(self.setup, &self.clock, self.increment, side);
         let on_info = |info: &SearchInfo| {
             if events.is_active() {
                 events.send(Event::Thinking {
@@ -134,39 +180,40 @@ pub async fn play_game(
         };
         // "Stop now" interrupts the search itself, not only the game between moves.
         let reply = match host
-            .search(&history, &limits, budget, on_info, control.stopping())
+            .search(&self.history, &limits, budget, on_info, control.stopping())
             .await
         {
             Ok(r) => r,
             Err(HostError::Interrupted { .. }) => return None,
             Err(e) => {
-                forfeit = Some((side, termination_of(&e), e.to_string()));
-                break;
+                self.forfeit = Some((side, termination_of(&e), e.to_string()));
+                return Some(());
             }
         };
-        time_used[side.index()].0 += reply.elapsed.as_millis() as u64;
-        time_used[side.index()].1 += reply.elapsed;
-        nodes[side.index()] += reply.info.nodes;
-        if let Some(left) = clock[side.index()].as_mut() {
-            *left = left.saturating_sub(reply.elapsed) + increment[side.index()];
+        let s = side.index();
+        self.time_used[s].0 += reply.elapsed.as_millis() as u64;
+        self.time_used[s].1 += reply.elapsed;
+        self.nodes[s] += reply.info.nodes;
+        if let Some(left) = self.clock[s].as_mut() {
+            *left = left.saturating_sub(reply.elapsed) + self.increment[s];
         }
         let mv = match Move::from_wire(reply.mv as i64) {
-            Some(mv) if pos.is_legal(mv) => mv,
+            Some(mv) if self.pos.is_legal(mv) => mv,
             _ => {
                 let text = Move::from_wire(reply.mv as i64)
                     .map(|m| m.to_string())
                     .unwrap_or_else(|| format!("value {}", reply.mv));
                 let reason = format!(
                     "engine `{}` played an illegal move: {text}",
-                    setup.names[side.index()]
+                    self.setup.names[s]
                 );
-                forfeit = Some((side, Termination::IllegalMove, reason));
-                break;
+                self.forfeit = Some((side, Termination::IllegalMove, reason));
+                return Some(());
             }
         };
-        pos = pos.play(mv).expect("checked legal");
-        history.moves.push(mv);
-        moves.push(PlayedMove {
+        self.pos = self.pos.play(mv).expect("checked legal");
+        self.history.moves.push(mv);
+        self.moves.push(PlayedMove {
             mv: mv.to_string(),
             book: false,
             score: Some(reply.info.score),
@@ -182,11 +229,21 @@ pub async fn play_game(
             by_engine: true,
             info: Some(reply.info.clone()),
             time_ms: reply.elapsed.as_millis() as u64,
-            clocks: clock,
+            clocks: self.clock,
         });
+        Some(())
     }
 
-    Some(build_record(setup, moves, pos, forfeit, time_used, nodes))
+    fn into_record(self) -> GameRecord {
+        build_record(
+            self.setup,
+            self.moves,
+            self.pos,
+            self.forfeit,
+            self.time_used,
+            self.nodes,
+        )
+    }
 }
 
 /// The record of a game that could not start because an engine's worker could not be
@@ -319,4 +376,83 @@ pub fn replay_record(record: &GameRecord) -> Option<Position> {
         pos = pos.play(mv).ok()?;
     }
     Some(pos)
+}
+
+/// What a game task hands to the coordinator.
+pub(super) enum FromGame {
+    Finished(Box<GameRecord>),
+    /// The run is being stopped: the game was abandoned, its workers killed.
+    Abandoned,
+    /// Games cannot go on (neither engine's worker starts): the run ends with this error.
+    Fatal(anyhow::Error),
+}
+
+/// What every game task shares: the run's fixed facts and its workers.
+pub(super) struct GameContext {
+    pub(super) openings: Vec<Opening>,
+    /// Engine display names by engine index.
+    pub(super) names: Vec<String>,
+    /// Time rules by engine index.
+    pub(super) time: Vec<TimeRules>,
+    pub(super) pool: WorkerPool,
+    pub(super) events: EventSink,
+    pub(super) control: Arc<RunControl>,
+}
+
+/// One game's task: borrow a worker per engine, play, give the healthy workers back.
+pub(super) async fn play_scheduled(
+    context: Arc<GameContext>,
+    g: ScheduledGame,
+    cores: Option<Vec<usize>>,
+) -> FromGame {
+    let c = &*context;
+    let setup = GameSetup {
+        scheduled: &g,
+        opening: &c.openings[g.opening],
+        names: [&c.names[g.black], &c.names[g.white]],
+        time: [c.time[g.black], c.time[g.white]],
+    };
+    let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
+    let record = match (black, white) {
+        (Ok(mut b), Ok(mut w)) => {
+            if let Some(cores) = &cores {
+                for host in [&b, &w] {
+                    if let Err(e) = host.pid().map_or(Ok(()), |pid| pin(pid, cores)) {
+                        return FromGame::Fatal(anyhow::anyhow!(
+                            "game {}: cannot pin engine `{}` to cores {cores:?}: {e}",
+                            g.index + 1,
+                            host.name
+                        ));
+                    }
+                }
+            }
+            let Some(r) = play_game(&setup, [&mut b, &mut w], &c.events, &c.control).await else {
+                // Abandoned by a stop: its workers may be mid-search.
+                tokio::join!(b.kill(), w.kill());
+                return FromGame::Abandoned;
+            };
+            c.pool.give_back(g.black, b);
+            c.pool.give_back(g.white, w);
+            r
+        }
+        // Neither engine can start: the machine, not an engine, is at fault (no processes or
+        // descriptors left?). Stop handing out games.
+        (Err(b), Err(w)) => {
+            return FromGame::Fatal(anyhow::anyhow!(
+                "game {}: cannot start a worker for either engine ({b}; {w})",
+                g.index + 1
+            ))
+        }
+        // A worker that cannot even be restarted forfeits the game; the other engine's healthy
+        // worker goes back to the pool.
+        (Err(e), Ok(w)) => {
+            c.pool.give_back(g.white, w);
+            forfeit_before_start(&setup, Color::Black, &e)
+        }
+        (Ok(b), Err(e)) => {
+            c.pool.give_back(g.black, b);
+            forfeit_before_start(&setup, Color::White, &e)
+        }
+    };
+    FromGame::Finished(Box::new(record))
 }

@@ -17,34 +17,28 @@
 //! Before the first game the output folder is prepared ([`super::resume`]: an earlier run's
 //! games are kept and checked, another tournament's refused) and every engine is started once
 //! ([`WorkerPool::start`]), so bad input stops the run before anything is written.
+//!
+//! The loop's state is a [`Coordinator`]: the games to play and in flight ([`Slots`]), and the
+//! bookkeeping of finished ones ([`Books`]: journal, totals, the test's decision, the claims
+//! on further games), which needs no engine and is tested on its own.
 
-use super::affinity::{pin, CoreSlots};
-use super::game::{forfeit_before_start, play_game, GameSetup};
+use super::affinity::CoreSlots;
+pub use super::books::Progress;
+use super::books::{Books, Claims};
+use super::game::{play_scheduled, FromGame, GameContext};
 use super::pool::WorkerPool;
 use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::plan::config::{TimeRules, Tournament};
-use crate::plan::openings::Opening;
+use crate::plan::config::Tournament;
 use crate::plan::schedule::ScheduledGame;
 use crate::record::journal::{write_durably, Journal, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::GameRecord;
-use crate::stats::running::{PairResult, RunningTotals};
-use crate::stats::sprt::{Decision, SprtStatus};
+use crate::stats::sprt::SprtStatus;
 use anyhow::Context;
-use othello_board::Color;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// What a game task hands to the coordinator.
-enum FromGame {
-    Finished(Box<GameRecord>),
-    /// The run is being stopped: the game was abandoned, its workers killed.
-    Abandoned,
-    /// Games cannot go on (neither engine's worker starts): the run ends with this error.
-    Fatal(anyhow::Error),
-}
+use std::time::Instant;
 
 /// Who watches a run: the live event stream and the scheduling control (both unused by the
 /// plain progress output).
@@ -52,41 +46,6 @@ enum FromGame {
 pub struct Observer {
     pub events: EventSink,
     pub control: std::sync::Arc<RunControl>,
-}
-
-/// What the coordinator tells its caller as the run goes on.
-pub enum Progress<'a> {
-    /// Every engine started (the tournament is good to play): the moment for the first line.
-    Started,
-    /// An earlier run's games in the output folder are kept.
-    Resuming {
-        held: usize,
-        planned: usize,
-        to_play: usize,
-        journal: &'a Path,
-    },
-    /// A game finished (and is in the journal); `finished` counts the run's games so far,
-    /// earlier runs' included.
-    GameFinished {
-        record: &'a GameRecord,
-        finished: usize,
-        planned: usize,
-    },
-    /// A game completed its pair. `records` are the finished games so far (in the order they
-    /// finished, without their moves); `sprt` is the test on them.
-    PairFinished {
-        pair: &'a PairResult,
-        sprt: Option<&'a SprtStatus>,
-        records: &'a [GameRecord],
-        elapsed: Duration,
-    },
-    /// The run is over (records sorted by game number): the moment to write final files, before
-    /// the live view hears it. `complete` when every game of the run's share is in.
-    Finished {
-        records: &'a [GameRecord],
-        elapsed: Duration,
-        complete: bool,
-    },
 }
 
 /// What a finished run hands back.
@@ -112,324 +71,225 @@ pub async fn run(
     observer: &Observer,
     mut progress: impl FnMut(Progress),
 ) -> anyhow::Result<RunSummary> {
-    let events = &observer.events;
-    let control = &observer.control;
-    let openings = t.openings.load()?;
-    let schedule = t.schedule(openings.openings.len());
-    let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
-    let previous = resume::earlier_games(t, &fingerprint, &schedule, &openings)?;
-    let done: HashSet<usize> = previous.iter().map(|r| r.game).collect();
-    let planned = schedule.games_of(t.shard).count();
-    let todo: Vec<&ScheduledGame> = schedule
-        .games_of(t.shard)
-        .filter(|g| !done.contains(&g.index))
-        .collect();
-    let core_slots = if t.affinity {
-        Some(CoreSlots::plan(t)?)
-    } else {
-        None
-    };
-    let folder = OutputFolder::create(&t.out)?;
-    let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
-        .await
-        .inspect_err(|_| folder.abandon())?;
-    progress(Progress::Started);
-    if !previous.is_empty() {
-        progress(Progress::Resuming {
-            held: previous.len(),
-            planned,
-            to_play: todo.len(),
-            journal: &t.out.join(JSONL_FILE),
-        });
-    }
+    let mut coordinator = Coordinator::prepare(t, plugin_dir, observer, &mut progress).await?;
+    coordinator.play(&mut progress).await;
+    coordinator.finish(&mut progress).await
+}
 
-    let fingerprint_path = t.out.join(FINGERPRINT_FILE);
-    if previous.is_empty() || !fingerprint_path.exists() {
-        write_durably(&fingerprint_path, fingerprint.as_bytes())
-            .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
-    }
+/// The state of a run between its preparation and its end.
+struct Coordinator<'t> {
+    t: &'t Tournament,
+    slots: Slots,
+    books: Books<'t>,
+    control: Arc<RunControl>,
+    events: EventSink,
+    started: Instant,
+}
 
-    let mut journal = Journal::open(&t.out)?;
-    // A shard does not decide on its own sample: the decision is global (`merge --watch`).
-    let sprt_of_run = t.sprt.filter(|_| t.shard.is_none());
-    events.send(Event::RunStarted {
-        engines: t.engines.iter().map(|e| e.name.clone()).collect(),
-        total_games: planned,
-        already_played: previous.clone(),
-        time_control: t.time_description(),
-        sprt: sprt_of_run.map(|s| s.params),
-    });
-    let mut totals = RunningTotals::new(
-        planned / 2,
-        sprt_of_run.map(|s| {
-            (
-                s.params,
-                t.engines[0].name.as_str(),
-                t.engines[1].name.as_str(),
-            )
-        }),
-    );
-    let mut earlier: Vec<&GameRecord> = previous.iter().collect();
-    earlier.sort_by_key(|r| r.game);
-    for r in earlier {
-        totals.add(r);
-    }
-    let mut claims = Claims {
-        next: 0,
-        max_pair: None,
-        closed: false,
-        stop_file: t.stop_file.as_deref(),
-        stopped_by_file: false,
-    };
-    // A resumed run whose test had already decided only completes the pairs it had begun.
-    let mut sprt = totals
-        .sprt_status()
-        .filter(|s| s.decision != Decision::Continue);
-    if sprt.is_some() {
-        let last_begun = previous.iter().map(|r| r.pair).max();
-        claims.max_pair = last_begun;
-        claims.closed = last_begun.is_none();
-    }
-    let started = Instant::now();
-    let slots = t.concurrency.max(1).min(todo.len().max(1));
-    let context = Arc::new(GameContext {
-        openings: openings.openings,
-        names: t.engines.iter().map(|e| e.name.clone()).collect(),
-        time: (0..t.engines.len()).map(|i| t.time_rules(i)).collect(),
-        pool,
-        events: events.clone(),
-        control: control.clone(),
-    });
-    let mut records = previous;
-    let mut write_error = None;
-    let mut fatal: Option<anyhow::Error> = None;
-    let mut in_flight = tokio::task::JoinSet::new();
-    // Each game in flight holds a slot (its cores, when pinned).
-    let mut free_slots: Vec<usize> = (0..slots).rev().collect();
-    let mut control_changes = control.subscribe();
-
-    loop {
-        let state = *control_changes.borrow_and_update();
-        // Paused: start nothing, wait; finishing or stopping: start nothing new.
-        if state == ControlState::Running {
-            while in_flight.len() < slots {
-                let Some(g) = claims.claim(&todo) else { break };
-                let slot = free_slots.pop().expect("a slot per game in flight");
-                let cores = core_slots.as_ref().map(|c| c.cores(slot).to_vec());
-                let game = play_scheduled(context.clone(), *g, cores);
-                in_flight.spawn(async move { (slot, game.await) });
-            }
-        }
-        if in_flight.is_empty() && state != ControlState::Paused {
-            break;
-        }
-        let joined = tokio::select! {
-            joined = in_flight.join_next(), if !in_flight.is_empty() => joined,
-            _ = control_changes.changed() => continue,
+impl<'t> Coordinator<'t> {
+    /// Everything before the first game: the schedule, the earlier games (checked), the output
+    /// folder, every engine started, the fingerprint and the journal; the caller hears
+    /// `Started` (and `Resuming`).
+    async fn prepare(
+        t: &'t Tournament,
+        plugin_dir: &Path,
+        observer: &Observer,
+        progress: &mut impl FnMut(Progress),
+    ) -> anyhow::Result<Coordinator<'t>> {
+        let openings = t.openings.load()?;
+        let schedule = t.schedule(openings.openings.len());
+        let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
+        let previous = resume::earlier_games(t, &fingerprint, &schedule, &openings)?;
+        let done: HashSet<usize> = previous.iter().map(|r| r.game).collect();
+        let planned = schedule.games_of(t.shard).count();
+        let todo: Vec<ScheduledGame> = schedule
+            .games_of(t.shard)
+            .filter(|g| !done.contains(&g.index))
+            .copied()
+            .collect();
+        let core_slots = if t.affinity {
+            Some(CoreSlots::plan(t)?)
+        } else {
+            None
         };
-        let message = match joined {
-            None => continue,
-            Some(Ok((slot, message))) => {
-                free_slots.push(slot);
-                message
-            }
-            Some(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            Some(Err(e)) => return Err(anyhow::anyhow!("a game's task was cancelled: {e}")),
-        };
-        let record = match message {
-            // Abandoned by a stop: not recorded, a resumed run plays it again.
-            FromGame::Abandoned => continue,
-            FromGame::Finished(record) => *record,
-            FromGame::Fatal(e) => {
-                claims.closed = true;
-                fatal.get_or_insert(e);
-                continue;
-            }
-        };
-        if write_error.is_none() {
-            if let Err(e) = journal.append(&record) {
-                write_error = Some(e);
-                // Start no more games; those in flight finish and are dropped.
-                claims.closed = true;
-            }
-        }
-        let light = record.without_moves();
-        if write_error.is_none() {
-            progress(Progress::GameFinished {
-                record: &light,
-                finished: records.len() + 1,
+        let folder = OutputFolder::create(&t.out)?;
+        let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
+            .await
+            .inspect_err(|_| folder.abandon())?;
+        progress(Progress::Started);
+        if !previous.is_empty() {
+            progress(Progress::Resuming {
+                held: previous.len(),
                 planned,
+                to_play: todo.len(),
+                journal: &t.out.join(JSONL_FILE),
             });
-            events.send(Event::GameFinished { record });
         }
-        let finished_pair = totals.add(&light);
-        records.push(light);
-        let Some(pair) = finished_pair else {
-            continue;
-        };
-        let status = totals.sprt_status();
-        if let Some(status) = &status {
-            if status.decision != Decision::Continue && sprt.is_none() {
-                // Decided: finish the pairs already begun, start no new pair.
-                claims.stop_after_begun(&todo);
-                sprt = Some(status.clone());
+        let fingerprint_path = t.out.join(FINGERPRINT_FILE);
+        if previous.is_empty() || !fingerprint_path.exists() {
+            write_durably(&fingerprint_path, fingerprint.as_bytes())
+                .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
+        }
+        let journal = Journal::open(&t.out)?;
+        let books = Books::new(t, journal, previous, planned);
+        observer.events.send(Event::RunStarted {
+            engines: t.engines.iter().map(|e| e.name.clone()).collect(),
+            total_games: planned,
+            already_played: books.records.clone(),
+            time_control: t.time_description(),
+            sprt: books.sprt_of_run().map(|s| s.params),
+        });
+        let context = Arc::new(GameContext {
+            openings: openings.openings,
+            names: t.engines.iter().map(|e| e.name.clone()).collect(),
+            time: (0..t.engines.len()).map(|i| t.time_rules(i)).collect(),
+            pool,
+            events: observer.events.clone(),
+            control: observer.control.clone(),
+        });
+        Ok(Coordinator {
+            t,
+            slots: Slots::new(context, todo, t.concurrency, core_slots),
+            books,
+            control: observer.control.clone(),
+            events: observer.events.clone(),
+            started: Instant::now(),
+        })
+    }
+
+    /// The loop: start games while slots are free and the control allows, take each finished
+    /// one, until nothing is in flight and nothing more may start.
+    async fn play(&mut self, progress: &mut impl FnMut(Progress)) {
+        let mut control_changes = self.control.subscribe();
+        loop {
+            let state = *control_changes.borrow_and_update();
+            // Paused: start nothing, wait; finishing or stopping: start nothing new.
+            if state == ControlState::Running {
+                self.slots.start_games(&mut self.books.claims);
             }
+            if self.slots.in_flight.is_empty() && state != ControlState::Paused {
+                break;
+            }
+            let joined = tokio::select! {
+                joined = self.slots.in_flight.join_next(), if !self.slots.in_flight.is_empty() => joined,
+                _ = control_changes.changed() => continue,
+            };
+            let message = match joined {
+                None => continue,
+                Some(Ok((slot, message))) => {
+                    self.slots.free.push(slot);
+                    message
+                }
+                Some(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                Some(Err(e)) => {
+                    self.books
+                        .fatal
+                        .get_or_insert(anyhow::anyhow!("a game's task was cancelled: {e}"));
+                    self.books.claims.closed = true;
+                    continue;
+                }
+            };
+            self.books
+                .take(message, &self.events, self.started, &mut *progress);
         }
-        progress(Progress::PairFinished {
-            pair: &pair,
-            sprt: status.as_ref(),
+    }
+
+    /// The end: the workers shut down, an error that stopped the run returned, otherwise the
+    /// caller hears `Finished` and gets the summary (the test's final LLR over every game,
+    /// with the decision taken at the crossing).
+    async fn finish(self, progress: &mut impl FnMut(Progress)) -> anyhow::Result<RunSummary> {
+        let Coordinator {
+            t,
+            slots,
+            books,
+            events,
+            started,
+            ..
+        } = self;
+        slots.context.pool.shutdown().await;
+        let planned = books.planned;
+        let sprt_of_run = books.sprt_of_run();
+        let Books {
+            mut records,
+            write_error,
+            fatal,
+            claims,
+            decided,
+            ..
+        } = books;
+        if let Some(e) = write_error {
+            return Err(e.context(format!(
+                "cannot append to the journal in {}",
+                t.out.display()
+            )));
+        }
+        if let Some(e) = fatal {
+            return Err(e.context(format!(
+                "the run stopped; its {} finished games are in {} and running it again resumes it",
+                records.len(),
+                t.out.display()
+            )));
+        }
+        records.sort_by_key(|r| r.game);
+        progress(Progress::Finished {
             records: &records,
             elapsed: started.elapsed(),
+            complete: records.len() >= planned,
         });
+        events.send(Event::RunFinished);
+        let mut final_sprt = sprt_of_run.and_then(|_| t.sprt_status(&records));
+        if let (Some(f), Some(decided)) = (final_sprt.as_mut(), decided.as_ref()) {
+            f.decision = decided.decision;
+        }
+        Ok(RunSummary {
+            sprt: final_sprt,
+            planned,
+            stopped_by_file: claims.stopped_by_file,
+            records,
+            out_dir: t.out.clone(),
+        })
     }
-    context.pool.shutdown().await;
-    if let Some(e) = write_error {
-        return Err(e.context(format!(
-            "cannot append to the journal in {}",
-            t.out.display()
-        )));
-    }
-    if let Some(e) = fatal {
-        return Err(e.context(format!(
-            "the run stopped; its {} finished games are in {} and running it again resumes it",
-            records.len(),
-            t.out.display()
-        )));
-    }
-    records.sort_by_key(|r| r.game);
-    let stopped_by_file = claims.stopped_by_file;
-    progress(Progress::Finished {
-        records: &records,
-        elapsed: started.elapsed(),
-        complete: records.len() >= planned,
-    });
-    events.send(Event::RunFinished);
-    // The final LLR counts every finished game, including the pairs completed after the
-    // decision; the decision is the one taken when the LLR crossed a bound.
-    let mut final_sprt = sprt_of_run.and_then(|_| t.sprt_status(&records));
-    if let (Some(f), Some(decided)) = (final_sprt.as_mut(), sprt.as_ref()) {
-        f.decision = decided.decision;
-    }
-    Ok(RunSummary {
-        sprt: final_sprt,
-        planned,
-        stopped_by_file,
-        records,
-        out_dir: t.out.clone(),
-    })
 }
 
-/// What every game task shares: the run's fixed facts and its workers.
-struct GameContext {
-    openings: Vec<Opening>,
-    /// Engine display names by engine index.
-    names: Vec<String>,
-    /// Time rules by engine index.
-    time: Vec<TimeRules>,
-    pool: WorkerPool,
-    events: EventSink,
-    control: Arc<RunControl>,
-}
-
-/// One game's task: borrow a worker per engine, play, give the healthy workers back.
-async fn play_scheduled(
+/// The games to play and those in flight, each in a slot (its cores, when pinned).
+struct Slots {
     context: Arc<GameContext>,
-    g: ScheduledGame,
-    cores: Option<Vec<usize>>,
-) -> FromGame {
-    let c = &*context;
-    let setup = GameSetup {
-        scheduled: &g,
-        opening: &c.openings[g.opening],
-        names: [&c.names[g.black], &c.names[g.white]],
-        time: [c.time[g.black], c.time[g.white]],
-    };
-    let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
-    let record = match (black, white) {
-        (Ok(mut b), Ok(mut w)) => {
-            if let Some(cores) = &cores {
-                for host in [&b, &w] {
-                    if let Err(e) = host.pid().map_or(Ok(()), |pid| pin(pid, cores)) {
-                        return FromGame::Fatal(anyhow::anyhow!(
-                            "game {}: cannot pin engine `{}` to cores {cores:?}: {e}",
-                            g.index + 1,
-                            host.name
-                        ));
-                    }
-                }
-            }
-            let Some(r) = play_game(&setup, [&mut b, &mut w], &c.events, &c.control).await else {
-                // Abandoned by a stop: its workers may be mid-search.
-                tokio::join!(b.kill(), w.kill());
-                return FromGame::Abandoned;
-            };
-            c.pool.give_back(g.black, b);
-            c.pool.give_back(g.white, w);
-            r
-        }
-        // Neither engine can start: the machine, not an engine, is at fault (no processes or
-        // descriptors left?). Stop handing out games.
-        (Err(b), Err(w)) => {
-            return FromGame::Fatal(anyhow::anyhow!(
-                "game {}: cannot start a worker for either engine ({b}; {w})",
-                g.index + 1
-            ))
-        }
-        // A worker that cannot even be restarted forfeits the game; the other engine's healthy
-        // worker goes back to the pool.
-        (Err(e), Ok(w)) => {
-            c.pool.give_back(g.white, w);
-            forfeit_before_start(&setup, Color::Black, &e)
-        }
-        (Ok(b), Err(e)) => {
-            c.pool.give_back(g.black, b);
-            forfeit_before_start(&setup, Color::White, &e)
-        }
-    };
-    FromGame::Finished(Box::new(record))
+    todo: Vec<ScheduledGame>,
+    /// At most this many games at once.
+    size: usize,
+    free: Vec<usize>,
+    core_slots: Option<CoreSlots>,
+    in_flight: tokio::task::JoinSet<(usize, FromGame)>,
 }
 
-/// Which scheduled games may still start. Only the coordinator's loop claims games and lowers
-/// the limit, so no game can slip past a decision half-checked.
-struct Claims<'f> {
-    /// Index into the games to play of the next one to hand out.
-    next: usize,
-    /// Games of a pair above this are not started (set when the SPRT decides).
-    max_pair: Option<usize>,
-    /// Nothing more is started (a journal write failed, or nothing was begun).
-    closed: bool,
-    /// Checked before each new pair: once it exists, no new pair is started.
-    stop_file: Option<&'f Path>,
-    stopped_by_file: bool,
-}
-
-impl Claims<'_> {
-    fn claim<'g>(&mut self, todo: &[&'g ScheduledGame]) -> Option<&'g ScheduledGame> {
-        let g = *todo.get(self.next)?;
-        if self.closed || self.max_pair.is_some_and(|m| g.pair > m) {
-            return None;
+impl Slots {
+    fn new(
+        context: Arc<GameContext>,
+        todo: Vec<ScheduledGame>,
+        concurrency: usize,
+        core_slots: Option<CoreSlots>,
+    ) -> Slots {
+        let size = concurrency.max(1).min(todo.len().max(1));
+        Slots {
+            context,
+            todo,
+            size,
+            free: (0..size).rev().collect(),
+            core_slots,
+            in_flight: tokio::task::JoinSet::new(),
         }
-        let new_pair = self
-            .next
-            .checked_sub(1)
-            .is_none_or(|i| todo[i].pair != g.pair);
-        if new_pair && self.stop_file.is_some_and(Path::exists) {
-            self.stopped_by_file = true;
-            self.stop_after_begun(todo);
-            return None;
-        }
-        self.next += 1;
-        Some(g)
     }
 
-    /// Let the pairs already begun finish; start no new pair.
-    fn stop_after_begun(&mut self, todo: &[&ScheduledGame]) {
-        match self.next.checked_sub(1) {
-            Some(last) => {
-                let pair = todo[last].pair;
-                self.max_pair = Some(self.max_pair.map_or(pair, |m| m.min(pair)));
-            }
-            None => self.closed = true,
+    /// Start the games the claims allow while a slot is free.
+    fn start_games(&mut self, claims: &mut Claims) {
+        while self.in_flight.len() < self.size {
+            let Some(g) = claims.claim(&self.todo) else {
+                break;
+            };
+            let slot = self.free.pop().expect("a slot per game in flight");
+            let cores = self.core_slots.as_ref().map(|c| c.cores(slot).to_vec());
+            let game = play_scheduled(self.context.clone(), g, cores);
+            self.in_flight.spawn(async move { (slot, game.await) });
         }
     }
 }

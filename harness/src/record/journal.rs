@@ -66,16 +66,34 @@ impl Journal {
 /// schedule.
 pub const FINGERPRINT_FILE: &str = "tournament.json";
 
-/// Write a small file so that it is either absent or complete: a temporary file, fsynced, then
-/// renamed over the target, and the folder fsynced.
+/// Write a small file so that it is either absent or complete ([`replace_durably`]).
 pub fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    replace_durably(path, |w| w.write_all(bytes))
+}
+
+/// The one way a file is replaced in this crate (`tournament.json`, a rebuilt `games.ggf`, a
+/// merged journal, the reports): `write` fills a temporary file beside it (`.NAME.tmp`), which
+/// is fsynced, renamed over the target, and the folder fsynced. A reader sees the old file or
+/// the new one, never half of one, and a crash leaves one of them. The temporary file is
+/// removed when writing fails.
+pub fn replace_durably(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.tmp"));
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
+    let written = (|| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        write(&mut w)?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
     }
     std::fs::rename(&tmp, path)?;
     File::open(dir)?.sync_all()
@@ -118,15 +136,24 @@ pub fn recover(dir: &Path) -> anyhow::Result<Vec<GameRecord>> {
             .with_context(|| format!("cannot cut the torn end off {}", path.display()))?;
         file.sync_all()?;
     }
-    let mut ggf = String::new();
-    for r in &records {
-        ggf.push_str(&ggf::write_game(r));
-        ggf.push('\n');
-    }
-    let tmp = dir.join(format!(".{GGF_FILE}.tmp"));
-    std::fs::write(&tmp, ggf).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, dir.join(GGF_FILE))?;
+    let ggf_path = dir.join(GGF_FILE);
+    replace_durably(&ggf_path, |w| {
+        for r in &records {
+            writeln!(w, "{}", ggf::write_game(r))?;
+        }
+        Ok(())
+    })
+    .with_context(|| format!("cannot write {}", ggf_path.display()))?;
     Ok(records)
+}
+
+/// The journal a command is pointed at: an output folder's `games.jsonl`, or the file itself.
+pub fn journal_path(folder_or_file: &Path) -> PathBuf {
+    if folder_or_file.is_dir() {
+        folder_or_file.join(JSONL_FILE)
+    } else {
+        folder_or_file.to_path_buf()
+    }
 }
 
 /// Read a `games.jsonl` file. A torn last line (an interrupted write) is skipped; any other bad

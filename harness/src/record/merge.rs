@@ -12,7 +12,7 @@
 //! [`JournalFollower`] reads a journal from where it stopped last time: a watcher's cost per
 //! interval is the new lines, not the games already read.
 
-use super::journal::{GGF_FILE, JSONL_FILE};
+use super::journal::{replace_durably, GGF_FILE, JSONL_FILE};
 use super::{ggf, GameRecord};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -241,7 +241,7 @@ impl JournalIndex {
     }
 
     /// Write `out/games.jsonl` (every game's line as the shard wrote it, in game order) and
-    /// `out/games.ggf`, each through a temporary file renamed into place.
+    /// `out/games.ggf`, each replaced at once ([`replace_durably`]).
     pub fn write(&mut self, out: &Path) -> Result<(), MergeError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
@@ -253,32 +253,31 @@ impl JournalIndex {
             .iter()
             .map(|f| File::open(f.join(JSONL_FILE)).map_err(io(&f.join(JSONL_FILE))))
             .collect::<Result<_, _>>()?;
-        let jsonl_tmp = out.join(format!(".{JSONL_FILE}.merge"));
-        let ggf_tmp = out.join(format!(".{GGF_FILE}.merge"));
-        let mut jsonl = std::io::BufWriter::new(File::create(&jsonl_tmp).map_err(io(&jsonl_tmp))?);
-        let mut ggf_out = std::io::BufWriter::new(File::create(&ggf_tmp).map_err(io(&ggf_tmp))?);
         self.spool.flush().map_err(io(&self.spool.path))?;
-        let mut line = Vec::new();
-        for game in self.games.values() {
-            let source = &self.folders[game.at.folder].join(JSONL_FILE);
-            line.resize(game.at.len, 0);
-            sources[game.at.folder]
-                .read_exact_at(&mut line, game.at.offset)
-                .map_err(io(source))?;
-            jsonl.write_all(&line).map_err(io(&jsonl_tmp))?;
-            line.resize(game.ggf.len, 0);
-            self.spool
-                .file
-                .read_exact_at(&mut line, game.ggf.offset)
-                .map_err(io(&self.spool.path))?;
-            ggf_out.write_all(&line).map_err(io(&ggf_tmp))?;
-        }
-        jsonl.flush().map_err(io(&jsonl_tmp))?;
-        ggf_out.flush().map_err(io(&ggf_tmp))?;
-        drop((jsonl, ggf_out));
-        std::fs::rename(&jsonl_tmp, out.join(JSONL_FILE)).map_err(io(&jsonl_tmp))?;
-        std::fs::rename(&ggf_tmp, out.join(GGF_FILE)).map_err(io(&ggf_tmp))?;
-        Ok(())
+        // The journal lines, read back from each shard's journal where the index found them.
+        let jsonl = out.join(JSONL_FILE);
+        replace_durably(&jsonl, |w| {
+            let mut line = Vec::new();
+            for game in self.games.values() {
+                line.resize(game.at.len, 0);
+                sources[game.at.folder].read_exact_at(&mut line, game.at.offset)?;
+                w.write_all(&line)?;
+            }
+            Ok(())
+        })
+        .map_err(io(&jsonl))?;
+        // The GGF lines, from the spool written while indexing.
+        let ggf = out.join(GGF_FILE);
+        replace_durably(&ggf, |w| {
+            let mut line = Vec::new();
+            for game in self.games.values() {
+                line.resize(game.ggf.len, 0);
+                self.spool.file.read_exact_at(&mut line, game.ggf.offset)?;
+                w.write_all(&line)?;
+            }
+            Ok(())
+        })
+        .map_err(io(&ggf))
     }
 }
 

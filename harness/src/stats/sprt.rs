@@ -358,6 +358,17 @@ impl SprtParams {
         }
     }
 
+    /// The test on `records`: `candidate` against `baseline`, every game between them.
+    pub fn status_of_records(
+        &self,
+        records: &[crate::record::GameRecord],
+        candidate: &str,
+        baseline: &str,
+    ) -> SprtStatus {
+        let outcomes = crate::record::outcomes(records);
+        self.status(&super::match_stats(&outcomes, candidate, baseline))
+    }
+
     /// The test's state for a match's statistics.
     pub fn status(&self, stats: &MatchStats) -> SprtStatus {
         self.status_of(&MatchTally::from(stats))
@@ -365,8 +376,12 @@ impl SprtParams {
 
     /// The test's state for running counts.
     pub fn status_of(&self, tally: &MatchTally) -> SprtStatus {
-        let sample = self.sample_of(tally);
-        let llr = self.llr(&sample);
+        self.status_of_sample(&self.sample_of(tally))
+    }
+
+    /// The test's state for a sample of its unit (`harness sprt` from counts alone).
+    pub fn status_of_sample(&self, sample: &Sample) -> SprtStatus {
+        let llr = self.llr(sample);
         let (lower, upper) = self.bounds();
         SprtStatus {
             params: *self,

@@ -19,10 +19,14 @@ use std::fmt;
 
 /// Exit codes of the `harness` program.
 pub mod exit {
+    /// A command that did what it was asked (perft, stats, info, a front-end session, …).
+    pub const SUCCESS: i32 = 0;
     /// Success; with an SPRT: H1 accepted (the candidate is stronger).
     pub const H1: i32 = 0;
     /// H0 accepted (not stronger), or a forfeit under a fail-on rule.
     pub const H0: i32 = 1;
+    /// A check found something wrong: a wrong exact score (`solve`), a failed compliance item.
+    pub const FAILURE: i32 = 1;
     /// Any error: bad input, a missing or mismatched plugin, an unwritable output folder.
     pub const ERROR: i32 = 2;
     /// The test ended undecided (the game budget ran out, or the run was stopped first).
@@ -41,6 +45,24 @@ pub enum FailOn {
     Crash,
     /// Any forfeit (crash, time, stall, illegal move, engine error) fails the run.
     Forfeit,
+}
+
+/// The fail-on rule of every engine, in their order: its own (`own`), made stricter for the
+/// candidate (the first engine) by a sequential test's `candidate` rules, `(fail_on_crash,
+/// fail_on_forfeit)`: any forfeit, or a crash when the engine has no rule of its own.
+pub fn fail_rules(
+    own: Vec<(String, FailOn)>,
+    candidate: Option<(bool, bool)>,
+) -> Vec<(String, FailOn)> {
+    let mut rules = own;
+    if let (Some(first), Some((on_crash, on_forfeit))) = (rules.first_mut(), candidate) {
+        if on_forfeit {
+            first.1 = FailOn::Forfeit;
+        } else if on_crash && first.1 == FailOn::Nothing {
+            first.1 = FailOn::Crash;
+        }
+    }
+    rules
 }
 
 impl FailOn {

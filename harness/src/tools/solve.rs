@@ -67,10 +67,12 @@ fn check(line: &ObfLine, mv: Move, score: i32) -> bool {
     score == best && listed.is_some_and(|&(_, s)| s == best)
 }
 
-/// Solve every position of `args.file`, writing one line per position and the totals.
-pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+/// The positions of an OBF file with their line numbers (blank and comment lines skipped). A
+/// line that does not parse, or lists a move that is not legal in its position, is an error
+/// naming the file and the line.
+pub fn read_positions(file: &Path) -> anyhow::Result<Vec<(usize, ObfLine)>> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let mut lines = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let content = l.split('%').next().unwrap_or("").trim();
@@ -79,7 +81,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         }
         let obf: ObfLine = content
             .parse()
-            .with_context(|| format!("{}:{}: bad OBF line", args.file.display(), i + 1))?;
+            .with_context(|| format!("{}:{}: bad OBF line", file.display(), i + 1))?;
         // A listed move that is not legal is a broken line, not a wrong answer of the engine.
         if let Some((mv, _)) = obf
             .move_scores
@@ -88,7 +90,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         {
             anyhow::bail!(
                 "{}:{}: the line lists {mv}, which is not a legal move in its position",
-                args.file.display(),
+                file.display(),
                 i + 1
             );
         }
@@ -97,8 +99,14 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
     anyhow::ensure!(
         !lines.is_empty(),
         "{}: no position to solve (an OBF file has one position per line)",
-        args.file.display()
+        file.display()
     );
+    Ok(lines)
+}
+
+/// Solve every position of `args.file`, writing one line per position and the totals.
+pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary> {
+    let lines = read_positions(&args.file)?;
     let plugin = PluginRef::parse(&args.engine, Path::new(""))
         .locate(args.plugin_dir.as_deref())
         .context("cannot find the harness binary's folder")?;
@@ -200,32 +208,6 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         rate(summary.nodes, summary.time)
     )?;
     Ok(summary)
-}
-
-/// The `harness solve` command: print to stdout; exit code 0 when every position is right,
-/// 1 when one is wrong (errors are returned, for exit code 2).
-pub fn main(args: &SolveArgs) -> anyhow::Result<i32> {
-    let stdout = std::io::stdout();
-    let mut out = LineFlush(stdout.lock());
-    let summary = run(args, &mut out)?;
-    Ok(if summary.wrong > 0 { 1 } else { 0 })
-}
-
-/// Flush after every line, so a long run shows progress.
-struct LineFlush<W: Write>(W);
-
-impl<W: Write> Write for LineFlush<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.0.write(buf)?;
-        if buf[..n].contains(&b'\n') {
-            self.0.flush()?;
-        }
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
-    }
 }
 
 #[cfg(test)]

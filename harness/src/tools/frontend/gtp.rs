@@ -15,7 +15,7 @@
 use super::{move_text, FrontendArgs, Input, SearchLimit, Seat, ThinkError};
 use othello_board::{Color, Move, Position};
 use std::io::{BufRead, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The commands this front-end knows, for `list_commands` and `known_command`.
 const COMMANDS: &[&str] = &[
@@ -122,10 +122,14 @@ pub fn serve(
     input: impl BufRead + Send + 'static,
     mut out: impl Write,
 ) -> anyhow::Result<()> {
-    let mut seat = Seat::start(args)?;
-    let input = Input::start(input, is_quit);
-    let mut clocks = Clocks::default();
-    while let Some((line, asked)) = input.next_line() {
+    let mut session = Session {
+        seat: Seat::start(args)?,
+        input: Input::start(input, is_quit),
+        args,
+        clocks: Clocks::default(),
+        quit: false,
+    };
+    while let Some((line, asked)) = session.input.next_line() {
         let line = line?;
         let line = line.split('#').next().unwrap_or("").trim().to_string();
         if line.is_empty() {
@@ -138,22 +142,46 @@ pub fn serve(
         } else {
             (String::new(), first)
         };
-        let args_: Vec<&str> = words.collect();
-        let mut quit = false;
-        let answer: Result<String, String> = match (command, args_.as_slice()) {
+        let words: Vec<&str> = words.collect();
+        match session.answer(command, &words, asked) {
+            Ok(text) if text.is_empty() => write!(out, "={id}\n\n")?,
+            Ok(text) => write!(out, "={id} {text}\n\n")?,
+            Err(e) => write!(out, "?{id} {e}\n\n")?,
+        }
+        out.flush()?;
+        if session.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// A GTP session: the game, the clocks GTP set, and whether `quit` was asked.
+struct Session<'a> {
+    seat: Seat,
+    input: Input,
+    args: &'a FrontendArgs,
+    clocks: Clocks,
+    quit: bool,
+}
+
+impl Session<'_> {
+    /// The answer to one command (`asked`: when its line was read).
+    fn answer(&mut self, command: &str, words: &[&str], asked: Instant) -> Result<String, String> {
+        match (command, words) {
             ("protocol_version", _) => Ok("2".to_string()),
-            ("name", _) => Ok(seat.name.clone()),
-            ("version", _) => Ok(seat.version.clone()),
+            ("name", _) => Ok(self.seat.name.clone()),
+            ("version", _) => Ok(self.seat.version.clone()),
             ("known_command", [c]) => Ok(COMMANDS.contains(c).to_string()),
             ("list_commands", _) => Ok(COMMANDS.join("\n")),
             ("quit", _) => {
-                quit = true;
+                self.quit = true;
                 Ok(String::new())
             }
             ("boardsize", ["8"]) => Ok(String::new()),
             ("boardsize", _) => Err("unacceptable size".to_string()),
             ("clear_board", _) => {
-                seat.new_game(Position::START);
+                self.seat.new_game(Position::START);
                 Ok(String::new())
             }
             ("komi", _) => Ok(String::new()),
@@ -161,49 +189,56 @@ pub fn serve(
                 let mv: Move = vertex
                     .parse()
                     .map_err(|_| format!("invalid vertex `{vertex}`"))?;
-                to_move(&mut seat, c)?;
-                seat.play(mv).map(|()| String::new())
+                to_move(&mut self.seat, c)?;
+                self.seat.play(mv).map(|()| String::new())
             }),
             ("genmove", [c]) => color(c).and_then(|c| {
-                if seat.position().is_game_over() {
+                if self.seat.position().is_game_over() {
                     return Ok("pass".to_string());
                 }
-                to_move(&mut seat, c)?;
-                let limit = match (args.depth, args.move_time, clocks.left[c.index()]) {
+                to_move(&mut self.seat, c)?;
+                let limit = match (
+                    self.args.depth,
+                    self.args.move_time,
+                    self.clocks.left[c.index()],
+                ) {
                     (Some(d), _, _) => SearchLimit::Depth(d),
                     (_, Some(s), _) => SearchLimit::MoveTime(Duration::from_secs_f64(s.max(0.001))),
-                    (_, _, None) if clocks.per_move.is_some() => {
-                        SearchLimit::MoveTime(clocks.per_move.expect("checked"))
+                    (_, _, None) if self.clocks.per_move.is_some() => {
+                        SearchLimit::MoveTime(self.clocks.per_move.expect("checked"))
                     }
                     (_, _, Some(_)) => SearchLimit::Clock {
-                        left: clocks.left.map(|l| l.unwrap_or(Duration::from_secs(1))),
-                        increment: clocks.increment,
+                        left: self
+                            .clocks
+                            .left
+                            .map(|l| l.unwrap_or(Duration::from_secs(1))),
+                        increment: self.clocks.increment,
                     },
                     _ => SearchLimit::MoveTime(Duration::from_secs(1)),
                 };
-                match seat.think(limit, &input, asked) {
+                match self.seat.think(limit, &self.input, asked) {
                     Ok(t) => {
-                        seat.play(t.mv)?;
+                        self.seat.play(t.mv)?;
                         Ok(move_text(t.mv, "pass"))
                     }
                     Err(ThinkError::Ending) => {
                         // `quit` during the search: no answer, the session ends.
-                        quit = true;
+                        self.quit = true;
                         Err("search abandoned: the session is ending".to_string())
                     }
                     Err(ThinkError::Failed(e)) => Err(e),
                 }
             }),
             ("undo", _) => {
-                if seat.undo() {
+                if self.seat.undo() {
                     Ok(String::new())
                 } else {
                     Err("cannot undo".to_string())
                 }
             }
-            ("showboard", _) => Ok(board_text(&seat.position())),
+            ("showboard", _) => Ok(board_text(&self.seat.position())),
             ("final_score", _) => {
-                let s = seat.position().final_score_black();
+                let s = self.seat.position().final_score_black();
                 Ok(match s.signum() {
                     1 => format!("B+{s}"),
                     -1 => format!("W+{}", -s),
@@ -219,7 +254,7 @@ pub fn serve(
                 } else {
                     Duration::ZERO
                 };
-                clocks = if main.is_zero() && !per_period.is_zero() {
+                self.clocks = if main.is_zero() && !per_period.is_zero() {
                     // Byo-yomi only: a fixed time per move.
                     Clocks {
                         per_move: Some(per_period),
@@ -235,21 +270,11 @@ pub fn serve(
                 Ok(String::new())
             })(),
             ("time_left", [c, secs, _stones]) => color(c).and_then(|c| {
-                clocks.left[c.index()] = Some(seconds(secs)?);
+                self.clocks.left[c.index()] = Some(seconds(secs)?);
                 Ok(String::new())
             }),
             (c, _) if COMMANDS.contains(&c) => Err("syntax error".to_string()),
             _ => Err("unknown command".to_string()),
-        };
-        match answer {
-            Ok(text) if text.is_empty() => write!(out, "={id}\n\n")?,
-            Ok(text) => write!(out, "={id} {text}\n\n")?,
-            Err(e) => write!(out, "?{id} {e}\n\n")?,
-        }
-        out.flush()?;
-        if quit {
-            break;
         }
     }
-    Ok(())
 }

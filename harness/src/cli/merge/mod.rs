@@ -1,0 +1,397 @@
+//! `harness merge`: the shards of one tournament merged into one output folder, with the same
+//! tables, reports and exit code as `run`; and `harness merge --watch`, the distributed
+//! sequential test that stops every shard once it decides.
+//!
+//! Folders: each argument is a shard's (or any run's) output folder, or a folder holding
+//! `shard-I-of-N` folders (the layout `run --shard` makes). Every folder must come from the same
+//! tournament (`tournament.json` equal but for the shard); the merged folder gets that
+//! tournament's `tournament.json` without a shard, so `harness run` into it would resume the
+//! whole tournament.
+//!
+//! The decision of a merged sequential test is the one recorded where the test crossed a bound:
+//! `decision.json`, written by the watcher, when the output folder has one; otherwise the first
+//! crossing walking the complete pairs in pair order. The final statistics count every game.
+//! The watcher is [`watch`].
+
+mod watch;
+
+use super::output::{say, say_raw};
+use crate::plan::config::Tournament;
+use crate::plan::schedule::{PairedSchedule, Shard};
+use crate::play::resume::{same_tournament, shard_of, tournament_of};
+use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::merge::JournalIndex;
+use crate::record::GameRecord;
+use crate::show::{report, table};
+use crate::stats::running::RunningTotals;
+use crate::stats::sprt::{Decision, SprtStatus};
+use crate::stats::verdict;
+use anyhow::{bail, Context};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The file the watcher writes when the test decides.
+pub const DECISION_FILE: &str = "decision.json";
+
+/// Merge the output folders of a tournament's shards (or folders holding shard-I-of-N
+/// folders) into one: journal in game order, GGF, reports, tables; exit code as for `run`.
+/// With --watch: follow the shards' journals, evaluate the sequential test every interval
+/// and, when it decides, write decision.json and the stop file and run --on-decision.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Shard output folders, or folders holding shard-I-of-N folders.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The merged folder (default: the folder the shard folders are in).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Follow the shards as they play and stop them when the test decides.
+    #[arg(long)]
+    watch: bool,
+    /// Seconds between two looks at the journals (with --watch).
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    interval: f64,
+    /// The file the shards watch (`run --stop-file`): written when the test decides.
+    #[arg(long, value_name = "PATH")]
+    stop_file: Option<PathBuf>,
+    /// A shell command run when the test decides (e.g. `scancel --state=PENDING $JOB`).
+    #[arg(long, value_name = "CMD")]
+    on_decision: Option<String>,
+}
+
+/// The shard folders below the arguments: a folder holding `shard-I-of-N` sub-folders stands
+/// for them, whether or not an earlier merge wrote its output into it; any other folder with a
+/// `tournament.json` or a journal is one (`allow_none`: a watcher may start before any shard
+/// has made its folder, or the folder they go in).
+fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        if !dir.is_dir() {
+            if allow_none {
+                continue;
+            }
+            bail!("{}: no such folder", dir.display());
+        }
+        let mut shards: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.is_dir()
+                    && p.file_name()
+                        .and_then(|n| n.to_str())
+                        .and_then(Shard::from_folder_name)
+                        .is_some()
+            })
+            .collect();
+        shards.sort();
+        if !shards.is_empty() {
+            out.extend(shards);
+        } else if dir.join(FINGERPRINT_FILE).exists() || dir.join(JSONL_FILE).exists() {
+            out.push(dir.clone());
+        } else if !allow_none {
+            bail!(
+                "{}: neither an output folder (no {FINGERPRINT_FILE}, no {JSONL_FILE}) nor a folder of shard-I-of-N folders",
+                dir.display()
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// The `tournament.json` of every folder, checked to pin one tournament; the first one's text.
+fn common_tournament(folders: &[PathBuf]) -> anyhow::Result<String> {
+    let mut first: Option<(PathBuf, String)> = None;
+    for folder in folders {
+        let path = folder.join(FINGERPRINT_FILE);
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "{}: no {FINGERPRINT_FILE}: not an output folder of `harness run`",
+                folder.display()
+            )
+        })?;
+        match &first {
+            None => first = Some((folder.clone(), text)),
+            Some((first_folder, first_text)) => {
+                if !same_tournament(first_text, &text, true) {
+                    bail!(
+                        "{} and {} hold games of different tournaments (their {FINGERPRINT_FILE} differ: engines, options, plugin files, openings or time control)",
+                        first_folder.display(),
+                        folder.display()
+                    );
+                }
+            }
+        }
+    }
+    first.map(|(_, text)| text).context("no folder to merge")
+}
+
+/// The merged folder: `--out`, or the one folder all shard folders are in.
+fn output_folder(
+    out: Option<PathBuf>,
+    dirs: &[PathBuf],
+    folders: &[PathBuf],
+) -> anyhow::Result<PathBuf> {
+    if let Some(out) = out {
+        return Ok(out);
+    }
+    if let [dir] = dirs {
+        if !folders.contains(dir) {
+            return Ok(dir.clone());
+        }
+    }
+    let parents: BTreeSet<&Path> = folders.iter().filter_map(|f| f.parent()).collect();
+    match parents.into_iter().collect::<Vec<_>>()[..] {
+        [parent] => Ok(parent.to_path_buf()),
+        _ => bail!("the folders have no common parent: give --out"),
+    }
+}
+
+/// `tournament.json` without its shard: the merged folder's.
+fn unsharded(text: &str) -> anyhow::Result<String> {
+    let mut v: serde_json::Value = serde_json::from_str(text).context("tournament.json")?;
+    if let Some(o) = v.as_object_mut() {
+        o.remove("shard");
+    }
+    Ok(serde_json::to_string_pretty(&v)? + "\n")
+}
+
+/// The schedule a `tournament.json` pins.
+fn schedule_of(t: &Tournament, fingerprint: &str) -> anyhow::Result<PairedSchedule> {
+    let v: serde_json::Value = serde_json::from_str(fingerprint)?;
+    let count = v["openings"]["count"]
+        .as_u64()
+        .context("tournament.json: no opening count")? as usize;
+    Ok(t.schedule(count))
+}
+
+/// The decision a sequential test took where it first crossed a bound, walking the games in
+/// game order (complete pairs in pair order); `None` if it never crossed.
+fn first_crossing(t: &Tournament, records: &[GameRecord]) -> Option<SprtStatus> {
+    let sprt = t.sprt?;
+    let mut totals = RunningTotals::new(
+        records.len() / 2,
+        Some((sprt.params, &t.engines[0].name, &t.engines[1].name)),
+    );
+    for r in records {
+        if totals.add(r).is_some() {
+            let status = totals.sprt_status()?;
+            if status.decision != Decision::Continue {
+                return Some(status);
+            }
+        }
+    }
+    None
+}
+
+/// The sequential test of `t` on the records of `folder` (in game order): the LLR of every
+/// game, with the decision taken at the crossing (the watcher's `decision.json` when the folder
+/// has one, else the first crossing in game order). `None` without a test.
+pub(super) fn test_of(
+    t: &Tournament,
+    records: &[GameRecord],
+    folder: &Path,
+) -> anyhow::Result<Option<SprtStatus>> {
+    let decided = match recorded_decision(folder)? {
+        Some(d) => Some(d),
+        None => first_crossing(t, records).map(|s| s.decision),
+    };
+    let mut status = t.sprt_status(records);
+    if let (Some(s), Some(d)) = (status.as_mut(), decided) {
+        s.decision = d;
+    }
+    Ok(status)
+}
+
+/// The decision the watcher recorded in `folder`, if it did.
+fn recorded_decision(folder: &Path) -> anyhow::Result<Option<Decision>> {
+    let path = folder.join(DECISION_FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+    let decision = serde_json::from_value(v["decision"].clone())
+        .with_context(|| format!("{}: no decision", path.display()))?;
+    Ok(Some(decision))
+}
+
+/// `harness merge` (and `--watch`).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.watch {
+        return watch::watch(args);
+    }
+    let started = Instant::now();
+    let folders = shard_folders(&args.dirs, false)?;
+    let fingerprint = common_tournament(&folders)?;
+    let out = output_folder(args.out, &args.dirs, &folders)?;
+    check_output_folder(&out, &folders, &fingerprint)?;
+    let mut t = tournament_of(&fingerprint).context("cannot rebuild the tournament")?;
+    t.out = out.clone();
+    let schedule = schedule_of(&t, &fingerprint)?;
+    // The GGF lines are spooled next to the shard folders while the journals are read.
+    let spool_dir = folders[0].parent().unwrap_or(Path::new("."));
+    let mut index = JournalIndex::build(&folders, spool_dir)?;
+    let gaps = Gaps::of(&schedule, &index);
+    index.write(&out)?;
+    let (duplicates, torn) = (index.duplicates, index.torn.clone());
+    let records = index.into_records();
+    write_durably(
+        &out.join(FINGERPRINT_FILE),
+        unsharded(&fingerprint)?.as_bytes(),
+    )
+    .with_context(|| format!("cannot write {}", out.join(FINGERPRINT_FILE).display()))?;
+    say!(
+        "merged {} folders into {}: {} games of {} planned ({} found twice and kept once{})",
+        folders.len(),
+        out.join(JSONL_FILE).display(),
+        records.len(),
+        schedule.games.len(),
+        duplicates,
+        if torn.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; a torn last line left out in {}",
+                torn.iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
+    gaps.say();
+    let status = test_of(&t, &records, &out)?;
+    let decided = status
+        .as_ref()
+        .is_some_and(|s| s.decision != Decision::Continue);
+    let input = report::ReportInput {
+        tournament: &t,
+        records: &records,
+        elapsed: None,
+        finished: gaps.missing.is_empty() || decided,
+    };
+    if let Err(e) = report::write_reports(&out, &input) {
+        eprintln!(
+            "warning: cannot write the reports in {}: {e:#}",
+            out.display()
+        );
+    }
+    say_raw!("{}", table::final_tables(&records));
+    say!(
+        "\n{} games merged in {:.1} s; journal: {}",
+        records.len(),
+        started.elapsed().as_secs_f64(),
+        out.join(JSONL_FILE).display()
+    );
+    if let Some(s) = &status {
+        say_raw!(
+            "{}",
+            table::sprt_summary(s, &t.engines[0].name, &t.engines[1].name)
+        );
+    }
+    let broken = verdict::broken_rules(&t.fail_rules(), &records);
+    for b in &broken {
+        say!("FAIL: {b}");
+    }
+    if broken.is_empty() && status.is_none() && !gaps.missing.is_empty() {
+        // Not every game is in: the tournament is not over.
+        return Ok(verdict::exit::UNDECIDED);
+    }
+    Ok(verdict::exit_code(status.map(|s| s.decision), &broken))
+}
+
+/// The merged folder may be written: it is not one of the folders merged, not a shard, and
+/// holds nothing of another tournament. Checked before anything is written.
+fn check_output_folder(out: &Path, folders: &[PathBuf], fingerprint: &str) -> anyhow::Result<()> {
+    if folders.iter().any(|f| f == out) {
+        bail!(
+            "{}: the output folder is one of the folders to merge; give another --out",
+            out.display()
+        );
+    }
+    let existing = out.join(FINGERPRINT_FILE);
+    if existing.exists() {
+        let text = std::fs::read_to_string(&existing)?;
+        if let Some(shard) = shard_of(&text) {
+            bail!(
+                "{}: the output folder is shard {shard} of a run; give another --out (nothing was written)",
+                out.display()
+            );
+        }
+        if !same_tournament(&text, fingerprint, true) {
+            bail!(
+                "{}: the output folder holds another tournament's {FINGERPRINT_FILE}; give another --out (nothing was written)",
+                out.display()
+            );
+        }
+    } else if out.join(JSONL_FILE).exists() {
+        bail!(
+            "{}: the output folder holds a {JSONL_FILE} of unknown origin; give another --out (nothing was written)",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// What the merged journals lack against the schedule: games not played, pairs with one game.
+struct Gaps {
+    missing: Vec<usize>,
+    incomplete: Vec<usize>,
+}
+
+impl Gaps {
+    fn of(schedule: &PairedSchedule, index: &JournalIndex) -> Gaps {
+        let missing = schedule
+            .games
+            .iter()
+            .map(|g| g.index)
+            .filter(|g| !index.games.contains_key(g))
+            .collect();
+        let mut per_pair: BTreeMap<usize, usize> = BTreeMap::new();
+        for g in index.games.values() {
+            *per_pair.entry(g.record.pair).or_default() += 1;
+        }
+        let incomplete = per_pair
+            .iter()
+            .filter(|(_, &n)| n == 1)
+            .map(|(&p, _)| p)
+            .collect();
+        Gaps {
+            missing,
+            incomplete,
+        }
+    }
+
+    /// The lists, numbered from 1 as people read them (at most 20 of each).
+    fn say(&self) {
+        let shown = |numbers: &[usize]| {
+            let first: Vec<String> = numbers
+                .iter()
+                .take(20)
+                .map(|n| (n + 1).to_string())
+                .collect();
+            format!(
+                "{}{}",
+                first.join(", "),
+                if numbers.len() > 20 { ", …" } else { "" }
+            )
+        };
+        if !self.missing.is_empty() {
+            say!(
+                "missing: {} games ({})",
+                self.missing.len(),
+                shown(&self.missing)
+            );
+        }
+        if !self.incomplete.is_empty() {
+            say!(
+                "incomplete pairs (one game of two): {} ({})",
+                self.incomplete.len(),
+                shown(&self.incomplete)
+            );
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! `harness merge --watch`: the distributed sequential test. It follows the shards' journals
+//! as they grow, evaluates the test on complete pairs every interval and, when it decides,
+//! writes `decision.json` and the stop file and runs `--on-decision`.
+
+use super::super::output::say;
+use super::{recorded_decision, schedule_of, shard_folders, Args, DECISION_FILE};
+use crate::play::resume::{same_tournament, tournament_of};
+use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::merge::JournalFollower;
+use crate::show::text;
+use crate::stats::running::RunningTotals;
+use crate::stats::sprt::{Decision, MatchTally, SprtStatus};
+use crate::stats::verdict;
+use anyhow::{bail, Context};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Follow the shards' journals, evaluate the test every interval and stop everything when it
+/// decides.
+pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
+    let started = Instant::now();
+    let interval = Duration::from_secs_f64(args.interval.max(0.01));
+    let mut pause = WatchPause::new(interval)?;
+    // Wait for the first shard to write its tournament.json: a watcher may start first.
+    let fingerprint = loop {
+        let folders = shard_folders(&args.dirs, true)?;
+        if let Some(f) = folders.iter().find(|f| f.join(FINGERPRINT_FILE).exists()) {
+            break std::fs::read_to_string(f.join(FINGERPRINT_FILE))?;
+        }
+        if let Some(signal) = pause.wait() {
+            say!("{signal}: the watch ends before any shard began");
+            return Ok(verdict::exit::UNDECIDED);
+        }
+    };
+    let t = tournament_of(&fingerprint).context("cannot rebuild the tournament")?;
+    let Some(sprt) = t.sprt else {
+        bail!(
+            "{}: the tournament has no [sprt] table: nothing to decide",
+            t.source
+        );
+    };
+    let stop_file = args
+        .stop_file
+        .clone()
+        .or_else(|| t.stop_file.clone())
+        .context(
+        "give --stop-file (or a stop-file key in the tournament): the shards must be told to stop",
+    )?;
+    let out = match &args.out {
+        Some(o) => o.clone(),
+        None => match &args.dirs[..] {
+            [dir] => dir.clone(),
+            _ => bail!("give --out: where decision.json goes"),
+        },
+    };
+    let (a, b) = (t.engines[0].name.clone(), t.engines[1].name.clone());
+    // A watcher started again after the test decided (a requeued job, a second command) keeps
+    // the decision taken at the crossing: it makes sure the shards are told, and changes
+    // nothing.
+    if let Some(decision) = recorded_decision(&out)? {
+        write_stop_file(&stop_file, decision)?;
+        let meaning = text::decision_meaning(decision, &sprt.params, &a, &b).unwrap_or_default();
+        say!(
+            "already decided: {} ({meaning}), as {} records; the stop file {} is in place (remove {} to watch again)",
+            text::decision_label(decision),
+            out.join(DECISION_FILE).display(),
+            stop_file.display(),
+            DECISION_FILE
+        );
+        return Ok(verdict::exit_code(Some(decision), &[]));
+    }
+    let planned = schedule_of(&t, &fingerprint)?.games.len();
+    let mut shards = Shards {
+        fingerprint,
+        followers: BTreeMap::new(),
+        seen: HashSet::new(),
+        totals: RunningTotals::new(planned / 2, Some((sprt.params, &a, &b))),
+    };
+    say!(
+        "watching {} for {a} vs {b} ({planned} games planned), every {:.1} s; stop file {}",
+        args.dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        interval.as_secs_f64(),
+        stop_file.display()
+    );
+    loop {
+        let new_games = shards.look(&args.dirs)?;
+        let status = shards.totals.sprt_status().expect("a test is configured");
+        if new_games > 0 {
+            say!(
+                "{:>8.1} s  {} of {planned} games from {} shards  LLR {:+.2} [{:+.2}, {:+.2}] after {} observations",
+                started.elapsed().as_secs_f64(),
+                shards.seen.len(),
+                shards.followers.len(),
+                status.llr,
+                status.lower,
+                status.upper,
+                status.observations
+            );
+        }
+        if status.decision != Decision::Continue {
+            let tally = shards.totals.tally().expect("a test is configured");
+            let decision = Decided {
+                out: &out,
+                stop_file: &stop_file,
+                on_decision: args.on_decision.as_deref(),
+            };
+            return decision.record(&status, tally, started);
+        }
+        if shards.seen.len() >= planned {
+            say!("every game is in and the test did not decide");
+            return Ok(verdict::exit::UNDECIDED);
+        }
+        if let Some(signal) = pause.wait() {
+            say!(
+                "{signal}: the watch ends undecided after {} of {planned} games (the shards go on)",
+                shards.seen.len()
+            );
+            return Ok(verdict::exit::UNDECIDED);
+        }
+    }
+}
+
+/// The shards as the watcher follows them: a reader per journal, the games counted so far.
+struct Shards {
+    /// The tournament every shard must belong to.
+    fingerprint: String,
+    followers: BTreeMap<PathBuf, JournalFollower>,
+    seen: HashSet<usize>,
+    totals: RunningTotals,
+}
+
+impl Shards {
+    /// Look at the journals once (a new shard's folder joins): the number of new games.
+    fn look(&mut self, dirs: &[PathBuf]) -> anyhow::Result<usize> {
+        for folder in shard_folders(dirs, true)? {
+            if !self.followers.contains_key(&folder) {
+                if let Ok(text) = std::fs::read_to_string(folder.join(FINGERPRINT_FILE)) {
+                    if !same_tournament(&text, &self.fingerprint, true) {
+                        bail!("{}: a shard of another tournament", folder.display());
+                    }
+                }
+                let follower = JournalFollower::new(folder.join(JSONL_FILE));
+                self.followers.insert(folder, follower);
+            }
+        }
+        let mut new_games = 0;
+        for (folder, follower) in self.followers.iter_mut() {
+            let polled = follower
+                .poll()
+                .with_context(|| format!("cannot read {}", folder.join(JSONL_FILE).display()))?;
+            for r in polled.records {
+                if self.seen.insert(r.game) {
+                    new_games += 1;
+                    self.totals.add(&r);
+                }
+            }
+        }
+        Ok(new_games)
+    }
+}
+
+/// The watcher's wait between two looks at the journals, on a small tokio runtime: the next
+/// look comes after the interval, or SIGINT/SIGTERM ends the watch at once. The journals are
+/// looked at on a timer by necessity: shards on other nodes write them to a shared file system,
+/// whose changes no notification of this node's kernel reports.
+struct WatchPause {
+    runtime: tokio::runtime::Runtime,
+    interval: Duration,
+    sigint: tokio::signal::unix::Signal,
+    sigterm: tokio::signal::unix::Signal,
+}
+
+impl WatchPause {
+    fn new(interval: Duration) -> anyhow::Result<WatchPause> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the watcher's runtime")?;
+        let _entered = runtime.enter();
+        Ok(WatchPause {
+            sigint: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+            sigterm: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+            interval,
+            runtime,
+        })
+    }
+
+    /// Wait one interval; the name of the signal that ended the wait early, if one did.
+    fn wait(&mut self) -> Option<&'static str> {
+        let (sigint, sigterm) = (&mut self.sigint, &mut self.sigterm);
+        self.runtime.block_on(async {
+            tokio::select! {
+                () = tokio::time::sleep(self.interval) => None,
+                _ = sigint.recv() => Some("SIGINT"),
+                _ = sigterm.recv() => Some("SIGTERM"),
+            }
+        })
+    }
+}
+
+/// Write the file the shards watch (`run --stop-file`), with the decision in it.
+fn write_stop_file(stop_file: &Path, decision: Decision) -> anyhow::Result<()> {
+    if let Some(parent) = stop_file.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    std::fs::write(stop_file, format!("{}\n", text::decision_label(decision)))
+        .with_context(|| format!("cannot write the stop file {}", stop_file.display()))
+}
+
+/// Where a decision goes: `decision.json` in the output folder, the stop file, the command.
+struct Decided<'a> {
+    out: &'a Path,
+    stop_file: &'a Path,
+    on_decision: Option<&'a str>,
+}
+
+impl Decided<'_> {
+    /// The test decided: record it, stop the shards, run the command; the exit code is the
+    /// decision.
+    fn record(
+        &self,
+        status: &SprtStatus,
+        tally: &MatchTally,
+        started: Instant,
+    ) -> anyhow::Result<i32> {
+        let Decided {
+            out,
+            stop_file,
+            on_decision,
+        } = *self;
+        let decision = serde_json::json!({
+            "decision": status.decision,
+            "llr": status.llr,
+            "lower_bound": status.lower,
+            "upper_bound": status.upper,
+            "observations": status.observations,
+            "candidate": tally.a,
+            "baseline": tally.b,
+            "wins": tally.wins,
+            "draws": tally.draws,
+            "losses": tally.losses,
+            "pentanomial": tally.pentanomial,
+            "params": status.params,
+            "decided_at_unix": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64()),
+            "watch_seconds": started.elapsed().as_secs_f64(),
+        });
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        let path = out.join(DECISION_FILE);
+        write_durably(
+            &path,
+            (serde_json::to_string_pretty(&decision)? + "\n").as_bytes(),
+        )
+        .with_context(|| format!("cannot write {}", path.display()))?;
+        write_stop_file(stop_file, status.decision)?;
+        say!(
+            "decided: {} ({}; LLR {:+.3}, bounds [{:+.3}, {:+.3}]); wrote {} and the stop file {}",
+            text::decision_label(status.decision),
+            text::decision_meaning(status.decision, &status.params, &tally.a, &tally.b)
+                .unwrap_or_default(),
+            status.llr,
+            status.lower,
+            status.upper,
+            path.display(),
+            stop_file.display()
+        );
+        if let Some(cmd) = on_decision {
+            say!("running: {cmd}");
+            match std::process::Command::new("sh").arg("-c").arg(cmd).status() {
+                Ok(s) if s.success() => {}
+                Ok(s) => eprintln!("warning: the --on-decision command ended with {s}"),
+                Err(e) => eprintln!("warning: cannot run the --on-decision command: {e}"),
+            }
+        }
+        Ok(verdict::exit_code(Some(status.decision), &[]))
+    }
+}

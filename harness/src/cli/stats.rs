@@ -1,0 +1,49 @@
+//! `harness stats`: the tables of a journal, recomputed from its records alone.
+
+use super::output::say_raw;
+use crate::record::journal;
+use crate::show::table;
+use crate::stats::verdict::exit;
+use std::path::{Path, PathBuf};
+
+/// Recompute the statistics of a finished or interrupted run from its games.jsonl (or its
+/// output folder).
+#[derive(clap::Args)]
+pub struct Args {
+    /// An output folder or its games.jsonl.
+    file: PathBuf,
+}
+
+/// The tables of a journal; with the sequential test when the journal's folder pins a
+/// tournament that has one. A game number found more than once is counted once (the first
+/// record), and said.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let path = journal::journal_path(&args.file);
+    let mut records = journal::read_journal(&path)?;
+    anyhow::ensure!(!records.is_empty(), "{}: no finished games", path.display());
+    let read = records.len();
+    let mut seen = std::collections::HashSet::new();
+    records.retain(|r| seen.insert(r.game));
+    if records.len() < read {
+        eprintln!(
+            "warning: {}: {} records repeat a game number already read (a journal appended twice?); each game is counted once, its first record kept",
+            path.display(),
+            read - records.len()
+        );
+    }
+    say_raw!("{}", table::final_tables(&records));
+    let folder = path.parent().unwrap_or(Path::new("."));
+    if let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) {
+        if let Ok(t) = crate::play::resume::tournament_of(&pinned) {
+            let mut in_order = records.clone();
+            in_order.sort_by_key(|r| r.game);
+            if let Some(status) = super::merge::test_of(&t, &in_order, folder)? {
+                say_raw!(
+                    "{}",
+                    table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
+                );
+            }
+        }
+    }
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,340 @@
+//! The tournament file: a TOML description of who plays, how long, from which openings.
+//!
+//! This module reads and validates the file into a [`Tournament`]; it does not load plugins,
+//! read opening files or play games. The invariant it keeps: a `Tournament` value is always
+//! valid — the format has the engines it needs, exactly one time control is set and every
+//! duration is finite and in range, engine names are unique and non-empty, exactly one opening
+//! source is named, and relative paths are already resolved against the tournament file's
+//! folder. Anything else is a [`ConfigError`] naming the file, the line and the key.
+//!
+//! Raw, then checked (as ripgrep's flags and fastchess's config): one file per job.
+//! - this file: the checked types ([`Tournament`] and its parts) and the entry points
+//!   ([`load`], [`parse`], [`embedded_default`]);
+//! - [`raw`]: the file as written, a serde mirror with spans;
+//! - [`validate`]: raw into checked, every rule that needs the file's context;
+//! - [`rules`]: the rules a value obeys wherever it comes from (the file or the command line):
+//!   seconds, sizes, pair and game counts, concurrency, the command line's time spec;
+//! - [`error`]: [`ConfigError`], and serde's messages in the words of a tournament file;
+//! - [`overrides`]: the command line's values that replace the file's;
+//! - [`plugin`]: how a plugin named in a file or on the command line is found.
+
+mod error;
+mod overrides;
+mod plugin;
+mod raw;
+pub mod rules;
+mod validate;
+
+pub use error::ConfigError;
+pub use overrides::Overrides;
+pub use plugin::{default_plugin_dir, PluginRef};
+pub use rules::{parse_bytes, parse_time_spec, MAX_CONCURRENCY, MAX_GAMES};
+
+use crate::plan::openings::{self, OpeningError, OpeningSet};
+pub use crate::plan::schedule::OpeningOrder;
+use crate::plan::schedule::{PairedSchedule, Shard};
+use crate::record::GameRecord;
+use crate::stats::sprt::SprtStatus;
+use crate::stats::verdict::FailOn;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The repository's `tournament.toml`, compiled in: what the harness runs with no file given.
+pub const DEFAULT_TOURNAMENT: &str = include_str!("../../../../tournament.toml");
+
+/// The `source` of [`embedded_default`].
+pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";
+
+/// Margin used when `[time]` gives none, in seconds.
+pub const DEFAULT_MARGIN_SECS: f64 = 0.2;
+
+/// Stall timeout used when `[time]` gives none, in seconds.
+pub const DEFAULT_STALL_TIMEOUT_SECS: f64 = 60.0;
+
+/// A validated tournament.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    /// The file path as given, or [`EMBEDDED_SOURCE`].
+    pub source: String,
+    pub format: Format,
+    /// Game pairs per engine pairing (each pair: one opening, played twice, colours swapped).
+    pub pairs: u32,
+    /// Games played at once (at least 1).
+    pub concurrency: usize,
+    /// Pin each game's workers to cores of their own (`play::affinity`).
+    pub affinity: bool,
+    /// Output folder, resolved against the tournament file's folder.
+    pub out: PathBuf,
+    /// The `[time]` table: the rules of every engine without a `time` table of its own.
+    pub time: TimeRules,
+    pub openings: OpeningsConfig,
+    /// At least two; exactly two for [`Format::Match`].
+    pub engines: Vec<EngineConfig>,
+    /// The sequential test of a match, if any: `pairs` is then the most the run may play.
+    pub sprt: Option<SprtConfig>,
+    /// Once this file exists, no new pair is started (`stop-file`, or `--stop-file`): how a
+    /// watcher stops the shards of a distributed test.
+    pub stop_file: Option<PathBuf>,
+    /// The part of the schedule this run plays (`--shard`; never in the file). Its output
+    /// folder is then `out` itself, which the command line has pointed at the shard's folder.
+    pub shard: Option<Shard>,
+    /// The text the tournament was read from and the folder its relative paths are resolved
+    /// against: kept in `tournament.json`, so that `merge` can rebuild the tournament exactly.
+    pub definition: Definition,
+}
+
+/// A tournament file's text, the folder its relative paths are resolved against, and the
+/// command line's overrides.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Definition {
+    pub source: String,
+    pub base_dir: PathBuf,
+    pub text: String,
+    #[serde(default)]
+    pub overrides: Overrides,
+}
+
+impl Definition {
+    /// The tournament again, overrides applied.
+    pub fn parse(&self) -> anyhow::Result<Tournament> {
+        let mut t = parse(&self.text, &self.source, &self.base_dir)?;
+        self.overrides
+            .clone()
+            .apply(&mut t)
+            .map_err(anyhow::Error::msg)?;
+        Ok(t)
+    }
+}
+
+/// The `[sprt]` table: a sequential test of the first engine (the candidate) against the
+/// second (the baseline) in a match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtConfig {
+    pub params: crate::stats::sprt::SprtParams,
+    /// A crash of the candidate fails the run (exit code 1) whatever the test says.
+    pub fail_on_crash: bool,
+    /// Any forfeit of the candidate (time, stall, illegal move, error, crash) fails the run.
+    pub fail_on_forfeit: bool,
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Exactly two engines, one pairing.
+    Match,
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+impl Format {
+    /// Engine index pairs that play each other among `n` engines: match `[(0, 1)]`, gauntlet
+    /// `(0, i)` for each later engine, round robin every `(i, j)` with `i < j`.
+    pub fn pairings(self, n: usize) -> Vec<(usize, usize)> {
+        match self {
+            Format::Match => vec![(0, 1)],
+            Format::Gauntlet => (1..n).map(|i| (0, i)).collect(),
+            Format::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+        }
+    }
+
+    /// The spelling used in the tournament file.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Match => "match",
+            Format::Gauntlet => "gauntlet",
+            Format::RoundRobin => "round-robin",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How long an engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    /// A game clock per side: `base` to start with, `increment` added after each move.
+    Clock { base: Duration, increment: Duration },
+    /// A fixed time per move.
+    MoveTime(Duration),
+    /// A fixed search depth in plies.
+    Depth(u32),
+    /// A fixed node budget per move.
+    Nodes(u64),
+}
+
+impl fmt::Display for TimeControl {
+    /// `10s+0.1s`, `0.5s/move`, `depth 6`, `100000 nodes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Clock { base, increment } => {
+                write!(f, "{}s", base.as_secs_f64())?;
+                if !increment.is_zero() {
+                    write!(f, "+{}s", increment.as_secs_f64())?;
+                }
+                Ok(())
+            }
+            TimeControl::MoveTime(t) => write!(f, "{}s/move", t.as_secs_f64()),
+            TimeControl::Depth(d) => write!(f, "depth {d}"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes"),
+        }
+    }
+}
+
+/// The time rules one engine plays under: its control, and the coordinator's margin and stall
+/// timeout for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimeRules {
+    pub control: TimeControl,
+    /// How far the engine may exceed its budget before it forfeits on time.
+    pub margin: Duration,
+    /// How long a depth- or node-limited search may go without an answer.
+    pub stall_timeout: Duration,
+}
+
+/// Where the openings come from and how they are drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsConfig {
+    pub source: OpeningSource,
+    pub order: OpeningOrder,
+    /// 1-based position in the draw sequence of the first opening used.
+    pub start: usize,
+}
+
+impl OpeningsConfig {
+    /// Read the opening set: the file, or the embedded set.
+    pub fn load(&self) -> Result<OpeningSet, OpeningError> {
+        match &self.source {
+            OpeningSource::File(path) => openings::load_openings(path),
+            OpeningSource::Builtin(name) => openings::builtin(name)
+                .ok_or_else(|| OpeningError::UnknownBuiltin { name: name.clone() }),
+        }
+    }
+}
+
+/// An opening file (resolved path) or the name of an embedded set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    File(PathBuf),
+    Builtin(String),
+}
+
+/// One `[[engine]]` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Display name, unique within the tournament.
+    pub name: String,
+    pub plugin: PluginRef,
+    /// Engine options in file order, values as text.
+    pub options: Vec<(String, String)>,
+    /// Which of this engine's forfeits fail the run (exit code 1), in any format.
+    pub fail_on: FailOn,
+    /// The address-space limit of the engine's worker (and what it starts), in bytes.
+    pub memory_limit: Option<u64>,
+    /// The engine's own time rules (its `time` table), in place of the tournament's `[time]`.
+    pub time: Option<TimeRules>,
+}
+
+impl Tournament {
+    /// The time rules of engine number `engine`: its own `time` table, or the `[time]` table.
+    pub fn time_rules(&self, engine: usize) -> TimeRules {
+        self.engines[engine].time.unwrap_or(self.time)
+    }
+
+    /// The time controls as a person reads them: the `[time]` control when every engine plays
+    /// under it, else each engine's (`strong 40s+0.2s, light 60s/move`), so that time odds
+    /// show at a glance.
+    pub fn time_description(&self) -> String {
+        if self.engines.iter().all(|e| e.time.is_none()) {
+            return self.time.control.to_string();
+        }
+        self.engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("{} {}", e.name, self.time_rules(i).control))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Engine index pairs that play each other: match `[(0, 1)]`, gauntlet `(0, i)` for each
+    /// later engine, round robin every `(i, j)` with `i < j`.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        self.format.pairings(self.engines.len())
+    }
+
+    /// The fail-on rule of every engine, in file order (the rule itself is
+    /// [`crate::stats::verdict::fail_rules`]).
+    pub fn fail_rules(&self) -> Vec<(String, FailOn)> {
+        let own: Vec<(String, FailOn)> = self
+            .engines
+            .iter()
+            .map(|e| (e.name.clone(), e.fail_on))
+            .collect();
+        let candidate = self.sprt.map(|s| (s.fail_on_crash, s.fail_on_forfeit));
+        crate::stats::verdict::fail_rules(own, candidate)
+    }
+
+    /// The state of the sequential test (candidate = first engine) on these records.
+    pub fn sprt_status(&self, records: &[GameRecord]) -> Option<SprtStatus> {
+        let sprt = self.sprt.as_ref()?;
+        let (a, b) = (&self.engines[0].name, &self.engines[1].name);
+        Some(sprt.params.status_of_records(records, a, b))
+    }
+
+    /// The schedule of this tournament, whose opening set has `openings` openings.
+    pub fn schedule(&self, openings: usize) -> PairedSchedule {
+        PairedSchedule::new(
+            &self.pairings(),
+            self.pairs,
+            openings,
+            &self.openings.order,
+            self.openings.start,
+        )
+    }
+
+    /// Total number of games: two per pair, `pairs` pairs per pairing.
+    pub fn game_count(&self) -> usize {
+        self.pairings().len() * self.pairs as usize * 2
+    }
+}
+
+/// Read and validate a tournament file. Relative paths in it are resolved against its folder;
+/// errors name `path` as given.
+pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
+    let source = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
+        path: source.clone(),
+        error,
+    })?;
+    let base_dir = path.parent().unwrap_or(Path::new(""));
+    parse(&text, &source, base_dir)
+}
+
+/// Validate a tournament from text. `source` names the file in errors (and gives the default
+/// output folder `out/<stem>`); relative paths are resolved against `base_dir`.
+pub fn parse(text: &str, source: &str, base_dir: &Path) -> Result<Tournament, ConfigError> {
+    let raw: raw::RawFile =
+        toml::from_str(text).map_err(|e| error::toml_error(text, source, &e))?;
+    validate::Validator { text, source }.tournament(raw, base_dir)
+}
+
+/// The compiled-in default tournament ([`DEFAULT_TOURNAMENT`]), paths resolved against the
+/// current folder. Its openings are a built-in set, so it works from anywhere.
+pub fn embedded_default() -> Tournament {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    parse(DEFAULT_TOURNAMENT, EMBEDDED_SOURCE, &cwd)
+        .expect("the embedded default tournament is valid (checked by a test)")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,428 @@
+//! Raw into checked: a [`RawFile`] becomes a [`Tournament`], or a [`ConfigError`] that names
+//! the file, the line and the key. The rules a value obeys anywhere are [`super::rules`]; what
+//! is here needs the file (spans, the tournament file's folder, keys that depend on others).
+
+use super::error::{line_col, ConfigError};
+use super::raw::{RawEngine, RawFile, RawOpenings, RawOrder, RawSprt, RawTime};
+use super::{
+    rules, Definition, EngineConfig, Format, OpeningOrder, OpeningSource, OpeningsConfig,
+    Overrides, PluginRef, SprtConfig, TimeControl, TimeRules, Tournament, DEFAULT_MARGIN_SECS,
+    DEFAULT_STALL_TIMEOUT_SECS,
+};
+use crate::plan::openings::BUILTIN_NAMES;
+use std::ops::Range;
+use std::path::Path;
+use std::time::Duration;
+use toml::Spanned;
+
+/// The file's text and name, for errors.
+pub(super) struct Validator<'a> {
+    pub(super) text: &'a str,
+    pub(super) source: &'a str,
+}
+
+impl Validator<'_> {
+    fn invalid(&self, span: Range<usize>, key: &str, message: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid {
+            file: self.source.to_string(),
+            line: line_col(self.text, span.start).0,
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn line(&self, span: &Range<usize>) -> usize {
+        line_col(self.text, span.start).0
+    }
+
+    pub(super) fn tournament(
+        &self,
+        raw: RawFile,
+        base_dir: &Path,
+    ) -> Result<Tournament, ConfigError> {
+        let t = raw.tournament.into_inner();
+        let format = *t.format.get_ref();
+        let pairs = *t.pairs.get_ref();
+        if pairs == 0 {
+            return Err(self.invalid(t.pairs.span(), "pairs", "must be at least 1"));
+        }
+        let concurrency = match t.concurrency {
+            Some(c) => rules::concurrency(*c.get_ref())
+                .map_err(|e| self.invalid(c.span(), "concurrency", e))?,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let out = match t.out {
+            Some(out) if out.get_ref().trim().is_empty() => {
+                return Err(self.invalid(out.span(), "out", "must not be empty"))
+            }
+            Some(out) => base_dir.join(out.into_inner()),
+            None => {
+                let stem = Path::new(self.source)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "tournament".to_string());
+                base_dir.join("out").join(stem)
+            }
+        };
+        let stop_file = match t.stop_file {
+            Some(f) if f.get_ref().trim().is_empty() => {
+                return Err(self.invalid(f.span(), "stop-file", "must not be empty"))
+            }
+            Some(f) => Some(base_dir.join(f.into_inner())),
+            None => None,
+        };
+        let time_span = raw.time.span();
+        let defaults = (
+            Duration::from_secs_f64(DEFAULT_MARGIN_SECS),
+            Duration::from_secs_f64(DEFAULT_STALL_TIMEOUT_SECS),
+        );
+        let shared = self.time(raw.time.into_inner(), time_span, defaults)?;
+        let openings_span = raw.openings.span();
+        let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
+        let engines = self.engines(raw.engine, format, t.format.span(), base_dir, shared)?;
+        // Checked before anything is allocated: the schedule holds every game.
+        let pairings = format.pairings(engines.len()).len();
+        let pairs =
+            rules::pairs(pairs, pairings).map_err(|e| self.invalid(t.pairs.span(), "pairs", e))?;
+        let sprt = match raw.sprt {
+            None => None,
+            Some(sprt) => {
+                if format != Format::Match {
+                    return Err(self.invalid(
+                        sprt.span(),
+                        "sprt",
+                        "a sequential test needs format = \"match\" (candidate first, baseline second)",
+                    ));
+                }
+                Some(self.sprt(sprt.into_inner())?)
+            }
+        };
+        Ok(Tournament {
+            source: self.source.to_string(),
+            format,
+            pairs,
+            concurrency,
+            affinity: t.affinity.unwrap_or(false),
+            out,
+            time: shared,
+            openings,
+            engines,
+            sprt,
+            stop_file,
+            shard: None,
+            definition: Definition {
+                source: self.source.to_string(),
+                base_dir: base_dir.to_path_buf(),
+                text: self.text.to_string(),
+                overrides: Overrides::default(),
+            },
+        })
+    }
+
+    fn sprt(&self, raw: RawSprt) -> Result<SprtConfig, ConfigError> {
+        use crate::stats::sprt::{Model, SprtParams, Unit};
+        let value =
+            |v: &Option<Spanned<f64>>, default: f64| v.as_ref().map_or(default, |v| *v.get_ref());
+        let params = SprtParams::new(
+            *raw.elo0.get_ref(),
+            *raw.elo1.get_ref(),
+            value(&raw.alpha, 0.05),
+            value(&raw.beta, 0.05),
+            raw.model.as_ref().map_or(Model::Logistic, |m| *m.get_ref()),
+            raw.unit
+                .as_ref()
+                .map_or(Unit::Pentanomial, |u| *u.get_ref()),
+        )
+        .map_err(|e| {
+            // The line of the key at fault (a default at fault is the model's: `unit` is given).
+            let span = match e.key() {
+                "elo0" => Some(raw.elo0.span()),
+                "alpha" => raw.alpha.as_ref().map(Spanned::span),
+                "beta" => raw.beta.as_ref().map(Spanned::span),
+                "unit" => raw.unit.as_ref().map(Spanned::span),
+                _ => None,
+            }
+            .unwrap_or_else(|| raw.elo1.span());
+            self.invalid(span, e.key(), e.to_string())
+        })?;
+        Ok(SprtConfig {
+            params,
+            fail_on_crash: raw.fail_on_crash.unwrap_or(false),
+            fail_on_forfeit: raw.fail_on_forfeit.unwrap_or(false),
+        })
+    }
+
+    /// Seconds as a duration: finite, not negative, zero only if `allow_zero`.
+    fn seconds(
+        &self,
+        value: &Spanned<f64>,
+        key: &str,
+        allow_zero: bool,
+    ) -> Result<Duration, ConfigError> {
+        rules::seconds(*value.get_ref(), allow_zero).map_err(|e| self.invalid(value.span(), key, e))
+    }
+
+    /// A `[time]` table, or an engine's `time` table; a margin or stall timeout it leaves out is
+    /// `fallback`'s.
+    fn time(
+        &self,
+        raw: RawTime,
+        span: Range<usize>,
+        fallback: (Duration, Duration),
+    ) -> Result<TimeRules, ConfigError> {
+        let limits = [
+            ("base", raw.base.as_ref().map(Spanned::span)),
+            ("move-time", raw.move_time.as_ref().map(Spanned::span)),
+            ("depth", raw.depth.as_ref().map(Spanned::span)),
+            ("nodes", raw.nodes.as_ref().map(Spanned::span)),
+        ];
+        let given: Vec<(&str, Range<usize>)> = limits
+            .into_iter()
+            .filter_map(|(k, s)| s.map(|s| (k, s)))
+            .collect();
+        match given.as_slice() {
+            [] => {
+                return Err(self.invalid(
+                    span,
+                    "time",
+                    "needs one of `base` (with optional `increment`), `move-time`, `depth` or \
+                     `nodes`",
+                ))
+            }
+            [_] => {}
+            [(first, first_span), (second, second_span), ..] => {
+                return Err(self.invalid(
+                    second_span.clone(),
+                    second,
+                    format!(
+                        "conflicts with `{first}` on line {}: give exactly one of `base`, \
+                         `move-time`, `depth` or `nodes`",
+                        self.line(first_span)
+                    ),
+                ))
+            }
+        }
+        if let (Some(inc), None) = (&raw.increment, &raw.base) {
+            return Err(self.invalid(
+                inc.span(),
+                "increment",
+                "is only allowed with `base` (a clock)",
+            ));
+        }
+        let time = if let Some(base) = &raw.base {
+            let increment = match &raw.increment {
+                Some(inc) => self.seconds(inc, "increment", true)?,
+                None => Duration::ZERO,
+            };
+            TimeControl::Clock {
+                base: self.seconds(base, "base", false)?,
+                increment,
+            }
+        } else if let Some(mt) = &raw.move_time {
+            TimeControl::MoveTime(self.seconds(mt, "move-time", false)?)
+        } else if let Some(depth) = &raw.depth {
+            if *depth.get_ref() == 0 {
+                return Err(self.invalid(depth.span(), "depth", "must be at least 1"));
+            }
+            TimeControl::Depth(*depth.get_ref())
+        } else {
+            let nodes = raw.nodes.as_ref().expect("exactly one limit is given");
+            if *nodes.get_ref() == 0 {
+                return Err(self.invalid(nodes.span(), "nodes", "must be at least 1"));
+            }
+            TimeControl::Nodes(*nodes.get_ref())
+        };
+        let margin = match &raw.margin {
+            Some(m) => self.seconds(m, "margin", true)?,
+            None => fallback.0,
+        };
+        let stall_timeout = match &raw.stall_timeout {
+            Some(s) => self.seconds(s, "stall-timeout", false)?,
+            None => fallback.1,
+        };
+        Ok(TimeRules {
+            control: time,
+            margin,
+            stall_timeout,
+        })
+    }
+
+    fn openings(
+        &self,
+        raw: RawOpenings,
+        span: Range<usize>,
+        base_dir: &Path,
+    ) -> Result<OpeningsConfig, ConfigError> {
+        let source = match (raw.file, raw.builtin) {
+            (Some(_), Some(builtin)) => {
+                return Err(self.invalid(
+                    builtin.span(),
+                    "builtin",
+                    "give either `file` or `builtin`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(self.invalid(
+                    span,
+                    "openings",
+                    format!(
+                        "needs `file` (an opening file) or `builtin` (one of {})",
+                        BUILTIN_NAMES.join(", ")
+                    ),
+                ))
+            }
+            (Some(file), None) => {
+                if file.get_ref().trim().is_empty() {
+                    return Err(self.invalid(file.span(), "file", "must not be empty"));
+                }
+                OpeningSource::File(base_dir.join(file.into_inner()))
+            }
+            (None, Some(builtin)) => {
+                if !BUILTIN_NAMES.contains(&builtin.get_ref().as_str()) {
+                    return Err(self.invalid(
+                        builtin.span(),
+                        "builtin",
+                        format!(
+                            "unknown built-in opening set `{}` (known: {})",
+                            builtin.get_ref(),
+                            BUILTIN_NAMES.join(", ")
+                        ),
+                    ));
+                }
+                OpeningSource::Builtin(builtin.into_inner())
+            }
+        };
+        let order =
+            match (raw.order.map(Spanned::into_inner), raw.seed) {
+                (None | Some(RawOrder::Sequential), Some(seed)) => return Err(self.invalid(
+                    seed.span(),
+                    "seed",
+                    "only a shuffled order has a seed: set order = \"shuffled\", or remove `seed`",
+                )),
+                (None | Some(RawOrder::Sequential), None) => OpeningOrder::Sequential,
+                (Some(RawOrder::Shuffled), seed) => OpeningOrder::Shuffled {
+                    seed: seed.map_or(0, Spanned::into_inner),
+                },
+            };
+        let start = match raw.start {
+            Some(s) if *s.get_ref() == 0 => {
+                return Err(self.invalid(s.span(), "start", "must be at least 1 (it is 1-based)"))
+            }
+            Some(s) => s.into_inner(),
+            None => 1,
+        };
+        Ok(OpeningsConfig {
+            source,
+            order,
+            start,
+        })
+    }
+
+    fn engines(
+        &self,
+        raw: Option<Spanned<Vec<Spanned<RawEngine>>>>,
+        format: Format,
+        format_span: Range<usize>,
+        base_dir: &Path,
+        shared: TimeRules,
+    ) -> Result<Vec<EngineConfig>, ConfigError> {
+        let raw = raw.map(Spanned::into_inner).unwrap_or_default();
+        let count = raw.len();
+        let (ok, needs) = match format {
+            Format::Match => (count == 2, "exactly 2"),
+            Format::Gauntlet | Format::RoundRobin => (count >= 2, "at least 2"),
+        };
+        if !ok {
+            // Point at the first engine too many, else the format that asks for more.
+            let span = match raw.get(2) {
+                Some(third) if count > 2 => third.span(),
+                _ => format_span,
+            };
+            return Err(self.invalid(
+                span,
+                "engine",
+                format!("a {format} needs {needs} engines (`[[engine]]` tables), found {count}"),
+            ));
+        }
+        let mut engines: Vec<EngineConfig> = Vec::with_capacity(count);
+        let mut name_lines: Vec<usize> = Vec::with_capacity(count);
+        for entry in raw {
+            let entry = entry.into_inner();
+            let name = entry.name.get_ref();
+            if name.trim().is_empty() {
+                return Err(self.invalid(entry.name.span(), "name", "must not be empty"));
+            }
+            if let Some(i) = engines.iter().position(|e| &e.name == name) {
+                return Err(self.invalid(
+                    entry.name.span(),
+                    "name",
+                    format!(
+                        "duplicate engine name `{name}` (also on line {}); names must be unique",
+                        name_lines[i]
+                    ),
+                ));
+            }
+            let plugin_text = entry.plugin.get_ref().trim();
+            if plugin_text.is_empty() {
+                return Err(self.invalid(entry.plugin.span(), "plugin", "must not be empty"));
+            }
+            let plugin = PluginRef::parse(plugin_text, base_dir);
+            let mut options = Vec::new();
+            for (key, value) in entry.options.map(|o| o.0).unwrap_or_default() {
+                let dotted = format!("options.{}", key.get_ref());
+                if key.get_ref().trim().is_empty() {
+                    return Err(self.invalid(
+                        key.span(),
+                        "options",
+                        "option names must not be empty",
+                    ));
+                }
+                let text = match value.get_ref() {
+                    toml::Value::String(s) => s.clone(),
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(f) => f.to_string(),
+                    toml::Value::Boolean(b) => b.to_string(),
+                    other => {
+                        return Err(self.invalid(
+                            value.span(),
+                            &dotted,
+                            format!(
+                                "an option value must be a string, integer, float or boolean, \
+                                 not {}",
+                                other.type_str()
+                            ),
+                        ))
+                    }
+                };
+                options.push((key.into_inner(), text));
+            }
+            let memory_limit = match &entry.memory_limit {
+                None => None,
+                Some(value) => Some(
+                    rules::memory_limit(value.get_ref())
+                        .map_err(|e| self.invalid(value.span(), "memory-limit", e))?,
+                ),
+            };
+            // An engine's own time table: a margin or stall timeout it leaves out is the
+            // tournament's.
+            let time = match entry.time {
+                None => None,
+                Some(raw) => {
+                    let span = raw.span();
+                    let fallback = (shared.margin, shared.stall_timeout);
+                    Some(self.time(raw.into_inner(), span, fallback)?)
+                }
+            };
+            name_lines.push(self.line(&entry.name.span()));
+            engines.push(EngineConfig {
+                time,
+                name: entry.name.into_inner(),
+                plugin,
+                options,
+                fail_on: entry.fail_on.unwrap_or_default(),
+                memory_limit,
+            });
+        }
+        Ok(engines)
+    }
+}

@@ -1,0 +1,381 @@
+//! The bookkeeping of a run's finished games: the journal (the coordinator is its only
+//! writer), the running totals and sequential test, the claims on further games, and what went
+//! wrong. It needs no engine: the coordinator ([`super::tournament`]) feeds it what its game
+//! tasks hand back, and its rules (a decision lets only the pairs begun finish, a stop file
+//! starts no new pair, a fatal error or a failed write starts nothing more) are tested here.
+
+use super::game::FromGame;
+use crate::events::{Event, EventSink};
+use crate::plan::config::{SprtConfig, Tournament};
+use crate::plan::schedule::ScheduledGame;
+use crate::record::journal::Journal;
+use crate::record::GameRecord;
+use crate::stats::running::PairResult;
+use crate::stats::running::RunningTotals;
+use crate::stats::sprt::{Decision, SprtStatus};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// What the coordinator tells its caller as the run goes on.
+pub enum Progress<'a> {
+    /// Every engine started (the tournament is good to play): the moment for the first line.
+    Started,
+    /// An earlier run's games in the output folder are kept.
+    Resuming {
+        held: usize,
+        planned: usize,
+        to_play: usize,
+        journal: &'a Path,
+    },
+    /// A game finished (and is in the journal); `finished` counts the run's games so far,
+    /// earlier runs' included.
+    GameFinished {
+        record: &'a GameRecord,
+        finished: usize,
+        planned: usize,
+    },
+    /// A game completed its pair. `records` are the finished games so far (in the order they
+    /// finished, without their moves); `sprt` is the test on them.
+    PairFinished {
+        pair: &'a PairResult,
+        sprt: Option<&'a SprtStatus>,
+        records: &'a [GameRecord],
+        elapsed: Duration,
+    },
+    /// The run is over (records sorted by game number): the moment to write final files, before
+    /// the live view hears it. `complete` when every game of the run's share is in.
+    Finished {
+        records: &'a [GameRecord],
+        elapsed: Duration,
+        complete: bool,
+    },
+}
+
+/// The bookkeeping of finished games: the journal, the running totals and test, the claims on
+/// further games, and what went wrong. No engine is needed to drive it.
+pub(super) struct Books<'t> {
+    pub(super) journal: Journal,
+    pub(super) totals: RunningTotals,
+    pub(super) claims: Claims<'t>,
+    /// The sequential test's state when it crossed a bound.
+    pub(super) decided: Option<SprtStatus>,
+    /// Every finished game of the run's folder, earlier runs' first (without their moves).
+    pub(super) records: Vec<GameRecord>,
+    pub(super) planned: usize,
+    pub(super) write_error: Option<anyhow::Error>,
+    pub(super) fatal: Option<anyhow::Error>,
+    pub(super) t: &'t Tournament,
+}
+
+impl<'t> Books<'t> {
+    /// The books of a run that has `previous` games already and plays `todo` of `planned`.
+    pub(super) fn new(
+        t: &'t Tournament,
+        journal: Journal,
+        previous: Vec<GameRecord>,
+        planned: usize,
+    ) -> Books<'t> {
+        let sprt_of_run = t.sprt.filter(|_| t.shard.is_none());
+        let mut totals = RunningTotals::new(
+            planned / 2,
+            sprt_of_run.map(|s| {
+                (
+                    s.params,
+                    t.engines[0].name.as_str(),
+                    t.engines[1].name.as_str(),
+                )
+            }),
+        );
+        let mut earlier: Vec<&GameRecord> = previous.iter().collect();
+        earlier.sort_by_key(|r| r.game);
+        for r in earlier {
+            totals.add(r);
+        }
+        let mut claims = Claims::new(t.stop_file.as_deref());
+        // A resumed run whose test had already decided only completes the pairs it had begun.
+        let decided = totals
+            .sprt_status()
+            .filter(|s| s.decision != Decision::Continue);
+        if decided.is_some() {
+            let last_begun = previous.iter().map(|r| r.pair).max();
+            claims.max_pair = last_begun;
+            claims.closed = last_begun.is_none();
+        }
+        Books {
+            journal,
+            totals,
+            claims,
+            decided,
+            records: previous,
+            planned,
+            write_error: None,
+            fatal: None,
+            t,
+        }
+    }
+
+    /// The test this run decides on: a shard never decides on its own sample (the decision is
+    /// global, `merge --watch`).
+    pub(super) fn sprt_of_run(&self) -> Option<SprtConfig> {
+        self.t.sprt.filter(|_| self.t.shard.is_none())
+    }
+
+    /// A game task's end: a finished game is journaled, counted and told; a decision of the
+    /// test lets the pairs begun finish and starts no new one; a fatal error or a failed write
+    /// starts no more games.
+    pub(super) fn take(
+        &mut self,
+        message: FromGame,
+        events: &EventSink,
+        started: Instant,
+        progress: &mut impl FnMut(Progress),
+    ) {
+        let record = match message {
+            // Abandoned by a stop: not recorded, a resumed run plays it again.
+            FromGame::Abandoned => return,
+            FromGame::Finished(record) => *record,
+            FromGame::Fatal(e) => {
+                self.claims.closed = true;
+                self.fatal.get_or_insert(e);
+                return;
+            }
+        };
+        if self.write_error.is_none() {
+            if let Err(e) = self.journal.append(&record) {
+                self.write_error = Some(e);
+                // Start no more games; those in flight finish and are dropped.
+                self.claims.closed = true;
+            }
+        }
+        let light = record.without_moves();
+        if self.write_error.is_none() {
+            progress(Progress::GameFinished {
+                record: &light,
+                finished: self.records.len() + 1,
+                planned: self.planned,
+            });
+            events.send(Event::GameFinished { record });
+        }
+        let finished_pair = self.totals.add(&light);
+        self.records.push(light);
+        let Some(pair) = finished_pair else {
+            return;
+        };
+        let status = self.totals.sprt_status();
+        if let Some(status) = &status {
+            if status.decision != Decision::Continue && self.decided.is_none() {
+                // Decided: finish the pairs already begun, start no new pair.
+                self.claims.stop_after_begun();
+                self.decided = Some(status.clone());
+            }
+        }
+        progress(Progress::PairFinished {
+            pair: &pair,
+            sprt: status.as_ref(),
+            records: &self.records,
+            elapsed: started.elapsed(),
+        });
+    }
+}
+
+/// Which scheduled games may still start. Only the coordinator's loop claims games and lowers
+/// the limit, so no game can slip past a decision half-checked.
+pub(super) struct Claims<'f> {
+    /// Index into the games to play of the next one to hand out.
+    pub(super) next: usize,
+    /// The pair of the last game handed out.
+    pub(super) last_pair: Option<usize>,
+    /// Games of a pair above this are not started (set when the SPRT decides).
+    pub(super) max_pair: Option<usize>,
+    /// Nothing more is started (a journal write failed, or nothing was begun).
+    pub(super) closed: bool,
+    /// Checked before each new pair: once it exists, no new pair is started.
+    pub(super) stop_file: Option<&'f Path>,
+    pub(super) stopped_by_file: bool,
+}
+
+impl<'f> Claims<'f> {
+    /// Claims on a fresh list of games to play, watching `stop_file`.
+    fn new(stop_file: Option<&'f Path>) -> Claims<'f> {
+        Claims {
+            next: 0,
+            last_pair: None,
+            max_pair: None,
+            closed: false,
+            stop_file,
+            stopped_by_file: false,
+        }
+    }
+
+    /// The next game of `todo` that may start, if any.
+    pub(super) fn claim(&mut self, todo: &[ScheduledGame]) -> Option<ScheduledGame> {
+        let g = *todo.get(self.next)?;
+        if self.closed || self.max_pair.is_some_and(|m| g.pair > m) {
+            return None;
+        }
+        let new_pair = self.last_pair != Some(g.pair);
+        if new_pair && self.stop_file.is_some_and(Path::exists) {
+            self.stopped_by_file = true;
+            self.stop_after_begun();
+            return None;
+        }
+        self.next += 1;
+        self.last_pair = Some(g.pair);
+        Some(g)
+    }
+
+    /// Let the pairs already begun finish; start no new pair.
+    pub(super) fn stop_after_begun(&mut self) {
+        match self.last_pair {
+            Some(pair) => self.max_pair = Some(self.max_pair.map_or(pair, |m| m.min(pair))),
+            None => self.closed = true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::journal::JSONL_FILE;
+    use crate::record::{OpeningRef, PerColor, Termination};
+
+    /// A match's schedule of `pairs` pairs: games 2p and 2p+1 are pair p.
+    fn todo(pairs: usize) -> Vec<ScheduledGame> {
+        (0..2 * pairs)
+            .map(|i| ScheduledGame {
+                index: i,
+                pair: i / 2,
+                round: i / 2,
+                opening: i / 2,
+                black: i % 2,
+                white: 1 - i % 2,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn claims_hand_out_games_in_order_and_stop_after_the_pairs_begun() {
+        let todo = todo(3);
+        let mut claims = Claims::new(None);
+        let pairs: Vec<usize> = (0..3)
+            .filter_map(|_| claims.claim(&todo))
+            .map(|g| g.pair)
+            .collect();
+        assert_eq!(pairs, [0, 0, 1]);
+        // Decided with pair 1 half begun: its second game still starts, pair 2 never does.
+        claims.stop_after_begun();
+        assert_eq!(claims.claim(&todo).map(|g| g.index), Some(3));
+        assert_eq!(claims.claim(&todo), None);
+        // Nothing begun: nothing starts.
+        let mut fresh = Claims::new(None);
+        fresh.stop_after_begun();
+        assert_eq!(fresh.claim(&todo), None);
+    }
+
+    #[test]
+    fn a_stop_file_starts_no_new_pair() {
+        let dir = std::env::temp_dir().join(format!("claims-stop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stop = dir.join("stop");
+        let todo = todo(2);
+        let mut claims = Claims::new(Some(&stop));
+        assert_eq!(claims.claim(&todo).map(|g| g.index), Some(0));
+        std::fs::write(&stop, "").unwrap();
+        // The pair begun is completed, the next one is not started.
+        assert_eq!(claims.claim(&todo).map(|g| g.index), Some(1));
+        assert_eq!(claims.claim(&todo), None);
+        assert!(claims.stopped_by_file);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A finished game as the books take it: `score` from Black's view.
+    fn finished(game: usize, black: &str, white: &str, score: i32) -> FromGame {
+        FromGame::Finished(Box::new(GameRecord {
+            game,
+            pair: game / 2,
+            black: black.into(),
+            white: white.into(),
+            opening: OpeningRef {
+                index: game / 2,
+                line: 1,
+                text: "f5".into(),
+            },
+            start: othello_board::Position::START.to_string(),
+            moves: Vec::new(),
+            discs: PerColor::default(),
+            score,
+            result: GameRecord::result_text(score).into(),
+            termination: Termination::Normal,
+            forfeit_by: None,
+            reason: String::new(),
+            forfeit_position: None,
+            time_ms: PerColor::default(),
+            time_us: PerColor::default(),
+            nodes: PerColor::default(),
+            searched: Default::default(),
+        }))
+    }
+
+    /// The books of a match with a test that decides after a few won pairs: each game is
+    /// journaled and counted, the decision is taken at the crossing and lets only the pair
+    /// begun finish; a fatal error starts nothing more.
+    #[test]
+    fn the_books_decide_and_close_the_claims() {
+        let dir = std::env::temp_dir().join(format!("books-{}", std::process::id()));
+        let toml = "[tournament]\nformat = \"match\"\npairs = 100\n[time]\ndepth = 1\n\
+                    [openings]\nbuiltin = \"xot-small\"\n[sprt]\nelo0 = 0\nelo1 = 200\n\
+                    alpha = 0.2\nbeta = 0.2\n[[engine]]\nname = \"a\"\nplugin = \"x\"\n\
+                    [[engine]]\nname = \"b\"\nplugin = \"y\"\n";
+        let t = crate::plan::config::parse(toml, "t.toml", &dir).unwrap();
+        let journal = Journal::open(&dir).unwrap();
+        let mut books = Books::new(&t, journal, Vec::new(), 200);
+        let todo = todo(100);
+        let mut pairs_heard = 0;
+        let mut decided_at = None;
+        let mut game = 0;
+        while decided_at.is_none() {
+            // Claim the pair's two games, then a's wins in both.
+            for _ in 0..2 {
+                assert_eq!(books.claims.claim(&todo).map(|g| g.index), Some(game));
+                let (black, white, score) = if game % 2 == 0 {
+                    ("a", "b", 20)
+                } else {
+                    ("b", "a", -20)
+                };
+                books.take(
+                    finished(game, black, white, score),
+                    &EventSink::none(),
+                    Instant::now(),
+                    &mut |p| {
+                        if let Progress::PairFinished { .. } = p {
+                            pairs_heard += 1;
+                        }
+                    },
+                );
+                game += 1;
+            }
+            if books.decided.is_some() {
+                decided_at = Some(game);
+            }
+            assert!(game < 200, "never decided");
+        }
+        assert_eq!(books.decided.as_ref().unwrap().decision, Decision::AcceptH1);
+        assert_eq!(pairs_heard, game / 2);
+        // Decided after a complete pair: no game of a later pair starts.
+        assert_eq!(books.claims.claim(&todo), None);
+        let journaled = crate::record::journal::read_journal(&dir.join(JSONL_FILE)).unwrap();
+        assert_eq!(journaled.len(), game);
+        assert_eq!(books.records.len(), game);
+        // A fatal error closes the claims and is kept for the end.
+        books.claims.max_pair = None;
+        books.take(
+            FromGame::Fatal(anyhow::anyhow!("no workers")),
+            &EventSink::none(),
+            Instant::now(),
+            &mut |_| {},
+        );
+        assert!(books.fatal.is_some() && books.claims.closed);
+        assert_eq!(books.claims.claim(&todo), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
