@@ -237,7 +237,6 @@ impl<'f> Claims<'f> {
 mod tests {
     use super::*;
     use crate::record::journal::JSONL_FILE;
-    use crate::record::{OpeningRef, PerColor, Termination};
 
     /// A match's schedule of `pairs` pairs: games 2p and 2p+1 are pair p.
     fn todo(pairs: usize) -> Vec<ScheduledGame> {
@@ -290,30 +289,7 @@ mod tests {
 
     /// A finished game as the books take it: `score` from Black's view.
     fn finished(game: usize, black: &str, white: &str, score: i32) -> FromGame {
-        FromGame::Finished(Box::new(GameRecord {
-            game,
-            pair: game / 2,
-            black: black.into(),
-            white: white.into(),
-            opening: OpeningRef {
-                index: game / 2,
-                line: 1,
-                text: "f5".into(),
-            },
-            start: othello_board::Position::START.to_string(),
-            moves: Vec::new(),
-            discs: PerColor::default(),
-            score,
-            result: GameRecord::result_text(score).into(),
-            termination: Termination::Normal,
-            forfeit_by: None,
-            reason: String::new(),
-            forfeit_position: None,
-            time_ms: PerColor::default(),
-            time_us: PerColor::default(),
-            nodes: PerColor::default(),
-            searched: Default::default(),
-        }))
+        FromGame::Finished(Box::new(GameRecord::skeleton(game, black, white, score)))
     }
 
     /// The books of a match with a test that decides after a few won pairs: each game is

@@ -149,6 +149,35 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// A game that ended normally by `score` discs (Black's view), from the start position
+    /// with no moves, times or nodes: the skeleton that tests and benchmarks fill in.
+    pub fn skeleton(game: usize, black: &str, white: &str, score: i32) -> GameRecord {
+        GameRecord {
+            game,
+            pair: game / 2,
+            black: black.into(),
+            white: white.into(),
+            opening: OpeningRef {
+                index: game / 2,
+                line: game / 2 + 1,
+                text: String::new(),
+            },
+            start: Position::START.to_string(),
+            moves: Vec::new(),
+            discs: PerColor::default(),
+            score,
+            result: GameRecord::result_text(score).into(),
+            termination: Termination::Normal,
+            forfeit_by: None,
+            reason: String::new(),
+            forfeit_position: None,
+            time_ms: PerColor::default(),
+            time_us: PerColor::default(),
+            nodes: PerColor::default(),
+            searched: PerColor::default(),
+        }
+    }
+
     /// The result text for a Black disc difference.
     pub fn result_text(score: i32) -> &'static str {
         match score.signum() {
