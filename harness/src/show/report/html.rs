@@ -2,10 +2,7 @@
 //! SVG backend), no external assets.
 
 use super::markdown::duration_text;
-use super::{
-    disc_differences, elo_trajectory, headline, model_name, termination_name, unit_name, EloPoint,
-    Report, TrajectoryPoint,
-};
+use super::{disc_differences, elo_trajectory, headline, EloPoint, Report, TrajectoryPoint};
 use crate::record::GameRecord;
 use crate::show::standings::{Column, Interval, MISSING};
 use plotters::prelude::*;
@@ -166,8 +163,8 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
              <td>{}</td><td>{}</td><td>{}</td></tr></tbody></table></div>",
             esc(&sp.candidate),
             esc(&sp.baseline),
-            model_name(p.model),
-            unit_name(p.unit),
+            p.model.as_str(),
+            p.unit.as_str(),
             p.elo0,
             p.elo1,
             p.alpha,
@@ -339,7 +336,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
                     .get(i)
                     .map(|g| {
                         let forfeit = if g.termination.is_forfeit() {
-                            format!(" ({})", termination_name(g.termination))
+                            format!(" ({})", g.termination.as_str())
                         } else {
                             String::new()
                         };
@@ -424,7 +421,7 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
                 "<tr><td class=\"l\">{}</td><td class=\"l\"><code>{}</code></td><td>{}</td>\
                  <td class=\"wrap\">{}</td><td class=\"wrap\">{}</td></tr>",
                 esc(&f.engine),
-                termination_name(f.termination),
+                f.termination.as_str(),
                 f.count,
                 f.games
                     .iter()

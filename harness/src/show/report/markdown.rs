@@ -1,6 +1,6 @@
 //! `report.md`: the short summary a CI job shows (GitHub-flavoured Markdown).
 
-use super::{headline, model_name, termination_name, unit_name, Report};
+use super::{headline, Report};
 use crate::show::standings::{Column, Standing};
 use std::fmt::Write;
 
@@ -41,7 +41,7 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(
             s,
             "SPRT: {} Elo [{}, {}] on {} results, α = {}, β = {}: LLR {:.2}, bounds [{:.2}, {:.2}], {} observations.\n",
-            model_name(p.model), p.elo0, p.elo1, unit_name(p.unit), p.alpha, p.beta, sp.llr,
+            p.model.as_str(), p.elo0, p.elo1, p.unit.as_str(), p.alpha, p.beta, sp.llr,
             sp.lower_bound, sp.upper_bound, sp.observations
         );
     }
@@ -103,7 +103,7 @@ pub fn markdown(report: &Report) -> String {
                 "- {}: {} × `{}` (games {}), e.g. {}",
                 cell(&f.engine),
                 f.count,
-                termination_name(f.termination),
+                f.termination.as_str(),
                 f.games
                     .iter()
                     .map(|g| (g + 1).to_string())

@@ -578,7 +578,7 @@ fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
             Some(Color::White) => r.white.clone(),
             None => "?".to_string(),
         };
-        let key = (engine.clone(), termination_name(r.termination).to_string());
+        let key = (engine.clone(), r.termination.as_str().to_string());
         let entry = map.entry(key).or_insert_with(|| ForfeitCount {
             engine,
             termination: r.termination,
@@ -590,28 +590,6 @@ fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
         entry.games.push(r.game);
     }
     map.into_values().collect()
-}
-
-/// `logistic` or `normalized`.
-pub fn model_name(m: crate::stats::sprt::Model) -> &'static str {
-    match m {
-        crate::stats::sprt::Model::Logistic => "logistic",
-        crate::stats::sprt::Model::Normalized => "normalized",
-    }
-}
-
-/// `trinomial`, `pentanomial` or `discs`.
-pub fn unit_name(u: crate::stats::sprt::Unit) -> &'static str {
-    match u {
-        crate::stats::sprt::Unit::Trinomial => "trinomial",
-        crate::stats::sprt::Unit::Pentanomial => "pentanomial",
-        crate::stats::sprt::Unit::Discs => "discs",
-    }
-}
-
-/// The journal's spelling of a termination (`time_forfeit`, …).
-pub fn termination_name(t: Termination) -> &'static str {
-    t.as_str()
 }
 
 /// The headline: the SPRT decision in words, or the first pairing's Elo, or the leader.
