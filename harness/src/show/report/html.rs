@@ -1,10 +1,10 @@
 //! `report.html`: one self-contained page (inline CSS, inline SVG charts drawn with plotters'
 //! SVG backend), no external assets.
 
-use super::markdown::duration_text;
 use super::{disc_differences, elo_trajectory, headline, EloPoint, Report, TrajectoryPoint};
 use crate::record::GameRecord;
 use crate::show::standings::{Column, Interval, MISSING};
+use crate::show::text::duration_hms;
 use plotters::prelude::*;
 use std::fmt::Write;
 
@@ -133,11 +133,11 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
         ),
     ];
     if let Some(e) = report.totals.elapsed_seconds {
-        meta.push(format!("<b>Elapsed</b> {}", duration_text(e)));
+        meta.push(format!("<b>Elapsed</b> {}", duration_hms(e)));
     }
     meta.push(format!(
         "<b>Engine time</b> {}",
-        duration_text(report.totals.engine_seconds)
+        duration_hms(report.totals.engine_seconds)
     ));
     meta.push(format!("<b>File</b> <code>{}</code>", esc(&t.source)));
     let _ = writeln!(

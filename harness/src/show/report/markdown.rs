@@ -2,6 +2,7 @@
 
 use super::{headline, Report};
 use crate::show::standings::{Column, Standing};
+use crate::show::text::duration_hms;
 use std::fmt::Write;
 
 /// Escapes the characters that would break a table cell.
@@ -23,7 +24,7 @@ pub fn markdown(report: &Report) -> String {
     let elapsed = report
         .totals
         .elapsed_seconds
-        .map(|e| format!(", {}", duration_text(e)))
+        .map(|e| format!(", {}", duration_hms(e)))
         .unwrap_or_default();
     let _ = writeln!(
         s,
@@ -114,18 +115,4 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     s
-}
-
-/// `1h 02m 03s`, `2m 05s`, `12.3s`.
-pub(super) fn duration_text(secs: f64) -> String {
-    if secs < 60.0 {
-        return format!("{secs:.1}s");
-    }
-    let total = secs.round() as u64;
-    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
-    if h > 0 {
-        format!("{h}h {m:02}m {s:02}s")
-    } else {
-        format!("{m}m {s:02}s")
-    }
 }

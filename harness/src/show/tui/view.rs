@@ -2,10 +2,11 @@
 //! panel, the help overlay and the quit prompt; and the replay screen with the same board view.
 //! Everything reads the model of `state`; nothing here changes it.
 
-use super::state::{clock_text, count_text, duration_text, GameState, State, LINGER};
+use super::state::{GameState, State, LINGER};
 use crate::events::ControlState;
 use crate::search::SearchInfo;
 use crate::show::standings::{Column, MISSING};
+use crate::show::text::{count_compact, duration_clock, duration_compact};
 use othello_board::{Color as Side, Move, Position, Square};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -144,14 +145,14 @@ fn search_line(side: Side, info: Option<&SearchInfo>, name: &str, wide: bool) ->
         Some(i) => {
             let nps = i
                 .nps()
-                .map(|n| format!(" {} nps", count_text(n)))
+                .map(|n| format!(" {} nps", count_compact(n)))
                 .unwrap_or_default();
             spans.push(Span::raw(format!(
                 "depth {}@{}% {:+.2} {} nodes{nps}",
                 i.depth,
                 i.selectivity,
                 i.score,
-                count_text(i.nodes)
+                count_compact(i.nodes)
             )));
             let pv = pv_text(&i.pv, if wide { 8 } else { 4 });
             if !pv.is_empty() {
@@ -184,7 +185,7 @@ fn game_info(
         // A side without a clock (time per move, depth, nodes) gets blanks where the other
         // side's clock stands, so the columns stay aligned.
         let clock = match clocks[side.index()] {
-            Some(left) => format!("  {:>7}", clock_text(left)),
+            Some(left) => format!("  {:>7}", duration_clock(left)),
             None if g.has_clock() => " ".repeat(9),
             None => String::new(),
         };
@@ -401,14 +402,14 @@ fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant, large: bo
     };
     let elapsed = s
         .elapsed(now)
-        .map(duration_text)
+        .map(duration_compact)
         .unwrap_or_else(|| "-".into());
     // Paused, no game starts: an estimate of the end would run on meaninglessly.
     let eta = match s.control {
         ControlState::Paused => "  ETA paused".to_string(),
         _ => s
             .eta(now)
-            .map(|d| format!("  ETA {}", duration_text(d)))
+            .map(|d| format!("  ETA {}", duration_compact(d)))
             .unwrap_or_default(),
     };
     f.render_widget(
