@@ -9,7 +9,8 @@
 //! - [`build`] makes the serializable [`Report`] (`report.json`, described field by field in
 //!   `reports/report.schema.json` and `reports/README.md`);
 //! - [`markdown`] renders the short summary a CI job shows (`report.md`);
-//! - [`html`] renders one self-contained page with inline SVG charts (`report.html`);
+//! - [`html`] renders one self-contained page (`report.html`) with inline SVG charts drawn in
+//!   `chart`;
 //! - [`write_reports`] writes all three atomically (temporary file, then rename).
 //!
 //! Numbering: what a person reads (report.md, report.html, the terminal, `harness replay`)
@@ -19,6 +20,7 @@
 //! Non-finite numbers never reach the JSON: an infinite interval bound (the disc difference with
 //! a single complete pair) is `null`, and so is a ratio whose denominator is zero.
 
+mod chart;
 mod html;
 mod markdown;
 #[cfg(test)]
