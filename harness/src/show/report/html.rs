@@ -2,9 +2,11 @@
 //! external assets.
 
 use super::chart::{disc_histogram, elo_chart, llr_chart};
-use super::{disc_differences, elo_trajectory, headline, Report};
+use super::{
+    disc_differences, elo_trajectory, headline, OpeningResult, RatingsReport, Report, SprtReport,
+};
 use crate::record::GameRecord;
-use crate::show::standings::{Column, Interval, MISSING};
+use crate::show::standings::{Column, Interval, Standing, MISSING};
 use crate::show::text::duration_hms;
 use std::fmt::Write;
 
@@ -87,8 +89,29 @@ fn signed_class(x: f64) -> &'static str {
 /// Renders the page. `records` are the same records the report was built from (the charts
 /// need the per-pair prefixes).
 pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
-    let t = &report.tournament;
     let mut s = String::new();
+    page_head(&mut s, report);
+    summary(&mut s, report);
+    if let Some(sp) = &report.sprt {
+        sprt_section(&mut s, sp)?;
+    }
+    results_section(&mut s, report);
+    if let Some(r) = &report.ratings {
+        ratings_section(&mut s, r);
+    }
+    for p in &report.pairings {
+        pairing_charts(&mut s, p, records)?;
+    }
+    openings_section(&mut s, report);
+    engines_section(&mut s, report);
+    forfeits_section(&mut s, report);
+    page_foot(&mut s, report);
+    Ok(s)
+}
+
+/// The page up to its title: the document head with the style sheet.
+fn page_head(s: &mut String, report: &Report) {
+    let t = &report.tournament;
     let title = format!("{} – {}", t.engines.join(" vs "), t.format);
     let _ = write!(
         s,
@@ -98,6 +121,11 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
         esc(&title)
     );
     let _ = writeln!(s, "<h1>Othello tournament report</h1>");
+}
+
+/// The headline (the test's decision, or the leading result) and the run's facts.
+fn summary(s: &mut String, report: &Report) {
+    let t = &report.tournament;
     let class = match report.sprt.as_ref().map(|s| s.decision) {
         Some(crate::stats::sprt::Decision::AcceptH1) => "headline h1",
         Some(crate::stats::sprt::Decision::AcceptH0) => "headline h0",
@@ -141,48 +169,51 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
             .collect::<Vec<_>>()
             .join(" ")
     );
+}
 
-    // Sequential test.
-    if let Some(sp) = &report.sprt {
-        let p = &sp.params;
-        let _ = writeln!(s, "<h2>Sequential test (SPRT)</h2>");
-        let _ = writeln!(
-            s,
-            "<div class=\"scroll\"><table><thead><tr><th class=\"l\">candidate</th><th class=\"l\">baseline</th>\
-             <th>model</th><th>unit</th><th>Elo bounds</th><th>α</th><th>β</th>\
-             <th>LLR</th><th>bounds</th><th>decision</th><th>games</th><th>pairs</th></tr></thead>\
-             <tbody><tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
-             <td>[{}, {}]</td><td>{}</td><td>{}</td><td><b>{:.3}</b></td><td>[{:.3}, {:.3}]</td>\
-             <td>{}</td><td>{}</td><td>{}</td></tr></tbody></table></div>",
-            esc(&sp.candidate),
-            esc(&sp.baseline),
-            p.model.as_str(),
-            p.unit.as_str(),
-            p.elo0,
-            p.elo1,
-            p.alpha,
-            p.beta,
-            sp.llr,
-            sp.lower_bound,
-            sp.upper_bound,
-            crate::show::text::decision_label(sp.decision),
-            sp.games,
-            sp.pairs
-        );
-        let svg = llr_chart(&sp.trajectory, sp.lower_bound, sp.upper_bound)?;
-        let _ = writeln!(
-            s,
-            "<div class=\"charts\"><figure>{svg}<figcaption>Log-likelihood ratio after each \
-             complete pair. Reaching the upper line accepts H1 (the Elo of {} against {} is \
-             at least {}), the lower line accepts H0 (at most {}).</figcaption></figure></div>",
-            esc(&sp.candidate),
-            esc(&sp.baseline),
-            p.elo1,
-            p.elo0
-        );
-    }
+/// The sequential test: its parameters and state, and the LLR chart.
+fn sprt_section(s: &mut String, sp: &SprtReport) -> anyhow::Result<()> {
+    let p = &sp.params;
+    let _ = writeln!(s, "<h2>Sequential test (SPRT)</h2>");
+    let _ = writeln!(
+        s,
+        "<div class=\"scroll\"><table><thead><tr><th class=\"l\">candidate</th><th class=\"l\">baseline</th>\
+         <th>model</th><th>unit</th><th>Elo bounds</th><th>α</th><th>β</th>\
+         <th>LLR</th><th>bounds</th><th>decision</th><th>games</th><th>pairs</th></tr></thead>\
+         <tbody><tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
+         <td>[{}, {}]</td><td>{}</td><td>{}</td><td><b>{:.3}</b></td><td>[{:.3}, {:.3}]</td>\
+         <td>{}</td><td>{}</td><td>{}</td></tr></tbody></table></div>",
+        esc(&sp.candidate),
+        esc(&sp.baseline),
+        p.model.as_str(),
+        p.unit.as_str(),
+        p.elo0,
+        p.elo1,
+        p.alpha,
+        p.beta,
+        sp.llr,
+        sp.lower_bound,
+        sp.upper_bound,
+        crate::show::text::decision_label(sp.decision),
+        sp.games,
+        sp.pairs
+    );
+    let svg = llr_chart(&sp.trajectory, sp.lower_bound, sp.upper_bound)?;
+    let _ = writeln!(
+        s,
+        "<div class=\"charts\"><figure>{svg}<figcaption>Log-likelihood ratio after each \
+         complete pair. Reaching the upper line accepts H1 (the Elo of {} against {} is \
+         at least {}), the lower line accepts H0 (at most {}).</figcaption></figure></div>",
+        esc(&sp.candidate),
+        esc(&sp.baseline),
+        p.elo1,
+        p.elo0
+    );
+    Ok(())
+}
 
-    // Pairings.
+/// The standings of every pairing, with notes on the columns.
+fn results_section(s: &mut String, report: &Report) {
     let _ = writeln!(s, "<h2>Results</h2>");
     let headers: String = Column::ALL
         .iter()
@@ -238,145 +269,156 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
              trinomial Elo only.</p>"
         );
     }
+}
 
-    // Joint rating.
-    if let Some(r) = &report.ratings {
+/// The joint rating of more than two engines.
+fn ratings_section(s: &mut String, r: &RatingsReport) {
+    let _ = writeln!(
+        s,
+        "<h3>Joint rating (Bradley-Terry, {} = 0)</h3>",
+        esc(r.anchor.as_deref().unwrap_or("mean"))
+    );
+    let _ = writeln!(
+        s,
+        "<div class=\"scroll\"><table><thead><tr><th>rank</th><th class=\"l\">engine</th><th>Elo</th>\
+         <th>95% interval</th><th>games</th><th>score</th></tr></thead><tbody>"
+    );
+    for e in &r.engines {
         let _ = writeln!(
             s,
-            "<h3>Joint rating (Bradley-Terry, {} = 0)</h3>",
-            esc(r.anchor.as_deref().unwrap_or("mean"))
+            "<tr><td>{}</td><td class=\"l\">{}</td><td class=\"{}\"><b>{:+.1}</b></td>\
+             <td>[{:+.1}, {:+.1}]</td><td>{}</td><td>{:.1}%</td></tr>",
+            e.rank,
+            esc(&e.name),
+            signed_class(e.elo),
+            e.elo,
+            e.low,
+            e.high,
+            e.games,
+            100.0 * e.score
         );
-        let _ = writeln!(
-            s,
-            "<div class=\"scroll\"><table><thead><tr><th>rank</th><th class=\"l\">engine</th><th>Elo</th>\
-             <th>95% interval</th><th>games</th><th>score</th></tr></thead><tbody>"
-        );
-        for e in &r.engines {
-            let _ = writeln!(
-                s,
-                "<tr><td>{}</td><td class=\"l\">{}</td><td class=\"{}\"><b>{:+.1}</b></td>\
-                 <td>[{:+.1}, {:+.1}]</td><td>{}</td><td>{:.1}%</td></tr>",
-                e.rank,
-                esc(&e.name),
-                signed_class(e.elo),
-                e.elo,
-                e.low,
-                e.high,
-                e.games,
-                100.0 * e.score
-            );
+    }
+    let _ = writeln!(s, "</tbody></table></div>");
+}
+
+/// A pairing's charts: its Elo over pairs and its disc differences.
+fn pairing_charts(s: &mut String, p: &Standing, records: &[GameRecord]) -> anyhow::Result<()> {
+    let _ = writeln!(
+        s,
+        "<h3>{} vs {}</h3><div class=\"charts\">",
+        esc(&p.a),
+        esc(&p.b)
+    );
+    let elo = elo_trajectory(&p.a, &p.b, records);
+    let svg = elo_chart(&elo)?;
+    let _ = writeln!(
+        s,
+        "<figure>{svg}<figcaption>Elo of {} against {} (pentanomial) after each complete \
+         pair, with its 95% interval.{}</figcaption></figure>",
+        esc(&p.a),
+        esc(&p.b),
+        if p.pentanomial.iter().filter(|&&c| c > 0).count() == 1 {
+            " Every pair scored the same: the interval is the Jeffreys one (see the \
+             statistics' documentation), since the sample shows no spread."
+        } else {
+            ""
         }
-        let _ = writeln!(s, "</tbody></table></div>");
-    }
+    );
+    let discs = disc_differences(&p.a, &p.b, records);
+    let svg = disc_histogram(&discs)?;
+    let _ = writeln!(
+        s,
+        "<figure>{svg}<figcaption>Final disc difference per game from {}'s view ({} games \
+         played out; forfeits are left out of the disc statistics and counted as results, \
+         ±64, in the score).</figcaption></figure></div>",
+        esc(&p.a),
+        discs.len()
+    );
+    Ok(())
+}
 
-    // Charts per pairing.
-    for p in &report.pairings {
-        let _ = writeln!(
-            s,
-            "<h3>{} vs {}</h3><div class=\"charts\">",
-            esc(&p.a),
-            esc(&p.b)
-        );
-        let elo = elo_trajectory(&p.a, &p.b, records);
-        let svg = elo_chart(&elo)?;
-        let _ = writeln!(
-            s,
-            "<figure>{svg}<figcaption>Elo of {} against {} (pentanomial) after each complete \
-             pair, with its 95% interval.{}</figcaption></figure>",
-            esc(&p.a),
-            esc(&p.b),
-            if p.pentanomial.iter().filter(|&&c| c > 0).count() == 1 {
-                " Every pair scored the same: the interval is the Jeffreys one (see the \
-                 statistics' documentation), since the sample shows no spread."
-            } else {
-                ""
-            }
-        );
-        let discs = disc_differences(&p.a, &p.b, records);
-        let svg = disc_histogram(&discs)?;
-        let _ = writeln!(
-            s,
-            "<figure>{svg}<figcaption>Final disc difference per game from {}'s view ({} games \
-             played out; forfeits are left out of the disc statistics and counted as results, \
-             ±64, in the score).</figcaption></figure></div>",
-            esc(&p.a),
-            discs.len()
-        );
-    }
-
-    // Openings.
+/// Every game pair: its opening, its two games and the first engine's points and discs
+/// (folded when long).
+fn openings_section(s: &mut String, report: &Report) {
     let _ = writeln!(s, "<h2>Openings</h2>");
     if report.openings.is_empty() {
         let _ = writeln!(s, "<p>No games yet.</p>");
-    } else {
-        let fold = report.openings.len() > FOLD_ROWS;
-        if fold {
-            let _ = writeln!(
-                s,
-                "<details><summary>{} game pairs</summary>",
-                report.openings.len()
-            );
-        }
+        return;
+    }
+    let fold = report.openings.len() > FOLD_ROWS;
+    if fold {
         let _ = writeln!(
             s,
-            "<div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th><th class=\"l\">opponent</th><th>pair</th>\
-             <th>opening #</th><th class=\"l\">opening</th><th>game 1</th><th>game 2</th>\
-             <th>points</th><th>discs</th></tr></thead><tbody>"
-        );
-        for o in &report.openings {
-            let game = |i: usize| {
-                o.games
-                    .get(i)
-                    .map(|g| {
-                        let forfeit = if g.termination.is_forfeit() {
-                            format!(" ({})", g.termination.as_str())
-                        } else {
-                            String::new()
-                        };
-                        format!(
-                            "{} {:+} {}{}",
-                            esc(&short(&g.black)),
-                            g.score,
-                            esc(&short(&g.white)),
-                            forfeit
-                        )
-                    })
-                    .unwrap_or_else(|| MISSING.into())
-            };
-            let _ = writeln!(
-                s,
-                "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
-                 <td class=\"l\"><code>{}</code></td><td>{}</td><td>{}</td><td class=\"{}\">{}</td>\
-                 <td class=\"{}\">{}</td></tr>",
-                esc(&o.a),
-                esc(&o.b),
-                o.pair + 1,
-                o.opening_index + 1,
-                esc(&o.opening),
-                game(0),
-                game(1),
-                o.a_points.map(|p| signed_class(p - 1.0)).unwrap_or(""),
-                o.a_points
-                    .map(|p| format!("{p}–{}", 2.0 - p))
-                    .unwrap_or_else(|| MISSING.into()),
-                o.a_discs.map(|d| signed_class(d as f64)).unwrap_or(""),
-                o.a_discs
-                    .map(|d| format!("{d:+}"))
-                    .unwrap_or_else(|| MISSING.into()),
-            );
-        }
-        let _ = writeln!(s, "</tbody></table></div>");
-        if fold {
-            let _ = writeln!(s, "</details>");
-        }
-        let _ = writeln!(
-            s,
-            "<p class=\"meta\">Game columns: Black, Black's disc difference, White. Points and \
-             discs are the first engine's over the pair.</p>"
+            "<details><summary>{} game pairs</summary>",
+            report.openings.len()
         );
     }
+    let _ = writeln!(
+        s,
+        "<div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th><th class=\"l\">opponent</th><th>pair</th>\
+         <th>opening #</th><th class=\"l\">opening</th><th>game 1</th><th>game 2</th>\
+         <th>points</th><th>discs</th></tr></thead><tbody>"
+    );
+    for o in &report.openings {
+        opening_row(s, o);
+    }
+    let _ = writeln!(s, "</tbody></table></div>");
+    if fold {
+        let _ = writeln!(s, "</details>");
+    }
+    let _ = writeln!(
+        s,
+        "<p class=\"meta\">Game columns: Black, Black's disc difference, White. Points and \
+         discs are the first engine's over the pair.</p>"
+    );
+}
 
-    // Each engine's searches.
+/// One game pair of the openings table.
+fn opening_row(s: &mut String, o: &OpeningResult) {
+    let game = |i: usize| {
+        o.games
+            .get(i)
+            .map(|g| {
+                let forfeit = if g.termination.is_forfeit() {
+                    format!(" ({})", g.termination.as_str())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} {:+} {}{}",
+                    esc(&short(&g.black)),
+                    g.score,
+                    esc(&short(&g.white)),
+                    forfeit
+                )
+            })
+            .unwrap_or_else(|| MISSING.into())
+    };
+    let _ = writeln!(
+        s,
+        "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td>\
+         <td class=\"l\"><code>{}</code></td><td>{}</td><td>{}</td><td class=\"{}\">{}</td>\
+         <td class=\"{}\">{}</td></tr>",
+        esc(&o.a),
+        esc(&o.b),
+        o.pair + 1,
+        o.opening_index + 1,
+        esc(&o.opening),
+        game(0),
+        game(1),
+        o.a_points.map(|p| signed_class(p - 1.0)).unwrap_or(""),
+        o.a_points
+            .map(|p| format!("{p}–{}", 2.0 - p))
+            .unwrap_or_else(|| MISSING.into()),
+        o.a_discs.map(|d| signed_class(d as f64)).unwrap_or(""),
+        o.a_discs
+            .map(|d| format!("{d:+}"))
+            .unwrap_or_else(|| MISSING.into()),
+    );
+}
+
+/// Each engine's searches.
+fn engines_section(s: &mut String, report: &Report) {
     let _ = writeln!(
         s,
         "<h2>Engines</h2><div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th>\
@@ -397,42 +439,43 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
         "</tbody></table></div><p class=\"meta\">Searched moves only (book moves and forced \
          passes aside); time as the harness measured it, nodes as the engine reported them.</p>"
     );
+}
 
-    // Forfeits.
+/// Forfeits by engine and termination, with their games and the first reason.
+fn forfeits_section(s: &mut String, report: &Report) {
     let _ = writeln!(s, "<h2>Forfeits</h2>");
     if report.forfeits.is_empty() {
         let _ = writeln!(s, "<p>No forfeits.</p>");
-    } else {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "<div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th><th class=\"l\">termination</th>\
+         <th>count</th><th class=\"l\">games</th><th class=\"l\">first reason</th></tr></thead><tbody>"
+    );
+    for f in &report.forfeits {
         let _ = writeln!(
             s,
-            "<div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th><th class=\"l\">termination</th>\
-             <th>count</th><th class=\"l\">games</th><th class=\"l\">first reason</th></tr></thead><tbody>"
+            "<tr><td class=\"l\">{}</td><td class=\"l\"><code>{}</code></td><td>{}</td>\
+             <td class=\"wrap\">{}</td><td class=\"wrap\">{}</td></tr>",
+            esc(&f.engine),
+            f.termination.as_str(),
+            f.count,
+            super::game_numbers(&f.games),
+            esc(&f.example)
         );
-        for f in &report.forfeits {
-            let _ = writeln!(
-                s,
-                "<tr><td class=\"l\">{}</td><td class=\"l\"><code>{}</code></td><td>{}</td>\
-                 <td class=\"wrap\">{}</td><td class=\"wrap\">{}</td></tr>",
-                esc(&f.engine),
-                f.termination.as_str(),
-                f.count,
-                f.games
-                    .iter()
-                    .map(|g| (g + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                esc(&f.example)
-            );
-        }
-        let _ = writeln!(s, "</tbody></table></div>");
     }
+    let _ = writeln!(s, "</tbody></table></div>");
+}
+
+/// The footer and the end of the page.
+fn page_foot(s: &mut String, report: &Report) {
     let _ = writeln!(
         s,
         "<footer>Written by the harness from the games journal (report schema version {}).\
          </footer>\n</main>\n</body>\n</html>",
         report.schema_version
     );
-    Ok(s)
 }
 
 /// Engine names in the openings table, shortened when very long.

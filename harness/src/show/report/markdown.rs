@@ -105,11 +105,7 @@ pub fn markdown(report: &Report) -> String {
                 cell(&f.engine),
                 f.count,
                 f.termination.as_str(),
-                f.games
-                    .iter()
-                    .map(|g| (g + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                super::game_numbers(&f.games),
                 cell(&f.example)
             );
         }

@@ -326,6 +326,15 @@ fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 7] {
     ]
 }
 
+/// Game numbers as a person reads them, from 1: `1, 4, 7` for the journal's games 0, 3 and 6.
+fn game_numbers(games: &[usize]) -> String {
+    games
+        .iter()
+        .map(|g| (g + 1).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The LLR of `params`' test of `candidate` against `baseline` after each complete pair between
 /// them, in pair order (by pair number), recomputed from the records exactly as the final
 /// status is. The point for pair `k` uses every game between the two engines whose pair number
