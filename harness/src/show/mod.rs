@@ -6,7 +6,8 @@
 //!   lines of a run;
 //! - [`report`]: `report.json`, `report.md`, `report.html`;
 //! - [`tui`]: the live terminal view and the replay;
-//! - [`text`]: the wording every view shares (a test's decision).
+//! - [`text`]: the wording and number formats every view shares (a test's decision, spans of
+//!   time, large counts).
 
 pub mod progress;
 pub mod report;

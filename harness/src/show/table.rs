@@ -6,6 +6,7 @@
 use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
 use crate::show::standings::{Column, Standing};
+use crate::show::text::rate_compact;
 use crate::stats;
 use std::fmt::Write;
 
@@ -151,22 +152,11 @@ fn usage_table(records: &[GameRecord], w: usize) -> String {
             u.moves,
             or_dash(u.mean_depth.map(|d| format!("{d:.1}"))),
             or_dash(u.ms_per_move.map(|t| format!("{t:.1}"))),
-            or_dash(u.nodes_per_second.map(human_rate)),
+            or_dash(u.nodes_per_second.map(rate_compact)),
             u.seconds_per_game
         );
     }
     s
-}
-
-/// `6.73M`, `812k`, `950`.
-fn human_rate(rate: f64) -> String {
-    if rate >= 1e6 {
-        format!("{:.2}M", rate / 1e6)
-    } else if rate >= 1e3 {
-        format!("{:.0}k", rate / 1e3)
-    } else {
-        format!("{rate:.0}")
-    }
 }
 
 /// The width of a column's cells; `w` is the width of the name columns.

@@ -1,7 +1,16 @@
-//! The words every view uses for the same things: a sequential test's decision, so that the
-//! terminal tables, the reports and the live view never say different things about one test.
+//! The words and number formats every view uses for the same things, so that the terminal
+//! tables, the reports and the live view never say different things about one test or print
+//! one quantity two ways by accident:
+//! - a sequential test's decision ([`decision_label`], [`decision_mark`], [`decision_meaning`]);
+//! - spans of time, one function per format ([`duration_compact`], [`duration_hms`],
+//!   [`duration_clock`]);
+//! - large counts with a unit suffix ([`count_compact`], [`rate_compact`]).
+//!
+//! Names of values that have one spelling everywhere (a termination, an SPRT model or unit) are
+//! the types' own `as_str`.
 
 use crate::stats::sprt::{Decision, SprtParams};
+use std::time::Duration;
 
 /// `H1 accepted`, `H0 accepted` or `no decision`.
 pub fn decision_label(decision: Decision) -> &'static str {
@@ -58,6 +67,73 @@ pub fn decision_meaning(
     })
 }
 
+/// A span in whole seconds with at most two units and no spaces: `1h02m`, `3m05s`, `12s` (the
+/// live view's elapsed time and estimate of the end).
+pub fn duration_compact(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s / 60) % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+/// A span of `secs` seconds with every unit down to the second, spaced: `1h 02m 03s`,
+/// `2m 05s`; under a minute in tenths: `12.3s` (the reports' elapsed and engine time).
+pub fn duration_hms(secs: f64) -> String {
+    if secs < 60.0 {
+        return format!("{secs:.1}s");
+    }
+    let total = secs.round() as u64;
+    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
+    if h > 0 {
+        format!("{h}h {m:02}m {s:02}s")
+    } else {
+        format!("{m}m {s:02}s")
+    }
+}
+
+/// A clock's time left in tenths: `1:05.3` from a minute up, `12.3s` under it (the unit said,
+/// since `12.3` alone could be minutes).
+pub fn duration_clock(d: Duration) -> String {
+    let ms = d.as_millis();
+    let (m, s, t) = (ms / 60_000, (ms / 1000) % 60, (ms / 100) % 10);
+    if m > 0 {
+        format!("{m}:{s:02}.{t}")
+    } else {
+        format!("{s}.{t}s")
+    }
+}
+
+/// A count with a unit suffix and three or four figures: `950`, `12.3k`, `4.56M`, `1.20G` (the
+/// live view's nodes and nodes per second).
+pub fn count_compact(n: u64) -> String {
+    let f = n as f64;
+    if n < 1000 {
+        n.to_string()
+    } else if f < 1e6 {
+        format!("{:.1}k", f / 1e3)
+    } else if f < 1e9 {
+        format!("{:.2}M", f / 1e6)
+    } else {
+        format!("{:.2}G", f / 1e9)
+    }
+}
+
+/// A rate with a unit suffix, whole below a million: `950`, `812k`, `6.73M` (the Engines
+/// table's nodes per second).
+pub fn rate_compact(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.2}M", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.0}k", rate / 1e3)
+    } else {
+        format!("{rate:.0}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +182,26 @@ mod tests {
             decision_meaning(Decision::Continue, &params(0.0, 5.0), "a", "b"),
             None
         );
+    }
+
+    /// Each format as its doc says it.
+    #[test]
+    fn durations_and_counts_keep_their_formats() {
+        let secs = Duration::from_secs;
+        assert_eq!(duration_compact(secs(12)), "12s");
+        assert_eq!(duration_compact(secs(185)), "3m05s");
+        assert_eq!(duration_compact(secs(3725)), "1h02m");
+        assert_eq!(duration_hms(12.34), "12.3s");
+        assert_eq!(duration_hms(125.4), "2m 05s");
+        assert_eq!(duration_hms(3723.0), "1h 02m 03s");
+        assert_eq!(duration_clock(Duration::from_millis(12_345)), "12.3s");
+        assert_eq!(duration_clock(Duration::from_millis(65_300)), "1:05.3");
+        assert_eq!(count_compact(950), "950");
+        assert_eq!(count_compact(12_345), "12.3k");
+        assert_eq!(count_compact(4_560_000), "4.56M");
+        assert_eq!(count_compact(1_200_000_000), "1.20G");
+        assert_eq!(rate_compact(950.0), "950");
+        assert_eq!(rate_compact(812_345.0), "812k");
+        assert_eq!(rate_compact(6.73e6), "6.73M");
     }
 }

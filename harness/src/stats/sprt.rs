@@ -77,6 +77,28 @@ pub enum Unit {
     Discs,
 }
 
+impl Model {
+    /// The name the tournament file and `report.json` use: `logistic` or `normalized`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::Logistic => "logistic",
+            Model::Normalized => "normalized",
+        }
+    }
+}
+
+impl Unit {
+    /// The name the tournament file and `report.json` use: `trinomial`, `pentanomial` or
+    /// `discs`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unit::Trinomial => "trinomial",
+            Unit::Pentanomial => "pentanomial",
+            Unit::Discs => "discs",
+        }
+    }
+}
+
 /// The outcome of a test so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -540,6 +562,24 @@ pub fn normalized_elo(sample: &Sample, unit: Unit) -> Option<crate::stats::Estim
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `as_str` spells a model and a unit as serde does (the file and `report.json`).
+    #[test]
+    fn names_are_the_serialized_ones() {
+        let json = |v: serde_json::Value| v.as_str().map(str::to_string);
+        for m in [Model::Logistic, Model::Normalized] {
+            assert_eq!(
+                json(serde_json::to_value(m).unwrap()).as_deref(),
+                Some(m.as_str())
+            );
+        }
+        for u in [Unit::Trinomial, Unit::Pentanomial, Unit::Discs] {
+            assert_eq!(
+                json(serde_json::to_value(u).unwrap()).as_deref(),
+                Some(u.as_str())
+            );
+        }
+    }
 
     /// One rule set for the file, `harness sprt` and `harness sprt-sim` (issue 32: sprt-sim
     /// accepted elo0 > elo1).

@@ -1,7 +1,8 @@
 //! `report.md`: the short summary a CI job shows (GitHub-flavoured Markdown).
 
-use super::{headline, model_name, termination_name, unit_name, Report};
+use super::{headline, Report};
 use crate::show::standings::{Column, Standing};
+use crate::show::text::duration_hms;
 use std::fmt::Write;
 
 /// Escapes the characters that would break a table cell.
@@ -23,7 +24,7 @@ pub fn markdown(report: &Report) -> String {
     let elapsed = report
         .totals
         .elapsed_seconds
-        .map(|e| format!(", {}", duration_text(e)))
+        .map(|e| format!(", {}", duration_hms(e)))
         .unwrap_or_default();
     let _ = writeln!(
         s,
@@ -41,7 +42,7 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(
             s,
             "SPRT: {} Elo [{}, {}] on {} results, α = {}, β = {}: LLR {:.2}, bounds [{:.2}, {:.2}], {} observations.\n",
-            model_name(p.model), p.elo0, p.elo1, unit_name(p.unit), p.alpha, p.beta, sp.llr,
+            p.model.as_str(), p.elo0, p.elo1, p.unit.as_str(), p.alpha, p.beta, sp.llr,
             sp.lower_bound, sp.upper_bound, sp.observations
         );
     }
@@ -103,29 +104,11 @@ pub fn markdown(report: &Report) -> String {
                 "- {}: {} × `{}` (games {}), e.g. {}",
                 cell(&f.engine),
                 f.count,
-                termination_name(f.termination),
-                f.games
-                    .iter()
-                    .map(|g| (g + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                f.termination.as_str(),
+                super::game_numbers(&f.games),
                 cell(&f.example)
             );
         }
     }
     s
-}
-
-/// `1h 02m 03s`, `2m 05s`, `12.3s`.
-pub(super) fn duration_text(secs: f64) -> String {
-    if secs < 60.0 {
-        return format!("{secs:.1}s");
-    }
-    let total = secs.round() as u64;
-    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
-    if h > 0 {
-        format!("{h}h {m:02}m {s:02}s")
-    } else {
-        format!("{m}m {s:02}s")
-    }
 }

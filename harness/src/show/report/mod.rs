@@ -9,7 +9,8 @@
 //! - [`build`] makes the serializable [`Report`] (`report.json`, described field by field in
 //!   `reports/report.schema.json` and `reports/README.md`);
 //! - [`markdown`] renders the short summary a CI job shows (`report.md`);
-//! - [`html`] renders one self-contained page with inline SVG charts (`report.html`);
+//! - [`html`] renders one self-contained page (`report.html`) with inline SVG charts drawn in
+//!   `chart`;
 //! - [`write_reports`] writes all three atomically (temporary file, then rename).
 //!
 //! Numbering: what a person reads (report.md, report.html, the terminal, `harness replay`)
@@ -19,6 +20,7 @@
 //! Non-finite numbers never reach the JSON: an infinite interval bound (the disc difference with
 //! a single complete pair) is `null`, and so is a ratio whose denominator is zero.
 
+mod chart;
 mod html;
 mod markdown;
 #[cfg(test)]
@@ -324,6 +326,15 @@ fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 7] {
     ]
 }
 
+/// Game numbers as a person reads them, from 1: `1, 4, 7` for the journal's games 0, 3 and 6.
+fn game_numbers(games: &[usize]) -> String {
+    games
+        .iter()
+        .map(|g| (g + 1).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The LLR of `params`' test of `candidate` against `baseline` after each complete pair between
 /// them, in pair order (by pair number), recomputed from the records exactly as the final
 /// status is. The point for pair `k` uses every game between the two engines whose pair number
@@ -578,7 +589,7 @@ fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
             Some(Color::White) => r.white.clone(),
             None => "?".to_string(),
         };
-        let key = (engine.clone(), termination_name(r.termination).to_string());
+        let key = (engine.clone(), r.termination.as_str().to_string());
         let entry = map.entry(key).or_insert_with(|| ForfeitCount {
             engine,
             termination: r.termination,
@@ -590,28 +601,6 @@ fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
         entry.games.push(r.game);
     }
     map.into_values().collect()
-}
-
-/// `logistic` or `normalized`.
-pub fn model_name(m: crate::stats::sprt::Model) -> &'static str {
-    match m {
-        crate::stats::sprt::Model::Logistic => "logistic",
-        crate::stats::sprt::Model::Normalized => "normalized",
-    }
-}
-
-/// `trinomial`, `pentanomial` or `discs`.
-pub fn unit_name(u: crate::stats::sprt::Unit) -> &'static str {
-    match u {
-        crate::stats::sprt::Unit::Trinomial => "trinomial",
-        crate::stats::sprt::Unit::Pentanomial => "pentanomial",
-        crate::stats::sprt::Unit::Discs => "discs",
-    }
-}
-
-/// The journal's spelling of a termination (`time_forfeit`, …).
-pub fn termination_name(t: Termination) -> &'static str {
-    t.as_str()
 }
 
 /// The headline: the SPRT decision in words, or the first pairing's Elo, or the leader.

@@ -557,48 +557,11 @@ impl State {
     }
 }
 
-/// `1:05.3` / `12.3s` style clock text.
-pub fn clock_text(d: Duration) -> String {
-    let ms = d.as_millis();
-    let (m, s, t) = (ms / 60_000, (ms / 1000) % 60, (ms / 100) % 10);
-    if m > 0 {
-        format!("{m}:{s:02}.{t}")
-    } else {
-        // Under a minute, `12.3` alone could be minutes: say seconds.
-        format!("{s}.{t}s")
-    }
-}
-
-/// `1h02m`, `3m05s`, `12s`.
-pub fn duration_text(d: Duration) -> String {
-    let s = d.as_secs();
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, (s / 60) % 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
-}
-
-/// Node counts as `950`, `12.3k`, `4.56M`, `1.20G`.
-pub fn count_text(n: u64) -> String {
-    let f = n as f64;
-    if n < 1000 {
-        n.to_string()
-    } else if f < 1e6 {
-        format!("{:.1}k", f / 1e3)
-    } else if f < 1e9 {
-        format!("{:.2}M", f / 1e6)
-    } else {
-        format!("{:.2}G", f / 1e9)
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::record::{OpeningRef, PerColor, PlayedMove};
+    use crate::show::text::{count_compact, duration_clock, duration_compact};
 
     pub(crate) fn info(depth: i32, score: f64, nodes: u64, time_ms: u64) -> SearchInfo {
         SearchInfo {
@@ -752,8 +715,8 @@ pub(crate) mod tests {
             c,
             [Some(Duration::from_secs(8)), Some(Duration::from_secs(7))]
         );
-        assert_eq!(clock_text(c[1].unwrap()), "7.0s");
-        assert_eq!(clock_text(Duration::from_millis(65_300)), "1:05.3");
+        assert_eq!(duration_clock(c[1].unwrap()), "7.0s");
+        assert_eq!(duration_clock(Duration::from_millis(65_300)), "1:05.3");
     }
 
     #[test]
@@ -889,7 +852,7 @@ pub(crate) mod tests {
         assert_eq!(g.moves.len(), 3);
         assert!(g.is_finished());
         assert_eq!(g.moves[2].score, Some(1.5));
-        assert_eq!(count_text(1_234_567), "1.23M");
-        assert_eq!(duration_text(Duration::from_secs(185)), "3m05s");
+        assert_eq!(count_compact(1_234_567), "1.23M");
+        assert_eq!(duration_compact(Duration::from_secs(185)), "3m05s");
     }
 }
