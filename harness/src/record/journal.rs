@@ -72,7 +72,8 @@ pub fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// The one way a file is replaced in this crate (`tournament.json`, a rebuilt `games.ggf`, a
-/// merged journal, the reports): `write` fills a temporary file beside it (`.NAME.tmp`), which
+/// merged journal, the reports): `write` fills a temporary file beside it (`.NAME.PID.tmp`, so
+/// two processes never share one), which
 /// is fsynced, renamed over the target, and the folder fsynced. A reader sees the old file or
 /// the new one, never half of one, and a crash leaves one of them. The temporary file is
 /// removed when writing fails.
@@ -85,7 +86,7 @@ pub fn replace_durably(
         _ => Path::new("."),
     };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.tmp"));
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let written = (|| {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
         write(&mut w)?;

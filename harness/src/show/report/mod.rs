@@ -30,6 +30,7 @@ pub use html::html;
 pub use markdown::markdown;
 
 use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
+use crate::record::journal::replace_durably;
 use crate::record::GameOutcome;
 use crate::record::{GameRecord, Termination};
 use crate::show::standings::Standing;
@@ -412,28 +413,21 @@ pub fn write_reports(out_dir: &Path, input: &ReportInput) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// Write a file through a temporary file in the same folder renamed over it.
+/// Write a report file at once ([`replace_durably`]): a reader never sees half of one.
 fn write_atomic(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
-    use std::io::Write;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let file =
-        std::fs::File::create(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
-    write(&mut out)
-        .and_then(|()| Ok(out.flush()?))
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot replace {}", path.display())
+    let mut failed = None;
+    replace_durably(path, |w| {
+        write(w).map_err(|e| {
+            failed = Some(e);
+            std::io::Error::other("the report could not be written")
+        })
     })
+    .map_err(|e| failed.unwrap_or_else(|| e.into()))
+    .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The records in game order: borrowed when they already are (a finished run's, a merge's).
