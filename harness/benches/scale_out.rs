@@ -104,6 +104,7 @@ fn record(game: usize, rng: &mut SplitMix64) -> GameRecord {
             white: 9100,
         },
         time_us: PerColor::default(),
+        adjudication: None,
         nodes: PerColor {
             black: 400_000_000,
             white: 410_000_000,

@@ -63,7 +63,7 @@ pub enum Event {
         clocks: SideClocks,
     },
     /// A game ended; the record is already in the journal.
-    GameFinished { record: GameRecord },
+    GameFinished { record: Box<GameRecord> },
     /// Scheduling state changed (paused, resumed, stopping).
     Control(ControlState),
     /// The run is over (all games played, or stopped).

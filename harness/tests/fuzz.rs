@@ -216,6 +216,7 @@ fn random_record(
         forfeit_position: None,
         time_ms: PerColor::default(),
         time_us: PerColor::default(),
+        adjudication: None,
         nodes: PerColor::default(),
         searched: Default::default(),
     }

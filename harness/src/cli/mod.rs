@@ -2,6 +2,7 @@
 //! has one per command): its `#[derive(clap::Args)]` struct and the `run` that reads its inputs,
 //! calls the stages below and maps the outcome to an exit code (`stats::verdict::exit`).
 
+mod analyze;
 mod frontend;
 mod info;
 mod merge;
@@ -36,6 +37,7 @@ enum Command {
     Merge(merge::Args),
     Replay(replay::Args),
     Stats(stats::Args),
+    Analyze(analyze::Args),
     Perft(perft::Args),
     Info(info::Args),
     Solve(solve::Args),
@@ -56,6 +58,7 @@ pub fn main() -> i32 {
         Command::Merge(args) => merge::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Info(args) => info::run(args),
         Command::Solve(args) => solve::run(args),

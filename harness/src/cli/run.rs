@@ -365,6 +365,7 @@ impl<'t> ReportRefresh<'t> {
             records,
             elapsed: Some(elapsed),
             finished,
+            analysis: None,
         };
         if let Err(e) = report::write_reports(&t.out, &input) {
             eprintln!(

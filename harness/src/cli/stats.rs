@@ -1,8 +1,10 @@
 //! `harness stats`: the tables of a journal, recomputed from its records alone.
 
 use super::output::say_raw;
+use crate::record::analysis::read_analysis;
 use crate::record::journal;
-use crate::show::table;
+use crate::show::{report, table};
+use crate::stats::analysis::engine_errors;
 use crate::stats::verdict::exit;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +35,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     say_raw!("{}", table::final_tables(&records));
     let folder = path.parent().unwrap_or(Path::new("."));
+    let analysis = read_analysis(folder)?;
+    if let Some(from) = analysis.iter().map(|g| g.from_empties).max() {
+        say_raw!("{}", table::analysis_table(&engine_errors(&analysis), from));
+    }
     if let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) {
         if let Ok(t) = crate::play::resume::tournament_of(&pinned) {
             let mut in_order = records.clone();
@@ -46,4 +52,31 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     }
     Ok(exit::SUCCESS)
+}
+
+/// Rewrite the reports of an output folder from its files alone: the tournament it is pinned
+/// to, its journal and its analysis (after `harness analyze`). A folder without a
+/// `tournament.json` (a journal copied on its own) has no tournament to report on: nothing is
+/// written.
+pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
+    let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) else {
+        return Ok(());
+    };
+    let mut t = crate::play::resume::tournament_of(&pinned)?;
+    t.out = folder.to_path_buf();
+    let path = folder.join(journal::JSONL_FILE);
+    let records = if path.exists() {
+        journal::read_journal(&path)?
+    } else {
+        Vec::new()
+    };
+    let analysis = read_analysis(folder)?;
+    let input = report::ReportInput {
+        tournament: &t,
+        records: &records,
+        elapsed: None,
+        finished: true,
+        analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
+    };
+    report::write_reports(folder, &input)
 }

@@ -18,7 +18,7 @@
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
 use crate::search::{SearchInfo, SearchLimits};
-use othello_board::GameHistory;
+use othello_board::{GameHistory, Position};
 use std::future::Future;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -86,6 +86,17 @@ pub struct MoveReply {
     pub mv: i32,
     pub info: SearchInfo,
     /// Wall time from sending the request to receiving the answer, measured by the coordinator.
+    pub elapsed: Duration,
+}
+
+/// An exact solve's answer ([`EngineHost::solve_exactly`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactAnswer {
+    /// The exact value from Black's view: the final disc difference under perfect play.
+    pub value: i32,
+    /// A best move of the side to move (none when it must pass).
+    pub best: Option<othello_board::Move>,
+    pub nodes: u64,
     pub elapsed: Duration,
 }
 
@@ -326,6 +337,56 @@ impl EngineHost {
     /// Tell the engine a new game starts.
     pub async fn new_game(&mut self) -> Result<(), HostError> {
         self.call(Request::NewGame).await
+    }
+
+    /// An exact solve of `position` (not a finished game): a search whose depth limit is the
+    /// empties, which every engine that honours depth limits answers exactly. A position whose
+    /// side must pass is solved as the other side's (the value does not change, from Black's
+    /// view). `timeout` bounds the search (a stall); `interrupted` abandons it.
+    pub async fn solve_exactly(
+        &mut self,
+        position: Position,
+        timeout: Duration,
+        interrupted: impl Future<Output = ()>,
+    ) -> Result<ExactAnswer, HostError> {
+        let passed = position.must_pass();
+        let asked = if passed {
+            position
+                .play(othello_board::Move::PASS)
+                .expect("a forced pass is legal")
+        } else {
+            position
+        };
+        let reply = self
+            .search(
+                &GameHistory::new(asked),
+                &SearchLimits::Depth(asked.empties()),
+                SearchBudget::Stall { timeout },
+                |_| {},
+                interrupted,
+            )
+            .await?;
+        let mv = othello_board::Move::from_wire(reply.mv as i64)
+            .filter(|m| asked.is_legal(*m))
+            .ok_or_else(|| HostError::Protocol {
+                engine: self.name.clone(),
+                message: format!(
+                    "an illegal move (value {}) in the exact solve of {asked}",
+                    reply.mv
+                ),
+            })?;
+        let score = reply.info.score.round() as i32;
+        let black = if asked.side_to_move == othello_board::Color::Black {
+            score
+        } else {
+            -score
+        };
+        Ok(ExactAnswer {
+            value: black,
+            best: (!passed).then_some(mv),
+            nodes: reply.info.nodes,
+            elapsed: reply.elapsed,
+        })
     }
 
     /// Search the position at the end of `game` under `limits` and `budget`, calling `on_info`

@@ -154,7 +154,9 @@ impl<'t> Books<'t> {
                 finished: self.records.len() + 1,
                 planned: self.planned,
             });
-            events.send(Event::GameFinished { record });
+            events.send(Event::GameFinished {
+                record: Box::new(record),
+            });
         }
         let finished_pair = self.totals.add(&light);
         self.records.push(light);

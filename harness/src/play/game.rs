@@ -325,6 +325,7 @@ fn build_record(
             black: time_used[0].1.as_micros() as u64,
             white: time_used[1].1.as_micros() as u64,
         },
+        adjudication: None,
         nodes: PerColor {
             black: nodes[0],
             white: nodes[1],

@@ -9,6 +9,7 @@
 use crate::plan::config::{OpeningOrder, OpeningSource, PluginRef, Tournament};
 use crate::plan::openings::OpeningSet;
 use crate::plan::schedule::PairedSchedule;
+use crate::record::digest::{file_digest, fnv1a};
 use crate::record::journal::{self, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
@@ -267,10 +268,7 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
         .iter()
         .map(|e| {
             // The plugin file's contents count: a rebuilt engine is a different engine.
-            let file = e.plugin.resolve(plugin_dir);
-            let digest = std::fs::read(&file)
-                .map(|b| format!("{:016x}", fnv1a(&b)))
-                .unwrap_or_default();
+            let digest = file_digest(&e.plugin.resolve(plugin_dir));
             let mut engine = serde_json::json!({
                 "name": e.name,
                 "plugin": match &e.plugin {
@@ -327,13 +325,6 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
     }
     value["definition"] = serde_json::to_value(&t.definition).expect("plain strings");
     serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
-}
-
-/// FNV-1a, 64 bits: a stable digest (the same in every build and version) for the fingerprint.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// Every record of a journal being resumed must be a game of this schedule, played by the

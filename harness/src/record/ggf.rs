@@ -107,6 +107,7 @@ mod tests {
             forfeit_position: None,
             time_ms: PerColor::default(),
             time_us: PerColor::default(),
+            adjudication: None,
             nodes: PerColor::default(),
             searched: Default::default(),
         };

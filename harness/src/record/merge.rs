@@ -12,6 +12,7 @@
 //! [`JournalFollower`] reads a journal from where it stopped last time: a watcher's cost per
 //! interval is the new lines, not the games already read.
 
+use super::digest::{fnv1a_from, FNV_START};
 use super::journal::{replace_durably, GGF_FILE, JSONL_FILE};
 use super::{ggf, GameRecord};
 use std::collections::BTreeMap;
@@ -83,15 +84,9 @@ pub struct JournalIndex {
     pub torn: Vec<PathBuf>,
 }
 
-fn fnv1a(h: u64, bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 fn moves_digest(r: &GameRecord) -> u64 {
-    r.moves.iter().fold(0xcbf2_9ce4_8422_2325, |h, m| {
-        fnv1a(fnv1a(h, m.mv.as_bytes()), b",")
+    r.moves.iter().fold(FNV_START, |h, m| {
+        fnv1a_from(fnv1a_from(h, m.mv.as_bytes()), b",")
     })
 }
 

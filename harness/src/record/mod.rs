@@ -10,6 +10,8 @@
 //! - [`ggf`]: the same games in GGF for Othello tools;
 //! - [`merge`]: the journals of a tournament's shards merged into one, or followed as they grow.
 
+pub mod analysis;
+pub mod digest;
 pub mod ggf;
 pub mod journal;
 pub mod merge;
@@ -33,6 +35,9 @@ pub enum Termination {
     IllegalMove,
     /// An engine reported an error (including a caught panic) or broke the protocol.
     EngineError,
+    /// Ended at a few empties by an exact solve: the rest of the game is the solver's perfect
+    /// play (`[adjudication]`), and the result is the exact one. Not a forfeit.
+    Adjudicated,
 }
 
 impl Termination {
@@ -45,11 +50,13 @@ impl Termination {
             Termination::Stalled => "stalled",
             Termination::IllegalMove => "illegal_move",
             Termination::EngineError => "engine_error",
+            Termination::Adjudicated => "adjudicated",
         }
     }
 
+    /// Whether an engine lost the game by a fault (the game did not end on the board).
     pub fn is_forfeit(self) -> bool {
-        self != Termination::Normal
+        !matches!(self, Termination::Normal | Termination::Adjudicated)
     }
 }
 
@@ -103,6 +110,23 @@ pub struct PerColor<T> {
     pub white: T,
 }
 
+/// How an exact solve ended a game (`termination` `adjudicated`), or why it could not.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjudication {
+    /// Empties of the position that was solved.
+    pub empties: u32,
+    /// The index in `moves` of the solver's first move: from there on the moves are the
+    /// solver's perfect play (no engine's time or nodes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move: Option<usize>,
+    /// The exact value of the solved position, Black's view (the final score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+    /// Why the solve failed, when it did: the game was played out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+}
+
 /// One finished game. Field names are stable: `harness stats` and later tools read them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -141,6 +165,11 @@ pub struct GameRecord {
     /// journals of earlier versions.
     #[serde(default)]
     pub time_us: PerColor<u64>,
+    /// The exact-solve adjudication of the game, when the tournament has one and the game
+    /// reached its empties: where it began and with what value, or why it failed (the game was
+    /// then played out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<Adjudication>,
     pub nodes: PerColor<u64>,
     /// The searched moves' summary of a record whose moves were dropped
     /// ([`GameRecord::without_moves`]); not in the journal, which has the moves.
@@ -173,6 +202,7 @@ impl GameRecord {
             forfeit_position: None,
             time_ms: PerColor::default(),
             time_us: PerColor::default(),
+            adjudication: None,
             nodes: PerColor::default(),
             searched: PerColor::default(),
         }
@@ -202,7 +232,7 @@ impl GameRecord {
             black: self.black.clone(),
             white: self.white.clone(),
             black_disc_diff: self.score,
-            forfeit: self.termination != Termination::Normal,
+            forfeit: self.termination.is_forfeit(),
         }
     }
 

@@ -1,6 +1,6 @@
 //! The plain progress lines of a run (`--no-tui`, and the live view's status line).
 
-use crate::record::{outcomes, GameRecord, Termination};
+use crate::record::{outcomes, GameRecord};
 use crate::stats::match_stats;
 use crate::stats::running::PairResult;
 use crate::stats::sprt::SprtStatus;
@@ -27,8 +27,15 @@ pub fn game_line(r: &GameRecord, finished: usize, planned: usize) -> String {
         r.opening.index + 1,
         r.opening.line
     );
-    if r.termination != Termination::Normal {
+    if r.termination.is_forfeit() {
         line.push_str(&format!("  [{}]", r.reason));
+    }
+    if let Some(a) = &r.adjudication {
+        line.push_str(&match (&a.failed, a.value) {
+            (Some(why), _) => format!("  [adjudication failed, played out: {why}]"),
+            (None, Some(v)) => format!("  [exact {v:+} at {} empties]", a.empties),
+            (None, None) => String::new(),
+        });
     }
     line
 }

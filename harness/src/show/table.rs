@@ -4,7 +4,7 @@
 //! Everything here reads finished records (through the statistics); nothing drives games.
 
 use crate::record::outcomes;
-use crate::record::{GameRecord, Termination};
+use crate::record::GameRecord;
 use crate::show::standings::{Column, Standing};
 use crate::show::text::rate_compact;
 use crate::stats;
@@ -108,10 +108,7 @@ pub fn final_tables_within(records: &[GameRecord], width: Option<usize>) -> Stri
     }
     let _ = write!(s, "{}", usage_table(records, w));
     let mut reasons: std::collections::BTreeMap<(String, String), usize> = Default::default();
-    for r in records
-        .iter()
-        .filter(|r| r.termination != Termination::Normal)
-    {
+    for r in records.iter().filter(|r| r.termination.is_forfeit()) {
         let who = match r.forfeit_by {
             Some(othello_board::Color::Black) => r.black.clone(),
             Some(othello_board::Color::White) => r.white.clone(),
@@ -242,6 +239,64 @@ pub fn sprt_summary(
         "\nSPRT {:?}/{:?} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations\n{verdict}\n",
         p.model, p.unit, p.elo0, p.elo1, p.alpha, p.beta, status.llr, status.lower, status.upper, status.observations
     )
+}
+
+/// The exact-solver analysis per engine (`harness analyze`, `harness stats` of an analysed
+/// folder): moves analysed and the share that were best, discs lost per game, points thrown
+/// away, games already lost or won at the first analysed position; then the same by empties
+/// bucket.
+pub fn analysis_table(errors: &[crate::stats::analysis::EngineErrors], from: u32) -> String {
+    use std::fmt::Write;
+    let w = errors
+        .iter()
+        .map(|e| e.engine.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "\nAnalysis (exact, from {from} empties; a best move loses 0 discs)"
+    );
+    let _ = writeln!(
+        s,
+        "{:<w$} {:>6} {:>8} {:>6} {:>11} {:>8} {:>11} {:>10}",
+        "engine", "games", "moves", "best", "discs/game", "thrown", "lost at N", "won at N"
+    );
+    for e in errors {
+        let _ = writeln!(
+            s,
+            "{:<w$} {:>6} {:>8} {:>5.1}% {:>11.2} {:>8.1} {:>11} {:>10}",
+            e.engine,
+            e.games,
+            e.all.moves,
+            100.0 * e.all.best_share(),
+            e.discs_per_game(),
+            e.all.points_thrown,
+            e.lost_before,
+            e.won_before
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{:<w$} {:>9} {:>8} {:>6} {:>11} {:>8}",
+        "by empties", "", "moves", "best", "discs lost", "thrown"
+    );
+    for e in errors {
+        for (hi, lo, b) in &e.buckets {
+            let _ = writeln!(
+                s,
+                "{:<w$} {:>9} {:>8} {:>5.1}% {:>11} {:>8.1}",
+                e.engine,
+                format!("{hi}-{lo}"),
+                b.moves,
+                100.0 * b.best_share(),
+                b.discs_lost,
+                b.points_thrown
+            );
+        }
+    }
+    s
 }
 
 #[cfg(test)]

@@ -113,6 +113,7 @@
 //! interval honestly is not). With no complete pair the estimate is `None`.
 //!
 
+pub mod analysis;
 pub mod ratings;
 pub mod running;
 pub mod sprt;

@@ -134,6 +134,7 @@ mod tests {
                 white: 100,
             },
             time_us: PerColor::default(),
+            adjudication: None,
             nodes: PerColor {
                 black: 3_000,
                 white: 0,

@@ -1,7 +1,33 @@
 //! One plugin outside a tournament, hosted in a worker exactly as in a game.
 //!
 //! - [`solve`]: `harness solve`, exact solves of OBF test positions;
+//! - [`analyze`]: `harness analyze`, a run's games scored against exact solves;
 //! - [`frontend`]: `harness nboard` and `harness gtp`, a plugin served to a GUI.
 
+pub mod analyze;
 pub mod frontend;
 pub mod solve;
+
+use crate::plan::config::PluginRef;
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+/// The plugin file a tool's `--engine` names (a path, or a bare name looked up in
+/// `plugin_dir` or beside the harness binary) and its options with `--threads` folded in
+/// as the `Threads` option, replacing any `--option Threads=…`.
+pub(crate) fn tool_engine(
+    engine: &str,
+    plugin_dir: Option<&Path>,
+    options: &[(String, String)],
+    threads: Option<u32>,
+) -> anyhow::Result<(PathBuf, Vec<(String, String)>)> {
+    let plugin = PluginRef::parse(engine, Path::new(""))
+        .locate(plugin_dir)
+        .context("cannot find the harness binary's folder")?;
+    let mut options = options.to_vec();
+    if let Some(t) = threads {
+        options.retain(|(n, _)| !n.eq_ignore_ascii_case("Threads"));
+        options.push(("Threads".to_string(), t.to_string()));
+    }
+    Ok((plugin, options))
+}

@@ -10,7 +10,6 @@
 //! file with a score below the best (or not listed although the file lists moves).
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
-use crate::plan::config::PluginRef;
 use crate::search::SearchLimits;
 use anyhow::Context;
 use othello_board::{Move, ObfLine};
@@ -107,14 +106,12 @@ pub fn read_positions(file: &Path) -> anyhow::Result<Vec<(usize, ObfLine)>> {
 /// Solve every position of `args.file`, writing one line per position and the totals.
 pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary> {
     let lines = read_positions(&args.file)?;
-    let plugin = PluginRef::parse(&args.engine, Path::new(""))
-        .locate(args.plugin_dir.as_deref())
-        .context("cannot find the harness binary's folder")?;
-    let mut options = args.options.clone();
-    if let Some(t) = args.threads {
-        options.retain(|(n, _)| !n.eq_ignore_ascii_case("Threads"));
-        options.push(("Threads".to_string(), t.to_string()));
-    }
+    let (plugin, options) = super::tool_engine(
+        &args.engine,
+        args.plugin_dir.as_deref(),
+        &args.options,
+        args.threads,
+    )?;
     let spec = WorkerSpec {
         name: args.engine.clone(),
         plugin: plugin.clone(),

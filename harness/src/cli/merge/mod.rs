@@ -19,6 +19,7 @@ use super::output::{say, say_raw};
 use crate::plan::config::Tournament;
 use crate::plan::schedule::{PairedSchedule, Shard};
 use crate::play::resume::{same_tournament, shard_of, tournament_of};
+use crate::record::analysis::read_analysis;
 use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::merge::JournalIndex;
 use crate::record::GameRecord;
@@ -264,6 +265,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     );
     gaps.say();
     let status = test_of(&t, &records, &out)?;
+    // An analysis made before the merge (of this folder) still describes its games.
+    let analysis = Some(read_analysis(&out)?).filter(|a| !a.is_empty());
     let decided = status
         .as_ref()
         .is_some_and(|s| s.decision != Decision::Continue);
@@ -272,6 +275,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         records: &records,
         elapsed: None,
         finished: gaps.missing.is_empty() || decided,
+        analysis: analysis.as_deref(),
     };
     if let Err(e) = report::write_reports(&out, &input) {
         eprintln!(

@@ -104,6 +104,9 @@ pub fn html(report: &Report, records: &[GameRecord]) -> anyhow::Result<String> {
     }
     openings_section(&mut s, report);
     engines_section(&mut s, report);
+    if let Some(a) = &report.analysis {
+        analysis_section(&mut s, a);
+    }
     forfeits_section(&mut s, report);
     page_foot(&mut s, report);
     Ok(s)
@@ -438,6 +441,42 @@ fn engines_section(s: &mut String, report: &Report) {
         s,
         "</tbody></table></div><p class=\"meta\">Searched moves only (book moves and forced \
          passes aside); time as the harness measured it, nodes as the engine reported them.</p>"
+    );
+}
+
+/// Where games were lost: each engine's errors against exact solves, overall and by empties.
+fn analysis_section(s: &mut String, a: &super::AnalysisReport) {
+    let _ = writeln!(
+        s,
+        "<h2>Where games were lost</h2><div class=\"scroll\"><table><thead><tr>\
+         <th class=\"l\">engine</th><th class=\"l\">empties</th><th>moves</th>\
+         <th>best moves</th><th>discs lost</th><th>points thrown</th></tr></thead><tbody>"
+    );
+    for e in &a.engines {
+        let rows = std::iter::once((format!("all from {}", a.from_empties), &e.all)).chain(
+            e.buckets
+                .iter()
+                .map(|(hi, lo, b)| (format!("{hi}-{lo}"), b)),
+        );
+        for (range, b) in rows {
+            let _ = writeln!(
+                s,
+                "<tr><td class=\"l\">{}</td><td class=\"l\">{range}</td><td>{}</td><td>{:.1}%</td>\
+                 <td>{}</td><td>{:.1}</td></tr>",
+                esc(&e.engine),
+                b.moves,
+                100.0 * b.best_share(),
+                b.discs_lost,
+                b.points_thrown
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "</tbody></table></div><p class=\"meta\">{} games scored against exact solves from \
+         {} empties ({} could not be); a best move loses 0 discs; a move that turns its side's \
+         exact result from a win into a draw throws ½ point, into a loss 1.</p>",
+        a.games, a.from_empties, a.games_with_error
     );
 }
 

@@ -64,6 +64,8 @@ pub struct ReportInput<'a> {
     pub elapsed: Option<Duration>,
     /// False while the run is going on.
     pub finished: bool,
+    /// The exact-solver analysis of the games (`analysis.jsonl`), when the folder has one.
+    pub analysis: Option<&'a [crate::record::analysis::AnalysedGame]>,
 }
 
 /// The whole report, as written to `report.json`.
@@ -87,6 +89,19 @@ pub struct Report {
     pub forfeits: Vec<ForfeitCount>,
     /// Each engine's searches: moves, mean depth, time per move, nodes per second.
     pub engines: Vec<crate::stats::usage::EngineUsage>,
+    /// Where games were lost, from `harness analyze`; null without an analysis.
+    pub analysis: Option<AnalysisReport>,
+}
+
+/// The exact-solver analysis of the games, per engine.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnalysisReport {
+    /// The analysis starts at the first position with this many empties or fewer.
+    pub from_empties: u32,
+    /// Games analysed, and those the analysis could not score (with an error).
+    pub games: usize,
+    pub games_with_error: usize,
+    pub engines: Vec<crate::stats::analysis::EngineErrors>,
 }
 
 /// The tournament as configured.
@@ -308,6 +323,12 @@ pub fn build(input: &ReportInput) -> Report {
         openings: opening_results(&matches, &records),
         forfeits: forfeits(&records),
         engines: crate::stats::usage::engine_usage(&records),
+        analysis: input.analysis.map(|games| AnalysisReport {
+            from_empties: games.iter().map(|g| g.from_empties).max().unwrap_or(0),
+            games: games.iter().filter(|g| g.error.is_none()).count(),
+            games_with_error: games.iter().filter(|g| g.error.is_some()).count(),
+            engines: crate::stats::analysis::engine_errors(games),
+        }),
     }
 }
 
@@ -376,7 +397,7 @@ pub fn elo_trajectory(a: &str, b: &str, records: &[GameRecord]) -> Vec<EloPoint>
 pub fn disc_differences(a: &str, b: &str, records: &[GameRecord]) -> Vec<i32> {
     sorted(records)
         .iter()
-        .filter(|r| r.termination == Termination::Normal)
+        .filter(|r| !r.termination.is_forfeit())
         .filter_map(|r| {
             if r.black == a && r.white == b {
                 Some(r.score)

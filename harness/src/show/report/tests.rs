@@ -93,6 +93,7 @@ fn record(game: usize, pair: usize, black: &str, white: &str, score: i32) -> Gam
             white: 500,
         },
         time_us: PerColor::default(),
+        adjudication: None,
         nodes: PerColor::default(),
         searched: Default::default(),
     }
@@ -142,6 +143,7 @@ fn input<'a>(t: &'a Tournament, records: &'a [GameRecord], finished: bool) -> Re
         records,
         elapsed: Some(Duration::from_secs(95)),
         finished,
+        analysis: None,
     }
 }
 
@@ -493,6 +495,7 @@ fn render_real_report() {
             records: &records,
             elapsed: Some(Duration::from_secs(300)),
             finished: true,
+            analysis: None,
         },
     )
     .unwrap();

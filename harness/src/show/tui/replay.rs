@@ -1,8 +1,9 @@
 //! `harness replay`: step through the finished games of a journal with the live board view.
 
-use super::state::GameState;
+use super::state::{ExactMark, GameState};
 use super::terminal::Screen;
 use super::view::{board_lines, draw_replay};
+use crate::record::analysis::{read_analysis, AnalysedGame};
 use crate::record::journal;
 use crate::record::GameRecord;
 use anyhow::Context;
@@ -16,6 +17,8 @@ pub struct Replay {
     pub index: usize,
     /// Moves played on the board shown.
     pub ply: usize,
+    /// The exact analysis of the games (`analysis.jsonl` beside the journal), by game number.
+    pub analysis: std::collections::HashMap<usize, AnalysedGame>,
 }
 
 impl Replay {
@@ -41,6 +44,7 @@ impl Replay {
             records,
             index,
             ply: 0,
+            analysis: Default::default(),
         };
         r.go_to_opening_end();
         Ok(r)
@@ -54,8 +58,38 @@ impl Replay {
         self.ply = self.record().moves.iter().take_while(|m| m.book).count();
     }
 
+    /// The game on the board, its analysed moves marked.
     pub fn game(&self) -> GameState {
-        GameState::from_record(self.record(), self.ply)
+        let mut g = GameState::from_record(self.record(), self.ply);
+        let marks = self.marks();
+        for (entry, mark) in g.moves.iter_mut().zip(marks) {
+            entry.exact = mark;
+        }
+        g
+    }
+
+    /// The exact marks of the record's moves (none before the analysed part, or without an
+    /// analysis of the game). The analysed moves are the record's last ones.
+    pub fn marks(&self) -> Vec<Option<ExactMark>> {
+        let r = self.record();
+        let mut marks = vec![None; r.moves.len()];
+        let Some(a) = self.analysis.get(&r.game).filter(|a| a.error.is_none()) else {
+            return marks;
+        };
+        let Some(first) = r.moves.len().checked_sub(a.moves.len()) else {
+            return marks;
+        };
+        for (i, m) in a.moves.iter().enumerate() {
+            let after = a.moves.get(i + 1).map_or(a.final_value, |n| n.value);
+            let side = if m.color == "black" { 1 } else { -1 };
+            marks[first + i] = Some(ExactMark {
+                value: m.value,
+                after,
+                loss: m.loss,
+                lost_result: (side * after).signum() < (side * m.value).signum(),
+            });
+        }
+        marks
     }
 
     /// Apply a key; false to quit.
@@ -96,7 +130,13 @@ pub fn open(file: &Path, game: Option<usize>) -> anyhow::Result<Replay> {
         file.to_path_buf()
     };
     let records = journal::read_journal(&path)?;
-    Replay::new(records, game).with_context(|| format!("{}", path.display()))
+    let mut replay = Replay::new(records, game).with_context(|| format!("{}", path.display()))?;
+    let folder = path.parent().unwrap_or(Path::new("."));
+    replay.analysis = read_analysis(folder)?
+        .into_iter()
+        .map(|a| (a.game, a))
+        .collect();
+    Ok(replay)
 }
 
 /// The replay's game as text: who played, the final board and the moves (for a reader that is
@@ -119,8 +159,44 @@ pub fn as_text(replay: &mut Replay) -> String {
     for line in board_lines(&g.position, g.last_move(), false, false) {
         let _ = writeln!(text, "{line}");
     }
-    let moves: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
+    let marks = replay.marks();
+    let moves: Vec<String> = r
+        .moves
+        .iter()
+        .zip(&marks)
+        .map(|(m, mark)| format!("{}{}", m.mv, mark.map_or("", |k| k.symbol())))
+        .collect();
     let _ = writeln!(text, "{}", moves.join(" "));
+    // The analysed moves that lost discs, with the exact values around them.
+    let marked: Vec<String> = marks
+        .iter()
+        .enumerate()
+        .filter_map(|(i, mark)| {
+            let k = mark.filter(|k| k.loss > 0)?;
+            Some(format!(
+                "{}. {}{} {:+} → {:+} ({} discs)",
+                i + 1,
+                r.moves[i].mv,
+                k.symbol(),
+                k.value,
+                k.after,
+                k.loss
+            ))
+        })
+        .collect();
+    if let Some(a) = replay.analysis.get(&r.game).filter(|a| a.error.is_none()) {
+        let _ = writeln!(
+            text,
+            "exact from {} empties ({:+}, Black's view): {}",
+            a.from_empties,
+            a.value,
+            if marked.is_empty() {
+                "every move best".to_string()
+            } else {
+                marked.join(", ")
+            }
+        );
+    }
     text
 }
 

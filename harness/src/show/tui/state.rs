@@ -28,6 +28,33 @@ pub struct MoveEntry {
     pub score: Option<f64>,
     pub depth: Option<i32>,
     pub time_ms: Option<u64>,
+    /// The exact analysis of the move (`harness analyze`), in a replay of an analysed run.
+    pub exact: Option<ExactMark>,
+}
+
+/// An analysed move against exact solves: the value before it and what it lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactMark {
+    /// Before the move, Black's view.
+    pub value: i32,
+    /// After it, Black's view.
+    pub after: i32,
+    /// Discs lost, from the mover's view (0: a best move).
+    pub loss: u32,
+    /// The mover's theoretical result got worse (win to draw or loss, draw to loss).
+    pub lost_result: bool,
+}
+
+impl ExactMark {
+    /// `?` for a move that loses discs, `??` for one that loses a result, nothing for a best
+    /// move.
+    pub fn symbol(&self) -> &'static str {
+        match (self.loss, self.lost_result) {
+            (0, _) => "",
+            (_, false) => "?",
+            (_, true) => "??",
+        }
+    }
 }
 
 impl MoveEntry {
@@ -99,6 +126,7 @@ impl GameState {
                 score: None,
                 depth: None,
                 time_ms: None,
+                exact: None,
             });
         }
         g
@@ -131,6 +159,7 @@ impl GameState {
                 score: m.score,
                 depth: m.depth,
                 time_ms: m.time_ms,
+                exact: None,
             });
         }
         if ply >= r.moves.len() {
@@ -348,6 +377,7 @@ impl State {
                         score: info.as_ref().map(|i| i.score),
                         depth: info.as_ref().map(|i| i.depth),
                         time_ms: by_engine.then_some(time_ms),
+                        exact: None,
                     });
                     if let Some(info) = info {
                         g.thinking[color.index()] = Some(info);
@@ -363,6 +393,7 @@ impl State {
                 }
             }
             Event::GameFinished { record } => {
+                let record = *record;
                 let mut g = match self.live.remove(&record.game) {
                     Some(g) => g,
                     None => GameState::from_record(&record, usize::MAX),
@@ -640,6 +671,7 @@ pub(crate) mod tests {
             forfeit_position: None,
             time_ms: PerColor::default(),
             time_us: PerColor::default(),
+            adjudication: None,
             nodes: PerColor::default(),
             searched: Default::default(),
         }
@@ -730,7 +762,7 @@ pub(crate) mod tests {
         assert_eq!(s.shown, Some(0));
         s.apply(
             Event::GameFinished {
-                record: record(0, "alpha", "beta", 16),
+                record: Box::new(record(0, "alpha", "beta", 16)),
             },
             t0,
         );
@@ -747,7 +779,7 @@ pub(crate) mod tests {
         // A chosen game stays on screen after it ends.
         s.apply(
             Event::GameFinished {
-                record: record(1, "beta", "alpha", -10),
+                record: Box::new(record(1, "beta", "alpha", -10)),
             },
             t0,
         );
@@ -757,7 +789,7 @@ pub(crate) mod tests {
         for game in 10..30 {
             s.apply(
                 Event::GameFinished {
-                    record: record(game, "alpha", "beta", 2),
+                    record: Box::new(record(game, "alpha", "beta", 2)),
                 },
                 t0,
             );
@@ -777,7 +809,7 @@ pub(crate) mod tests {
         s.apply(run_started(4, None), t0);
         s.apply(
             Event::GameFinished {
-                record: record(1, "beta", "alpha", -20),
+                record: Box::new(record(1, "beta", "alpha", -20)),
             },
             t0,
         );
@@ -805,7 +837,7 @@ pub(crate) mod tests {
         s.apply(run_started(4, Some(params)), t0);
         s.apply(
             Event::GameFinished {
-                record: record(0, "alpha", "beta", 20),
+                record: Box::new(record(0, "alpha", "beta", 20)),
             },
             t0,
         );
@@ -813,7 +845,12 @@ pub(crate) mod tests {
         forfeit.termination = Termination::TimeForfeit;
         forfeit.forfeit_by = Some(Color::White);
         forfeit.reason = "time".into();
-        s.apply(Event::GameFinished { record: forfeit }, t0);
+        s.apply(
+            Event::GameFinished {
+                record: Box::new(forfeit),
+            },
+            t0,
+        );
         s.refresh();
         let st = s.standings().unwrap();
         assert_eq!(st.matches.len(), 1);

@@ -206,8 +206,19 @@ pub(super) fn move_lines(g: &GameState, height: usize) -> Vec<Line<'static>> {
             } else {
                 Style::new()
             };
+            // An analysed move that lost discs: `?` (or `??`, a result) and the exact values.
+            let exact = m
+                .exact
+                .filter(|k| k.loss > 0)
+                .map(|k| format!(" {} {:+}→{:+}", k.symbol(), k.value, k.after))
+                .unwrap_or_default();
             Line::styled(
-                format!("{:>3}. {} {:<3} {detail}", i + 1, disc(m.color), m.mv),
+                format!(
+                    "{:>3}. {} {:<3} {detail}{exact}",
+                    i + 1,
+                    disc(m.color),
+                    m.mv
+                ),
                 style,
             )
         })

@@ -44,7 +44,7 @@ fn live_state(t0: Instant, c: SideClocks) -> State {
     );
     s.apply(
         Event::GameFinished {
-            record: record(2, "alpha", "beta", 12),
+            record: Box::new(record(2, "alpha", "beta", 12)),
         },
         t0,
     );
