@@ -7,6 +7,7 @@
 
 mod support;
 
+mod analysis;
 mod c_plugins;
 mod checks;
 mod cli;

@@ -32,6 +32,12 @@ use tokio::process::{Child, Command};
 use tokio::sync::mpsc::{self, error::TryRecvError, UnboundedReceiver, UnboundedSender};
 use tokio::task::JoinHandle;
 
+/// FFO #1 and its exact value (Black to move): the position [`EngineHost::prove_exact`] asks.
+const EXACT_PROOF: (&str, i32) = (
+    "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+    18,
+);
+
 /// How long a worker may take to start, load its plugin and create the instance.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long `set_option` and `new_game` may take.
@@ -387,6 +393,28 @@ impl EngineHost {
             nodes: reply.info.nodes,
             elapsed: reply.elapsed,
         })
+    }
+
+    /// Check that this engine solves exactly when asked to, on FFO #1 (14 empties), which any
+    /// exact solver answers at once and a search that ignores its depth limit gets wrong: what
+    /// `harness analyze` and `[adjudication]` ask of their solver before they trust it.
+    pub async fn prove_exact(&mut self, timeout: Duration) -> anyhow::Result<()> {
+        let (text, exact) = EXACT_PROOF;
+        let position: Position = text.parse().expect("a valid position");
+        let answer = self
+            .solve_exactly(position, timeout, std::future::pending())
+            .await
+            .map_err(|e| anyhow::anyhow!("{}: the exact solve of FFO #1 failed: {e}", self.name))?;
+        if answer.value != exact {
+            anyhow::bail!(
+                "{}: FFO #1 ({} empties) is {exact:+}, the solver answered {:+} at depth {}: it does not honour depth limits, so it cannot solve exactly",
+                self.name,
+                position.empties(),
+                answer.value,
+                position.empties()
+            );
+        }
+        Ok(())
     }
 
     /// Search the position at the end of `game` under `limits` and `budget`, calling `on_info`

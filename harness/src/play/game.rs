@@ -9,6 +9,7 @@
 //! the pool, pins them when asked, plays, gives the healthy workers back and hands the
 //! coordinator a [`FromGame`].
 
+use super::adjudication::{Adjudicator, Verdict};
 use super::affinity::pin;
 use super::pool::WorkerPool;
 use crate::events::{ControlState, Event, EventSink, RunControl, SideClocks};
@@ -16,7 +17,7 @@ use crate::host::{EngineHost, HostError, SearchBudget};
 use crate::plan::config::{TimeControl, TimeRules};
 use crate::plan::openings::Opening;
 use crate::plan::schedule::ScheduledGame;
-use crate::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
+use crate::record::{Adjudication, GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use crate::search::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
 use std::sync::Arc;
@@ -55,13 +56,15 @@ fn termination_of(e: &HostError) -> Termination {
 }
 
 /// Play the game; `hosts` are [Black, White]. Hosts that fail are left dead for the caller to
-/// replace.
+/// replace. With `adjudication`, the game ends by an exact solve once it reaches the
+/// adjudicator's empties (the solver's worker is borrowed from `pool` for it).
 /// Returns `None` when the run is being stopped (`ControlState::Stopping`) before the game
 /// ends, even in the middle of a search (the searching worker is then killed): an abandoned
 /// game is not recorded, and a resumed run plays it again.
-pub async fn play_game(
+pub(super) async fn play_game(
     setup: &GameSetup<'_>,
     hosts: [&mut EngineHost; 2],
+    adjudication: Option<(&Adjudicator, &WorkerPool)>,
     events: &EventSink,
     control: &RunControl,
 ) -> Option<GameRecord> {
@@ -85,6 +88,12 @@ pub async fn play_game(
     while game.forfeit.is_none() && !game.pos.is_game_over() {
         if control.get() == ControlState::Stopping {
             return None;
+        }
+        if let Some((adjudicator, pool)) = adjudication {
+            if game.adjudication.is_none() && game.pos.empties() <= adjudicator.at_empties {
+                game.adjudicate(adjudicator, pool, events, control).await?;
+                continue;
+            }
         }
         if game.pos.must_pass() {
             game.forced_pass(events);
@@ -113,6 +122,8 @@ struct GameInPlay<'a> {
     clock: SideClocks,
     increment: [Duration; 2],
     forfeit: Option<(Color, Termination, String)>,
+    /// The adjudication, once tried (at most once a game).
+    adjudication: Option<Adjudication>,
 }
 
 impl<'a> GameInPlay<'a> {
@@ -133,6 +144,7 @@ impl<'a> GameInPlay<'a> {
             clock,
             increment,
             forfeit: None,
+            adjudication: None,
         }
     }
 
@@ -234,15 +246,79 @@ impl<'a> GameInPlay<'a> {
         Some(())
     }
 
+    /// End the game by an exact solve: the solver's perfect-play line is played to the end,
+    /// its moves marked as the adjudication's (no engine's time, nodes or depth). If the
+    /// solver fails, the game goes on and the record keeps why. `None` when the run is being
+    /// stopped during the solve.
+    async fn adjudicate(
+        &mut self,
+        adjudicator: &Adjudicator,
+        pool: &WorkerPool,
+        events: &EventSink,
+        control: &RunControl,
+    ) -> Option<()> {
+        let empties = self.pos.empties();
+        let (line, value) = match adjudicator.solve_line(self.pos, pool, control).await {
+            Verdict::Interrupted => return None,
+            Verdict::Failed(why) => {
+                self.adjudication = Some(Adjudication {
+                    empties,
+                    first_move: None,
+                    value: None,
+                    failed: Some(why),
+                });
+                return Some(());
+            }
+            Verdict::Solved { line, value } => (line, value),
+        };
+        self.adjudication = Some(Adjudication {
+            empties,
+            first_move: Some(self.moves.len()),
+            value: Some(value),
+            failed: None,
+        });
+        for (mv, score) in line {
+            events.send(Event::Moved {
+                game: self.setup.scheduled.index,
+                color: self.pos.side_to_move,
+                mv,
+                by_engine: false,
+                info: None,
+                time_ms: 0,
+                clocks: self.clock,
+            });
+            self.pos = self.pos.play(mv).expect("the solver's line is legal");
+            self.history.moves.push(mv);
+            self.moves.push(PlayedMove {
+                mv: mv.to_string(),
+                book: false,
+                score: score.map(f64::from),
+                depth: None,
+                nodes: None,
+                time_ms: None,
+            });
+        }
+        Some(())
+    }
+
     fn into_record(self) -> GameRecord {
-        build_record(
+        let adjudicated = self
+            .adjudication
+            .as_ref()
+            .is_some_and(|a| a.value.is_some());
+        let mut record = build_record(
             self.setup,
             self.moves,
             self.pos,
             self.forfeit,
             self.time_used,
             self.nodes,
-        )
+        );
+        if adjudicated && record.termination == Termination::Normal {
+            record.termination = Termination::Adjudicated;
+        }
+        record.adjudication = self.adjudication;
+        record
     }
 }
 
@@ -396,6 +472,8 @@ pub(super) struct GameContext {
     /// Time rules by engine index.
     pub(super) time: Vec<TimeRules>,
     pub(super) pool: WorkerPool,
+    /// `[adjudication]`'s solver and rules, if the tournament has them.
+    pub(super) adjudicator: Option<Adjudicator>,
     pub(super) events: EventSink,
     pub(super) control: Arc<RunControl>,
 }
@@ -427,7 +505,15 @@ pub(super) async fn play_scheduled(
                     }
                 }
             }
-            let Some(r) = play_game(&setup, [&mut b, &mut w], &c.events, &c.control).await else {
+            let adjudication = c.adjudicator.as_ref().map(|a| (a, &c.pool));
+            let played = play_game(
+                &setup,
+                [&mut b, &mut w],
+                adjudication,
+                &c.events,
+                &c.control,
+            );
+            let Some(r) = played.await else {
                 // Abandoned by a stop: its workers may be mid-search.
                 tokio::join!(b.kill(), w.kill());
                 return FromGame::Abandoned;

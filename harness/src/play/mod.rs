@@ -2,8 +2,9 @@
 //! engine workers ([`pool`]); its [`books`] append every finished game to the journal, count it
 //! and decide what may start next; [`resume`] keeps an output folder to one tournament and lets
 //! an interrupted run continue; [`affinity`] pins each game's workers to cores of their own when
-//! asked.
+//! asked; [`adjudication`] ends a game by an exact solve (`[adjudication]`).
 
+mod adjudication;
 pub mod affinity;
 mod books;
 pub mod game;

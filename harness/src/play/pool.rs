@@ -13,7 +13,10 @@ use anyhow::bail;
 use std::path::Path;
 use std::sync::Mutex;
 
-/// Idle workers per engine index. The lock is never held across an await.
+/// The adjudication solver's display name (in its messages and its stderr log's name).
+pub const SOLVER_NAME: &str = "adjudication-solver";
+
+/// Idle workers per engine index (the adjudication solver, if any, is the last index). The lock is never held across an await.
 pub struct WorkerPool {
     specs: Vec<WorkerSpec>,
     idle: Mutex<Vec<Vec<EngineHost>>>,
@@ -46,6 +49,24 @@ impl WorkerPool {
                 memory_limit: e.memory_limit,
             });
         }
+        // The adjudication solver is one more engine, after the tournament's.
+        if let Some(a) = &t.adjudication {
+            let plugin = a.solver.resolve(plugin_dir);
+            if !plugin.exists() {
+                bail!(
+                    "{}: [adjudication] solver: plugin not found at {}",
+                    t.source,
+                    plugin.display()
+                );
+            }
+            specs.push(WorkerSpec {
+                name: SOLVER_NAME.to_string(),
+                plugin,
+                options: a.solver_options.clone(),
+                stderr_log: Some(logs.join(format!("{SOLVER_NAME}.stderr.log"))),
+                memory_limit: None,
+            });
+        }
         // Start every engine once and begin a game: load errors, bad options and an engine
         // that cannot play (an external program that does not start) end the run before any
         // game.
@@ -54,6 +75,16 @@ impl WorkerPool {
             let ready = match EngineHost::spawn(spec).await {
                 Ok(mut host) => host.new_game().await.map(|()| host),
                 Err(e) => Err(e),
+            };
+            let ready = match (ready, &t.adjudication) {
+                // The solver must solve exactly before any game relies on it.
+                (Ok(mut host), Some(a)) if idle.len() == t.engines.len() => {
+                    match host.prove_exact(a.solve_timeout).await {
+                        Ok(()) => Ok(host),
+                        Err(e) => bail!("{}: [adjudication] solver: {e:#}", t.source),
+                    }
+                }
+                (ready, _) => ready,
             };
             match ready {
                 Ok(host) => idle.push(vec![host]),

@@ -271,10 +271,7 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             let digest = file_digest(&e.plugin.resolve(plugin_dir));
             let mut engine = serde_json::json!({
                 "name": e.name,
-                "plugin": match &e.plugin {
-                    PluginRef::Name(name) => serde_json::json!({ "name": name }),
-                    PluginRef::Path(path) => serde_json::json!({ "path": path }),
-                },
+                "plugin": plugin_json(&e.plugin),
                 "plugin_fnv1a": digest,
                 "options": e.options,
             });
@@ -320,11 +317,29 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
         "engines": engines,
     });
     let mut value = value;
+    // Only when set, so that the runs of earlier versions still resume.
+    if let Some(a) = &t.adjudication {
+        value["adjudication"] = serde_json::json!({
+            "exact_at_empties": a.exact_at_empties,
+            "solver": plugin_json(&a.solver),
+            "solver_fnv1a": file_digest(&a.solver.resolve(plugin_dir)),
+            "solver_options": a.solver_options,
+            "solve_timeout_ms": a.solve_timeout.as_millis() as u64,
+        });
+    }
     if let Some(shard) = t.shard {
         value["shard"] = serde_json::json!({ "index": shard.index, "count": shard.count });
     }
     value["definition"] = serde_json::to_value(&t.definition).expect("plain strings");
     serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+}
+
+/// How a plugin was named, in the fingerprint.
+fn plugin_json(plugin: &PluginRef) -> serde_json::Value {
+    match plugin {
+        PluginRef::Name(name) => serde_json::json!({ "name": name }),
+        PluginRef::Path(path) => serde_json::json!({ "path": path }),
+    }
 }
 
 /// Every record of a journal being resumed must be a game of this schedule, played by the

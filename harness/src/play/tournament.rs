@@ -22,6 +22,7 @@
 //! bookkeeping of finished ones ([`Books`]: journal, totals, the test's decision, the claims
 //! on further games), which needs no engine and is tested on its own.
 
+use super::adjudication::Adjudicator;
 use super::affinity::CoreSlots;
 pub use super::books::Progress;
 use super::books::{Books, Claims};
@@ -144,6 +145,11 @@ impl<'t> Coordinator<'t> {
             names: t.engines.iter().map(|e| e.name.clone()).collect(),
             time: (0..t.engines.len()).map(|i| t.time_rules(i)).collect(),
             pool,
+            adjudicator: t.adjudication.as_ref().map(|a| Adjudicator {
+                solver: t.engines.len(),
+                at_empties: a.exact_at_empties,
+                timeout: a.solve_timeout,
+            }),
             events: observer.events.clone(),
             control: observer.control.clone(),
         });

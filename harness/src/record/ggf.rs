@@ -3,7 +3,9 @@
 //! `(;GM[Othello]PC[…]DT[…]PB[…]PW[…]RE[…]TI[…]TY[8]BO[8 <64 squares> <side>]B[f5/eval/time]W[…]…;)`
 //! Squares in `BO` use `*` for Black, `O` for White, `-` for empty; passes are `PA`. The result
 //! `RE` is Black's disc difference with a flag for forfeits (`:t` time, `:r` any other forfeit,
-//! treated as a resignation). Engine moves carry the engine's score and the time in seconds.
+//! treated as a resignation; `:s`, a score agreed without playing out, for a game adjudicated
+//! by exact solve). Engine moves carry the engine's score and the time in seconds; the
+//! adjudication's moves carry the exact value and no time.
 
 use crate::record::{GameRecord, Termination};
 use othello_board::Position;
@@ -16,6 +18,7 @@ pub fn write_game(r: &GameRecord) -> String {
     let _ = write!(s, "PB[{}]PW[{}]", escape(&r.black), escape(&r.white));
     let flag = match r.termination {
         Termination::Normal => "",
+        Termination::Adjudicated => ":s",
         Termination::TimeForfeit => ":t",
         _ => ":r",
     };

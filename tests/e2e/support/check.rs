@@ -79,6 +79,12 @@ pub fn check_record(r: &GameRecord) -> Position {
         .unwrap_or_else(|e| panic!("{ctx}: bad start `{}`: {e}", r.start));
     let mut in_book = true;
     let (mut nodes, mut time) = ([0u64; 2], [0u64; 2]);
+    // Moves from here on are the adjudication's exact line.
+    let solved_from = r
+        .adjudication
+        .as_ref()
+        .and_then(|a| a.first_move)
+        .unwrap_or(usize::MAX);
     for (i, m) in r.moves.iter().enumerate() {
         let ctx = format!("{ctx}, move {} `{}`", i + 1, m.mv);
         assert!(!pos.is_game_over(), "{ctx}: played after the end");
@@ -88,6 +94,17 @@ pub fn check_record(r: &GameRecord) -> Position {
         in_book &= m.book;
         let mv: Move = m.mv.parse().unwrap_or_else(|e| panic!("{ctx}: {e}"));
         assert!(pos.is_legal(mv), "{ctx}: illegal in {pos}");
+        if i >= solved_from {
+            // The solver's perfect play: the exact value (mover's view) on its moves, nothing
+            // else; it counts for no engine.
+            assert_eq!(
+                (m.book, m.nodes, m.time_ms, m.depth, m.score.is_some()),
+                (false, None, None, None, !mv.is_pass()),
+                "{ctx}: an adjudication move"
+            );
+            pos = pos.play(mv).expect("checked legal");
+            continue;
+        }
         let engine_chose = !m.book && !mv.is_pass();
         assert_eq!(
             (m.nodes.is_some(), m.time_ms.is_some(), m.score.is_some()),
@@ -119,6 +136,20 @@ pub fn check_record(r: &GameRecord) -> Position {
         r.score
     );
     match r.termination {
+        Termination::Adjudicated => {
+            let a = r
+                .adjudication
+                .as_ref()
+                .expect("an adjudicated game's adjudication");
+            assert!(pos.is_game_over(), "{ctx}: the solver's line ends the game");
+            assert_eq!(
+                Some(r.score),
+                a.value,
+                "{ctx}: the exact value is the score"
+            );
+            assert_eq!(r.score, pos.final_score_black(), "{ctx}: score");
+            assert!(a.first_move.is_some() && a.failed.is_none(), "{ctx}: {a:?}");
+        }
         Termination::Normal => {
             assert!(
                 pos.is_game_over(),
@@ -210,7 +241,7 @@ pub fn check_schedule(records: &[GameRecord], pairings: &[(&str, &str)], pairs: 
 
 /// Check `<out>/games.ggf` against the journal records (in file order): one line per game, each
 /// `(;GM[Othello]…;)` with the names, the result (Black's disc difference, `:t` for a time
-/// forfeit, `:r` for other forfeits), the start board and the same moves, colours alternating.
+/// forfeit, `:r` for other forfeits, `:s` for an adjudication), the start board and the same moves, colours alternating.
 pub fn check_ggf(out: &Path, records: &[GameRecord]) {
     let path = out.join(GGF_FILE);
     let text = std::fs::read_to_string(&path)
@@ -243,6 +274,7 @@ pub fn check_ggf(out: &Path, records: &[GameRecord]) {
         );
         let expected_flag = match r.termination {
             Termination::Normal => "",
+            Termination::Adjudicated => "s",
             Termination::TimeForfeit => "t",
             _ => "r",
         };

@@ -74,6 +74,8 @@ pub struct Tournament {
     pub engines: Vec<EngineConfig>,
     /// The sequential test of a match, if any: `pairs` is then the most the run may play.
     pub sprt: Option<SprtConfig>,
+    /// Games end by an exact solve once they reach few enough empties (`[adjudication]`).
+    pub adjudication: Option<AdjudicationConfig>,
     /// Once this file exists, no new pair is started (`stop-file`, or `--stop-file`): how a
     /// watcher stops the shards of a distributed test.
     pub stop_file: Option<PathBuf>,
@@ -118,6 +120,26 @@ pub struct SprtConfig {
     /// Any forfeit of the candidate (time, stall, illegal move, error, crash) fails the run.
     pub fail_on_forfeit: bool,
 }
+
+/// The `[adjudication]` table: a game that reaches `exact_at_empties` empties or fewer ends
+/// with its exact perfect-play result, found by the solver (a plugin that honours depth
+/// limits, hosted in a worker of its own), as a chess tablebase ends a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdjudicationConfig {
+    pub exact_at_empties: u32,
+    pub solver: PluginRef,
+    /// The solver's options in file order, values as text.
+    pub solver_options: Vec<(String, String)>,
+    /// Longest wait for one exact solve; a solve that takes longer leaves the game to be
+    /// played out.
+    pub solve_timeout: Duration,
+}
+
+/// The solver `[adjudication]` uses when it names none.
+pub const DEFAULT_SOLVER: &str = "strong";
+
+/// `solve-timeout` when `[adjudication]` gives none, in seconds.
+pub const DEFAULT_SOLVE_TIMEOUT_SECS: f64 = 60.0;
 
 /// Who plays whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

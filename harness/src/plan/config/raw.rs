@@ -17,6 +17,16 @@ pub(super) struct RawFile {
     pub(super) openings: Spanned<RawOpenings>,
     pub(super) engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
     pub(super) sprt: Option<Spanned<RawSprt>>,
+    pub(super) adjudication: Option<Spanned<RawAdjudication>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(super) struct RawAdjudication {
+    pub(super) exact_at_empties: Spanned<u32>,
+    pub(super) solver: Option<Spanned<String>>,
+    pub(super) solver_options: Option<RawOptions>,
+    pub(super) solve_timeout: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]

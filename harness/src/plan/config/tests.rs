@@ -65,6 +65,7 @@ fn the_default_tournament_mentions_every_key() {
         ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nzzz = 1\n", "openings"),
         ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[[engine]]\nzzz = 1\n", "engine"),
         ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[sprt]\nzzz = 1\n", "sprt"),
+        ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[adjudication]\nzzz = 1\n", "adjudication"),
     ];
     let mut missing = Vec::new();
     for (text, table) in probes {
@@ -645,4 +646,51 @@ fn engine_name_errors() {
     );
     let table = edit("Book = true", "Book = { x = 1 }");
     err(&table, 21, &["key `options.Book`", "table"]);
+}
+
+/// `[adjudication]`: its defaults, its path resolution, and an error naming the line of each
+/// bad value.
+#[test]
+fn adjudication_is_checked_and_defaulted() {
+    let t = parse(
+        &format!("{GOOD}\n[adjudication]\nexact-at-empties = 20\n"),
+        "dir/t.toml",
+        Path::new("dir"),
+    )
+    .unwrap();
+    let a = t.adjudication.expect("a table");
+    assert_eq!(a.exact_at_empties, 20);
+    assert_eq!(a.solver, PluginRef::Name(DEFAULT_SOLVER.into()));
+    assert_eq!(a.solve_timeout, Duration::from_secs(60));
+    let t = parse(
+        &format!("{GOOD}\n[adjudication]\nexact-at-empties = 1\nsolver = \"plugins/libx.so\"\nsolver-options = {{ Hash = 8 }}\nsolve-timeout = 2.5\n"),
+        "dir/t.toml",
+        Path::new("dir"),
+    )
+    .unwrap();
+    let a = t.adjudication.unwrap();
+    assert_eq!(a.solver, PluginRef::Path("dir/plugins/libx.so".into()));
+    assert_eq!(a.solver_options, [("Hash".to_string(), "8".to_string())]);
+    assert_eq!(a.solve_timeout, Duration::from_millis(2500));
+    let line = GOOD.lines().count() + 3;
+    err(
+        &format!("{GOOD}\n[adjudication]\nexact-at-empties = 31\n"),
+        line,
+        &["exact-at-empties", "1 to 30"],
+    );
+    err(
+        &format!("{GOOD}\n[adjudication]\nexact-at-empties = 0\n"),
+        line,
+        &["exact-at-empties", "1 to 30"],
+    );
+    err(
+        &format!("{GOOD}\n[adjudication]\nexact-at-empties = 20\nsolve-timeout = -1\n"),
+        line + 1,
+        &["solve-timeout"],
+    );
+    err(
+        &format!("{GOOD}\n[adjudication]\nexact-at-empties = 20\nsolver = \" \"\n"),
+        line + 1,
+        &["solver", "must not be empty"],
+    );
 }

@@ -3,13 +3,16 @@
 //! is here needs the file (spans, the tournament file's folder, keys that depend on others).
 
 use super::error::{line_col, ConfigError};
-use super::raw::{RawEngine, RawFile, RawOpenings, RawOrder, RawSprt, RawTime};
+use super::raw::{
+    RawAdjudication, RawEngine, RawFile, RawOpenings, RawOptions, RawOrder, RawSprt, RawTime,
+};
 use super::{
-    rules, Definition, EngineConfig, Format, OpeningOrder, OpeningSource, OpeningsConfig,
-    Overrides, PluginRef, SprtConfig, TimeControl, TimeRules, Tournament, DEFAULT_MARGIN_SECS,
-    DEFAULT_STALL_TIMEOUT_SECS,
+    rules, AdjudicationConfig, Definition, EngineConfig, Format, OpeningOrder, OpeningSource,
+    OpeningsConfig, Overrides, PluginRef, SprtConfig, TimeControl, TimeRules, Tournament,
+    DEFAULT_MARGIN_SECS, DEFAULT_SOLVER, DEFAULT_SOLVE_TIMEOUT_SECS, DEFAULT_STALL_TIMEOUT_SECS,
 };
 use crate::plan::openings::BUILTIN_NAMES;
+use crate::stats::analysis::MOST_EMPTIES;
 use std::ops::Range;
 use std::path::Path;
 use std::time::Duration;
@@ -97,6 +100,10 @@ impl Validator<'_> {
                 Some(self.sprt(sprt.into_inner())?)
             }
         };
+        let adjudication = match raw.adjudication {
+            None => None,
+            Some(a) => Some(self.adjudication(a.into_inner(), base_dir)?),
+        };
         Ok(Tournament {
             source: self.source.to_string(),
             format,
@@ -108,6 +115,7 @@ impl Validator<'_> {
             openings,
             engines,
             sprt,
+            adjudication,
             stop_file,
             shard: None,
             definition: Definition {
@@ -149,6 +157,75 @@ impl Validator<'_> {
             params,
             fail_on_crash: raw.fail_on_crash.unwrap_or(false),
             fail_on_forfeit: raw.fail_on_forfeit.unwrap_or(false),
+        })
+    }
+
+    /// An options table (`options`, `solver-options`) in file order, values as text.
+    fn options(
+        &self,
+        raw: Option<RawOptions>,
+        table: &str,
+    ) -> Result<Vec<(String, String)>, ConfigError> {
+        let mut options = Vec::new();
+        for (key, value) in raw.map(|o| o.0).unwrap_or_default() {
+            let dotted = format!("{table}.{}", key.get_ref());
+            if key.get_ref().trim().is_empty() {
+                return Err(self.invalid(key.span(), table, "option names must not be empty"));
+            }
+            let text = match value.get_ref() {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                other => {
+                    return Err(self.invalid(
+                        value.span(),
+                        &dotted,
+                        format!(
+                            "an option value must be a string, integer, float or boolean, \
+                             not {}",
+                            other.type_str()
+                        ),
+                    ))
+                }
+            };
+            options.push((key.into_inner(), text));
+        }
+        Ok(options)
+    }
+
+    /// The `[adjudication]` table: games end by an exact solve at `exact-at-empties`.
+    fn adjudication(
+        &self,
+        raw: RawAdjudication,
+        base_dir: &Path,
+    ) -> Result<AdjudicationConfig, ConfigError> {
+        let empties = &raw.exact_at_empties;
+        if !(1..=MOST_EMPTIES).contains(empties.get_ref()) {
+            return Err(self.invalid(
+                empties.span(),
+                "exact-at-empties",
+                format!(
+                    "give 1 to {MOST_EMPTIES} (from more empties an exact solve can take hours)"
+                ),
+            ));
+        }
+        let solver = match &raw.solver {
+            Some(s) if s.get_ref().trim().is_empty() => {
+                return Err(self.invalid(s.span(), "solver", "must not be empty"))
+            }
+            Some(s) => PluginRef::parse(s.get_ref().trim(), base_dir),
+            None => PluginRef::Name(DEFAULT_SOLVER.to_string()),
+        };
+        let solve_timeout = match &raw.solve_timeout {
+            Some(t) => self.seconds(t, "solve-timeout", false)?,
+            None => Duration::from_secs_f64(DEFAULT_SOLVE_TIMEOUT_SECS),
+        };
+        Ok(AdjudicationConfig {
+            exact_at_empties: *empties.get_ref(),
+            solver,
+            solver_options: self.options(raw.solver_options, "solver-options")?,
+            solve_timeout,
         })
     }
 
@@ -367,35 +444,7 @@ impl Validator<'_> {
                 return Err(self.invalid(entry.plugin.span(), "plugin", "must not be empty"));
             }
             let plugin = PluginRef::parse(plugin_text, base_dir);
-            let mut options = Vec::new();
-            for (key, value) in entry.options.map(|o| o.0).unwrap_or_default() {
-                let dotted = format!("options.{}", key.get_ref());
-                if key.get_ref().trim().is_empty() {
-                    return Err(self.invalid(
-                        key.span(),
-                        "options",
-                        "option names must not be empty",
-                    ));
-                }
-                let text = match value.get_ref() {
-                    toml::Value::String(s) => s.clone(),
-                    toml::Value::Integer(i) => i.to_string(),
-                    toml::Value::Float(f) => f.to_string(),
-                    toml::Value::Boolean(b) => b.to_string(),
-                    other => {
-                        return Err(self.invalid(
-                            value.span(),
-                            &dotted,
-                            format!(
-                                "an option value must be a string, integer, float or boolean, \
-                                 not {}",
-                                other.type_str()
-                            ),
-                        ))
-                    }
-                };
-                options.push((key.into_inner(), text));
-            }
+            let options = self.options(entry.options, "options")?;
             let memory_limit = match &entry.memory_limit {
                 None => None,
                 Some(value) => Some(

@@ -42,7 +42,10 @@ struct Entry {
 /// The solved positions of a folder, open for appending.
 pub struct SolveCache {
     path: PathBuf,
-    file: File,
+    /// Open once the first solve is added.
+    file: Option<File>,
+    /// The header a new cache starts with, until it is written.
+    header: Option<Solver>,
     pub values: HashMap<String, i32>,
 }
 
@@ -79,21 +82,33 @@ impl SolveCache {
                 }
             }
         }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        if !exists {
-            let header = serde_json::to_string(&Header {
-                solver: solver.clone(),
-            })?;
-            writeln!(file, "{header}")?;
-        } else if !std::fs::read(&path)?.ends_with(b"\n") {
-            // After a torn line, start the next entry on a line of its own.
-            writeln!(file)?;
+        // The file is written on the first solve, so that a refused solver leaves nothing.
+        Ok(SolveCache {
+            path,
+            file: None,
+            header: (!exists).then(|| solver.clone()),
+            values,
+        })
+    }
+
+    /// The cache file, opened for appending on first use (its header written if it is new; a
+    /// torn last line ended, so the next entry starts on a line of its own).
+    fn file(&mut self) -> anyhow::Result<&mut std::fs::File> {
+        if self.file.is_none() {
+            let path = &self.path;
+            let mut file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            if let Some(solver) = self.header.take() {
+                writeln!(file, "{}", serde_json::to_string(&Header { solver })?)?;
+            } else if !std::fs::read(path)?.ends_with(b"\n") {
+                writeln!(file)?;
+            }
+            self.file = Some(file);
         }
-        Ok(SolveCache { path, file, values })
+        Ok(self.file.as_mut().expect("just opened"))
     }
 
     /// Add a solved position (written at once: a kill loses nothing solved before it).
@@ -102,8 +117,9 @@ impl SolveCache {
             p: position.clone(),
             v: value,
         })?;
-        writeln!(self.file, "{line}")
-            .and_then(|()| self.file.flush())
+        let file = self.file()?;
+        writeln!(file, "{line}")
+            .and_then(|()| file.flush())
             .with_context(|| format!("cannot write {}", self.path.display()))?;
         self.values.insert(position, value);
         Ok(())
