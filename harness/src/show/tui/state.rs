@@ -22,7 +22,7 @@ pub struct MoveEntry {
     pub mv: Move,
     /// Part of the opening.
     pub book: bool,
-    /// Forced pass, not chosen by an engine.
+    /// Not chosen by an engine: a forced pass, or a move of an adjudication's exact line.
     pub forced: bool,
     /// The engine's score in discs, side to move's view.
     pub score: Option<f64>,
@@ -155,7 +155,8 @@ impl GameState {
                 color: g.position.side_to_move,
                 mv,
                 book: m.book,
-                forced: !m.book && mv.is_pass() && m.time_ms.is_none(),
+                // A forced pass, or an adjudication's move (a score, no time).
+                forced: !m.book && m.time_ms.is_none(),
                 score: m.score,
                 depth: m.depth,
                 time_ms: m.time_ms,

@@ -178,7 +178,7 @@ fn inline_moves(g: &GameState, width: usize) -> Line<'static> {
 }
 
 pub(super) fn termination_text(r: &crate::record::GameRecord) -> String {
-    format!("{:?}", r.termination).to_lowercase()
+    r.termination.as_str().to_string()
 }
 
 /// The move list, ending at the last move (or at `cursor` moves, for replay).
@@ -190,8 +190,14 @@ pub(super) fn move_lines(g: &GameState, height: usize) -> Vec<Line<'static>> {
         .map(|(i, m)| {
             let detail = if m.book {
                 "book".to_string()
-            } else if m.forced {
+            } else if m.forced && m.mv.is_pass() {
                 "forced".to_string()
+            } else if m.forced {
+                // A move of an adjudication's perfect line: the exact value, no time.
+                format!(
+                    "{:>6} exact",
+                    m.score.map(|s| format!("{s:+.0}")).unwrap_or_default()
+                )
             } else {
                 format!(
                     "{:>6} {:>6}",
