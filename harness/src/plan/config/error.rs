@@ -25,13 +25,20 @@ pub enum ConfigError {
         key: String,
         message: String,
     },
+    /// A value given on the command line that cannot be used: the flag as written, the key.
+    #[error("{flag}: key `{key}`: {message}")]
+    Flag {
+        flag: String,
+        key: String,
+        message: String,
+    },
 }
 
 impl ConfigError {
     /// The 1-based line the error points at, if it points into the file.
     pub fn line(&self) -> Option<usize> {
         match self {
-            ConfigError::Read { .. } => None,
+            ConfigError::Read { .. } | ConfigError::Flag { .. } => None,
             ConfigError::Toml { line, .. } | ConfigError::Invalid { line, .. } => Some(*line),
         }
     }

@@ -16,8 +16,15 @@
 //!   seconds, sizes, pair and game counts, concurrency, the command line's time spec;
 //! - [`error`]: [`ConfigError`], and serde's messages in the words of a tournament file;
 //! - [`overrides`]: the command line's values that replace the file's;
-//! - [`plugin`]: how a plugin named in a file or on the command line is found.
+//! - [`plugin`]: how a plugin named in a file or on the command line is found;
+//! - [`clock`]: NPS-scaled clocks (`[time] nps-reference`, `nps-engine`, the factor a run
+//!   measured);
+//! - [`command_line`] and [`compose`]: a tournament from the command line (`run --engine …`),
+//!   alone or over a file, as one TOML document checked by the same validator.
 
+mod clock;
+pub mod command_line;
+mod compose;
 mod error;
 mod overrides;
 mod plugin;
@@ -25,6 +32,9 @@ mod raw;
 pub mod rules;
 mod validate;
 
+pub use clock::{ClockScale, NpsReference};
+pub use command_line::CommandLine;
+pub use compose::{compose, Base, Composed};
 pub use error::ConfigError;
 pub use overrides::Overrides;
 pub use plugin::{default_plugin_dir, PluginRef};
@@ -82,6 +92,11 @@ pub struct Tournament {
     /// The part of the schedule this run plays (`--shard`; never in the file). Its output
     /// folder is then `out` itself, which the command line has pointed at the shard's folder.
     pub shard: Option<Shard>,
+    /// `[time] nps-reference` and `nps-engine`: every clock is scaled by the reference speed
+    /// over the speed this run measures.
+    pub nps: Option<NpsReference>,
+    /// The factor this run measured for `nps` (never in the file: each run benches).
+    pub clock_scale: Option<ClockScale>,
     /// The text the tournament was read from and the folder its relative paths are resolved
     /// against: kept in `tournament.json`, so that `merge` can rebuild the tournament exactly.
     pub definition: Definition,
@@ -96,6 +111,10 @@ pub struct Definition {
     pub text: String,
     #[serde(default)]
     pub overrides: Overrides,
+    /// The `harness run` arguments a tournament from the command line was built from (its
+    /// `text` is their equivalent file); absent for a file alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
 }
 
 impl Definition {
@@ -265,6 +284,8 @@ pub struct EngineConfig {
     pub memory_limit: Option<u64>,
     /// The engine's own time rules (its `time` table), in place of the tournament's `[time]`.
     pub time: Option<TimeRules>,
+    /// The `harness bench` signature the plugin must give at start (`bench`), if any.
+    pub bench: Option<u64>,
 }
 
 impl Tournament {
@@ -273,12 +294,24 @@ impl Tournament {
         self.engines[engine].time.unwrap_or(self.time)
     }
 
+    /// The time rules engine number `engine` plays under in this run: [`Self::time_rules`]
+    /// with its clock scaled by the factor this run measured ([`ClockScale`]), if any.
+    pub fn played_time_rules(&self, engine: usize) -> TimeRules {
+        let rules = self.time_rules(engine);
+        self.clock_scale.as_ref().map_or(rules, |s| s.scale(rules))
+    }
+
     /// The time controls as a person reads them: the `[time]` control when every engine plays
     /// under it, else each engine's (`strong 40s+0.2s, light 60s/move`), so that time odds
-    /// show at a glance.
+    /// show at a glance; with the clock scale of this run, if any (`… scaled x0.84 …`).
     pub fn time_description(&self) -> String {
+        let scale = self
+            .clock_scale
+            .as_ref()
+            .map(|s| format!(" {}", s.describe()))
+            .unwrap_or_default();
         if self.engines.iter().all(|e| e.time.is_none()) {
-            return self.time.control.to_string();
+            return format!("{}{scale}", self.time.control);
         }
         self.engines
             .iter()
@@ -286,6 +319,7 @@ impl Tournament {
             .map(|(i, e)| format!("{} {}", e.name, self.time_rules(i).control))
             .collect::<Vec<_>>()
             .join(", ")
+            + &scale
     }
 
     /// Engine index pairs that play each other: match `[(0, 1)]`, gauntlet `(0, i)` for each

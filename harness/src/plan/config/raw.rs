@@ -63,6 +63,9 @@ pub(super) struct RawTime {
     pub(super) nodes: Option<Spanned<u64>>,
     pub(super) margin: Option<Spanned<f64>>,
     pub(super) stall_timeout: Option<Spanned<f64>>,
+    /// `[time]` only (see [`super::clock`]).
+    pub(super) nps_reference: Option<Spanned<u64>>,
+    pub(super) nps_engine: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -92,6 +95,7 @@ pub(super) struct RawEngine {
     /// Bytes (an integer) or a size with a unit (text).
     pub(super) memory_limit: Option<Spanned<toml::Value>>,
     pub(super) time: Option<Spanned<RawTime>>,
+    pub(super) bench: Option<Spanned<u64>>,
 }
 
 /// Engine options in file order.

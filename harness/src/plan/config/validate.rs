@@ -25,7 +25,12 @@ pub(super) struct Validator<'a> {
 }
 
 impl Validator<'_> {
-    fn invalid(&self, span: Range<usize>, key: &str, message: impl Into<String>) -> ConfigError {
+    pub(super) fn invalid(
+        &self,
+        span: Range<usize>,
+        key: &str,
+        message: impl Into<String>,
+    ) -> ConfigError {
         ConfigError::Invalid {
             file: self.source.to_string(),
             line: line_col(self.text, span.start).0,
@@ -34,7 +39,7 @@ impl Validator<'_> {
         }
     }
 
-    fn line(&self, span: &Range<usize>) -> usize {
+    pub(super) fn line(&self, span: &Range<usize>) -> usize {
         line_col(self.text, span.start).0
     }
 
@@ -79,10 +84,16 @@ impl Validator<'_> {
             Duration::from_secs_f64(DEFAULT_MARGIN_SECS),
             Duration::from_secs_f64(DEFAULT_STALL_TIMEOUT_SECS),
         );
-        let shared = self.time(raw.time.into_inner(), time_span, defaults)?;
+        let mut shared_raw = raw.time.into_inner();
+        let nps_keys = (
+            shared_raw.nps_reference.take(),
+            shared_raw.nps_engine.take(),
+        );
+        let shared = self.time(shared_raw, time_span, defaults)?;
         let openings_span = raw.openings.span();
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
         let engines = self.engines(raw.engine, format, t.format.span(), base_dir, shared)?;
+        let nps = self.nps(nps_keys, shared, &engines)?;
         // Checked before anything is allocated: the schedule holds every game.
         let pairings = format.pairings(engines.len()).len();
         let pairs =
@@ -118,11 +129,14 @@ impl Validator<'_> {
             adjudication,
             stop_file,
             shard: None,
+            nps,
+            clock_scale: None,
             definition: Definition {
                 source: self.source.to_string(),
                 base_dir: base_dir.to_path_buf(),
                 text: self.text.to_string(),
                 overrides: Overrides::default(),
+                command: None,
             },
         })
     }
@@ -459,8 +473,20 @@ impl Validator<'_> {
                 Some(raw) => {
                     let span = raw.span();
                     let fallback = (shared.margin, shared.stall_timeout);
-                    Some(self.time(raw.into_inner(), span, fallback)?)
+                    let raw = raw.into_inner();
+                    self.no_nps_keys(&raw)?;
+                    Some(self.time(raw, span, fallback)?)
                 }
+            };
+            let bench = match entry.bench {
+                Some(b) if *b.get_ref() == 0 => {
+                    return Err(self.invalid(
+                        b.span(),
+                        "bench",
+                        "must be at least 1 (the node count `harness bench` prints)",
+                    ))
+                }
+                b => b.map(Spanned::into_inner),
             };
             name_lines.push(self.line(&entry.name.span()));
             engines.push(EngineConfig {
@@ -470,6 +496,7 @@ impl Validator<'_> {
                 options,
                 fail_on: entry.fail_on.unwrap_or_default(),
                 memory_limit,
+                bench,
             });
         }
         Ok(engines)
