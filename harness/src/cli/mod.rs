@@ -3,6 +3,7 @@
 //! calls the stages below and maps the outcome to an exit code (`stats::verdict::exit`).
 
 mod analyze;
+mod bench;
 mod frontend;
 mod info;
 mod merge;
@@ -38,6 +39,7 @@ enum Command {
     Replay(replay::Args),
     Stats(stats::Args),
     Analyze(analyze::Args),
+    Bench(bench::Args),
     Perft(perft::Args),
     Info(info::Args),
     Solve(solve::Args),
@@ -59,6 +61,7 @@ pub fn main() -> i32 {
         Command::Replay(args) => replay::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Info(args) => info::run(args),
         Command::Solve(args) => solve::run(args),
@@ -72,6 +75,33 @@ pub fn main() -> i32 {
         eprintln!("error: {e:#}");
         exit::ERROR
     })
+}
+
+/// The plugin `harness bench` works on, with its options.
+#[derive(clap::Args)]
+struct OnePlugin {
+    /// Plugin: a library path or a bare name (looked up next to the harness binary).
+    plugin: String,
+    /// Engine option NAME=VALUE (repeatable); `Threads` is always 1.
+    #[arg(long = "option", value_parser = parse_option)]
+    options: Vec<(String, String)>,
+    /// Folder where a bare plugin name is looked up.
+    #[arg(long)]
+    plugin_dir: Option<std::path::PathBuf>,
+}
+
+impl OnePlugin {
+    /// The plugin file, which must exist, and the options.
+    fn locate(&self) -> anyhow::Result<(std::path::PathBuf, Vec<(String, String)>)> {
+        let (plugin, options) = crate::tools::tool_engine(
+            &self.plugin,
+            self.plugin_dir.as_deref(),
+            &self.options,
+            None,
+        )?;
+        anyhow::ensure!(plugin.is_file(), "no plugin file {}", plugin.display());
+        Ok((plugin, options))
+    }
 }
 
 /// Parse a `NAME=VALUE` engine option (for the command line).

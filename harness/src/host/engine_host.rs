@@ -340,6 +340,19 @@ impl EngineHost {
         self.child.id()
     }
 
+    /// Set an option after start-up (`harness bench` and `check` set `Threads` only when the
+    /// plugin declares it). A refused value is [`HostError::Option`], and the worker is gone.
+    pub async fn set_option(&mut self, name: &str, value: &str) -> Result<(), HostError> {
+        let request = Request::SetOption {
+            name: name.to_string(),
+            value: value.to_string(),
+        };
+        self.call(request).await.map_err(|e| match e {
+            HostError::EngineError { engine, message } => HostError::Option { engine, message },
+            other => other,
+        })
+    }
+
     /// Tell the engine a new game starts.
     pub async fn new_game(&mut self) -> Result<(), HostError> {
         self.call(Request::NewGame).await

@@ -2,10 +2,13 @@
 //!
 //! - [`solve`]: `harness solve`, exact solves of OBF test positions;
 //! - [`analyze`]: `harness analyze`, a run's games scored against exact solves;
+//! - [`bench`]: `harness bench`, a plugin's signature and speed over [`positions`];
 //! - [`frontend`]: `harness nboard` and `harness gtp`, a plugin served to a GUI.
 
 pub mod analyze;
+pub mod bench;
 pub mod frontend;
+pub mod positions;
 pub mod solve;
 
 use crate::plan::config::PluginRef;
@@ -30,4 +33,25 @@ pub(crate) fn tool_engine(
         options.push(("Threads".to_string(), t.to_string()));
     }
     Ok((plugin, options))
+}
+
+/// A worker started for `harness bench`: the plugin with its options, and
+/// `Threads = 1` when the plugin declares that option (so that node counts repeat).
+pub(crate) async fn start_single_threaded(
+    name: &str,
+    plugin: &Path,
+    options: &[(String, String)],
+) -> anyhow::Result<crate::host::EngineHost> {
+    let worker = crate::host::WorkerSpec {
+        name: name.to_string(),
+        plugin: plugin.to_path_buf(),
+        options: options.to_vec(),
+        stderr_log: None,
+        memory_limit: None,
+    };
+    let mut host = crate::host::EngineHost::spawn(&worker).await?;
+    if host.plugin.options.iter().any(|o| o.name == "Threads") {
+        host.set_option("Threads", "1").await?;
+    }
+    Ok(host)
 }
