@@ -12,6 +12,7 @@ mod c_plugins;
 mod checks;
 mod cli;
 mod config_errors;
+mod devloop;
 mod external;
 mod fault_matrix;
 mod faults;

@@ -4,10 +4,9 @@
 //! wall-time columns aside).
 
 use crate::support::{
-    artifacts, check_record, engine, harness, read_games, s, spawn_harness, Output, TempDir,
-    TournamentFile,
+    artifacts, check_record, engine, games_of, harness, read_games, s, spawn_harness, Output,
+    TempDir, TournamentFile,
 };
-use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -22,19 +21,6 @@ fn deterministic(pairs: usize, seed: u32) -> String {
         .engine(engine("greedy", s(&a.greedy), ""))
         .engine(engine("heuristic", s(&a.heuristic), "Depth = 2"))
         .text()
-}
-
-/// The games of a journal as the merge compares them: number, players, moves, score.
-fn games_of(out: &Path) -> Vec<(usize, String, String, Vec<String>, i32)> {
-    let mut games = read_games(out);
-    games.sort_by_key(|g| g.game);
-    games
-        .into_iter()
-        .map(|g| {
-            let moves = g.moves.iter().map(|m| m.mv.clone()).collect();
-            (g.game, g.black, g.white, moves, g.score)
-        })
-        .collect()
 }
 
 fn shard(dir: &TempDir, spec: &str) -> Output {

@@ -6,6 +6,7 @@
 
 use super::output::{say, say_raw};
 use crate::events::{ControlState, Event, EventSink, RunControl};
+use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
 use crate::plan::schedule::Shard;
 use crate::play::resume;
@@ -17,6 +18,7 @@ use crate::show::tui::terminal::{restore, Screen};
 use crate::show::{progress, report, table};
 use crate::stats::sprt::Decision;
 use crate::stats::verdict;
+use crate::tools::bench::{self, BenchSpec};
 use anyhow::Context;
 use std::io::IsTerminal;
 use std::panic::AssertUnwindSafe;
@@ -25,12 +27,38 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-/// Play the tournament of a tournament file (default: ./tournament.toml, or the embedded
-/// default when there is none).
+/// Play a tournament: a tournament file's (default: ./tournament.toml, or the embedded
+/// default when there is none), edited or made whole by the command line (`--engine`, …).
+///
+/// Mixing a file and flags: a flag replaces the file's value of its key; `--engine` replaces
+/// every `[[engine]]` table of the file and the output folder (out/<names joined by -vs->).
 #[derive(clap::Args)]
 pub struct Args {
     /// The tournament file (default: ./tournament.toml, else the embedded default).
     file: Option<PathBuf>,
+    /// An engine, as the keys of an `[[engine]]` table: `name=NEW,plugin=./libmine.so,Hash=64`
+    /// (repeat for each engine). `name`, `plugin`, `time` (a --time SPEC), `time.KEY`,
+    /// `memory-limit`, `fail-on` and `bench` are the table's; any other key is a plugin option.
+    /// Replaces every engine of the file. A value in double quotes may hold commas.
+    #[arg(long = "engine", value_name = "KEY=VALUE,…")]
+    engines: Vec<String>,
+    /// The format: `match`, `gauntlet` or `round-robin` (replaces the file's).
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+    /// Pin each game's engines to cores of their own (Linux), as `affinity = true`.
+    #[arg(long)]
+    affinity: bool,
+    /// Openings: a built-in set (`xot-small`, `xot-large`) or a file, then any `[openings]`
+    /// key: `xot-large,order=shuffled,seed=3,start=1`.
+    #[arg(long, value_name = "SET|FILE[,KEY=VALUE…]")]
+    openings: Option<String>,
+    /// A sequential test of the first engine against the second: the `[sprt]` keys,
+    /// `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=…]`.
+    #[arg(long, value_name = "KEY=VALUE,…")]
+    sprt: Option<String>,
+    /// Print the tournament file equivalent to the file and the command line, and exit.
+    #[arg(long)]
+    print_toml: bool,
     /// Folder where bare plugin names are looked up (default: the harness binary's folder).
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
@@ -62,8 +90,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pairs: Option<u32>,
     /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
-    /// `depth=6` or `nodes=100000`.
-    #[arg(long, value_name = "SPEC")]
+    /// `depth=6` or `nodes=100000`, then any `[time]` key: `10+0.1,margin=0.5,nps-reference=…`.
+    #[arg(long, value_name = "SPEC[,KEY=VALUE…]")]
     time: Option<String>,
     /// Draw the openings shuffled with this seed (overrides the file's order and seed).
     #[arg(long, value_name = "N")]
@@ -75,6 +103,30 @@ pub struct Args {
 }
 
 impl Args {
+    /// The tournament values of the command line, when they need the file's document edited
+    /// (`--engine`, `--format`, `--affinity`, `--openings`, `--sprt`, `--print-toml`, or a
+    /// `--time` with keys); `None` when the plain overrides say it all.
+    fn command_line(&self) -> Option<config::CommandLine> {
+        let composed = !self.engines.is_empty()
+            || self.format.is_some()
+            || self.affinity
+            || self.openings.is_some()
+            || self.sprt.is_some()
+            || self.print_toml
+            || self.time.as_deref().is_some_and(|t| t.contains(','));
+        composed.then(|| config::CommandLine {
+            engines: self.engines.clone(),
+            format: self.format.clone(),
+            pairs: self.pairs,
+            concurrency: self.concurrency,
+            affinity: self.affinity,
+            time: self.time.clone(),
+            openings: self.openings.clone(),
+            openings_seed: self.openings_seed,
+            sprt: self.sprt.clone(),
+        })
+    }
+
     /// The values of the command line that replace the file's.
     fn overrides(&self) -> config::Overrides {
         config::Overrides {
@@ -88,39 +140,81 @@ impl Args {
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let t = args.tournament()?;
     let plugin_dir = match &args.plugin_dir {
         Some(d) => d.clone(),
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
+    let mut t = args.tournament(&plugin_dir)?;
+    if args.print_toml {
+        say_raw!("{}", t.definition.text);
+        return Ok(verdict::exit::SUCCESS);
+    }
+    let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
+    let named = |e| name_the_flag(e, &names, &args.engines);
+    startup_bench(&mut t, &plugin_dir).map_err(named)?;
     if args.dry_run {
-        return dry_run(&t, &plugin_dir, args.restart);
+        return dry_run(&t, &plugin_dir, args.restart).map_err(named);
     }
     warn_if_oversubscribed(&t);
     if args.restart {
-        restart(&t, &plugin_dir)?;
+        restart(&t, &plugin_dir).map_err(named)?;
     }
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
-    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui)?;
+    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui).map_err(named)?;
     Ok(conclude(&t, &summary, elapsed, signalled))
+}
+
+/// An engine's refused option or failed bench, when the engine came from an `--engine`: the
+/// error names that flag too.
+fn name_the_flag(e: anyhow::Error, names: &[String], flags: &[String]) -> anyhow::Error {
+    let engine = e.chain().find_map(|c| match c.downcast_ref::<HostError>() {
+        Some(HostError::Option { engine, .. }) => Some(engine.clone()),
+        _ => None,
+    });
+    let engine = engine.or_else(|| {
+        let text = e.to_string();
+        let name = text.strip_prefix("engine `")?.split('`').next()?;
+        Some(name.to_string())
+    });
+    let flag = engine
+        .and_then(|n| names.iter().position(|x| *x == n))
+        .and_then(|i| flags.get(i));
+    match flag {
+        Some(flag) => e.context(format!("--engine {flag}")),
+        None => e,
+    }
 }
 
 impl Args {
     /// The tournament: the file (or ./tournament.toml, or the embedded default) with the
     /// command line's values, output folder, stop file and shard.
-    fn tournament(&self) -> anyhow::Result<Tournament> {
-        let mut t = match self.file.as_deref() {
-            Some(f) => config::load(f)?,
-            None if Path::new("tournament.toml").exists() => {
-                config::load(Path::new("tournament.toml"))?
-            }
-            None => config::embedded_default(),
+    fn tournament(&self, plugin_dir: &Path) -> anyhow::Result<Tournament> {
+        let file = match self.file.as_deref() {
+            Some(f) => Some(f.to_path_buf()),
+            None if Path::new("tournament.toml").exists() => Some(PathBuf::from("tournament.toml")),
+            None => None,
         };
-        self.overrides()
-            .apply(&mut t)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| t.source.clone())?;
+        let mut t = if let Some(cl) = self.command_line() {
+            let base = file.map_or(config::Base::Embedded, config::Base::File);
+            let command: Vec<String> = std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let t = config::compose(&base, &cl, &command)?.tournament;
+            plugins_exist(&t, &cl, plugin_dir)?;
+            t
+        } else {
+            let mut t = match file {
+                Some(f) => config::load(&f)?,
+                None => config::embedded_default(),
+            };
+            self.overrides()
+                .apply(&mut t)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| t.source.clone())?;
+            t
+        };
         if let Some(out) = &self.out {
             t.out = out.clone();
         }
@@ -135,6 +229,74 @@ impl Args {
         }
         Ok(t)
     }
+}
+
+/// The plugin files of the engines the command line named exist: a missing one is an error
+/// naming its `--engine` and the key, before anything is written.
+fn plugins_exist(
+    t: &Tournament,
+    cl: &config::CommandLine,
+    plugin_dir: &Path,
+) -> anyhow::Result<()> {
+    for (engine, flag) in t.engines.iter().zip(&cl.engines) {
+        let file = engine.plugin.resolve(plugin_dir);
+        if !file.is_file() {
+            return Err(config::ConfigError::Flag {
+                flag: format!("--engine {flag}"),
+                key: "plugin".into(),
+                message: format!("no plugin file {}", file.display()),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Before anything is written: every engine with `bench = N` is benched and refused when its
+/// signature differs, and with `[time] nps-reference` the engine `nps-engine` names is benched
+/// and this run's clocks are scaled by reference / measured ([`config::ClockScale`]). Each
+/// bench says what it measured and what it cost.
+fn startup_bench(t: &mut Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
+    let nps_engine = t.nps.map(|n| n.engine);
+    let mut measured = None;
+    for (i, e) in t.engines.iter().enumerate() {
+        if e.bench.is_none() && nps_engine != Some(i) {
+            continue;
+        }
+        let spec = BenchSpec {
+            name: e.name.clone(),
+            plugin: e.plugin.resolve(plugin_dir),
+            options: e.options.clone(),
+            depth: bench::DEFAULT_DEPTH,
+        };
+        let started = Instant::now();
+        let b = bench::run(&spec, &mut std::io::sink())
+            .with_context(|| format!("engine `{}`: cannot bench its plugin", e.name))?;
+        say!(
+            "engine `{}`: {} ({:.2} s at start-up)",
+            e.name,
+            b.line(),
+            started.elapsed().as_secs_f64()
+        );
+        if let Some(expected) = e.bench {
+            anyhow::ensure!(
+                b.nodes == expected,
+                "engine `{}`: key `bench`: its plugin benches {} nodes, the tournament says bench = {expected} (another build, or other options; `harness bench` prints the signature)",
+                e.name,
+                b.nodes
+            );
+        }
+        if nps_engine == Some(i) {
+            measured = Some(b.nodes_per_second());
+        }
+    }
+    if let (Some(nps), Some(measured)) = (t.nps, measured) {
+        let scale =
+            config::ClockScale::new(&t.engines[nps.engine].name, nps.nodes_per_second, measured);
+        say!("clocks {}", scale.describe());
+        t.clock_scale = Some(scale);
+    }
+    Ok(())
 }
 
 /// More games at once than cores: said once, as engines on a clock then search less than

@@ -176,12 +176,14 @@ pub fn earlier_games(
 
 /// Whether two `tournament.json` texts pin the same tournament: equal but for the tournament
 /// file's text (`definition`: comments, `concurrency` and `out` may change between a run and
-/// its resumption) and, with `any_shard`, the shard.
+/// its resumption), the clock scale each run measures for itself and, with `any_shard`, the
+/// shard.
 pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
     let essence = |text: &str| -> Option<serde_json::Value> {
         let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
         let object = v.as_object_mut()?;
         object.remove("definition");
+        object.remove("clock_scale");
         if any_shard {
             object.remove("shard");
         }
@@ -203,7 +205,7 @@ pub fn fingerprint_changes(written: &str, current: &str) -> Vec<String> {
             (Value::Object(x), Value::Object(y)) => {
                 let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
                 for k in keys {
-                    if path.is_empty() && k == "definition" {
+                    if path.is_empty() && (k == "definition" || k == "clock_scale") {
                         continue;
                     }
                     let sub = if path.is_empty() {
@@ -279,6 +281,9 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             if let Some(bytes) = e.memory_limit {
                 engine["memory_limit"] = bytes.into();
             }
+            if let Some(n) = e.bench {
+                engine["bench"] = n.into();
+            }
             if let Some(rules) = e.time {
                 engine["time"] = serde_json::json!({
                     "control": rules.control.to_string(),
@@ -327,8 +332,18 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             "solve_timeout_ms": a.solve_timeout.as_millis() as u64,
         });
     }
+    if let Some(nps) = t.nps {
+        value["nps_reference"] = serde_json::json!({
+            "nodes_per_second": nps.nodes_per_second,
+            "engine": t.engines[nps.engine].name,
+        });
+    }
     if let Some(shard) = t.shard {
         value["shard"] = serde_json::json!({ "index": shard.index, "count": shard.count });
+    }
+    // This run's own measure, not the tournament's: not compared (see [`same_tournament`]).
+    if let Some(scale) = &t.clock_scale {
+        value["clock_scale"] = serde_json::to_value(scale).expect("plain values");
     }
     value["definition"] = serde_json::to_value(&t.definition).expect("plain strings");
     serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"

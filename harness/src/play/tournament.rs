@@ -143,7 +143,9 @@ impl<'t> Coordinator<'t> {
         let context = Arc::new(GameContext {
             openings: openings.openings,
             names: t.engines.iter().map(|e| e.name.clone()).collect(),
-            time: (0..t.engines.len()).map(|i| t.time_rules(i)).collect(),
+            time: (0..t.engines.len())
+                .map(|i| t.played_time_rules(i))
+                .collect(),
             pool,
             adjudicator: t.adjudication.as_ref().map(|a| Adjudicator {
                 solver: t.engines.len(),

@@ -315,3 +315,16 @@ fn properties(mut text: &str) -> Option<Vec<(&str, &str)>> {
     }
     Some(props)
 }
+
+/// The games of a journal as the merge compares them: number, players, moves, score.
+pub fn games_of(out: &Path) -> Vec<(usize, String, String, Vec<String>, i32)> {
+    let mut games = read_games(out);
+    games.sort_by_key(|g| g.game);
+    games
+        .into_iter()
+        .map(|g| {
+            let moves = g.moves.iter().map(|m| m.mv.clone()).collect();
+            (g.game, g.black, g.white, moves, g.score)
+        })
+        .collect()
+}

@@ -10,7 +10,7 @@ mod temp;
 pub use artifacts::artifacts;
 pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
-    read_games,
+    games_of, read_games,
 };
 pub use process::{harness, processes_with, spawn_harness, worker_marker, workers_of, Output};
 pub use temp::TempDir;

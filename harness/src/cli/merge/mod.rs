@@ -153,8 +153,37 @@ fn unsharded(text: &str) -> anyhow::Result<String> {
     let mut v: serde_json::Value = serde_json::from_str(text).context("tournament.json")?;
     if let Some(o) = v.as_object_mut() {
         o.remove("shard");
+        // A shard's own measure (NPS-scaled clocks), not the merged tournament's.
+        o.remove("clock_scale");
     }
     Ok(serde_json::to_string_pretty(&v)? + "\n")
+}
+
+/// With NPS-scaled clocks, the factors the shards measured (each folder's `tournament.json`
+/// keeps its own): `clock scale over 2 folders: x0.412 to x0.455 (spread 10.4%)`.
+fn clock_spread(folders: &[PathBuf]) -> anyhow::Result<Option<String>> {
+    let mut factors = Vec::new();
+    for folder in folders {
+        let path = folder.join(FINGERPRINT_FILE);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        if let Some(f) = v["clock_scale"]["factor"].as_f64() {
+            factors.push(f);
+        }
+    }
+    if factors.is_empty() {
+        return Ok(None);
+    }
+    let min = factors.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = factors.iter().copied().fold(0.0, f64::max);
+    Ok(Some(format!(
+        "clock scale over {} of {} folders: x{min:.3} to x{max:.3} (spread {:.1}%)",
+        factors.len(),
+        folders.len(),
+        (max / min - 1.0) * 100.0
+    )))
 }
 
 /// The schedule a `tournament.json` pins.
@@ -264,6 +293,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     );
     gaps.say();
+    if let Some(line) = clock_spread(&folders)? {
+        say!("{line}");
+    }
     let status = test_of(&t, &records, &out)?;
     // An analysis made before the merge (of this folder) still describes its games.
     let analysis = Some(read_analysis(&out)?).filter(|a| !a.is_empty());

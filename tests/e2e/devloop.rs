@@ -1,0 +1,319 @@
+//! The engine developer's loop: a whole match from one command line (`run --engine …`),
+//! `harness bench` and the signature a tournament can require (`bench = N`), NPS-scaled clocks
+//! over shards, and the bad input of each, refused with exit 2 naming the flag or the key and
+//! with nothing written.
+
+use crate::support::{artifacts, games_of, harness, read_games, s, Output, TempDir};
+use std::path::Path;
+
+/// `--engine name=NAME,plugin=PATH[,rest]`.
+fn engine_flag(name: &str, plugin: &Path, rest: &str) -> String {
+    let rest = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(",{rest}")
+    };
+    format!("name={name},plugin={}{rest}", s(plugin))
+}
+
+/// `harness run` in `dir` with the arguments, `--no-tui` added.
+fn run(dir: &TempDir, args: &[&str]) -> Output {
+    let mut all = vec!["run", "--no-tui"];
+    all.extend_from_slice(args);
+    harness(dir.path(), &all)
+}
+
+/// The signature on the last line of `harness bench`'s output.
+fn signature(bench: &Output) -> u64 {
+    let last = bench.stdout.lines().last().unwrap_or("");
+    let nodes = last
+        .strip_prefix("bench: ")
+        .and_then(|rest| rest.split(" nodes, ").next())
+        .unwrap_or_else(|| panic!("no `bench: N nodes, X nodes/s` line:\n{bench}"));
+    assert!(last.ends_with(" nodes/s"), "{bench}");
+    nodes.parse().unwrap()
+}
+
+/// The issue's command shape, from an empty folder: a match with a sequential test on a
+/// built-in set. The same command resumes; `--print-toml` is a file that plays the same
+/// tournament; `tournament.json` keeps the command; `merge` rebuilds it.
+#[test]
+fn a_match_from_one_command_line() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-match");
+    let new = engine_flag("new", &a.minimax, "Depth=2,Pruning=alphabeta");
+    let old = engine_flag("old", &a.greedy, "");
+    let args = [
+        "--engine",
+        &new,
+        "--engine",
+        &old,
+        "--format",
+        "match",
+        "--time",
+        "1+0.05",
+        "--pairs",
+        "3",
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--openings",
+        "xot-large,order=sequential",
+    ];
+    let first = run(&dir, &args);
+    assert_ne!(first.status.code(), Some(2), "{first}");
+    assert!(
+        first.stdout.contains("match of new, old (1s+0.05s)"),
+        "{first}"
+    );
+    assert!(first.stdout.contains("SPRT"), "{first}");
+    let out = dir.join("out/new-vs-old");
+    let games = games_of(&out);
+    assert_eq!(games.len(), 6);
+    let json = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let command: Vec<&str> = v["definition"]["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(command[..2], ["run", "--no-tui"]);
+    assert_eq!(command[2..], args);
+    assert_eq!(
+        v["engines"][0]["options"][0],
+        serde_json::json!(["Depth", "2"])
+    );
+    assert_eq!(v["openings"]["source"]["builtin"], "xot-large");
+
+    // The same command again finds every game played.
+    let again = run(&dir, &args);
+    assert!(again.stdout.contains("6 of 6 games already"), "{again}");
+    assert_eq!(games_of(&out), games);
+
+    // --print-toml prints the equivalent file and plays nothing; that file plays the same
+    // tournament (its folder resumes).
+    let mut printing = args.to_vec();
+    printing.push("--print-toml");
+    let printed = run(&dir, &printing);
+    printed.assert_success();
+    assert!(
+        printed.stdout.contains("[[engine]]\nname = \"new\""),
+        "{printed}"
+    );
+    assert!(printed.stdout.contains("options.Depth = 2"), "{printed}");
+    dir.write("printed.toml", &printed.stdout);
+    let from_file = run(&dir, &["printed.toml", "--out", "out/new-vs-old"]);
+    assert!(
+        from_file.stdout.contains("6 of 6 games already"),
+        "{from_file}"
+    );
+
+    // merge rebuilds the tournament from tournament.json.
+    let merged = harness(dir.path(), &["merge", "out/new-vs-old", "--out", "merged"]);
+    assert!(merged.stdout.contains("6 games of 6 planned"), "{merged}");
+    assert_eq!(games_of(&dir.join("merged")), games);
+}
+
+/// Over a file: `--engine` replaces its engines and their folder, other flags one key each,
+/// and a file value keeps its line in an error.
+#[test]
+fn the_command_line_over_a_file() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-file");
+    dir.write(
+        "t.toml",
+        &format!(
+            "[tournament]\nformat = \"round-robin\"\npairs = 5\n\n[time]\ndepth = 1\n\n[openings]\nbuiltin = \"xot-small\"\n\n[[engine]]\nname = \"x\"\nplugin = \"{}\"\n",
+            s(&a.greedy)
+        ),
+    );
+    let one = engine_flag("one", &a.greedy, "");
+    let two = engine_flag("two", &a.minimax, "Depth=1,time=depth=1");
+    let three = engine_flag("three", &a.greedy, "Random=true,Seed=3");
+    let played = run(
+        &dir,
+        &[
+            "t.toml", "--engine", &one, "--engine", &two, "--engine", &three, "--pairs", "1",
+        ],
+    );
+    played.assert_success();
+    let games = read_games(&dir.join("out/one-vs-two-vs-three"));
+    assert_eq!(games.len(), 6, "{played}");
+    // A gauntlet with one --engine is refused: the file's format needs more engines.
+    let refused = run(&dir, &["t.toml", "--engine", &one, "--out", "none"]);
+    refused
+        .assert_error()
+        .assert_stderr_has(&["--engine: key `format`", "round-robin", "line 2"]);
+    assert!(!dir.join("none").exists());
+}
+
+/// Each bad input of the issue: exit 2, the flag or the key named, nothing written.
+#[test]
+fn bad_command_lines_are_refused_and_write_nothing() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-bad");
+    let good = engine_flag("old", &a.greedy, "");
+    let missing = dir.join("libnowhere.so");
+    let cases: Vec<(Vec<String>, Vec<String>)> = vec![
+        // A key the plugin does not have (every other key is an option).
+        (
+            vec![engine_flag("new", &a.minimax, "Hahs=64"), good.clone()],
+            vec!["--engine name=new".into(), "Hahs".into()],
+        ),
+        // An [[engine]] key with a bad value.
+        (
+            vec![
+                engine_flag("new", &a.minimax, "fail-on=never"),
+                good.clone(),
+            ],
+            vec!["--engine name=new".into(), "key `fail-on`".into()],
+        ),
+        (
+            vec![engine_flag("old", &a.minimax, ""), good.clone()],
+            vec![format!("--engine {good}: key `name`"), "duplicate".into()],
+        ),
+        (
+            vec![format!("name=new,plugin={}", s(&missing)), good.clone()],
+            vec![
+                "--engine name=new".into(),
+                "key `plugin`".into(),
+                "no plugin file".into(),
+            ],
+        ),
+        (
+            vec![engine_flag("new", &a.minimax, "bench=12345"), good.clone()],
+            vec![
+                "--engine name=new".into(),
+                "key `bench`".into(),
+                "bench = 12345".into(),
+            ],
+        ),
+    ];
+    for (engines, fragments) in cases {
+        let mut args = vec!["--format", "match", "--time", "depth=1", "--out", "o"];
+        for e in &engines {
+            args.extend(["--engine", e.as_str()]);
+        }
+        let r = run(&dir, &args);
+        let fragments: Vec<&str> = fragments.iter().map(String::as_str).collect();
+        r.assert_error().assert_stderr_has(&fragments);
+        assert!(
+            !dir.join("o").exists(),
+            "written for a bad command line:\n{r}"
+        );
+    }
+    // nps-reference without an engine to bench, or naming none of the tournament's.
+    let new = engine_flag("new", &a.minimax, "");
+    let nps_cases = [
+        ("1+0.1,nps-reference=100000", "key `nps-reference`"),
+        (
+            "1+0.1,nps-reference=100000,nps-engine=zz",
+            "key `nps-engine`",
+        ),
+        (
+            "depth=2,nps-reference=100000,nps-engine=new",
+            "key `nps-reference`",
+        ),
+    ];
+    for (time, key) in nps_cases {
+        let args = [
+            "--engine", &new, "--engine", &good, "--format", "match", "--time", time, "--out", "o",
+        ];
+        let r = run(&dir, &args);
+        r.assert_error()
+            .assert_stderr_has(&[&format!("--time {time}: {key}")]);
+        assert!(!dir.join("o").exists(), "{r}");
+    }
+}
+
+/// `harness bench`: the same signature run after run, another with other options, the issue's
+/// last line; a tournament requiring the right signature plays.
+#[test]
+fn bench_signatures_and_the_bench_key() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-bench");
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", s(&a.minimax), "--depth", "5"];
+        args.extend_from_slice(extra);
+        let b = harness(dir.path(), &args);
+        b.assert_success();
+        b
+    };
+    let first = bench(&[]);
+    // 16 positions, one line each, between the header and the total.
+    assert_eq!(first.stdout.lines().count(), 18, "{first}");
+    let n = signature(&first);
+    assert!(n > 0);
+    assert_eq!(signature(&bench(&[])), n);
+    let unpruned = signature(&bench(&["--option", "Pruning=none"]));
+    assert!(unpruned > n, "{unpruned} vs {n}");
+    harness(
+        dir.path(),
+        &["bench", "nowhere", "--plugin-dir", s(dir.path())],
+    )
+    .assert_error()
+    .assert_stderr_has(&["no plugin file"]);
+
+    // The start-up bench is at the default depth: the signature `harness bench` prints then.
+    let with_options = ["bench", s(&a.minimax), "--option", "Depth=1"];
+    let default = signature(&harness(dir.path(), &with_options));
+    let new = engine_flag("new", &a.minimax, &format!("Depth=1,bench={default}"));
+    let old = engine_flag("old", &a.greedy, "");
+    let args = [
+        "--engine", &new, "--engine", &old, "--format", "match", "--time", "depth=1", "--pairs",
+        "1",
+    ];
+    let r = run(&dir, &args);
+    r.assert_success();
+    assert!(
+        r.stdout
+            .contains(&format!("engine `new`: bench: {default} nodes")),
+        "{r}"
+    );
+}
+
+/// NPS-scaled clocks: each shard benches on its own and plays its own clock; the factors are in
+/// each shard's tournament.json and report; merge says their spread, and the games (of engines
+/// whose moves do not depend on the clock) are those of an unsharded run.
+#[test]
+fn nps_scaled_shards_play_their_own_clocks_and_merge_exactly() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-nps");
+    dir.write(
+        "t.toml",
+        &format!(
+            "[tournament]\nformat = \"match\"\npairs = 4\n\n[time]\nbase = 20\nincrement = 0.5\nnps-reference = 5000000\nnps-engine = \"minimax\"\n\n[openings]\nbuiltin = \"xot-small\"\norder = \"shuffled\"\nseed = 5\n\n[[engine]]\nname = \"minimax\"\nplugin = \"{}\"\noptions = {{ Depth = 2 }}\n\n[[engine]]\nname = \"greedy\"\nplugin = \"{}\"\n",
+            s(&a.minimax),
+            s(&a.greedy)
+        ),
+    );
+    run(&dir, &["t.toml", "--out", "full"]).assert_success();
+    let mut factors = Vec::new();
+    for i in 0..2 {
+        let r = run(&dir, &["t.toml", "--shard", &format!("{i}/2")]);
+        r.assert_success();
+        assert!(r.stdout.contains("clocks scaled x"), "{r}");
+        let folder = dir.join(format!("out/t/shard-{i}-of-2"));
+        let json = std::fs::read_to_string(folder.join("tournament.json")).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let scale = &v["clock_scale"];
+        assert_eq!(scale["engine"], "minimax", "{json}");
+        assert_eq!(scale["reference_nps"], 5_000_000, "{json}");
+        let factor = scale["factor"].as_f64().unwrap();
+        let measured = scale["measured_nps"].as_f64().unwrap();
+        assert!((factor - 5e6 / measured).abs() < 1e-9, "{json}");
+        let report = std::fs::read_to_string(folder.join("report.md")).unwrap();
+        assert!(report.contains(&format!("scaled x{factor:.3}")), "{report}");
+        factors.push(factor);
+    }
+    // Two measures of a speed on a busy machine: different clocks (nodes/s are whole numbers
+    // in the millions, so equal factors would mean one measure was copied).
+    assert_ne!(factors[0], factors[1]);
+    let merged = harness(dir.path(), &["merge", "out/t"]);
+    merged.assert_success();
+    assert!(
+        merged.stdout.contains("clock scale over 2 of 2 folders: x"),
+        "{merged}"
+    );
+    assert_eq!(games_of(&dir.join("out/t")), games_of(&dir.join("full")));
+}
