@@ -4,6 +4,7 @@
 
 mod analyze;
 mod bench;
+mod check;
 mod frontend;
 mod info;
 mod merge;
@@ -40,6 +41,7 @@ enum Command {
     Stats(stats::Args),
     Analyze(analyze::Args),
     Bench(bench::Args),
+    Check(check::Args),
     Perft(perft::Args),
     Info(info::Args),
     Solve(solve::Args),
@@ -62,6 +64,7 @@ pub fn main() -> i32 {
         Command::Stats(args) => stats::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Check(args) => check::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Info(args) => info::run(args),
         Command::Solve(args) => solve::run(args),
@@ -77,7 +80,7 @@ pub fn main() -> i32 {
     })
 }
 
-/// The plugin `harness bench` works on, with its options.
+/// The plugin `harness bench` and `check` work on, with its options.
 #[derive(clap::Args)]
 struct OnePlugin {
     /// Plugin: a library path or a bare name (looked up next to the harness binary).

@@ -3,10 +3,12 @@
 //! - [`solve`]: `harness solve`, exact solves of OBF test positions;
 //! - [`analyze`]: `harness analyze`, a run's games scored against exact solves;
 //! - [`bench`]: `harness bench`, a plugin's signature and speed over [`positions`];
+//! - [`check`]: `harness check`, a plugin's compliance suite;
 //! - [`frontend`]: `harness nboard` and `harness gtp`, a plugin served to a GUI.
 
 pub mod analyze;
 pub mod bench;
+pub mod check;
 pub mod frontend;
 pub mod positions;
 pub mod solve;
@@ -35,7 +37,7 @@ pub(crate) fn tool_engine(
     Ok((plugin, options))
 }
 
-/// A worker started for `harness bench`: the plugin with its options, and
+/// A worker started for `harness bench` or `check`: the plugin with its options, and
 /// `Threads = 1` when the plugin declares that option (so that node counts repeat).
 pub(crate) async fn start_single_threaded(
     name: &str,
