@@ -8,7 +8,8 @@
 //! - [`sprt`]: the sequential probability ratio test; [`sprt_sim`]: its resampling study;
 //! - [`running`]: totals kept game by game while a run goes on (constant work per game);
 //! - [`verdict`]: the fail-on rules and the decision, mapped to the exit code;
-//! - [`usage`]: each engine's searches: mean depth, time per move, nodes per second.
+//! - [`usage`]: each engine's searches: mean depth, time per move, nodes per second;
+//! - [`spsa`]: the SPSA tuning method's gains, perturbations and updates (`harness tune`).
 //!
 //! # The statistical unit: the game pair
 //!
@@ -118,6 +119,7 @@ pub mod ratings;
 pub mod running;
 pub mod sprt;
 pub mod sprt_sim;
+pub mod spsa;
 pub mod usage;
 pub mod verdict;
 
