@@ -8,13 +8,16 @@
 //! - [`journal`]: `games.jsonl`, the append-only results journal (one record per line), its
 //!   writer and readers;
 //! - [`ggf`]: the same games in GGF for Othello tools;
-//! - [`merge`]: the journals of a tournament's shards merged into one, or followed as they grow.
+//! - [`merge`]: the journals of a tournament's shards merged into one, or followed as they grow;
+//! - [`tune`]: what `harness tune` keeps beside the games (`tune.jsonl`, the iterations begun,
+//!   the θ of a sharded tune).
 
 pub mod analysis;
 pub mod digest;
 pub mod ggf;
 pub mod journal;
 pub mod merge;
+pub mod tune;
 
 use othello_board::{Color, Move, Position};
 use serde::{Deserialize, Serialize};
