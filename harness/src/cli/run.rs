@@ -215,6 +215,18 @@ impl Args {
                 .with_context(|| t.source.clone())?;
             t
         };
+        let n = t.engines.len();
+        let fits = match t.format {
+            config::Format::Match => n == 2,
+            config::Format::Gauntlet | config::Format::RoundRobin => n >= 2,
+        };
+        anyhow::ensure!(
+            fits,
+            "{}: a {} needs {} engines, found {n}: with its [tune] table this file is for `harness tune`",
+            t.source,
+            t.format,
+            if t.format == config::Format::Match { "exactly 2" } else { "at least 2" }
+        );
         if let Some(out) = &self.out {
             t.out = out.clone();
         }

@@ -20,7 +20,8 @@
 //! - [`clock`]: NPS-scaled clocks (`[time] nps-reference`, `nps-engine`, the factor a run
 //!   measured);
 //! - [`command_line`] and [`compose`]: a tournament from the command line (`run --engine …`),
-//!   alone or over a file, as one TOML document checked by the same validator.
+//!   alone or over a file, as one TOML document checked by the same validator;
+//! - [`tune`]: the `[tune]` table of `harness tune`, and the match a tune plays.
 
 mod clock;
 pub mod command_line;
@@ -30,6 +31,7 @@ mod overrides;
 mod plugin;
 mod raw;
 pub mod rules;
+mod tune;
 mod validate;
 
 pub use clock::{ClockScale, NpsReference};
@@ -39,6 +41,7 @@ pub use error::ConfigError;
 pub use overrides::Overrides;
 pub use plugin::{default_plugin_dir, PluginRef};
 pub use rules::{parse_bytes, parse_time_spec, MAX_CONCURRENCY, MAX_GAMES};
+pub use tune::{minus_name, plus_name, TuneConfig};
 
 use crate::plan::openings::{self, OpeningError, OpeningSet};
 pub use crate::plan::schedule::OpeningOrder;
@@ -100,6 +103,8 @@ pub struct Tournament {
     /// The text the tournament was read from and the folder its relative paths are resolved
     /// against: kept in `tournament.json`, so that `merge` can rebuild the tournament exactly.
     pub definition: Definition,
+    /// The `[tune]` table, if any (`harness tune`; `harness run` plays the file without it).
+    pub tune: Option<TuneConfig>,
 }
 
 /// A tournament file's text, the folder its relative paths are resolved against, and the

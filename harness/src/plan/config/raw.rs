@@ -17,6 +17,7 @@ pub(super) struct RawFile {
     pub(super) openings: Spanned<RawOpenings>,
     pub(super) engine: Option<Spanned<Vec<Spanned<RawEngine>>>>,
     pub(super) sprt: Option<Spanned<RawSprt>>,
+    pub(super) tune: Option<Spanned<RawTune>>,
     pub(super) adjudication: Option<Spanned<RawAdjudication>>,
 }
 
@@ -46,7 +47,8 @@ pub(super) struct RawSprt {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(super) struct RawTournament {
     pub(super) format: Spanned<Format>,
-    pub(super) pairs: Spanned<u32>,
+    /// Required unless the file has a `[tune]` table (a tune's pairs are its iterations).
+    pub(super) pairs: Option<Spanned<u32>>,
     pub(super) concurrency: Option<Spanned<usize>>,
     pub(super) affinity: Option<bool>,
     pub(super) out: Option<Spanned<String>>,
@@ -121,4 +123,20 @@ impl<'de> Deserialize<'de> for RawOptions {
         }
         deserializer.deserialize_map(OptionsVisitor)
     }
+}
+
+/// `[tune]` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawTune {
+    pub(super) engine: Spanned<String>,
+    pub(super) opponent: Option<Spanned<String>>,
+    pub(super) iterations: Spanned<toml::Value>,
+    pub(super) seed: Option<Spanned<toml::Value>>,
+    #[serde(rename = "A")]
+    pub(super) big_a: Option<Spanned<toml::Value>>,
+    pub(super) alpha: Option<Spanned<toml::Value>>,
+    pub(super) gamma: Option<Spanned<toml::Value>>,
+    /// `[tune.params]`: one inline table per option, in file order.
+    pub(super) params: Option<Spanned<RawOptions>>,
 }

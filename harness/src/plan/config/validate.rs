@@ -48,11 +48,23 @@ impl Validator<'_> {
         raw: RawFile,
         base_dir: &Path,
     ) -> Result<Tournament, ConfigError> {
+        let table_span = raw.tournament.span();
         let t = raw.tournament.into_inner();
         let format = *t.format.get_ref();
-        let pairs = *t.pairs.get_ref();
+        let (pairs, pairs_span) = match &t.pairs {
+            Some(p) => (*p.get_ref(), p.span()),
+            // A tune plays its iterations; `pairs` is not needed.
+            None if raw.tune.is_some() => (1, table_span.clone()),
+            None => {
+                return Err(self.invalid(
+                    table_span,
+                    "tournament",
+                    "missing field `pairs` (game pairs per engine pairing)",
+                ))
+            }
+        };
         if pairs == 0 {
-            return Err(self.invalid(t.pairs.span(), "pairs", "must be at least 1"));
+            return Err(self.invalid(pairs_span, "pairs", "must be at least 1"));
         }
         let concurrency = match t.concurrency {
             Some(c) => rules::concurrency(*c.get_ref())
@@ -92,12 +104,21 @@ impl Validator<'_> {
         let shared = self.time(shared_raw, time_span, defaults)?;
         let openings_span = raw.openings.span();
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
-        let engines = self.engines(raw.engine, format, t.format.span(), base_dir, shared)?;
+        // A tune plays a match of its own (`Tournament::tune_match`): one engine is enough.
+        let tuning = raw.tune.is_some();
+        let engines = self.engines(
+            raw.engine,
+            format,
+            t.format.span(),
+            base_dir,
+            shared,
+            tuning,
+        )?;
         let nps = self.nps(nps_keys, shared, &engines)?;
         // Checked before anything is allocated: the schedule holds every game.
         let pairings = format.pairings(engines.len()).len();
         let pairs =
-            rules::pairs(pairs, pairings).map_err(|e| self.invalid(t.pairs.span(), "pairs", e))?;
+            rules::pairs(pairs, pairings).map_err(|e| self.invalid(pairs_span, "pairs", e))?;
         let sprt = match raw.sprt {
             None => None,
             Some(sprt) => {
@@ -115,7 +136,12 @@ impl Validator<'_> {
             None => None,
             Some(a) => Some(self.adjudication(a.into_inner(), base_dir)?),
         };
+        let tune = match raw.tune {
+            Some(tune) => Some(self.tune(tune, &engines)?),
+            None => None,
+        };
         Ok(Tournament {
+            tune,
             source: self.source.to_string(),
             format,
             pairs,
@@ -416,10 +442,12 @@ impl Validator<'_> {
         format_span: Range<usize>,
         base_dir: &Path,
         shared: TimeRules,
+        tuning: bool,
     ) -> Result<Vec<EngineConfig>, ConfigError> {
         let raw = raw.map(Spanned::into_inner).unwrap_or_default();
         let count = raw.len();
         let (ok, needs) = match format {
+            _ if tuning => (count >= 1, "(with a [tune] table) at least 1"),
             Format::Match => (count == 2, "exactly 2"),
             Format::Gauntlet | Format::RoundRobin => (count >= 2, "at least 2"),
         };
