@@ -341,7 +341,9 @@ impl EngineHost {
     }
 
     /// Set an option after start-up (`harness bench` and `check` set `Threads` only when the
-    /// plugin declares it). A refused value is [`HostError::Option`], and the worker is gone.
+    /// plugin declares it; `harness tune` sets each game's values between games, which the ABI
+    /// allows outside a search). A refused value is [`HostError::Option`], and the worker is
+    /// gone.
     pub async fn set_option(&mut self, name: &str, value: &str) -> Result<(), HostError> {
         let request = Request::SetOption {
             name: name.to_string(),

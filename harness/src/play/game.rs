@@ -31,6 +31,9 @@ pub struct GameSetup<'a> {
     pub names: [&'a str; 2],
     /// Each side's time rules, [Black, White] (the same unless an engine has its own).
     pub time: [TimeRules; 2],
+    /// Options each side's worker is given before the game, [Black, White] (`harness tune`'s
+    /// values; empty for `harness run`).
+    pub options: [&'a [(String, String)]; 2],
 }
 
 impl GameSetup<'_> {
@@ -80,7 +83,8 @@ pub(super) async fn play_game(
         clocks: game.clock,
     });
     for color in [Color::Black, Color::White] {
-        if let Err(e) = hosts[color.index()].new_game().await {
+        let host = &mut *hosts[color.index()];
+        if let Err(e) = begin(host, setup.options[color.index()]).await {
             game.forfeit = Some((color, termination_of(&e), e.to_string()));
             break;
         }
@@ -104,6 +108,14 @@ pub(super) async fn play_game(
             .await?;
     }
     Some(game.into_record())
+}
+
+/// Begin a game on a worker: its options for this game (if any), then `new_game`.
+async fn begin(host: &mut EngineHost, options: &[(String, String)]) -> Result<(), HostError> {
+    for (name, value) in options {
+        host.set_option(name, value).await?;
+    }
+    host.new_game().await
 }
 
 /// A game being played: the position, the moves so far, each side's clock and totals, and the
@@ -455,6 +467,9 @@ pub fn replay_record(record: &GameRecord) -> Option<Position> {
     Some(pos)
 }
 
+/// Options set on each side's worker before a game, [Black, White].
+pub type GameOptions = [Vec<(String, String)>; 2];
+
 /// What a game task hands to the coordinator.
 pub(super) enum FromGame {
     Finished(Box<GameRecord>),
@@ -478,11 +493,13 @@ pub(super) struct GameContext {
     pub(super) control: Arc<RunControl>,
 }
 
-/// One game's task: borrow a worker per engine, play, give the healthy workers back.
+/// One game's task: borrow a worker per engine, play (with `options` set on [Black, White]
+/// first), give the healthy workers back.
 pub(super) async fn play_scheduled(
     context: Arc<GameContext>,
     g: ScheduledGame,
     cores: Option<Vec<usize>>,
+    options: GameOptions,
 ) -> FromGame {
     let c = &*context;
     let setup = GameSetup {
@@ -490,6 +507,7 @@ pub(super) async fn play_scheduled(
         opening: &c.openings[g.opening],
         names: [&c.names[g.black], &c.names[g.white]],
         time: [c.time[g.black], c.time[g.white]],
+        options: [&options[0], &options[1]],
     };
     let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
     let record = match (black, white) {

@@ -21,12 +21,16 @@
 //! The loop's state is a [`Coordinator`]: the games to play and in flight ([`Slots`]), and the
 //! bookkeeping of finished ones ([`Books`]: journal, totals, the test's decision, the claims
 //! on further games), which needs no engine and is tested on its own.
+//!
+//! A run may add a [`GameHook`] to the loop ([`run_with`]): options set on each side's worker
+//! before each game, and a look at each journaled game. `harness tune` plays θ ± c·Δ this way
+//! and updates θ as results come in; the loop itself is the one `harness run` uses.
 
 use super::adjudication::Adjudicator;
 use super::affinity::CoreSlots;
 pub use super::books::Progress;
 use super::books::{Books, Claims};
-use super::game::{play_scheduled, FromGame, GameContext};
+use super::game::{play_scheduled, FromGame, GameContext, GameOptions};
 use super::pool::WorkerPool;
 use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
@@ -70,10 +74,44 @@ pub async fn run(
     t: &Tournament,
     plugin_dir: &Path,
     observer: &Observer,
+    progress: impl FnMut(Progress),
+) -> anyhow::Result<RunSummary> {
+    run_with(t, plugin_dir, observer, &mut NoHook, progress).await
+}
+
+/// What a run adds to the loop of games. Both calls come from the loop's thread, in order: a
+/// game's options when it is claimed (games are claimed in schedule order), a game after it is
+/// journaled. An error stops the run as a fatal error does (no new game; the games in flight
+/// finish and are kept).
+pub trait GameHook: Send {
+    /// The options to set on [Black, White]'s workers before game `g`.
+    fn options(&mut self, g: &ScheduledGame) -> anyhow::Result<GameOptions>;
+    /// `record` is in the journal.
+    fn finished(&mut self, record: &GameRecord) -> anyhow::Result<()>;
+}
+
+/// `harness run`'s hook: nothing to add.
+struct NoHook;
+
+impl GameHook for NoHook {
+    fn options(&mut self, _: &ScheduledGame) -> anyhow::Result<GameOptions> {
+        Ok(Default::default())
+    }
+    fn finished(&mut self, _: &GameRecord) -> anyhow::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`run`], with `hook` in the loop.
+pub async fn run_with(
+    t: &Tournament,
+    plugin_dir: &Path,
+    observer: &Observer,
+    hook: &mut dyn GameHook,
     mut progress: impl FnMut(Progress),
 ) -> anyhow::Result<RunSummary> {
     let mut coordinator = Coordinator::prepare(t, plugin_dir, observer, &mut progress).await?;
-    coordinator.play(&mut progress).await;
+    coordinator.play(hook, &mut progress).await;
     coordinator.finish(&mut progress).await
 }
 
@@ -167,13 +205,16 @@ impl<'t> Coordinator<'t> {
 
     /// The loop: start games while slots are free and the control allows, take each finished
     /// one, until nothing is in flight and nothing more may start.
-    async fn play(&mut self, progress: &mut impl FnMut(Progress)) {
+    async fn play(&mut self, hook: &mut dyn GameHook, progress: &mut impl FnMut(Progress)) {
         let mut control_changes = self.control.subscribe();
         loop {
             let state = *control_changes.borrow_and_update();
             // Paused: start nothing, wait; finishing or stopping: start nothing new.
             if state == ControlState::Running {
-                self.slots.start_games(&mut self.books.claims);
+                if let Err(e) = self.slots.start_games(&mut self.books.claims, hook) {
+                    self.books.fatal.get_or_insert(e);
+                    self.books.claims.closed = true;
+                }
             }
             if self.slots.in_flight.is_empty() && state != ControlState::Paused {
                 break;
@@ -197,8 +238,16 @@ impl<'t> Coordinator<'t> {
                     continue;
                 }
             };
+            let journaled = self.books.records.len();
             self.books
                 .take(message, &self.events, self.started, &mut *progress);
+            let record = self.books.records.get(journaled);
+            if let Some(record) = record.filter(|_| self.books.write_error.is_none()) {
+                if let Err(e) = hook.finished(record) {
+                    self.books.fatal.get_or_insert(e);
+                    self.books.claims.closed = true;
+                }
+            }
         }
     }
 
@@ -288,16 +337,19 @@ impl Slots {
         }
     }
 
-    /// Start the games the claims allow while a slot is free.
-    fn start_games(&mut self, claims: &mut Claims) {
+    /// Start the games the claims allow while a slot is free, each with the options `hook`
+    /// gives it.
+    fn start_games(&mut self, claims: &mut Claims, hook: &mut dyn GameHook) -> anyhow::Result<()> {
         while self.in_flight.len() < self.size {
             let Some(g) = claims.claim(&self.todo) else {
                 break;
             };
+            let options = hook.options(&g)?;
             let slot = self.free.pop().expect("a slot per game in flight");
             let cores = self.core_slots.as_ref().map(|c| c.cores(slot).to_vec());
-            let game = play_scheduled(self.context.clone(), g, cores);
+            let game = play_scheduled(self.context.clone(), g, cores, options);
             self.in_flight.spawn(async move { (slot, game.await) });
         }
+        Ok(())
     }
 }
