@@ -64,6 +64,13 @@ pub enum Event {
     },
     /// A game ended; the record is already in the journal.
     GameFinished { record: Box<GameRecord> },
+    /// A tune's θ after `applied` of its `iterations` (`harness tune`: at its start and after
+    /// every update), each parameter's name and value in the tune's order.
+    Tuned {
+        applied: u64,
+        iterations: u64,
+        theta: Vec<(String, f64)>,
+    },
     /// Scheduling state changed (paused, resumed, stopping).
     Control(ControlState),
     /// The run is over (all games played, or stopped).

@@ -273,6 +273,8 @@ pub struct State {
     pub shown: Option<usize>,
     /// The last progress line of the coordinator (resume notice, pair lines).
     pub last_line: String,
+    /// A tune's parameters and their trajectories (`harness tune`).
+    pub tune: Option<super::tune::TuneTrace>,
     /// The records as the statistics see them (kept alongside `records`).
     outcomes: Vec<crate::record::GameOutcome>,
     standings: Option<Standings>,
@@ -306,6 +308,7 @@ impl State {
             shown: None,
             pinned: None,
             last_line: String::new(),
+            tune: None,
             outcomes: Vec::new(),
             standings: None,
             sprt_status: None,
@@ -412,6 +415,11 @@ impl State {
                 self.records.push(record);
                 self.stale = true;
             }
+            Event::Tuned {
+                applied,
+                iterations,
+                theta,
+            } => super::tune::TuneTrace::hear(&mut self.tune, applied, iterations, theta),
             Event::Control(c) => self.control = c,
             Event::RunFinished => {
                 self.finish(now);

@@ -4,13 +4,15 @@
 //!
 //! - `board`: the board as text, with the disc glyphs;
 //! - `game`: one game (board, players and clocks, search reports, moves, eval chart);
-//! - `tournament`: the tournament panel of the live screen.
+//! - `tournament`: the tournament panel of the live screen;
+//! - `tune`: a tune's parameters in that panel.
 
 mod board;
 mod game;
 #[cfg(test)]
 mod tests;
 mod tournament;
+mod tune;
 
 pub use board::{board_lines, BLACK_DISC, LEGAL, WHITE_DISC};
 

@@ -35,6 +35,9 @@ pub(super) fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant
     if let Some(st) = s.standings() {
         lines.extend(standings_lines(st, name_width(s, large)));
     }
+    if let Some(t) = &s.tune {
+        lines.extend(super::tune::tune_lines(t, usize::from(rest.width)));
+    }
     lines.extend(forfeit_line(s));
     lines.extend(live_lines(s, large));
     lines.extend(recent_lines(s));
