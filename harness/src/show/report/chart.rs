@@ -338,6 +338,48 @@ pub(super) fn disc_histogram(discs: &[i32]) -> anyhow::Result<String> {
     })
 }
 
+/// A tuned parameter's value after each applied iteration (`points`: iteration, value), from
+/// its start at iteration 0, between its range's bounds.
+pub(super) fn trajectory_chart(
+    name: &str,
+    start: f64,
+    range: (f64, f64),
+    points: &[(f64, f64)],
+) -> anyhow::Result<String> {
+    let xmax = points.last().map_or(1.0, |p| p.0).max(1.0);
+    let (lo, hi) = range;
+    let pad = (hi - lo) * 0.04;
+    let last = points.last().map_or(start, |p| p.1);
+    let title = format!("{name} over iterations");
+    let frame = Frame {
+        title: &title,
+        keys: &[
+            (Key::Line(BLUE), format!("θ (now {last:.3})")),
+            (Key::Line(GREY), format!("start {start}")),
+        ],
+        x: 0.0..xmax,
+        x_desc: "iterations applied",
+        x_ticks: count_ticks(xmax),
+        x_label: &whole,
+        x_grid: true,
+        y: lo - pad..hi + pad,
+        y_desc: name,
+        y_label: None,
+        y_label_width: 58,
+    };
+    chart(frame, |chart| {
+        chart.draw_series(LineSeries::new(
+            [(0.0, start), (xmax, start)],
+            GREY.stroke_width(1),
+        ))?;
+        chart.draw_series(LineSeries::new(
+            std::iter::once((0.0, start)).chain(points.iter().copied()),
+            BLUE.stroke_width(2),
+        ))?;
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod chart_tests {
     use super::*;

@@ -13,7 +13,7 @@ use std::fmt::Write;
 /// Tables longer than this are folded into a `<details>` element.
 const FOLD_ROWS: usize = 40;
 
-const CSS: &str = "
+pub(super) const CSS: &str = "
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
   color: #1f2328; background: #ffffff; margin: 0; line-height: 1.45; font-size: 15px; }
 main { max-width: 1240px; margin: 0 auto; padding: 24px 28px 48px; }
@@ -44,7 +44,7 @@ footer { margin-top: 36px; color: #8c959f; font-size: 13px; }
 ";
 
 /// Escapes text for HTML element content and attribute values.
-fn esc(text: &str) -> String {
+pub(super) fn esc(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -11,7 +11,9 @@
 //! - [`markdown`] renders the short summary a CI job shows (`report.md`);
 //! - [`html`] renders one self-contained page (`report.html`) with inline SVG charts drawn in
 //!   `chart`;
-//! - [`write_reports`] writes all three atomically (temporary file, then rename).
+//! - [`write_reports`] writes all three atomically (temporary file, then rename);
+//! - [`tune`] renders a tune's page (`tune.html`, `harness tune`), its charts also drawn in
+//!   `chart`.
 //!
 //! Numbering: what a person reads (report.md, report.html, the terminal, `harness replay`)
 //! counts games, pairs and openings from 1; report.json keeps the journal's numbers, which count
@@ -25,6 +27,7 @@ mod html;
 mod markdown;
 #[cfg(test)]
 mod tests;
+pub mod tune;
 
 pub use html::html;
 pub use markdown::markdown;
