@@ -2,7 +2,8 @@
 //! engine workers ([`pool`]); its [`books`] append every finished game to the journal, count it
 //! and decide what may start next; [`resume`] keeps an output folder to one tournament and lets
 //! an interrupted run continue; [`affinity`] pins each game's workers to cores of their own when
-//! asked; [`adjudication`] ends a game by an exact solve (`[adjudication]`).
+//! asked; [`adjudication`] ends a game by an exact solve (`[adjudication]`);
+//! [`tune`] plays SPSA's θ ± c·Δ on that loop and updates θ (`harness tune`).
 
 mod adjudication;
 pub mod affinity;
@@ -11,3 +12,4 @@ pub mod game;
 pub mod pool;
 pub mod resume;
 pub mod tournament;
+pub mod tune;

@@ -341,6 +341,9 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
     if let Some(shard) = t.shard {
         value["shard"] = serde_json::json!({ "index": shard.index, "count": shard.count });
     }
+    if let Some(tune) = &t.tune {
+        value["tune"] = tune.pin();
+    }
     // This run's own measure, not the tournament's: not compared (see [`same_tournament`]).
     if let Some(scale) = &t.clock_scale {
         value["clock_scale"] = serde_json::to_value(scale).expect("plain values");
