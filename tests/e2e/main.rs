@@ -24,3 +24,4 @@ mod stats;
 mod tournament;
 mod trust;
 mod tui;
+mod tune;

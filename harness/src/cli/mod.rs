@@ -16,6 +16,7 @@ mod solve;
 mod sprt;
 mod sprt_sim;
 mod stats;
+mod tune;
 mod worker;
 
 use crate::stats::verdict::exit;
@@ -42,6 +43,7 @@ enum Command {
     Analyze(analyze::Args),
     Bench(bench::Args),
     Check(check::Args),
+    Tune(tune::Args),
     Perft(perft::Args),
     Info(info::Args),
     Solve(solve::Args),
@@ -65,6 +67,7 @@ pub fn main() -> i32 {
         Command::Analyze(args) => analyze::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Info(args) => info::run(args),
         Command::Solve(args) => solve::run(args),

@@ -314,7 +314,7 @@ fn startup_bench(t: &mut Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
 /// More games at once than cores: said once, as engines on a clock then search less than
 /// their time says (one engine of each game thinks at a time; depth and node limits do not
 /// care).
-fn warn_if_oversubscribed(t: &Tournament) {
+pub(super) fn warn_if_oversubscribed(t: &Tournament) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if t.concurrency > cores {
         eprintln!(
@@ -356,7 +356,15 @@ fn play(
     let control = Arc::new(RunControl::new());
     let signals = StopOnSignals::start(&runtime, control.clone())?;
     let played = if tui {
-        run_live(&runtime, t, plugin_dir, &mut reports, control)
+        let reports = &mut reports;
+        run_live(control, |observer, lines| {
+            runtime.block_on(tournament::run(t, plugin_dir, observer, |p| {
+                if let Some(line) = progress_line(&p, t) {
+                    let _ = lines.send(line);
+                }
+                reports.hear(&p);
+            }))
+        })
     } else {
         let started = Instant::now();
         let observer = Observer {
@@ -498,14 +506,14 @@ const REPORT_REFRESH: Duration = Duration::from_secs(2);
 /// Rewrites report.json, report.md and report.html now and then during a run (they only read
 /// the records), and once at its end. A report costs time proportional to the games, so long
 /// runs refresh less often. A failure is a warning, never fatal: the journal is the record.
-struct ReportRefresh<'t> {
+pub(super) struct ReportRefresh<'t> {
     tournament: &'t Tournament,
     last: Instant,
     cost: Duration,
 }
 
 impl<'t> ReportRefresh<'t> {
-    fn new(tournament: &'t Tournament) -> ReportRefresh<'t> {
+    pub(super) fn new(tournament: &'t Tournament) -> ReportRefresh<'t> {
         ReportRefresh {
             tournament,
             last: Instant::now(),
@@ -513,7 +521,7 @@ impl<'t> ReportRefresh<'t> {
         }
     }
 
-    fn hear(&mut self, p: &Progress) {
+    pub(super) fn hear(&mut self, p: &Progress) {
         match *p {
             Progress::PairFinished {
                 records, elapsed, ..
@@ -550,17 +558,16 @@ impl<'t> ReportRefresh<'t> {
     }
 }
 
-/// Play `t` with the live screen: the coordinator's loop runs on a thread of its own (its games
-/// on the runtime) and sends its events to the view, which reads keys and draws on this one. Returns the coordinator's summary and how long the run took (without
-/// the time the finished screen stayed open). The terminal is restored before this returns,
-/// whatever happens.
-fn run_live(
-    runtime: &tokio::runtime::Runtime,
-    t: &Tournament,
-    plugin_dir: &Path,
-    reports: &mut ReportRefresh,
+/// Play with the live screen: `play` runs the coordinator's loop (its games on the runtime) on
+/// a thread of its own with an observer whose events go to the view, and may send plain progress
+/// lines; the view reads keys and draws on this thread. `harness run` plays its tournament this
+/// way, `harness tune` its tune. Returns the coordinator's summary and how long the run took
+/// (without the time the finished screen stayed open). The terminal is restored before this
+/// returns, whatever happens.
+pub(super) fn run_live<T: Send>(
     control: Arc<RunControl>,
-) -> anyhow::Result<(RunSummary, Duration)> {
+    play: impl FnOnce(&Observer, mpsc::Sender<String>) -> anyhow::Result<T> + Send,
+) -> anyhow::Result<(T, Duration)> {
     let (tx, rx) = mpsc::channel::<Event>();
     let (line_tx, line_rx) = mpsc::channel::<String>();
     let observer = Observer {
@@ -573,12 +580,7 @@ fn run_live(
         let failed = &failed;
         let coordinator = scope.spawn(move || {
             let started = Instant::now();
-            let result = runtime.block_on(tournament::run(t, plugin_dir, &observer, |p| {
-                if let Some(line) = progress_line(&p, t) {
-                    let _ = line_tx.send(line);
-                }
-                reports.hear(&p);
-            }));
+            let result = play(&observer, line_tx);
             if result.is_err() {
                 failed.store(true, Ordering::SeqCst);
             }
@@ -619,7 +621,7 @@ fn run_live(
 /// threads finished 20,000 greedy games in 86 s where two took 102 s: the hundreds of busy
 /// worker processes otherwise crowd the coordinator's threads out of the CPU.) The
 /// coordinator's own loop runs on the thread that calls `block_on`.
-fn coordinator_runtime(concurrency: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+pub(super) fn coordinator_runtime(concurrency: usize) -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(concurrency.div_ceil(32).clamp(2, 8))
         .thread_name("harness-games")
@@ -633,13 +635,13 @@ fn coordinator_runtime(concurrency: usize) -> anyhow::Result<tokio::runtime::Run
 /// journal consistent, the tables printed and exit code 3. A second signal does the same (the
 /// run is already stopping); SIGKILL is the way to end it without tables. The handlers are a
 /// task on the run's runtime; the stop reaches every game at once through [`RunControl`].
-struct StopOnSignals {
+pub(super) struct StopOnSignals {
     task: tokio::task::JoinHandle<()>,
     first: Arc<std::sync::OnceLock<&'static str>>,
 }
 
 impl StopOnSignals {
-    fn start(
+    pub(super) fn start(
         runtime: &tokio::runtime::Runtime,
         control: Arc<RunControl>,
     ) -> anyhow::Result<StopOnSignals> {
@@ -666,7 +668,7 @@ impl StopOnSignals {
     }
 
     /// Stop listening; the signal that stopped the run, if one did.
-    fn stop(self) -> Option<&'static str> {
+    pub(super) fn stop(self) -> Option<&'static str> {
         self.task.abort();
         self.first.get().copied()
     }

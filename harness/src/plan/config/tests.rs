@@ -66,6 +66,7 @@ fn the_default_tournament_mentions_every_key() {
         ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[[engine]]\nzzz = 1\n", "engine"),
         ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[sprt]\nzzz = 1\n", "sprt"),
         ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[adjudication]\nzzz = 1\n", "adjudication"),
+        ("[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 1\n[openings]\nbuiltin = \"xot-small\"\n[tune]\nzzz = 1\n", "tune"),
     ];
     let mut missing = Vec::new();
     for (text, table) in probes {

@@ -1,0 +1,277 @@
+//! `harness tune`: SPSA tuning of an engine's options (the file's `[tune]` table). The tune
+//! plays its match on the coordinator's loop with `play::tune`'s hook, shows each iteration
+//! (live view or plain lines), and ends with the final values: printed as an `options = { … }`
+//! line, written to `tune-result.toml` and charted in `tune.html`.
+
+use super::output::{say, say_raw};
+use super::run::{coordinator_runtime, run_live, warn_if_oversubscribed, StopOnSignals};
+use crate::events::{EventSink, RunControl};
+use crate::plan::config::{self, Tournament};
+use crate::play::tournament::{self, Observer, RunSummary};
+use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
+use crate::record::journal;
+use crate::record::tune::{TuneLine, TUNE_FILE};
+use crate::show::report::tune as tune_report;
+use crate::stats::verdict::exit;
+use anyhow::Context;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Tune an engine's int and float options by SPSA (the file's `[tune]` table): each iteration
+/// plays one opening pair of θ+cΔ against θ−cΔ (or each against the opponent) and moves θ.
+/// An interrupted tune resumes where it stopped when run again.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tournament file with a `[tune]` table.
+    file: PathBuf,
+    /// Folder where bare plugin names are looked up (default: the harness binary's folder).
+    #[arg(long)]
+    plugin_dir: Option<PathBuf>,
+    /// Output folder, overriding the file's `out`.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print plain progress lines instead of the live terminal UI (the UI opens only when
+    /// stdout is a terminal and the `CI` variable is unset).
+    #[arg(long)]
+    no_tui: bool,
+    /// Games played at once (overrides the file). An iteration begun while others are in
+    /// flight uses the θ of its start.
+    #[arg(long, value_name = "N")]
+    concurrency: Option<usize>,
+    /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
+    /// `depth=6` or `nodes=100000`.
+    #[arg(long, value_name = "SPEC")]
+    time: Option<String>,
+    /// Draw the openings shuffled with this seed (overrides the file's order and seed).
+    #[arg(long, value_name = "N")]
+    openings_seed: Option<u64>,
+}
+
+/// The file with the final values, one `options = { … }` line ready to paste.
+pub const RESULT_FILE: &str = "tune-result.toml";
+
+/// Tune; exit 0 when every iteration is applied, 3 when interrupted (run again to resume), 2 on
+/// bad input (nothing played).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let t = args.tournament()?;
+    let cfg = t.tune.clone().with_context(|| {
+        format!(
+            "{}: no [tune] table: `harness tune` needs one (see README, \"Which values are best?\")",
+            t.source
+        )
+    })?;
+    let mut m = t.tune_match().expect("a [tune] table");
+    m.out = t.out.clone();
+    let plugin_dir = match &args.plugin_dir {
+        Some(d) => d.clone(),
+        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
+    };
+    warn_if_oversubscribed(&m);
+    let runtime = coordinator_runtime(m.concurrency)?;
+    // The plugin's declarations first: a bad option or range plays nothing.
+    let params = runtime.block_on(check_plugin(&t, &cfg, &plugin_dir))?;
+    let tuned = t.engines[cfg.engine].name.clone();
+    let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
+    let control = Arc::new(RunControl::new());
+    let signals = StopOnSignals::start(&runtime, control.clone())?;
+    let started = Instant::now();
+    let open = |events: EventSink, on_line: OnLine| {
+        TuneHook::open(
+            &m,
+            &tuned,
+            &cfg,
+            params.clone(),
+            &plugin_dir,
+            events,
+            on_line,
+        )
+    };
+    let played = if tui {
+        run_live(control, |observer, lines| {
+            let mut hook = open(
+                observer.events.clone(),
+                Box::new(move |line, tuner| {
+                    let _ = lines.send(iteration_line(line, tuner));
+                }),
+            )?;
+            let summary = runtime.block_on(tournament::run_with(
+                &m,
+                &plugin_dir,
+                observer,
+                &mut hook,
+                |_| {},
+            ))?;
+            hook.write_lines()?;
+            Ok((summary, hook.tuner))
+        })
+        .map(|((summary, tuner), _)| (summary, tuner))
+    } else {
+        let observer = Observer {
+            events: EventSink::none(),
+            control,
+        };
+        say!("{}", header_line(&t, &m, &tuned));
+        (|| {
+            let mut hook = open(
+                EventSink::none(),
+                Box::new(|line, tuner| say!("{}", iteration_line(line, tuner))),
+            )?;
+            if hook.tuner.applied > 0 {
+                say!(
+                    "resuming: θ rebuilt from {} ({} of {} iterations applied)",
+                    m.out.join(journal::JSONL_FILE).display(),
+                    hook.tuner.applied,
+                    cfg.schedule.iterations
+                );
+            }
+            let summary = runtime.block_on(tournament::run_with(
+                &m,
+                &plugin_dir,
+                &observer,
+                &mut hook,
+                |_| {},
+            ))?;
+            hook.write_lines()?;
+            Ok((summary, hook.tuner))
+        })()
+    };
+    let signalled = signals.stop();
+    let (summary, tuner) = played?;
+    conclude(&t, &m, &summary, &tuner, started, signalled)
+}
+
+impl Args {
+    /// The tournament file with the command line's values and output folder.
+    fn tournament(&self) -> anyhow::Result<Tournament> {
+        let mut t = config::load(&self.file)?;
+        config::Overrides {
+            concurrency: self.concurrency,
+            pairs: None,
+            time: self.time.clone(),
+            openings_seed: self.openings_seed,
+        }
+        .apply(&mut t)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| t.source.clone())?;
+        if let Some(out) = &self.out {
+            t.out = out.clone();
+        }
+        Ok(t)
+    }
+}
+
+/// The tune's first line: what is tuned, against whom, how long, where.
+fn header_line(t: &Tournament, m: &Tournament, tuned: &str) -> String {
+    let cfg = t.tune.as_ref().expect("a [tune] table");
+    let names: Vec<&str> = cfg.params.iter().map(|p| p.name.as_str()).collect();
+    let opponent = cfg.opponent.map_or("θ−cΔ".to_string(), |o| {
+        format!("`{}`", t.engines[o].name)
+    });
+    format!(
+        "{}: tuning {} of `{tuned}` by SPSA, θ+cΔ against {opponent}, {} iterations ({}), {} games at once, output in {}",
+        t.source,
+        names.join(", "),
+        cfg.schedule.iterations,
+        m.time_description(),
+        m.concurrency,
+        m.out.display()
+    )
+}
+
+/// One applied iteration as a plain line: its number, its result for θ+, θ after it.
+fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
+    let theta: Vec<String> = line
+        .theta
+        .0
+        .iter()
+        .map(|(n, v)| format!("{n} {v:.3}"))
+        .collect();
+    format!(
+        "iteration {} ({}/{} applied): θ+ scored {:+}; θ: {}",
+        line.iteration,
+        tuner.applied,
+        tuner.schedule.iterations,
+        line.result,
+        theta.join(", ")
+    )
+}
+
+/// The end: the final values printed and written (`tune-result.toml`, `tune.html`), how the
+/// tune ended; the exit code.
+fn conclude(
+    t: &Tournament,
+    m: &Tournament,
+    summary: &RunSummary,
+    tuner: &Tuner,
+    started: Instant,
+    signalled: Option<&'static str>,
+) -> anyhow::Result<i32> {
+    let cfg = t.tune.as_ref().expect("a [tune] table");
+    let tuned = &t.engines[cfg.engine];
+    let line = options_line(&tuned.options, &tuner.params, &tuner.theta);
+    let complete = tuner.applied >= cfg.schedule.iterations;
+    write_results(&m.out, t, tuner, &line, complete)?;
+    say!(
+        "\n{} of {} iterations applied ({} games) in {:.1} s; {}: {}",
+        tuner.applied,
+        cfg.schedule.iterations,
+        summary.records.len(),
+        started.elapsed().as_secs_f64(),
+        TUNE_FILE,
+        m.out.join(TUNE_FILE).display()
+    );
+    if let Some(worst) = tuner.staleness.iter().max().filter(|&&w| w > 0) {
+        say!(
+            "stale θ: an iteration began without the updates of at most {worst} earlier iteration(s) still in flight"
+        );
+    }
+    say!(
+        "{} values of `{}` for its [[engine]] table:",
+        if complete { "final" } else { "current" },
+        tuned.name
+    );
+    say_raw!("{line}\n");
+    if !complete {
+        say!(
+            "interrupted{}: {} of {} iterations applied; run the same command again to resume",
+            signalled.map(|s| format!(" by {s}")).unwrap_or_default(),
+            tuner.applied,
+            cfg.schedule.iterations
+        );
+        return Ok(exit::UNDECIDED);
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `tune-result.toml` (the options line, with a comment saying what it is) and `tune.html`
+/// (every parameter's trajectory).
+fn write_results(
+    out: &Path,
+    t: &Tournament,
+    tuner: &Tuner,
+    line: &str,
+    complete: bool,
+) -> anyhow::Result<()> {
+    let cfg = t.tune.as_ref().expect("a [tune] table");
+    let tuned = &t.engines[cfg.engine].name;
+    let state = if complete {
+        "final"
+    } else {
+        "interrupted tune, current"
+    };
+    let text = format!(
+        "# harness tune of `{tuned}` ({}): {state} values after {} of {} iterations\n{line}\n",
+        t.source, tuner.applied, cfg.schedule.iterations
+    );
+    journal::write_durably(&out.join(RESULT_FILE), text.as_bytes())
+        .with_context(|| format!("cannot write {}", out.join(RESULT_FILE).display()))?;
+    let html = tune_report::html(tuned, &tuner.params, &tuner.lines, line)?;
+    journal::write_durably(&out.join(tune_report::HTML_FILE), html.as_bytes()).with_context(|| {
+        format!(
+            "cannot write {}",
+            out.join(tune_report::HTML_FILE).display()
+        )
+    })
+}

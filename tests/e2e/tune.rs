@@ -1,0 +1,264 @@
+//! `harness tune`: SPSA on a real plugin option with a known best value, against itself and
+//! against an opponent, a tune killed with SIGKILL and resumed (the same θ sequence as an
+//! uninterrupted one), and bad `[tune]` tables refused before any game.
+//!
+//! The tuned option is `minimax`'s `Depth` under a node limit far above what its searches use
+//! (so the option, not the time control, sets the depth, and every game is deterministic): a
+//! deeper full-width search of the same evaluation wins more often, so the best value in a
+//! range is its top.
+
+use crate::support::{artifacts, harness, s, spawn_harness, TempDir};
+use serde_json::Value;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A tune of `minimax`'s Depth in 1..=5 from 2, against itself, one game at a time.
+fn tune_file(iterations: u32, params: &str) -> String {
+    format!(
+        r#"[tournament]
+format = "match"
+concurrency = 1
+out = "out"
+
+[time]
+nodes = 100000000
+
+[openings]
+builtin = "xot-small"
+
+[[engine]]
+name = "mm"
+plugin = "{}"
+options = {{ Pruning = "alphabeta" }}
+
+[tune]
+engine = "mm"
+iterations = {iterations}
+seed = 11
+
+[tune.params]
+{params}
+"#,
+        s(&artifacts().minimax)
+    )
+}
+
+const DEPTH: &str = "Depth = { start = 2, min = 1, max = 5, c-end = 1.0, r-end = 0.1 }";
+
+/// The lines of `tune.jsonl`.
+fn tune_lines(out: &Path) -> Vec<Value> {
+    std::fs::read_to_string(out.join("tune.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a tune.jsonl line is JSON"))
+        .collect()
+}
+
+#[test]
+fn a_tune_moves_depth_up_to_its_best_value() {
+    let dir = TempDir::new("tune-depth");
+    dir.write("t.toml", &tune_file(30, DEPTH));
+    let run = harness(dir.path(), &["tune", "t.toml", "--no-tui"]);
+    run.assert_success();
+    let lines = tune_lines(&dir.join("out"));
+    assert_eq!(lines.len(), 30, "{run}");
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["iteration"], i as u64 + 1);
+        let d = l["delta"]["Depth"].as_i64().unwrap();
+        assert!(d == 1 || d == -1, "{l}");
+        // Integer option: the values played are whole numbers in the range.
+        for side in ["plus", "minus"] {
+            let v = l[side]["Depth"].as_f64().unwrap();
+            assert!(v.fract() == 0.0 && (1.0..=5.0).contains(&v), "{l}");
+        }
+        assert!((-2.0..=2.0).contains(&l["result"].as_f64().unwrap()), "{l}");
+        assert!(l["theta"]["Depth"].is_number(), "{l}");
+    }
+    // Two games per iteration, θ+ and θ− each Black once.
+    let games = crate::support::read_games(&dir.join("out"));
+    assert_eq!(games.len(), 60);
+    assert!(games.iter().all(|g| [&g.black, &g.white]
+        .iter()
+        .all(|n| *n == "mm+" || *n == "mm-")));
+    let last = lines.last().unwrap()["theta"]["Depth"].as_f64().unwrap();
+    assert!(
+        last > 4.0,
+        "θ ended at {last}, not near the top of 1..5:\n{run}"
+    );
+    // The final values: printed, and written ready to paste.
+    assert!(
+        run.stdout
+            .contains("options = { Pruning = \"alphabeta\", Depth = 5 }"),
+        "{run}"
+    );
+    let result = std::fs::read_to_string(dir.join("out/tune-result.toml")).unwrap();
+    assert!(
+        result.contains("options = { Pruning = \"alphabeta\", Depth = 5 }"),
+        "{result}"
+    );
+    let page = std::fs::read_to_string(dir.join("out/tune.html")).unwrap();
+    assert_eq!(page.matches("<svg").count(), 1);
+    // Run again: nothing left to play, the same θ.
+    let again = harness(dir.path(), &["tune", "t.toml", "--no-tui"]);
+    again.assert_success();
+    assert_eq!(tune_lines(&dir.join("out")), lines, "{again}");
+}
+
+/// Against an opponent, each iteration is a gauntlet round: the opponent plays a pair against
+/// θ+ and one against θ− on the same opening, and the result is half the difference.
+#[test]
+fn a_tune_against_an_opponent_plays_both_sides_against_it() {
+    let dir = TempDir::new("tune-opponent");
+    let base = format!(
+        "[[engine]]\nname = \"base\"\nplugin = \"{}\"\noptions = {{ Depth = 3 }}\n\n[tune]",
+        s(&artifacts().minimax)
+    );
+    let text = tune_file(6, DEPTH).replacen("[tune]", &base, 1).replace(
+        "engine = \"mm\"\n",
+        "engine = \"mm\"\nopponent = \"base\"\n",
+    );
+    dir.write("t.toml", &text);
+    let run = harness(dir.path(), &["tune", "t.toml", "--no-tui"]);
+    run.assert_success();
+    assert!(run.stdout.contains("against `base`"), "{run}");
+    let lines = tune_lines(&dir.join("out"));
+    assert_eq!(lines.len(), 6, "{run}");
+    for l in &lines {
+        let r = l["result"].as_f64().unwrap();
+        assert!((r * 2.0).fract() == 0.0 && (-2.0..=2.0).contains(&r), "{l}");
+    }
+    let games = crate::support::read_games(&dir.join("out"));
+    assert_eq!(games.len(), 24);
+    for (i, round) in games.chunks(4).enumerate() {
+        let sides: Vec<(&str, &str)> = round
+            .iter()
+            .map(|g| (g.black.as_str(), g.white.as_str()))
+            .collect();
+        assert_eq!(
+            sides,
+            [
+                ("base", "mm+"),
+                ("mm+", "base"),
+                ("base", "mm-"),
+                ("mm-", "base")
+            ],
+            "round {i}"
+        );
+        assert!(
+            round.iter().all(|g| g.opening == round[0].opening),
+            "round {i}"
+        );
+    }
+}
+
+#[test]
+fn a_killed_tune_resumes_with_the_same_thetas() {
+    let iterations = 150;
+    let dir = TempDir::new("tune-resume");
+    dir.write("t.toml", &tune_file(iterations, DEPTH));
+    harness(
+        dir.path(),
+        &["tune", "t.toml", "--no-tui", "--out", "whole"],
+    )
+    .assert_success();
+    let whole = tune_lines(&dir.join("whole"));
+    assert_eq!(whole.len(), iterations as usize);
+
+    let args = ["tune", "t.toml", "--no-tui", "--out", "cut"];
+    let mut child = spawn_harness(dir.path(), &args, false);
+    let started = Instant::now();
+    while tune_lines(&dir.join("cut")).len() < 10 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let cut = tune_lines(&dir.join("cut")).len();
+    assert!(
+        cut < iterations as usize,
+        "the tune ended before the kill ({cut} iterations)"
+    );
+    let resumed = harness(dir.path(), &args);
+    resumed.assert_success();
+    assert!(
+        resumed.stdout.contains("resuming: θ rebuilt from"),
+        "{resumed}"
+    );
+    assert_eq!(tune_lines(&dir.join("cut")), whole, "{resumed}");
+}
+
+/// A bad `[tune]` table: exit 2, an error naming the file, the line and the key, no output.
+fn tune_bad(label: &str, params: &str, iterations: u32, fragments: &[&str]) {
+    let dir = TempDir::new(label);
+    dir.write("t.toml", &tune_file(iterations, params));
+    let run = harness(dir.path(), &["tune", "t.toml", "--no-tui"]);
+    run.assert_error().assert_stderr_has(fragments);
+    assert!(
+        !dir.join("out").exists(),
+        "output written for a bad tune:\n{run}"
+    );
+}
+
+#[test]
+fn bad_tunes_are_refused_before_any_game() {
+    tune_bad(
+        "tune-undeclared",
+        "Width = { start = 2, min = 1, max = 5, c-end = 1, r-end = 0.1 }",
+        5,
+        &[
+            "t.toml:23: key `tune.params.Width`",
+            "declares no option `Width`",
+            "Depth",
+        ],
+    );
+    tune_bad(
+        "tune-wrong-type",
+        "Pruning = { start = 2, min = 1, max = 5, c-end = 1, r-end = 0.1 }",
+        5,
+        &[
+            "t.toml:23: key `tune.params.Pruning`",
+            "only int and float options",
+        ],
+    );
+    tune_bad(
+        "tune-outside-range",
+        "Depth = { start = 2, min = 1, max = 30, c-end = 1, r-end = 0.1 }",
+        5,
+        &[
+            "t.toml:23: key `tune.params.Depth`",
+            "outside the plugin's 1..20",
+        ],
+    );
+    tune_bad(
+        "tune-c-end",
+        "Depth = { start = 2, min = 1, max = 5, c-end = 0, r-end = 0.1 }",
+        5,
+        &["t.toml:23: key `tune.params.Depth.c-end`", "more than 0"],
+    );
+    tune_bad(
+        "tune-r-end",
+        "Depth = { start = 2, min = 1, max = 5, c-end = 1, r-end = -0.1 }",
+        5,
+        &["t.toml:23: key `tune.params.Depth.r-end`", "more than 0"],
+    );
+    tune_bad(
+        "tune-no-iterations",
+        DEPTH,
+        0,
+        &["t.toml:19: key `tune.iterations`", "at least 1"],
+    );
+    // A file without a [tune] table.
+    let dir = TempDir::new("tune-no-table");
+    let text = tune_file(5, DEPTH).replace("concurrency", "pairs = 1\nconcurrency");
+    let second = format!(
+        "[[engine]]\nname = \"b\"\nplugin = \"{}\"\n",
+        s(&artifacts().minimax)
+    );
+    dir.write(
+        "t.toml",
+        &(text[..text.find("[tune]").unwrap()].to_string() + &second),
+    );
+    let run = harness(dir.path(), &["tune", "t.toml", "--no-tui"]);
+    run.assert_error()
+        .assert_stderr_has(&["t.toml: no [tune] table"]);
+}
