@@ -45,8 +45,26 @@ pub const POTENTIAL_MOBILITY: usize = 7;
 pub const DISCS: usize = 8;
 pub const PARITY: usize = 9;
 
-/// The paper's weights, in feature order.
+/// The paper's weights, in feature order (the defaults of the weight options).
 pub const WEIGHTS: [i32; 10] = [600, 70, 90, -50, -5, -10, 100, 6, 100, 18];
+
+/// The option that sets each weight, in feature order (`harness tune` tunes them).
+pub const WEIGHT_OPTIONS: [&str; 10] = [
+    "Corners",
+    "Edges",
+    "Stability",
+    "XSquares",
+    "CSquares",
+    "Frontier",
+    "Mobility",
+    "PotentialMobility",
+    "Discs",
+    "Parity",
+];
+
+/// The range of every weight option: with |weight| <= 1000 the evaluation stays far below
+/// [`WIN_BONUS`] (each feature is at most 64 in size, ten features: under 640,000).
+pub const WEIGHT_RANGE: (i64, i64) = (-1000, 1000);
 
 /// Internal units per disc (the weight of the disc difference).
 pub const UNITS_PER_DISC: i32 = 100;
@@ -109,15 +127,19 @@ pub fn features(b: &Board, moves: u64) -> [i32; 10] {
     ]
 }
 
-/// The static evaluation of an unfinished position, side to move's view.
+/// The static evaluation of an unfinished position with the default [`WEIGHTS`], side to
+/// move's view.
 #[inline]
 pub fn evaluate(b: &Board, moves: u64) -> i32 {
+    evaluate_with(b, moves, &WEIGHTS)
+}
+
+/// The static evaluation of an unfinished position with `weights` (in feature order), side to
+/// move's view.
+#[inline]
+pub fn evaluate_with(b: &Board, moves: u64, weights: &[i32; 10]) -> i32 {
     let f = features(b, moves);
-    let mut score = 0;
-    for i in 0..10 {
-        score += WEIGHTS[i] * f[i];
-    }
-    score
+    weights.iter().zip(f).map(|(w, x)| w * x).sum()
 }
 
 /// The score of a finished game: the final disc difference (empties to the winner) in

@@ -38,11 +38,14 @@
 //! - `Depth` (int, default 0, 0..=30): fixed search depth; 0 = use the clock (depth 6 when
 //!   there is no limit).
 //! - `TimeShare` (float, default 0.9, 0.1..=1.0): the fraction of the time budget used.
+//! - `Corners`, `Edges`, `Stability`, `XSquares`, `CSquares`, `Frontier`, `Mobility`,
+//!   `PotentialMobility`, `Discs`, `Parity` (int, -1000..=1000): the evaluation's weights,
+//!   defaults [`eval::WEIGHTS`] (for `harness tune`).
 #![forbid(unsafe_code)]
 
 pub mod eval;
 
-use eval::{evaluate, terminal, to_discs, MOVE_ORDER};
+use eval::{evaluate_with, terminal, to_discs, MOVE_ORDER, WEIGHTS, WEIGHT_OPTIONS, WEIGHT_RANGE};
 use othello_sdk::board::{Board, Color, Move, Square};
 use othello_sdk::{
     Engine, Limits, Metadata, OptionSpec, OptionValue, SearchContext, SearchInfo, SearchOutcome,
@@ -69,6 +72,8 @@ pub struct Heuristic {
     /// 0 = use the clock.
     depth: u32,
     time_share: f64,
+    /// The evaluation's weights, in feature order (options `Corners` … `Parity`).
+    weights: [i32; 10],
 }
 
 /// The outcome of one root iteration.
@@ -88,6 +93,8 @@ struct Searcher<'c, 'a> {
     node_limit: u64,
     time_limit: Option<Duration>,
     aborted: bool,
+    /// The evaluation's weights, in feature order.
+    weights: [i32; 10],
     /// Set when a line was cut by the depth limit (an evaluated, unfinished leaf); if an
     /// iteration never sets it, the search reached the end of the game everywhere.
     depth_cut: bool,
@@ -101,6 +108,7 @@ impl<'c, 'a> Searcher<'c, 'a> {
         ctx: &'c SearchContext<'a>,
         node_limit: Option<u64>,
         time_limit: Option<Duration>,
+        weights: [i32; 10],
     ) -> Self {
         let node_limit = node_limit.unwrap_or(u64::MAX);
         Searcher {
@@ -110,6 +118,7 @@ impl<'c, 'a> Searcher<'c, 'a> {
             node_limit,
             time_limit,
             aborted: false,
+            weights,
             depth_cut: false,
             pv: [[Move::PASS; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
@@ -158,7 +167,7 @@ impl<'c, 'a> Searcher<'c, 'a> {
             }
             if depth == 0 {
                 self.depth_cut = true;
-                return evaluate(&b, moves);
+                return evaluate_with(&b, moves, &self.weights);
             }
             // The pass is a ply of its own.
             let v = -self.negamax(passed, depth - 1, ply + 1, -beta, -alpha);
@@ -167,7 +176,7 @@ impl<'c, 'a> Searcher<'c, 'a> {
         }
         if depth == 0 {
             self.depth_cut = true;
-            return evaluate(&b, moves);
+            return evaluate_with(&b, moves, &self.weights);
         }
 
         let mut best = -INF;
@@ -272,7 +281,7 @@ impl Engine for Heuristic {
     }
 
     fn options() -> Vec<OptionSpec> {
-        vec![
+        let mut options = vec![
             OptionSpec::int(
                 "Depth",
                 0,
@@ -287,13 +296,25 @@ impl Engine for Heuristic {
                 1.0,
                 "fraction of the per-move time budget the engine uses",
             ),
-        ]
+        ];
+        let (low, high) = WEIGHT_RANGE;
+        for (name, default) in WEIGHT_OPTIONS.iter().zip(WEIGHTS) {
+            options.push(OptionSpec::int(
+                name,
+                i64::from(default),
+                low,
+                high,
+                "evaluation weight of this feature, internal units (100 per disc)",
+            ));
+        }
+        options
     }
 
     fn new() -> Self {
         Heuristic {
             depth: 0,
             time_share: 0.9,
+            weights: WEIGHTS,
         }
     }
 
@@ -301,6 +322,13 @@ impl Engine for Heuristic {
         match (name, value) {
             ("Depth", OptionValue::Int(d)) => self.depth = *d as u32,
             ("TimeShare", OptionValue::Float(f)) => self.time_share = *f,
+            (_, OptionValue::Int(w)) if WEIGHT_OPTIONS.contains(&name) => {
+                let i = WEIGHT_OPTIONS
+                    .iter()
+                    .position(|o| *o == name)
+                    .expect("listed");
+                self.weights[i] = *w as i32;
+            }
             _ => return Err(format!("option {name}: unexpected value {value:?}")),
         }
         Ok(())
@@ -315,7 +343,7 @@ impl Engine for Heuristic {
             let info = SearchInfo {
                 depth: 0,
                 selectivity: 100,
-                score: to_discs(evaluate(&b, 0)),
+                score: to_discs(evaluate_with(&b, 0, &self.weights)),
                 nodes: 1,
                 pv: vec![Move::PASS],
             };
@@ -328,13 +356,13 @@ impl Engine for Heuristic {
 
         let (max_depth, time_limit) =
             self.plan(&request.limits, position.side_to_move, b.empties());
-        let mut s = Searcher::new(ctx, request.limits.nodes, time_limit);
+        let mut s = Searcher::new(ctx, request.limits.nodes, time_limit, self.weights);
         // Until an iteration finishes: the first move in static order.
         let first = Move::at(Square::new(order[0]).expect("legal square"));
         let mut info = SearchInfo {
             depth: 0,
             selectivity: 100,
-            score: to_discs(evaluate(&b, b.moves())),
+            score: to_discs(evaluate_with(&b, b.moves(), &self.weights)),
             nodes: 0,
             pv: vec![first],
         };
@@ -393,6 +421,32 @@ mod tests {
     use othello_sdk::Clock;
     use std::sync::atomic::AtomicU32;
     use std::time::Instant;
+
+    /// The weight options default to the paper's weights and change the evaluation the search
+    /// uses: with the corner weight negated, a move that takes a corner scores lower.
+    #[test]
+    fn weight_options_set_the_evaluation() {
+        let options = Heuristic::options();
+        for (name, w) in WEIGHT_OPTIONS.iter().zip(WEIGHTS) {
+            let o = options.iter().find(|o| o.name == *name).expect("declared");
+            let (low, high) = WEIGHT_RANGE;
+            let kind = othello_sdk::OptionKind::Int {
+                default: i64::from(w),
+                min: low,
+                max: high,
+            };
+            assert_eq!(o.kind, kind, "{name}");
+        }
+        let mut e = Heuristic::new();
+        assert_eq!(e.weights, WEIGHTS);
+        e.set_option("Corners", &OptionValue::Int(-600)).unwrap();
+        e.set_option("Parity", &OptionValue::Int(7)).unwrap();
+        let mut expected = WEIGHTS;
+        expected[eval::CORNER] = -600;
+        expected[eval::PARITY] = 7;
+        assert_eq!(e.weights, expected);
+        assert!(e.set_option("Corners", &OptionValue::Float(1.0)).is_err());
+    }
 
     fn engine(depth: i64) -> Heuristic {
         let mut e = Heuristic::new();
