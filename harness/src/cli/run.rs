@@ -56,6 +56,10 @@ pub struct Args {
     /// `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=…]`.
     #[arg(long, value_name = "KEY=VALUE,…")]
     sprt: Option<String>,
+    /// Adjudication by exact solve: `[adjudication]`'s keys, `exact-at-empties` first:
+    /// `20[,solver=strong,solve-timeout=60,solver-options.Hash=64]`.
+    #[arg(long, value_name = "N[,KEY=VALUE…]")]
+    adjudication: Option<String>,
     /// Print the tournament file equivalent to the file and the command line, and exit.
     #[arg(long)]
     print_toml: bool,
@@ -112,6 +116,7 @@ impl Args {
             || self.affinity
             || self.openings.is_some()
             || self.sprt.is_some()
+            || self.adjudication.is_some()
             || self.print_toml
             || self.time.as_deref().is_some_and(|t| t.contains(','));
         composed.then(|| config::CommandLine {
@@ -124,6 +129,7 @@ impl Args {
             openings: self.openings.clone(),
             openings_seed: self.openings_seed,
             sprt: self.sprt.clone(),
+            adjudication: self.adjudication.clone(),
         })
     }
 

@@ -11,6 +11,7 @@
 //! | `--time SPEC[,KEY=VALUE…]` | `[time]` | `10+0.1`, `0.5/move`, `depth=6`, `nodes=100000`, then any `[time]` key (`margin=0.5`, `nps-reference=…`) |
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
 //! | `--sprt KEY=VALUE,…` | `[sprt]` | `elo0=0,elo1=5`, any `[sprt]` key |
+//! | `--adjudication N[,KEY=VALUE…]` | `[adjudication]` | `exact-at-empties` first (`20`), then `solver`, `solve-timeout`, `solver-options.KEY` |
 //!
 //! A value may be written in double quotes to hold a comma (`Command="prog -a,b"`). A path
 //! (a plugin, an opening file) is relative to the current folder.
@@ -33,6 +34,7 @@ pub struct CommandLine {
     pub openings: Option<String>,
     pub openings_seed: Option<u64>,
     pub sprt: Option<String>,
+    pub adjudication: Option<String>,
 }
 
 /// One edit of the document: set the value at `path` (a table's key, from the root), or
@@ -83,6 +85,9 @@ fn kind_of(table: &str, key: &str) -> Kind {
         ("sprt", "elo0" | "elo1" | "alpha" | "beta") => Float,
         ("sprt", "model" | "unit") => Text,
         ("sprt", "fail-on-crash" | "fail-on-forfeit") => Bool,
+        ("adjudication", "exact-at-empties") => Integer,
+        ("adjudication", "solver") => Text,
+        ("adjudication", "solve-timeout") => Float,
         ("engine", "name" | "plugin" | "fail-on") => Text,
         ("engine", "bench") => Integer,
         ("engine", "memory-limit") => Size,
@@ -249,6 +254,9 @@ impl CommandLine {
         if let Some(s) = &self.sprt {
             tables.extend(table_edits("sprt", "--sprt", s, base_dir)?);
         }
+        if let Some(a) = &self.adjudication {
+            tables.extend(table_edits("adjudication", "--adjudication", a, base_dir)?);
+        }
         let engines = if self.engines.is_empty() {
             None
         } else {
@@ -277,6 +285,8 @@ fn table_edits(
         message,
     };
     let mut edits = Vec::new();
+    // Keys inside a table of the table (`solver-options.Hash`).
+    let mut nested = Vec::new();
     let mut keys: Vec<String> = Vec::new();
     let mut edit = |key: &str, value: Option<toml::Value>| {
         edits.push(Edit {
@@ -292,6 +302,7 @@ fn table_edits(
             }
             (Some(k), _) => k,
             (None, "time") if i == 0 => "time".to_string(),
+            (None, "adjudication") if i == 0 => "exact-at-empties".to_string(),
             (None, "openings") if i == 0 => if BUILTIN_NAMES.contains(&value.as_str()) {
                 "builtin"
             } else {
@@ -336,6 +347,17 @@ fn table_edits(
                 };
                 edit(k, Some(value.into()));
             }
+            ("adjudication", "solver") if PluginRef::is_path(&value) => {
+                edit("solver", Some(path_for(&value, base_dir).into()));
+            }
+            ("adjudication", k) if k.starts_with("solver-options.") => {
+                let option = &k["solver-options.".len()..];
+                nested.push(Edit {
+                    path: vec![table.into(), "solver-options".into(), option.into()],
+                    value: Some(value_of(Kind::Literal, &value)),
+                    flag: written.clone(),
+                });
+            }
             ("openings", "order") if value == "sequential" => {
                 // The file's seed belongs to its shuffled order, which this replaces.
                 edit("seed", None);
@@ -344,6 +366,7 @@ fn table_edits(
             (_, k) => edit(k, Some(value_of(kind_of(table, k), &value))),
         }
     }
+    edits.extend(nested);
     Ok(edits)
 }
 

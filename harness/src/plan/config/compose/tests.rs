@@ -187,3 +187,43 @@ fn over_a_file_lines_stay_the_files() {
     assert!(e.starts_with(&format!("{}:4:", file.display())), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--adjudication N[,KEY=VALUE…]` reaches every key of `[adjudication]`, a path solver
+/// relative to the current folder; its errors name the flag.
+#[test]
+fn adjudication_from_the_command_line() {
+    let c = compose(
+        &Base::Embedded,
+        &CommandLine {
+            adjudication: Some(
+                "20,solver=./libsolver.so,solve-timeout=5,solver-options.Hash=8".into(),
+            ),
+            ..cl()
+        },
+        &args(),
+    )
+    .unwrap();
+    let a = c.tournament.adjudication.expect("[adjudication]");
+    assert_eq!(a.exact_at_empties, 20);
+    assert_eq!(a.solve_timeout, std::time::Duration::from_secs(5));
+    assert_eq!(a.solver_options, [("Hash".to_string(), "8".to_string())]);
+    assert!(
+        matches!(&a.solver, super::super::PluginRef::Path(p) if p.ends_with("libsolver.so")),
+        "{:?}",
+        a.solver
+    );
+    let e = compose(
+        &Base::Embedded,
+        &CommandLine {
+            adjudication: Some("44".into()),
+            ..cl()
+        },
+        &args(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("--adjudication 44: key `exact-at-empties`"),
+        "{e}"
+    );
+}
