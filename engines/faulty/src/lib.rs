@@ -503,15 +503,31 @@ mod tests {
         }
     }
 
+    /// In positions of both colours to move, away from the start (where `d4` would do), the
+    /// striking search answers the lowest occupied square: never a legal move, never a pass.
     #[test]
     fn illegal_answers_an_occupied_square() {
         let mut e = Faulty::new();
         e.set_option("Fault", &OptionValue::Enum("illegal"))
             .unwrap();
         e.set_option("StrikeAt", &OptionValue::Int(1)).unwrap();
-        let out = run(&mut e, Position::START);
-        assert!(!Position::START.is_legal(out.mv));
-        assert_eq!(out.mv, "d4".parse().unwrap());
-        assert_eq!(Position::START.side_to_move, Color::Black);
+        let mut pos = Position::START;
+        let mut colors = Vec::new();
+        for mv in ["f5", "f6", "e6", "f4", "e3", "c5"] {
+            pos = pos.play(mv.parse().unwrap()).unwrap();
+            e.new_game();
+            let out = run(&mut e, pos);
+            let square = out.mv.square().expect("a square, not a pass");
+            assert!(
+                pos.color_at(square).is_some(),
+                "{} is empty in {pos}",
+                out.mv
+            );
+            assert!(!pos.is_legal(out.mv), "{} is legal in {pos}", out.mv);
+            let lowest = (pos.black() | pos.white()).trailing_zeros();
+            assert_eq!(square.index(), lowest, "{pos}");
+            colors.push(pos.side_to_move);
+        }
+        assert!(colors.contains(&Color::Black) && colors.contains(&Color::White));
     }
 }
