@@ -125,13 +125,38 @@ mod tests {
         );
     }
 
+    /// A child process (`sleep`) pinned to one core, then to another: each time its affinity,
+    /// read back from the kernel, is exactly that core. (One core only: nothing to move it to.)
     #[test]
-    fn pinning_this_process_to_its_own_cores_works() {
+    fn pinning_a_process_to_one_core_moves_it_there() {
         let allowed = rustix::thread::sched_getaffinity(None).unwrap();
         let cores: Vec<usize> = (0..CpuSet::MAX_CPU)
             .filter(|&c| allowed.is_set(c))
             .collect();
-        pin(std::process::id(), &cores).unwrap();
-        assert_eq!(rustix::thread::sched_getaffinity(None).unwrap(), allowed);
+        if cores.len() < 2 {
+            eprintln!("affinity: one core allowed, nothing to pin apart");
+            return;
+        }
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("sleep starts");
+        let pid = rustix::process::Pid::from_child(&child);
+        let read_back = || {
+            let set = rustix::thread::sched_getaffinity(Some(pid)).unwrap();
+            (0..CpuSet::MAX_CPU)
+                .filter(|&c| set.is_set(c))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(read_back(), cores, "the child starts on every allowed core");
+        let results: Vec<_> = [cores[cores.len() - 1], cores[0]]
+            .iter()
+            .map(|&core| (core, pin(child.id(), &[core]).map(|()| read_back())))
+            .collect();
+        let _ = child.kill();
+        let _ = child.wait();
+        for (core, pinned) in results {
+            assert_eq!(pinned.unwrap(), vec![core], "pinned to core {core}");
+        }
     }
 }
