@@ -365,13 +365,22 @@ fn markdown_has_the_headline() {
     let report = build(&input(&t, &records, true));
     let md = markdown(&report);
     let first = md.lines().find(|l| l.starts_with("**")).unwrap();
-    let sp = report.sprt.as_ref().unwrap();
-    match sp.decision {
-        Decision::AcceptH1 => assert!(first.starts_with("**H1 accepted**: cand is stronger")),
-        Decision::AcceptH0 => assert!(first.starts_with("**H0 accepted**")),
-        Decision::Continue => assert!(first.starts_with("**No decision**"), "{first}"),
-    }
-    assert!(md.contains(&format!("LLR {:.2}", sp.llr)));
+    // Seven pairs on [0, 10] Elo decide nothing: the statistics' own LLR, far inside the bounds
+    // ln(β/(1−α)) and ln((1−β)/α) of α = β = 0.05.
+    let m = match_stats(&crate::record::outcomes(&records), "cand", "base");
+    let llr = t.sprt.unwrap().params.status(&m).llr;
+    assert!(llr.abs() < 2.9, "the fixture decides: LLR {llr}");
+    assert_eq!(
+        first,
+        format!("**No decision**: cand vs base stopped after 7 pairs (LLR {llr:.2}, bounds [-2.94, 2.94])")
+    );
+    let running = markdown(&build(&input(&t, &records, false)));
+    assert!(
+        running.contains(&format!(
+            "**Running**: cand vs base, LLR {llr:.2} within [-2.94, 2.94] after 7 pairs"
+        )),
+        "{running}"
+    );
     assert!(md.contains("| cand | base | 15 |"));
     // Journal game 5 (0-based, as report.json keeps it) is game 6 for a person.
     assert!(md.contains("base: 1 × `time_forfeit` (games 6)"));
@@ -457,23 +466,61 @@ fn escapes_names_in_html() {
     assert!(page.contains("&lt;b&gt;&amp;x&lt;/b&gt;"));
 }
 
+/// The files are replaced, never rewritten in place: a reader that opened the reports of the
+/// running tournament keeps reading them whole while the finished ones are written (a file
+/// rewritten in place would show it the new text, or a truncated one), the path then reads the
+/// new reports in full, and no temporary file is left.
 #[test]
 fn writes_three_files_atomically() {
     let dir = std::env::temp_dir().join(format!("report-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let t = tournament(MATCH_SPRT);
     let records = match_records();
+    let texts = |finished: bool| {
+        let report = build(&input(&t, &records, finished));
+        [
+            serde_json::to_string_pretty(&report).unwrap() + "\n",
+            markdown(&report),
+            html(&report, &records).unwrap(),
+        ]
+    };
+    let files = [JSON_FILE, MARKDOWN_FILE, HTML_FILE];
+    let read = |f: &mut std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut text = String::new();
+        f.rewind().unwrap();
+        f.read_to_string(&mut text).unwrap();
+        text
+    };
     write_reports(&dir, &input(&t, &records, false)).unwrap();
+    let mut readers: Vec<std::fs::File> = files
+        .iter()
+        .map(|f| std::fs::File::open(dir.join(f)).unwrap())
+        .collect();
+    let running = texts(false);
+    for ((reader, text), name) in readers.iter_mut().zip(&running).zip(files) {
+        assert!(read(reader) == *text, "{name} of the running tournament");
+    }
     write_reports(&dir, &input(&t, &records, true)).unwrap();
+    let finished = texts(true);
+    for (i, name) in files.iter().enumerate() {
+        assert_ne!(
+            running[i], finished[i],
+            "{name}: the test needs two versions"
+        );
+        assert!(
+            read(&mut readers[i]) == running[i],
+            "{name}: rewritten under an open reader"
+        );
+        let now = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(now == finished[i], "{name}: not the finished report");
+    }
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
     assert_eq!(names, vec!["report.html", "report.json", "report.md"]);
-    let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join(JSON_FILE)).unwrap()).unwrap();
-    assert_eq!(json["finished"], true);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
