@@ -3,7 +3,10 @@
 //! with "finish the games in flight"), then the journal is checked. Skipped with a note when
 //! tmux is missing (`.ci/run` installs it).
 
-use crate::support::{artifacts, check_record, engine, read_games, s, TempDir, TournamentFile};
+use crate::support::{
+    artifacts, check_record, engine, processes_with, read_games, s, worker_marker, workers_of,
+    TempDir, TournamentFile,
+};
 use std::collections::HashSet;
 use std::path::Path;
 use std::process::Command;
@@ -65,13 +68,14 @@ impl Drop for Tmux {
     }
 }
 
-/// Start `harness run FILE` in `dir` inside a detached 120x40 tmux session; the command's exit
-/// status goes to `status.txt` in `dir`.
+/// Start `harness run FILE` in `dir` inside a detached 120x40 tmux session; the harness's
+/// process id goes to `harness.pid` and its exit status to `status.txt` in `dir`.
 fn start_live_view(dir: &TempDir, file: &str) -> Tmux {
     let a = artifacts();
     // The UI opens only on a terminal with CI unset: tmux gives the terminal, `env -u` the rest.
+    // The inner shell writes its own pid, then becomes the harness.
     let command = format!(
-        "env -u CI TERM=xterm-256color '{}' run {file} --plugin-dir '{}'; echo \"exit=$?\" > status.txt; sleep 120",
+        "env -u CI TERM=xterm-256color sh -c 'echo $$ > harness.pid; exec \"$0\" \"$@\"' '{}' run {file} --plugin-dir '{}'; echo \"exit=$?\" > status.txt; sleep 120",
         s(&a.harness),
         s(&a.plugin_dir)
     );
@@ -101,6 +105,38 @@ fn start_live_view(dir: &TempDir, file: &str) -> Tmux {
     tmux
 }
 
+/// The process id of the harness that [`start_live_view`] started.
+fn harness_pid(dir: &TempDir) -> u32 {
+    let text = wait_for_file(&dir.join("harness.pid"), Duration::from_secs(30))
+        .expect("the harness's pid is written at its start");
+    text.trim().parse().expect("a pid")
+}
+
+/// CPU time (user + system, in clock ticks) used so far by the live workers of the harness
+/// `pid`, and how many there are.
+fn workers_cpu_ticks(pid: u32) -> (u64, usize) {
+    let workers = processes_with(&worker_marker(pid));
+    let ticks = workers
+        .iter()
+        .filter_map(|w| std::fs::read_to_string(format!("/proc/{}/stat", w.pid)).ok())
+        .map(|stat| {
+            // The fields after the command name's closing parenthesis start with the 3rd (state);
+            // utime and stime are the 14th and 15th.
+            let fields: Vec<u64> = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .skip(11)
+                .take(2)
+                .filter_map(|f| f.parse().ok())
+                .collect();
+            fields.iter().sum::<u64>()
+        })
+        .sum();
+    (ticks, workers.len())
+}
+
 fn wait_for_file(path: &Path, timeout: Duration) -> Option<String> {
     let start = Instant::now();
     while start.elapsed() < timeout {
@@ -127,6 +163,7 @@ fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
         .text();
     dir.write("t.toml", &toml);
     let tmux = start_live_view(&dir, "t.toml");
+    let pid = harness_pid(&dir);
     // The live screen: the board with its grid and coordinates, both engines, the panel.
     let screen = tmux.wait_for("the board", Duration::from_secs(60), |p| {
         p.contains("┌───┬───┬") && p.contains("In progress (2)")
@@ -166,23 +203,30 @@ fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
         p.contains("follow (on)")
     });
 
-    // Pause: the games in flight finish and no new one starts.
+    // Pause: the games in flight finish and no new one starts. A game that began would show
+    // at once among the games in progress, and its engines would use CPU time (minimax at
+    // depth 8 searches for a while every move); the idle workers use none.
     tmux.keys(&["p"]);
-    let paused = tmux.wait_for("paused and idle", Duration::from_secs(60), |p| {
+    tmux.wait_for("paused and idle", Duration::from_secs(60), |p| {
         p.contains("PAUSED") && p.contains("In progress (0)")
     });
-    let journal = dir.join("out/games.jsonl");
-    let count = |p: &Path| {
-        std::fs::read_to_string(p)
-            .map(|t| t.lines().count())
-            .unwrap_or(0)
-    };
-    let before = count(&journal);
-    std::thread::sleep(Duration::from_millis(1500));
-    assert_eq!(
-        count(&journal),
-        before,
-        "a game started while paused:\n{paused}"
+    let (ticks_before, workers) = workers_cpu_ticks(pid);
+    assert!(workers >= 2, "the idle workers are kept while paused");
+    let paused_at = Instant::now();
+    while paused_at.elapsed() < Duration::from_millis(1500) {
+        let screen = tmux.capture();
+        assert!(
+            screen.contains("PAUSED") && screen.contains("In progress (0)"),
+            "a game started while paused:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (ticks_after, _) = workers_cpu_ticks(pid);
+    // A tick is 10 ms; an engine searching would use most of the 1.5 s.
+    assert!(
+        ticks_after <= ticks_before + 5,
+        "the workers used {} ticks of CPU time while paused",
+        ticks_after - ticks_before
     );
     tmux.keys(&["p"]);
     tmux.wait_for("running again", Duration::from_secs(10), |p| {
@@ -274,11 +318,14 @@ stall-timeout = 120.0"#,
     .text();
     dir.write("t.toml", &toml);
     let tmux = start_live_view(&dir, "t.toml");
+    let pid = harness_pid(&dir);
     tmux.wait_for("the game in progress", Duration::from_secs(60), |p| {
         p.contains("In progress (1)")
     });
     // Let the spinner get into its search.
     std::thread::sleep(Duration::from_millis(1500));
+    let spinning = workers_of(pid);
+    assert_eq!(spinning.len(), 2, "a worker per engine: {spinning:#?}");
     tmux.keys(&["q"]);
     tmux.wait_for("quit prompt", Duration::from_secs(10), |p| {
         p.contains("Quit the tournament?")
@@ -292,7 +339,10 @@ stall-timeout = 120.0"#,
         "stopping took {:?}: the search was waited for",
         asked.elapsed()
     );
-    assert!(status.starts_with("exit="), "{status}");
+    // Cut short: exit code 3, and the workers (the spinning one too) are gone with the harness.
+    assert_eq!(status.trim(), "exit=3", "{}", tmux.capture());
+    let left = workers_of(pid);
+    assert!(left.is_empty(), "workers left running: {left:#?}");
     assert!(
         read_games(&dir.join("out")).is_empty(),
         "the abandoned game was recorded"
