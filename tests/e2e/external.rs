@@ -91,18 +91,23 @@ fn assert_bridge_plays_like_the_plugin(
     records
 }
 
+/// Over NBoard the bridge gives the depth with `set depth` (the served front-end has no
+/// `--depth`: `set depth` alone decides, 10 until it is sent); minimax is deterministic at a
+/// fixed depth and plays other games at other depths, so a depth lost or changed on the way
+/// shows in the moves.
 #[test]
 fn nboard_bridge_to_harness_nboard_plays_like_the_plugin() {
     let a = artifacts();
-    let command = format!("{} nboard --engine {}", s(&a.harness), s(&a.greedy));
-    assert_bridge_plays_like_the_plugin(
+    let command = format!("{} nboard --engine {}", s(&a.harness), s(&a.minimax));
+    let records = assert_bridge_plays_like_the_plugin(
         "external-nboard",
-        2,
-        "greedy",
-        &external("greedy", &command, "nboard", ""),
-        &engine("greedy", s(&a.greedy), ""),
+        3,
+        "minimax",
+        &external("minimax", &command, "nboard", ""),
         &engine("minimax", s(&a.minimax), ""),
+        &engine("greedy", s(&a.greedy), ""),
     );
+    assert_many_moves_by(&records, "minimax");
 }
 
 /// Over GTP the bridge replays the game with `play` (which needs the game, from ABI 1.1's
@@ -120,8 +125,13 @@ fn gtp_bridge_to_harness_gtp_plays_like_the_plugin() {
         &engine("minimax", s(&a.minimax), ""),
         &engine("greedy", s(&a.greedy), ""),
     );
-    for r in &records {
-        let color = if r.black == "minimax" {
+    assert_many_moves_by(&records, "minimax");
+}
+
+/// `name` chose more than ten moves in every game: the games compared are real games.
+fn assert_many_moves_by(records: &[GameRecord], name: &str) {
+    for r in records {
+        let color = if r.black == name {
             Color::Black
         } else {
             Color::White
@@ -144,6 +154,8 @@ fn broken_external_programs_forfeit_with_the_reason() {
         "gtp-garbage.sh",
         "while read -r line; do echo 'nonsense'; echo; done\n",
     );
+    // The mute program: a `sleep` whose command line no other process has.
+    let mute = format!("sleep 60.{}", std::process::id());
     let cases: [(&str, String, &str, Termination, &str); 6] = [
         (
             "exits",
@@ -154,7 +166,7 @@ fn broken_external_programs_forfeit_with_the_reason() {
         ),
         (
             "mute",
-            "sleep 60".into(),
+            mute.clone(),
             "nboard",
             Termination::EngineError,
             "did not answer in time (during the NBoard handshake)",
@@ -204,8 +216,27 @@ fn broken_external_programs_forfeit_with_the_reason() {
             )
             .replace("pairs = 3", "pairs = 1"),
         );
-        let run = harness(dir.path(), &["run", &file]);
+        // Each program is a child of its worker, not a worker: watched while the run goes on.
+        let watching = std::sync::atomic::AtomicBool::new(true);
+        let (run, seen) = std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                let mut seen = false;
+                while watching.load(std::sync::atomic::Ordering::Relaxed) {
+                    seen |= !running(&command).is_empty();
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                seen
+            });
+            let run = harness(dir.path(), &["run", &file]);
+            watching.store(false, std::sync::atomic::Ordering::Relaxed);
+            (run, watcher.join().expect("the watcher"))
+        });
         run.assert_success().assert_no_workers_left();
+        if command == mute {
+            assert!(seen, "{name}: `{command}` never ran");
+            let left = running(&command);
+            assert!(left.is_empty(), "{name}: left after the run: {left:#?}");
+        }
         let records = read_games(&dir.join(name));
         assert_eq!(records.len(), 2, "{name}: every game recorded");
         for r in &records {
@@ -349,15 +380,26 @@ fn spinning_programs_do_not_outlive_the_run() {
         // The coordinator killed in mid-game: its workers take their groups with them.
         dir.write("t.toml", &toml("move-time = 60\nmargin = 1"));
         let _ = std::fs::remove_dir_all(dir.join(&out));
+        // Killed once the program has had `go` and spins (and, for forkspin.sh, once the
+        // grandchild it forks at `go` spins too): what must not survive is all there.
         let mut child =
             crate::support::spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], false);
         let spinning = eventually(std::time::Duration::from_secs(20), || {
-            !running(&marker).is_empty()
+            let family = processes_with(&marker);
+            let spins = |p: &&crate::support::Process| !p.zombie && p.cpu_ticks >= 3;
+            let forked = family
+                .iter()
+                .filter(spins)
+                .any(|p| family.iter().any(|parent| parent.pid == p.ppid));
+            family.iter().any(|p| spins(&p)) && (forked || script == "spin.sh")
         });
         let before = running(&marker);
         child.kill().expect("SIGKILL the coordinator");
         let _ = child.wait();
-        assert!(spinning, "{script}: the program never started");
+        assert!(
+            spinning,
+            "{script}: the program (and its grandchild) never spun: {before:#?}"
+        );
         let gone = eventually(std::time::Duration::from_secs(5), || {
             running(&marker).is_empty()
         });

@@ -116,25 +116,7 @@ fn harness_pid(dir: &TempDir) -> u32 {
 /// `pid`, and how many there are.
 fn workers_cpu_ticks(pid: u32) -> (u64, usize) {
     let workers = processes_with(&worker_marker(pid));
-    let ticks = workers
-        .iter()
-        .filter_map(|w| std::fs::read_to_string(format!("/proc/{}/stat", w.pid)).ok())
-        .map(|stat| {
-            // The fields after the command name's closing parenthesis start with the 3rd (state);
-            // utime and stime are the 14th and 15th.
-            let fields: Vec<u64> = stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .skip(11)
-                .take(2)
-                .filter_map(|f| f.parse().ok())
-                .collect();
-            fields.iter().sum::<u64>()
-        })
-        .sum();
-    (ticks, workers.len())
+    (workers.iter().map(|w| w.cpu_ticks).sum(), workers.len())
 }
 
 fn wait_for_file(path: &Path, timeout: Duration) -> Option<String> {

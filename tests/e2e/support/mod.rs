@@ -12,7 +12,9 @@ pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     games_of, read_games,
 };
-pub use process::{harness, processes_with, spawn_harness, worker_marker, workers_of, Output};
+pub use process::{
+    harness, processes_with, spawn_harness, worker_marker, workers_of, Output, Process,
+};
 pub use temp::TempDir;
 
 use std::path::Path;

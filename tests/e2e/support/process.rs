@@ -64,10 +64,14 @@ impl Output {
 /// One process of this machine, as `/proc` shows it.
 pub struct Process {
     pub pid: String,
+    /// Its parent's pid.
+    pub ppid: String,
     /// The command line, arguments separated by spaces.
     pub cmdline: String,
     /// Ended, waiting only to be reaped by its parent.
     pub zombie: bool,
+    /// CPU time used so far (user and system), in clock ticks (usually 10 ms).
+    pub cpu_ticks: u64,
 }
 
 /// Every process whose command line contains `marker` (Linux `/proc`; elsewhere none).
@@ -90,11 +94,22 @@ pub fn processes_with(marker: &str) -> Vec<Process> {
                 return None;
             }
             let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            // The fields after the command's closing parenthesis, from the 3rd of proc(5): state,
+            // ppid, …, utime (14th), stime (15th).
+            let fields: Vec<&str> = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            let field = |n: usize| fields.get(n - 3).copied().unwrap_or("");
+            let ticks = |n: usize| field(n).parse::<u64>().unwrap_or(0);
             Some(Process {
                 pid: p.file_name().to_string_lossy().into_owned(),
+                ppid: field(4).to_string(),
                 cmdline,
-                zombie: state.starts_with('Z'),
+                zombie: field(3).starts_with('Z'),
+                cpu_ticks: ticks(14) + ticks(15),
             })
         })
         .collect()
