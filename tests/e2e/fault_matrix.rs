@@ -25,6 +25,9 @@ const STRIKE_AT: usize = 3;
 const MOVE_TIME: &str = "move-time = 0.2\nmargin = 0.2";
 /// A depth limit, where only the stall timeout bounds a search.
 const DEPTH_LIMIT: &str = "depth = 2\nstall-timeout = 1.0";
+/// The peak resident set (kB) the coordinator and each worker must stay below in the runs
+/// whose memory is sampled.
+const MEMORY_BOUND_KB: (u64, u64) = (48 << 10, 128 << 10);
 /// How long one harness run may take before the test kills it.
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -170,6 +173,8 @@ struct RunResult {
     struck: usize,
     watched: Watched,
     records: Vec<GameRecord>,
+    /// The faulty engine's log (`logs/faulty.stderr.log`: its workers' stderr).
+    log: String,
 }
 
 /// Play one pair of `case`, faulty as the first engine or the second, and check every game.
@@ -208,6 +213,18 @@ fn run_case(case: &Case, faulty_first: bool) -> RunResult {
             "fault_matrix: {label}: {} after {:.2?}, coordinator VmHWM {} kB, worker VmHWM {} kB",
             run.status, run.elapsed, watched.coordinator_hwm_kb, watched.worker_hwm_kb
         );
+        // Nobody drowns: bounds far above what was measured (a 13 MB coordinator and 20-28 MB
+        // workers, as without the flood); a worker that forwarded every report grew to 580 MB.
+        assert!(
+            watched.coordinator_hwm_kb < MEMORY_BOUND_KB.0,
+            "{label}: the coordinator peaked at {} kB:\n{run}",
+            watched.coordinator_hwm_kb
+        );
+        assert!(
+            watched.worker_hwm_kb < MEMORY_BOUND_KB.1,
+            "{label}: a worker peaked at {} kB:\n{run}",
+            watched.worker_hwm_kb
+        );
     }
     run.assert_success().assert_no_workers_left();
     assert!(
@@ -226,10 +243,10 @@ fn run_case(case: &Case, faulty_first: bool) -> RunResult {
     check_schedule(&records, &[(first, second)], 1);
     check_ggf(&out, &records);
 
+    let log = std::fs::read(out.join("logs/faulty.stderr.log")).unwrap_or_default();
+    let log = String::from_utf8_lossy(&log).into_owned();
     if case.fault == "stdout-garbage" {
         // The garbage went to the engine's log (stderr), not into the protocol.
-        let log = std::fs::read(out.join("logs/faulty.stderr.log")).unwrap_or_default();
-        let log = String::from_utf8_lossy(&log);
         assert!(
             log.contains(r#"{"type":"moved","mv":0"#),
             "{label}: no garbage in the log:\n{log}"
@@ -312,6 +329,7 @@ fn run_case(case: &Case, faulty_first: bool) -> RunResult {
         struck,
         watched,
         records,
+        log,
     }
 }
 
@@ -347,10 +365,18 @@ fn forfeit(fault: &'static str, t: Termination, fragments: &'static [&'static st
     check_case(Case::new(fault, MOVE_TIME, Expect::Forfeit(t, fragments)));
 }
 
-/// The baseline: without a fault, every game is normal (and long enough for a strike).
+/// What the faulty engine writes to its log when its destroy is called with `destroy-hang`.
+const DESTROY_REACHED: &str = "faulty: destroy reached; it never returns";
+/// What a worker writes to the engine's log when its grace for the end of the engine ran out.
+const GRACE_OVER: &str = "harness worker: the engine did not finish within 2 s of the end";
+
+/// The baseline: without a fault, every game is normal (and long enough for a strike), and the
+/// worker ends without waiting out its grace.
 #[test]
 fn none_plays_every_game_normally() {
-    check_case(Case::new("none", MOVE_TIME, Expect::Normal));
+    for r in check_case(Case::new("none", MOVE_TIME, Expect::Normal)) {
+        assert!(!r.log.contains(GRACE_OVER), "{}", r.log);
+    }
 }
 
 #[test]
@@ -420,8 +446,9 @@ fn pass_with_moves_is_an_illegal_move() {
 }
 
 /// Thousands of info reports per millisecond for two seconds, then a legal move: the engine
-/// answered within its budget and must not lose; the coordinator must not drown. Run with
-/// `--nocapture` to see the measured memory and times.
+/// answered within its budget and must not lose; neither the coordinator nor the worker may
+/// drown (peak memory under [`MEMORY_BOUND_KB`]). Run with `--nocapture` to see the measured
+/// memory and times.
 #[test]
 fn info_flood_is_harmless() {
     let case = Case {
@@ -481,10 +508,25 @@ fn allocating_without_end_hits_the_memory_limit() {
     check_case(case);
 }
 
-/// A destroy that never returns must not hang the run's end: the worker gives the engine a
-/// grace period, then exits anyway (each run is bounded by `Case::max_wall`, 20 s, and leaves
-/// no worker behind).
+/// A destroy that never returns must not hang the run's end: the destroy is reached (the
+/// engine says so in its log), the worker gives it its grace period of 2 s and then exits by
+/// itself (it says so after the engine), before the coordinator's own kill 3 s after the quit
+/// would; each run is bounded by `Case::max_wall`, 20 s, and leaves no worker behind.
 #[test]
 fn hanging_destroy_does_not_hang_the_run() {
-    check_case(Case::new("destroy-hang", MOVE_TIME, Expect::Normal));
+    for r in check_case(Case::new("destroy-hang", MOVE_TIME, Expect::Normal)) {
+        let log = &r.log;
+        let reached = log.find(DESTROY_REACHED);
+        let grace_over = log.find(GRACE_OVER);
+        assert!(
+            reached.is_some() && reached < grace_over,
+            "destroy reached, then the worker's grace over, in that order:\n{log}"
+        );
+        // Once per worker of the engine (two games at once: two workers).
+        assert_eq!(
+            log.matches(DESTROY_REACHED).count(),
+            log.matches(GRACE_OVER).count(),
+            "{log}"
+        );
+    }
 }

@@ -23,7 +23,8 @@
 //!     reports sent;
 //!   - `stdout-garbage`: prints protocol-looking garbage to stdout and stderr, then answers a
 //!     legal move;
-//!   - `destroy-hang`: plays normally, but destroying the instance never returns;
+//!   - `destroy-hang`: plays normally, but destroying the instance never returns (it says
+//!     `faulty: destroy reached; it never returns` on stderr first);
 //!   - `allocate`: allocates memory and touches every page of it, without end (only ever run
 //!     under a memory limit: it ends when an allocation fails, which aborts the process).
 //! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
@@ -342,6 +343,7 @@ fn allocate_without_end() -> ! {
 impl Drop for Faulty {
     fn drop(&mut self) {
         if self.fault == Fault::DestroyHang {
+            eprintln!("faulty: destroy reached; it never returns");
             loop {
                 std::thread::sleep(Duration::from_secs(3600));
             }

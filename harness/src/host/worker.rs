@@ -225,6 +225,12 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
     // search that ignores the stop flag or a hanging destroy must not keep the process alive.
     stop.store(1, Ordering::Relaxed);
     drop(work_tx);
-    let _ = done_rx.recv_timeout(DESTROY_GRACE);
+    if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(DESTROY_GRACE) {
+        // In the engine's log: which end the worker came to.
+        eprintln!(
+            "harness worker: the engine did not finish within {} s of the end; exiting without it",
+            DESTROY_GRACE.as_secs()
+        );
+    }
     std::process::exit(0);
 }
