@@ -171,42 +171,56 @@ seed = 77"#,
 }
 
 /// Under a clock (base + increment) well-behaved engines finish every game without losing on
-/// time, and no side uses more than its clock allows.
+/// time, and no side uses more than its clock allows: at every move of its own, the time a side
+/// has used is at most the base, the increments of the moves it has made and the margin (the
+/// margin is generous for a loaded machine, but small beside the clock).
 #[test]
 fn clock_games_stay_within_the_clock() {
     let a = artifacts();
     let dir = TempDir::new("clock");
-    let (base_ms, increment_ms, margin_ms): (u32, u32, u32) = (1000, 20, 1000);
+    let (base_ms, increment_ms, margin_ms): (u64, u64, u64) = (1000, 20, 300);
     let time = format!(
         "base = {}\nincrement = {}\nmargin = {}",
-        f64::from(base_ms) / 1000.0,
-        f64::from(increment_ms) / 1000.0,
-        f64::from(margin_ms) / 1000.0
+        base_ms as f64 / 1000.0,
+        increment_ms as f64 / 1000.0,
+        margin_ms as f64 / 1000.0
     );
+    // The strong engine spends most of its clock (the heuristic one stops far short of it).
     let toml = TournamentFile::new("match", 1, &time)
-        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .engine(engine("strong", s(&a.strong), "Hash = 16"))
         .engine(engine("greedy", s(&a.greedy), ""))
         .text();
     dir.write("clock.toml", &toml);
     harness(dir.path(), &["run", "clock.toml"]).assert_success();
     let records = read_games(&dir.join("out"));
-    check_schedule(&records, &[("heuristic", "greedy")], 1);
+    check_schedule(&records, &[("strong", "greedy")], 1);
     for r in &records {
         check_normal_record(r);
-        for (color, used) in [
-            (Color::Black, r.time_ms.black),
-            (Color::White, r.time_ms.white),
-        ] {
-            let moves = engine_moves(r, color).len() as u64;
-            let allowed = u64::from(base_ms + margin_ms) + moves * u64::from(increment_ms);
+        let mut used = [0u64; 2];
+        let mut moves = [0u64; 2];
+        for (m, side) in r.moves.iter().zip(replayed_sides(r)) {
+            let Some(t) = m.time_ms else { continue };
+            let i = side.index();
+            used[i] += t;
+            let allowed = base_ms + moves[i] * increment_ms + margin_ms;
             assert!(
-                used <= allowed,
-                "game {}: {color} used {used} ms of {allowed}",
-                r.game
+                used[i] <= allowed,
+                "game {}: {side} had used {} ms after {} moves, of {allowed}",
+                r.game,
+                used[i],
+                moves[i] + 1
             );
+            moves[i] += 1;
         }
-        // The clock, not a depth, limits the heuristic engine: it searches deeper than 1 ply.
-        let heuristic = if r.black == "heuristic" {
+        assert_eq!(
+            (used[0], used[1]),
+            (r.time_ms.black, r.time_ms.white),
+            "game {}: the totals are the moves' times",
+            r.game
+        );
+        // The clock, not a depth, limits the strong engine: it searches deeper than 1 ply, and
+        // uses more than half of its base time.
+        let strong = if r.black == "strong" {
             Color::Black
         } else {
             Color::White
@@ -215,10 +229,15 @@ fn clock_games_stay_within_the_clock() {
             .moves
             .iter()
             .zip(replayed_sides(r))
-            .filter(|(_, side)| *side == heuristic)
+            .filter(|(_, side)| *side == strong)
             .filter_map(|(m, _)| m.depth)
             .max();
         assert!(deepest >= Some(2), "game {}: depth {deepest:?}", r.game);
+        assert!(
+            used[strong.index()] > base_ms / 2,
+            "game {}: {used:?}",
+            r.game
+        );
     }
     check_ggf(&dir.join("out"), &records);
 }
