@@ -42,10 +42,32 @@ fn perft_refuses_a_depth_that_cannot_finish() {
         .assert_stderr_has(&["99 is not in 0..=15"]);
 }
 
+/// Run the harness with `args` in `dir` to its end; returns its exit code and the most worker
+/// processes it had at once.
+fn run_counting_workers(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, usize) {
+    let mut child = spawn_harness(dir, args, false);
+    let marker = crate::support::worker_marker(child.id());
+    let mut most = 0;
+    let started = std::time::Instant::now();
+    loop {
+        most = most.max(crate::support::processes_with(&marker).len());
+        if let Some(status) = child.try_wait().expect("wait for the harness") {
+            return (status.code(), most);
+        }
+        assert!(
+            started.elapsed() < crate::support::HARNESS_TIMEOUT,
+            "the harness did not end"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 /// The command line's habits of fastchess users: `--concurrency`, `--pairs`, `--time`,
-/// `--openings-seed` replace the file's values, are recorded in tournament.json (a merge of
-/// shards rebuilds the overridden tournament), and a resume with other values is refused like a
-/// changed file; `--dry-run` checks everything and writes nothing.
+/// `--openings-seed` replace the file's values and take effect (one game at a time: never more
+/// than a worker per engine; the openings of the seed, as the file's shuffled order with that
+/// seed would draw them), are recorded in tournament.json (a merge of shards rebuilds the
+/// overridden tournament), and a resume with other values is refused like a changed file;
+/// `--dry-run` checks everything and writes nothing.
 #[test]
 fn command_line_overrides_and_dry_run() {
     let a = artifacts();
@@ -78,8 +100,8 @@ fn command_line_overrides_and_dry_run() {
         .assert_error()
         .assert_stderr_has(&["--time `fast`"]);
 
-    for i in 0..2 {
-        harness(&[
+    let overridden = |extra: &[&str]| {
+        let mut args = vec![
             "run",
             "t.toml",
             "--no-tui",
@@ -89,13 +111,23 @@ fn command_line_overrides_and_dry_run() {
             "depth=2",
             "--openings-seed",
             "9",
-            "--concurrency",
-            "1",
-            "--shard",
-            &format!("{i}/2"),
-        ])
-        .assert_success();
+        ];
+        args.extend_from_slice(extra);
+        run_counting_workers(dir.path(), &args)
+    };
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        let (code, workers) = overridden(&["--concurrency", "1", "--shard", &shard]);
+        assert_eq!(code, Some(0), "shard {shard}");
+        assert_eq!(
+            workers, 2,
+            "shard {shard}: one game at a time, a worker per engine"
+        );
     }
+    // The file's two games at once: more workers, which the sampling above would have seen.
+    let (code, workers) = overridden(&["--out", "two-at-once"]);
+    assert_eq!(code, Some(0));
+    assert!(workers > 2, "{workers} workers with two games at once");
     let pinned = std::fs::read_to_string(dir.join("out/shard-0-of-2/tournament.json")).unwrap();
     assert!(
         pinned.contains("\"overrides\"") && pinned.contains("\"depth=2\""),
@@ -104,7 +136,31 @@ fn command_line_overrides_and_dry_run() {
     let merge = harness(&["merge", "out"]);
     merge.assert_success();
     assert!(merge.stdout.contains("8 games of 8 planned"), "{merge}");
-    assert_eq!(read_games(&dir.join("out")).len(), 8);
+    let records = read_games(&dir.join("out"));
+    assert_eq!(records.len(), 8);
+    // The openings are those the file's shuffled order with seed 9 draws, not its sequential
+    // order.
+    let seeded = harness::plan::config::parse(
+        &toml.replace(
+            "builtin = \"xot-small\"",
+            "builtin = \"xot-small\"\norder = \"shuffled\"\nseed = 9",
+        ),
+        "seeded.toml",
+        dir.path(),
+    )
+    .expect("the tournament with the seed in the file");
+    let schedule = seeded.schedule(seeded.openings.load().unwrap().openings.len());
+    for r in &records {
+        assert_eq!(
+            r.opening.index, schedule.games[r.game].opening,
+            "game {}: opening",
+            r.game
+        );
+    }
+    assert!(
+        records.iter().any(|r| r.opening.index != r.pair),
+        "the sequential order's openings"
+    );
     // The same folder with other values: refused, as a changed tournament file would be.
     harness(&[
         "run",

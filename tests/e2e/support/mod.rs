@@ -14,6 +14,7 @@ pub use check::{
 };
 pub use process::{
     harness, processes_with, spawn_harness, worker_marker, workers_of, Output, Process,
+    HARNESS_TIMEOUT,
 };
 pub use temp::TempDir;
 
