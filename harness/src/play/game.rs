@@ -561,3 +561,83 @@ pub(super) async fn play_scheduled(
     };
     FromGame::Finished(Box::new(record))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(control: TimeControl) -> TimeRules {
+        TimeRules {
+            control,
+            margin: Duration::from_millis(200),
+            stall_timeout: Duration::from_secs(60),
+        }
+    }
+
+    /// Time odds: each side is told, and held to, its own rules; a side on a clock sees its
+    /// own clock and increment, and an opponent without a clock as having none left.
+    #[test]
+    fn each_side_searches_under_its_own_time_rules() {
+        let scheduled = ScheduledGame {
+            index: 0,
+            pair: 0,
+            round: 0,
+            opening: 0,
+            black: 0,
+            white: 1,
+        };
+        let opening = Opening {
+            line: 1,
+            text: String::new(),
+            start: Position::START,
+            moves: Vec::new(),
+        };
+        let ms = Duration::from_millis;
+        let mut setup = GameSetup {
+            scheduled: &scheduled,
+            opening: &opening,
+            names: ["odds", "fixed"],
+            time: [
+                rules(TimeControl::Clock {
+                    base: ms(6000),
+                    increment: ms(20),
+                }),
+                rules(TimeControl::MoveTime(ms(500))),
+            ],
+        };
+        let (clock, increment) = setup.clocks();
+        assert_eq!(clock, [Some(ms(6000)), None]);
+        assert_eq!(increment, [ms(20), Duration::ZERO]);
+        // Black has used part of its clock.
+        let clock = [Some(ms(4321)), None];
+        let deadline = |budget| SearchBudget::Deadline {
+            budget,
+            margin: ms(200),
+        };
+        assert_eq!(
+            limits_for(&setup, &clock, increment, Color::Black),
+            (
+                SearchLimits::Clock {
+                    left: [ms(4321), Duration::ZERO],
+                    increment: [ms(20), Duration::ZERO],
+                },
+                deadline(ms(4321))
+            )
+        );
+        assert_eq!(
+            limits_for(&setup, &clock, increment, Color::White),
+            (SearchLimits::MoveTime(ms(500)), deadline(ms(500)))
+        );
+        // Without a time limit the stall timeout bounds the search.
+        setup.time[1] = rules(TimeControl::Depth(7));
+        assert_eq!(
+            limits_for(&setup, &clock, increment, Color::White),
+            (
+                SearchLimits::Depth(7),
+                SearchBudget::Stall {
+                    timeout: Duration::from_secs(60)
+                }
+            )
+        );
+    }
+}
