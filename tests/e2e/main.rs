@@ -11,6 +11,7 @@ mod analysis;
 mod c_plugins;
 mod checks;
 mod cli;
+mod clock;
 mod config_errors;
 mod devloop;
 mod external;

@@ -41,6 +41,8 @@ pub struct Artifacts {
     pub hanger: PathBuf,
     pub printer: PathBuf,
     pub misbehaver: PathBuf,
+    /// Takes `Delay` ms over every search, ignoring the stop flag.
+    pub sleeper: PathBuf,
     pub wrong_abi: PathBuf,
     pub not_a_plugin: PathBuf,
     pub null_table: PathBuf,
@@ -108,7 +110,11 @@ fn build_all() -> Result<Artifacts, String> {
         crasher: c("crasher", &[common.clone(), fixtures.join("crasher.c")])?,
         hanger: c("hanger", &[common.clone(), fixtures.join("hanger.c")])?,
         printer: c("printer", &[common.clone(), fixtures.join("printer.c")])?,
-        misbehaver: c("misbehaver", &[common, fixtures.join("misbehaver.c")])?,
+        misbehaver: c(
+            "misbehaver",
+            &[common.clone(), fixtures.join("misbehaver.c")],
+        )?,
+        sleeper: c("sleeper", &[common, fixtures.join("sleeper.c")])?,
         wrong_abi: c("wrong_abi", &[fixtures.join("wrong_abi.c")])?,
         not_a_plugin: c("not_a_plugin", &[fixtures.join("not_a_plugin.c")])?,
         null_table: c("null_table", &[fixtures.join("null_table.c")])?,
