@@ -19,6 +19,7 @@ mod fault_matrix;
 mod faults;
 mod output;
 mod plugin_errors;
+mod resume;
 mod scale_out;
 mod sprt;
 mod stats;

@@ -5,11 +5,10 @@
 
 use crate::support::{
     artifacts, check_ggf, check_record, engine, games_of, harness, read_games, s, spawn_harness,
-    Output, TempDir, TournamentFile,
+    start_timed_match, wait_for_games, Output, TempDir, TournamentFile,
 };
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 /// A gauntlet of deterministic engines on shuffled openings.
 fn deterministic(pairs: usize, seed: u32) -> String {
@@ -100,11 +99,7 @@ fn a_killed_shard_rerun_and_a_duplicate_merge_the_same() {
             &["run", "t.toml", "--no-tui", "--shard", "1/2"],
             false,
         );
-        let started = Instant::now();
-        while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3 {
-            assert!(started.elapsed() < Duration::from_secs(60), "no games");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        wait_for_games(&journal, 3);
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
         before = harness::record::journal::read_journal(&journal)
@@ -115,14 +110,7 @@ fn a_killed_shard_rerun_and_a_duplicate_merge_the_same() {
         }
     }
     assert!(before < 16, "the shard finished before every kill");
-    let rerun = shard(&dir, "1/2");
-    rerun.assert_success();
-    assert!(
-        rerun
-            .stdout
-            .contains(&format!("resuming: {before} of 16 games")),
-        "{rerun}"
-    );
+    shard(&dir, "1/2").assert_resumed(before, 16);
     let merge = harness(
         dir.path(),
         &[
@@ -378,20 +366,7 @@ fn the_watcher_decides_and_stops_every_shard() {
 /// report.json says it is not finished.
 #[test]
 fn sigterm_stops_a_run_without_false_forfeits() {
-    let a = artifacts();
-    let dir = TempDir::new("sigterm");
-    let toml = TournamentFile::new("match", 200, "move-time = 0.05")
-        .engine(engine("greedy", s(&a.greedy), ""))
-        .engine(engine("heuristic", s(&a.heuristic), ""))
-        .text();
-    dir.write("t.toml", &toml);
-    let child = spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], true);
-    let journal = dir.join("out/games.jsonl");
-    let started = Instant::now();
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 4 {
-        assert!(started.elapsed() < Duration::from_secs(60), "no games");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let (dir, child) = start_timed_match("sigterm", 200, 4);
     // The harness and its workers, as a batch system does.
     let pid = child.id().to_string();
     let group: Vec<String> = std::fs::read_dir("/proc")
@@ -414,23 +389,6 @@ fn sigterm_stops_a_run_without_false_forfeits() {
         .status()
         .unwrap();
     assert!(status.success(), "kill -TERM {group:?}");
-    let out = child.wait_with_output().expect("the harness ends");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(3), "{stdout}");
-    assert!(stdout.contains("interrupted by SIGTERM: "), "{stdout}");
-    let games = read_games(&dir.join("out"));
+    let games = crate::support::assert_stopped_by("SIGTERM", &dir, child);
     assert!(games.len() < 400);
-    assert!(
-        games.iter().all(|g| !g.termination.is_forfeit()),
-        "a forfeit from the stop: {:?}",
-        games
-            .iter()
-            .find(|g| g.termination.is_forfeit())
-            .map(|g| &g.reason)
-    );
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("out/report.json")).unwrap())
-            .unwrap();
-    assert_eq!(report["finished"], false);
-    assert!(crate::support::workers_of(pid.parse().unwrap()).is_empty());
 }

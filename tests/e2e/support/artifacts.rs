@@ -96,7 +96,7 @@ fn build_all() -> Result<Artifacts, String> {
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-c");
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let common = fixtures.join("fixture_engine.c");
-    let c = |name: &str, sources: &[PathBuf]| compile_c(&include, sources, &out, name);
+    let c = |name: &str, sources: &[PathBuf]| compile_c(&include, sources, &out, name, &[]);
     Ok(Artifacts {
         harness: rust.harness,
         plugin_dir,
@@ -194,13 +194,29 @@ fn build_rust(root: &Path) -> Result<RustArtifacts, String> {
     Ok(RustArtifacts { harness, plugins })
 }
 
-/// Compile C `sources` as strict C11 into `<out>/lib<name>.<so>`. The library is written under
-/// a temporary name and renamed, so a concurrent test process never loads a half-written file.
+/// The C example plugin (`engines/c_example/first_move.c`) compiled into `<out>/lib<name>.so`
+/// with `flags` after the usual ones (`-O0` rebuilds it into other bytes that play alike).
+pub fn compile_first_move(out: &Path, name: &str, flags: &[&str]) -> PathBuf {
+    let root = workspace_root();
+    compile_c(
+        &root.join("engines/abi/include"),
+        &[root.join("engines/c_example/first_move.c")],
+        out,
+        name,
+        flags,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Compile C `sources` as strict C11 (then `flags`) into `<out>/lib<name>.<so>`. The library is
+/// written under a temporary name and renamed, so a concurrent test process never loads a
+/// half-written file.
 fn compile_c(
     include: &Path,
     sources: &[PathBuf],
     out: &Path,
     name: &str,
+    flags: &[&str],
 ) -> Result<PathBuf, String> {
     let target = out.join(format!(
         "{}{name}{}",
@@ -220,6 +236,7 @@ fn compile_c(
         "-shared",
         "-fPIC",
     ])
+    .args(flags)
     .arg("-I")
     .arg(include)
     .args(sources)

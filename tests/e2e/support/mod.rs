@@ -7,18 +7,85 @@ mod check;
 mod process;
 mod temp;
 
-pub use artifacts::artifacts;
+pub use artifacts::{artifacts, compile_first_move};
 pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     games_of, read_games,
 };
 pub use process::{
-    harness, processes_with, spawn_harness, worker_marker, workers_of, Output, Process,
-    HARNESS_TIMEOUT,
+    harness, processes_with, run_with_timeout, spawn_harness, worker_marker, workers_of, Output,
+    Process, HARNESS_TIMEOUT,
 };
 pub use temp::TempDir;
 
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A match of greedy against heuristic at 0.05 s a move (about a second a game), `pairs` pairs,
+/// started in a new folder labelled `label` with its output captured; returns once `games`
+/// games are in its journal (each game of a run that is cut short then costs the test little).
+pub fn start_timed_match(
+    label: &str,
+    pairs: usize,
+    games: usize,
+) -> (TempDir, std::process::Child) {
+    let a = artifacts();
+    let dir = TempDir::new(label);
+    let toml = TournamentFile::new("match", pairs, "move-time = 0.05")
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .text();
+    dir.write("t.toml", &toml);
+    let child = spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], true);
+    wait_for_games(&dir.join("out/games.jsonl"), games);
+    (dir, child)
+}
+
+/// The end of a run from [`start_timed_match`] that `signal` (its name) stopped: exit code 3
+/// and the line saying so, no worker left, every recorded game valid and none a forfeit (the
+/// games in flight were abandoned), report.json unfinished. Returns the games.
+pub fn assert_stopped_by(
+    signal: &str,
+    dir: &TempDir,
+    child: std::process::Child,
+) -> Vec<harness::record::GameRecord> {
+    let pid = child.id();
+    let out = child.wait_with_output().expect("the harness ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains(&format!("interrupted by {signal}: ")),
+        "{stdout}"
+    );
+    let left = workers_of(pid);
+    assert!(left.is_empty(), "workers left: {left:#?}");
+    let games = read_games(&dir.join("out"));
+    for g in &games {
+        check_record(g);
+        assert!(
+            !g.termination.is_forfeit(),
+            "a forfeit from the stop: {}",
+            g.reason
+        );
+    }
+    let report = std::fs::read_to_string(dir.join("out/report.json")).expect("report.json");
+    let report: serde_json::Value = serde_json::from_str(&report).expect("JSON");
+    assert_eq!(report["finished"], false);
+    games
+}
+
+/// Wait (at most a minute) until the journal `path` has `games` lines.
+pub fn wait_for_games(path: &Path, games: usize) {
+    let started = Instant::now();
+    while std::fs::read_to_string(path).map_or(0, |t| t.lines().count()) < games {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "fewer than {games} games in {} after a minute",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
 
 /// A path as text for command lines and tournament files (the test paths are UTF-8).
 pub fn s(path: &Path) -> &str {

@@ -53,6 +53,17 @@ impl Output {
 }
 
 impl Output {
+    /// Panic unless the run succeeded and said it resumed `held` of its `planned` games.
+    pub fn assert_resumed(&self, held: usize, planned: usize) -> &Output {
+        self.assert_success();
+        let line = format!("resuming: {held} of {planned} games");
+        assert!(
+            self.stdout.contains(&line),
+            "`{line}` not in the output:\n{self}"
+        );
+        self
+    }
+
     /// Panic if a worker process of this harness run is still alive (see [`workers_of`]).
     pub fn assert_no_workers_left(&self) -> &Output {
         let left = workers_of(self.pid);
