@@ -151,3 +151,100 @@ fn documented_gate_example_is_a_valid_tournament_file() {
     assert_eq!((sprt.params.elo0, sprt.params.elo1), (-5.0, 0.0));
     assert!(sprt.fail_on_crash);
 }
+
+/// One pair of `candidate` against `baseline` (engine tables), with an `[sprt]` table holding
+/// `sprt` if given; returns the run's exit code and output, after checking every game was
+/// played and recorded.
+fn fail_rule_run(
+    label: &str,
+    candidate: String,
+    baseline: String,
+    sprt: Option<&str>,
+) -> (i32, String) {
+    let dir = TempDir::new(label);
+    let mut file = TournamentFile::new("match", 1, "depth = 1");
+    if let Some(rules) = sprt {
+        file = file.table(&format!("[sprt]\nelo0 = 0\nelo1 = 50\n{rules}\n"));
+    }
+    dir.write("t.toml", &file.engine(candidate).engine(baseline).text());
+    let run = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    run.assert_no_workers_left();
+    let games = read_games(&dir.join("out"));
+    assert_eq!(games.len(), 2, "{label}: every game is recorded:\n{run}");
+    for g in &games {
+        check_record(g);
+    }
+    (run.status.code().expect("an exit code"), run.stdout.clone())
+}
+
+/// The fail-on rules on engines that really crash (segfault) or forfeit (an illegal move): the
+/// `[sprt]` table's `fail-on-crash` fails the run (exit 1) on the candidate's crash but not on
+/// its illegal move, `fail-on-forfeit` on any forfeit of the candidate, neither on the
+/// baseline's; an engine's `fail-on = "forfeit"` fails a run without a test on its illegal move,
+/// where `fail-on = "crash"` does not. Without a rule, one pair decides nothing: exit 3 (with a
+/// test) or 0, which is what a rule changes.
+#[test]
+fn fail_on_rules_fail_the_run_on_real_crashes_and_forfeits() {
+    let a = artifacts();
+    let faulty = |name: &str, fault: &str, extra: &str| {
+        engine(
+            name,
+            s(&a.faulty),
+            &format!("Fault = \"{fault}\", StrikeAt = 3"),
+        ) + extra
+    };
+    let greedy = |name: &str| engine(name, s(&a.greedy), "");
+    let crash = || faulty("candidate", "segfault", "");
+    let illegal = || faulty("candidate", "illegal", "");
+    let cases: [(&str, String, String, Option<&str>, i32); 7] = [
+        ("no-rule", crash(), greedy("baseline"), Some(""), 3),
+        (
+            "crash-on-crash",
+            crash(),
+            greedy("baseline"),
+            Some("fail-on-crash = true"),
+            1,
+        ),
+        (
+            "crash-on-illegal",
+            illegal(),
+            greedy("baseline"),
+            Some("fail-on-crash = true"),
+            3,
+        ),
+        (
+            "forfeit-on-illegal",
+            illegal(),
+            greedy("baseline"),
+            Some("fail-on-forfeit = true"),
+            1,
+        ),
+        (
+            "baseline-crash",
+            greedy("candidate"),
+            faulty("baseline", "segfault", ""),
+            Some("fail-on-crash = true\nfail-on-forfeit = true"),
+            3,
+        ),
+        (
+            "engine-forfeit",
+            faulty("candidate", "illegal", "fail-on = \"forfeit\"\n"),
+            greedy("baseline"),
+            None,
+            1,
+        ),
+        (
+            "engine-crash-on-illegal",
+            faulty("candidate", "illegal", "fail-on = \"crash\"\n"),
+            greedy("baseline"),
+            None,
+            0,
+        ),
+    ];
+    for (label, candidate, baseline, sprt, expected) in cases {
+        let (code, stdout) = fail_rule_run(label, candidate, baseline, sprt);
+        assert_eq!(code, expected, "{label}:\n{stdout}");
+        let failed = stdout.contains("FAIL: candidate forfeited 2 game(s)");
+        assert_eq!(failed, expected == 1, "{label}: the FAIL line:\n{stdout}");
+    }
+}
