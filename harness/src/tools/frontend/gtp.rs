@@ -278,3 +278,42 @@ impl Session<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_and_times_parse_as_gtp_writes_them() {
+        for (text, c) in [
+            ("b", Color::Black),
+            ("BLACK", Color::Black),
+            ("w", Color::White),
+            ("White", Color::White),
+        ] {
+            assert_eq!(color(text), Ok(c), "{text}");
+        }
+        assert_eq!(color("red"), Err("invalid color `red`".to_string()));
+        assert_eq!(seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(seconds("0"), Ok(Duration::ZERO));
+        for bad in ["-1", "inf", "NaN", "soon"] {
+            assert_eq!(seconds(bad), Err(format!("invalid time `{bad}`")));
+        }
+    }
+
+    /// Row 1 at the top, columns A-H, `X` Black, `O` White, `.` empty, then the side to move.
+    #[test]
+    fn the_board_reads_row_by_row_from_a1() {
+        let pos = Position::START.play("f5".parse().unwrap()).unwrap();
+        let text = board_text(&pos);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "");
+        assert_eq!(lines[1], "   A B C D E F G H");
+        assert_eq!(lines[2], " 1 . . . . . . . .");
+        assert_eq!(lines[5], " 4 . . . O X . . .");
+        assert_eq!(lines[6], " 5 . . . X X X . .");
+        assert_eq!(lines[9], " 8 . . . . . . . .");
+        assert_eq!(lines[10], "white to move");
+        assert_eq!(lines.len(), 11);
+    }
+}

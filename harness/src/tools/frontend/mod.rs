@@ -389,3 +389,63 @@ fn move_text(mv: Move, pass: &str) -> String {
         mv.to_string().to_uppercase()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_written_in_capitals_and_passes_as_each_protocol_wants() {
+        assert_eq!(move_text("f5".parse().unwrap(), "PA"), "F5");
+        assert_eq!(move_text(Move::PASS, "PA"), "PA");
+        assert_eq!(move_text(Move::PASS, "pass"), "pass");
+    }
+
+    /// What the engine is told, and the session's deadline: a depth has only the (day-long)
+    /// stall timeout; a move time is the budget; a clock gives both sides' time and the
+    /// increment, and the budget is the side's own time left, at least a millisecond.
+    #[test]
+    fn each_limit_is_told_and_enforced() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            SearchLimit::Depth(7).limits(Color::Black),
+            (
+                SearchLimits::Depth(7),
+                SearchBudget::Stall {
+                    timeout: DEPTH_SEARCH_TIMEOUT
+                }
+            )
+        );
+        assert_eq!(
+            SearchLimit::MoveTime(ms(250)).limits(Color::White),
+            (
+                SearchLimits::MoveTime(ms(250)),
+                SearchBudget::Deadline {
+                    budget: ms(250),
+                    margin: MARGIN
+                }
+            )
+        );
+        let clock = SearchLimit::Clock {
+            left: [ms(9000), Duration::ZERO],
+            increment: ms(100),
+        };
+        let told = SearchLimits::Clock {
+            left: [ms(9000), Duration::ZERO],
+            increment: [ms(100); 2],
+        };
+        for (side, budget) in [(Color::Black, ms(9000)), (Color::White, ms(1))] {
+            assert_eq!(
+                clock.limits(side),
+                (
+                    told,
+                    SearchBudget::Deadline {
+                        budget,
+                        margin: MARGIN
+                    }
+                ),
+                "{side:?}"
+            );
+        }
+    }
+}
