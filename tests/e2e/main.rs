@@ -17,6 +17,7 @@ mod devloop;
 mod external;
 mod fault_matrix;
 mod faults;
+mod frontend;
 mod output;
 mod plugin_errors;
 mod resume;
