@@ -604,6 +604,7 @@ mod tests {
                 }),
                 rules(TimeControl::MoveTime(ms(500))),
             ],
+            options: [&[], &[]],
         };
         let (clock, increment) = setup.clocks();
         assert_eq!(clock, [Some(ms(6000)), None]);
