@@ -304,7 +304,10 @@ impl<'a> Searcher<'a> {
         pv
     }
 
-    /// Search `b` under `plan`, calling `report` after each completed iteration.
+    /// Search `b` under `plan`, calling `report` after each completed iteration: the root
+    /// moves ordered, midgame iterative deepening ([`Searcher::midgame_iterations`]), then, if
+    /// the position is within the plan's exact-solve reach, the endgame stages
+    /// ([`Searcher::endgame_stages`]).
     pub fn think(
         &mut self,
         b: Board,
@@ -315,27 +318,39 @@ impl<'a> Searcher<'a> {
             self.tt.new_search();
         }
         self.set_limits(plan.hard_time, plan.node_limit);
-        let start_nodes = self.nodes;
         let moves = b.moves();
         if moves == 0 {
-            // No legal move (the host never sends a finished game): pass.
-            let info = SearchInfo {
-                depth: 0,
-                selectivity: 100,
-                score: to_discs(self.eval.evaluate(&b)),
-                nodes: 1,
-                pv: vec![Move::PASS],
-            };
-            report(&info);
-            return SearchOutcome {
-                mv: Move::PASS,
-                info,
-            };
+            return self.pass_outcome(b, report);
         }
-        let n = b.empties();
-        let exact = n <= plan.solve_empties;
+        let exact = b.empties() <= plan.solve_empties;
+        let root = self.root_moves(b, moves, plan);
+        let mut progress = Progress::new(root, self.nodes);
+        self.midgame_iterations(b, plan, exact, &mut progress, report);
+        if exact {
+            self.endgame_stages(b, plan, &mut progress, report);
+        }
+        self.outcome(progress)
+    }
 
-        // Root moves, ordered as inner nodes are.
+    /// No legal move (the host never sends a finished game): pass.
+    fn pass_outcome(&mut self, b: Board, report: &mut dyn FnMut(&SearchInfo)) -> SearchOutcome {
+        let info = SearchInfo {
+            depth: 0,
+            selectivity: 100,
+            score: to_discs(self.eval.evaluate(&b)),
+            nodes: 1,
+            pv: vec![Move::PASS],
+        };
+        report(&info);
+        SearchOutcome {
+            mv: Move::PASS,
+            info,
+        }
+    }
+
+    /// The root moves, ordered as inner nodes are (a helper thread rotates them to search
+    /// elsewhere than the main thread).
+    fn root_moves(&mut self, b: Board, moves: u64, plan: &Plan) -> Vec<MoveEntry> {
         let mut root = Vec::new();
         with_kernel!(self.kernel, k => self.mid_order(k, &b, moves, 2.min(plan.max_depth), NO_MOVE, &mut root));
         root.sort_by_key(|e| -e.2);
@@ -343,147 +358,230 @@ impl<'a> Searcher<'a> {
             let k = self.helper % root.len();
             root.rotate_left(k);
         }
+        root
+    }
 
-        let first = root[0].0;
-        let mut info = SearchInfo {
-            depth: 0,
-            selectivity: 100,
-            score: 0.0,
-            nodes: 0,
-            pv: vec![Move::at(Square::new(first).expect("square"))],
-        };
-        let mut best_sq = first;
-
-        // Midgame iterative deepening (before an exact solve, only as deep as helps ordering).
+    /// Midgame iterative deepening (before an exact solve, only as deep as helps ordering, and
+    /// without selectivity), each iteration reported once complete.
+    fn midgame_iterations(
+        &mut self,
+        b: Board,
+        plan: &Plan,
+        exact: bool,
+        progress: &mut Progress,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) {
+        let n = b.empties();
         let mid_depth = if exact {
             n.saturating_sub(12).min(plan.max_depth).min(12)
         } else {
             plan.max_depth.min(n - 1).max(1)
         };
-        let mut guess = 0;
-        // Time extension: the soft limit grows while the best move keeps changing or the
-        // score falls (see `crate::time::extended_soft`).
-        let mut soft_time = plan.soft_time;
-        let mut instability = 0.0;
-        let mut previous: Option<RootResult> = None;
+        let mut clock = TimeExtension::new(plan);
         // Before an exact solve the midgame iterations only order moves: no selectivity.
         let mpc = self.mpc;
         if exact {
             self.mpc = None;
         }
         for depth in 1..=mid_depth {
-            if depth > 1 && soft_time.is_some_and(|t| self.started.elapsed() >= t) {
+            if depth > 1 && clock.soft_time.is_some_and(|t| self.started.elapsed() >= t) {
                 break;
             }
-            // Aspiration window around the previous score, re-searched wide on failure.
-            let (mut lo, mut hi) = if depth <= 2 {
-                (-MID_INF, MID_INF)
-            } else {
-                (guess - ASPIRATION, guess + ASPIRATION)
-            };
-            let (result, complete) = loop {
-                let (r, complete) = self.root(b, &root, Some(depth), lo, hi);
-                match r {
-                    Some(r) if complete && r.score <= lo && lo > -MID_INF => lo = -MID_INF,
-                    Some(r) if complete && r.score >= hi && hi < MID_INF => hi = MID_INF,
-                    _ => break (r, complete),
-                }
-            };
+            let (result, complete) = self.aspiration_root(b, &progress.root, depth, progress.guess);
             if let (Some(r), true) = (result, complete) {
-                if let (Some(p), Some(base)) = (previous, plan.soft_time) {
-                    if depth >= 4 {
-                        let changed = p.sq != r.sq;
-                        instability = instability * 0.5 + if changed { 1.0 } else { 0.0 };
-                        let fail_low = r.score <= p.score - SCALE;
-                        soft_time = Some(extended_soft(
-                            base,
-                            plan.max_soft_time.unwrap_or(base),
-                            instability,
-                            fail_low,
-                        ));
-                        if instability > 0.0 || fail_low {
-                            // Unstable: the whole move may take longer, not only the start
-                            // of iterations.
-                            self.hard_time = plan.max_hard_time.or(self.hard_time);
-                        }
-                    }
+                if clock.after_iteration(plan, depth, r) {
+                    // Unstable: the whole move may take longer, not only the start of
+                    // iterations.
+                    self.hard_time = plan.max_hard_time.or(self.hard_time);
                 }
-                previous = Some(r);
             }
             if let Some(r) = result {
-                best_sq = r.sq;
-                guess = r.score;
-                move_to_front(&mut root, r.sq);
-                let completed = if complete { depth } else { depth - 1 };
-                info = SearchInfo {
-                    depth: completed,
+                progress.best_sq = r.sq;
+                progress.guess = r.score;
+                move_to_front(&mut progress.root, r.sq);
+                progress.info = SearchInfo {
+                    depth: if complete { depth } else { depth - 1 },
                     selectivity: if self.mpc.is_some() {
                         self.selectivity
                     } else {
                         100
                     },
                     score: to_discs(r.score),
-                    nodes: self.nodes - start_nodes,
+                    nodes: self.nodes - progress.start_nodes,
                     pv: self.pv(b, r.sq),
                 };
             }
             if !complete {
                 break;
             }
-            report(&info);
+            report(&progress.info);
         }
-
         self.mpc = mpc;
-        // The exact solve; under a time limit, selective endgame searches first (73% ... 99%,
-        // as Egaroucid): each is much cheaper than the exact one and leaves a better move (and
-        // ordering) if the exact solve does not finish in time. The last level is exact.
-        if exact {
-            let exact_level = SELECTIVITY.len() - 1;
-            let first = if plan.selective_endgame && n >= END_MPC_MIN_EMPTIES {
-                0
-            } else {
-                exact_level
-            };
-            // The first guess of the solver's score: the last completed midgame iteration's.
-            let mut end_guess =
-                (info.depth > 0).then(|| (to_discs(guess).round() as i32).clamp(-64, 64));
-            for (level, &(_, percent)) in SELECTIVITY.iter().enumerate().skip(first) {
-                if self.aborted {
-                    break;
-                }
-                self.end_selectivity = (level < exact_level).then_some(level);
-                let (result, complete) = self.end_root(b, &mut root, end_guess);
-                self.end_selectivity = None;
-                match result {
-                    Some(r) if complete => {
-                        end_guess = Some(r.score);
-                        best_sq = r.sq;
-                        move_to_front(&mut root, r.sq);
-                        info = SearchInfo {
-                            depth: n,
-                            selectivity: percent,
-                            score: r.score as f64,
-                            nodes: self.nodes - start_nodes,
-                            pv: self.pv(b, r.sq),
-                        };
-                        report(&info);
-                    }
-                    // An interrupted exact solve: its best completed move is at least as good
-                    // as the first (the previous stage's choice) on exact terms.
-                    Some(r) if level == exact_level && r.score > -END_INF => {
-                        best_sq = r.sq;
-                        info.pv = self.pv(b, r.sq);
-                    }
-                    _ => {}
-                }
+    }
+
+    /// One midgame iteration of depth `depth`: an aspiration window around the previous score
+    /// `guess` (full from the start at depths 1-2), re-searched wide on the failing side.
+    fn aspiration_root(
+        &mut self,
+        b: Board,
+        root: &[MoveEntry],
+        depth: u32,
+        guess: i32,
+    ) -> (Option<RootResult>, bool) {
+        let (mut lo, mut hi) = if depth <= 2 {
+            (-MID_INF, MID_INF)
+        } else {
+            (guess - ASPIRATION, guess + ASPIRATION)
+        };
+        loop {
+            let (r, complete) = self.root(b, root, Some(depth), lo, hi);
+            match r {
+                Some(r) if complete && r.score <= lo && lo > -MID_INF => lo = -MID_INF,
+                Some(r) if complete && r.score >= hi && hi < MID_INF => hi = MID_INF,
+                _ => return (r, complete),
             }
         }
-        info.nodes = self.nodes - start_nodes;
-        let mv = Move::at(Square::new(best_sq).expect("square"));
+    }
+
+    /// The exact solve; under a time limit, selective endgame searches first (73% ... 99%, as
+    /// Egaroucid): each is much cheaper than the exact one and leaves a better move (and
+    /// ordering) if the exact solve does not finish in time. The last level is exact.
+    fn endgame_stages(
+        &mut self,
+        b: Board,
+        plan: &Plan,
+        progress: &mut Progress,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) {
+        let n = b.empties();
+        let exact_level = SELECTIVITY.len() - 1;
+        let first = if plan.selective_endgame && n >= END_MPC_MIN_EMPTIES {
+            0
+        } else {
+            exact_level
+        };
+        // The first guess of the solver's score: the last completed midgame iteration's.
+        let mut end_guess = (progress.info.depth > 0)
+            .then(|| (to_discs(progress.guess).round() as i32).clamp(-64, 64));
+        for (level, &(_, percent)) in SELECTIVITY.iter().enumerate().skip(first) {
+            if self.aborted {
+                break;
+            }
+            self.end_selectivity = (level < exact_level).then_some(level);
+            let (result, complete) = self.end_root(b, &mut progress.root, end_guess);
+            self.end_selectivity = None;
+            match result {
+                Some(r) if complete => {
+                    end_guess = Some(r.score);
+                    progress.best_sq = r.sq;
+                    move_to_front(&mut progress.root, r.sq);
+                    progress.info = SearchInfo {
+                        depth: n,
+                        selectivity: percent,
+                        score: r.score as f64,
+                        nodes: self.nodes - progress.start_nodes,
+                        pv: self.pv(b, r.sq),
+                    };
+                    report(&progress.info);
+                }
+                // An interrupted exact solve: its best completed move is at least as good as
+                // the first (the previous stage's choice) on exact terms.
+                Some(r) if level == exact_level && r.score > -END_INF => {
+                    progress.best_sq = r.sq;
+                    progress.info.pv = self.pv(b, r.sq);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The move to play and the last report, with the search's total node count; the PV is
+    /// the move alone when the last report's PV does not start with it.
+    fn outcome(&self, progress: Progress) -> SearchOutcome {
+        let mut info = progress.info;
+        info.nodes = self.nodes - progress.start_nodes;
+        let mv = Move::at(Square::new(progress.best_sq).expect("square"));
         if info.pv.first() != Some(&mv) {
             info.pv = vec![mv];
         }
         SearchOutcome { mv, info }
+    }
+}
+
+/// What [`Searcher::think`]'s stages hand on to each other.
+struct Progress {
+    /// The root moves, the best so far first.
+    root: Vec<MoveEntry>,
+    /// The last report (or, before any, the first root move as the PV).
+    info: SearchInfo,
+    /// The move to play if the search stopped now.
+    best_sq: u32,
+    /// The last midgame iteration's score (evaluation units; 0 before any).
+    guess: i32,
+    /// The thread's node count when the search started.
+    start_nodes: u64,
+}
+
+impl Progress {
+    fn new(root: Vec<MoveEntry>, start_nodes: u64) -> Progress {
+        let first = root[0].0;
+        Progress {
+            info: SearchInfo {
+                depth: 0,
+                selectivity: 100,
+                score: 0.0,
+                nodes: 0,
+                pv: vec![Move::at(Square::new(first).expect("square"))],
+            },
+            root,
+            best_sq: first,
+            guess: 0,
+            start_nodes,
+        }
+    }
+}
+
+/// The time extension of the midgame iterations: the soft limit grows while the best move
+/// keeps changing or the score falls (see [`crate::time::extended_soft`]).
+struct TimeExtension {
+    /// No iteration starts after this time.
+    soft_time: Option<Duration>,
+    /// How often the best move changed lately (halved every iteration).
+    instability: f64,
+    /// The last completed iteration.
+    previous: Option<RootResult>,
+}
+
+impl TimeExtension {
+    fn new(plan: &Plan) -> TimeExtension {
+        TimeExtension {
+            soft_time: plan.soft_time,
+            instability: 0.0,
+            previous: None,
+        }
+    }
+
+    /// Account for a completed iteration of `depth` with result `r`; returns whether the
+    /// search is unstable (the best move changed lately or the score fell), so that the hard
+    /// limit may grow too.
+    fn after_iteration(&mut self, plan: &Plan, depth: u32, r: RootResult) -> bool {
+        let mut unstable = false;
+        if let (Some(p), Some(base)) = (self.previous, plan.soft_time) {
+            if depth >= 4 {
+                let changed = p.sq != r.sq;
+                self.instability = self.instability * 0.5 + if changed { 1.0 } else { 0.0 };
+                let fail_low = r.score <= p.score - SCALE;
+                self.soft_time = Some(extended_soft(
+                    base,
+                    plan.max_soft_time.unwrap_or(base),
+                    self.instability,
+                    fail_low,
+                ));
+                unstable = self.instability > 0.0 || fail_low;
+            }
+        }
+        self.previous = Some(r);
+        unstable
     }
 }
 
