@@ -15,7 +15,7 @@
 //! Nodes one ply above the leaves, most of the tree, skip the table, the stability test and
 //! the ordering: they evaluate each child straight from the incremental feature indices,
 //! corners first and X-squares last ([`Searcher::mid_leaf_parent`]); that took the time to
-//! depth 10 from 0.69 s to 0.46 s on `strong-bench --nps 10 40`.
+//! depth 10 from 0.69 s to 0.46 s on `strong-bench nps 10 40`.
 //!
 //! Generic over the move-generation kernel like the solver (see [`crate::kernel`]): a node is
 //! entered through [`Kernel::enter`]; the public [`Searcher::mid_search`] picks the searcher's

@@ -8,7 +8,7 @@
 //! ([`MpcTable`] and [`EndMpcTable`] fix the lengths); every row was fitted against a shallow
 //! search of the depth that [`mpc_shallow`] (midgame) or [`end_mpc_shallow`] (endgame) gives
 //! for it, so changing one of those functions means refitting its tables (`strong-bench
-//! --mpc-data`, `--end-mpc-data`).
+//! mpc-data`, `end-mpc-data`).
 
 /// Selectivity levels (Edax's): cut probability thresholds `t` in standard deviations and the
 /// percentage reported; the last level is no selectivity.
@@ -44,7 +44,7 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 }
 
 /// Multi-ProbCut: `v_d ~ a * v_s + b`, residual standard deviation `sigma`, per depth `d`
-/// (index), in evaluation units (100 per disc); fitted by `strong-bench --mpc-data 2000
+/// (index), in evaluation units (100 per disc); fitted by `strong-bench mpc-data 2000
 /// --positions selfplay` with the trained pattern evaluation (2,000 positions at 20-50
 /// empties from the committed self-play games, after their random openings, searched without
 /// selectivity at depths 0-10; least squares per depth, `sigma` the residual standard
@@ -72,7 +72,7 @@ pub const MPC_TABLE: MpcTable = [
 ];
 
 /// [`MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted the same way with it
-/// (`strong-bench --mpc-data 400 --eval simple`): its scores are compressed, `a > 1`, and the
+/// (`strong-bench mpc-data 400 --eval simple`): its scores are compressed, `a > 1`, and the
 /// prediction error is 3-6 discs.
 pub const MPC_TABLE_SIMPLE: MpcTable = [
     (1.0, 0.0, 0.0),        // d = 0: unused
@@ -114,7 +114,7 @@ pub const fn end_mpc_shallow(n: u32) -> u32 {
 
 /// `exact * SCALE ~ a * v_s + b` with residual standard deviation `sigma` (evaluation units),
 /// per number of empties from [`END_MPC_MIN_EMPTIES`]; fitted with the trained pattern
-/// evaluation by `strong-bench --end-mpc-data 40 --positions selfplay` (40 positions per row
+/// evaluation by `strong-bench end-mpc-data 40 --positions selfplay` (40 positions per row
 /// from the committed self-play games, 10 minutes). The prediction error is 4.2-7.9 discs
 /// (4.9-8.4 with the previous weights; 6.5-10 on random positions; the interim hand
 /// evaluation's was 13-17).
@@ -133,7 +133,7 @@ pub const END_MPC_TABLE: EndMpcTable = [
 ];
 
 /// [`END_MPC_TABLE`] for the interim hand evaluation (`Eval=simple`), fitted with it by
-/// `strong-bench --end-mpc-data 60 --eval simple`: its prediction error is 13-17 discs.
+/// `strong-bench end-mpc-data 60 --eval simple`: its prediction error is 13-17 discs.
 pub const END_MPC_TABLE_SIMPLE: EndMpcTable = [
     (0.824, 539.2, 1320.3), // 14 empties, shallow 2
     (0.757, 919.8, 1623.0), // 15 empties, shallow 2

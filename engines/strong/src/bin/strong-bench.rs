@@ -1,71 +1,195 @@
-//! Benchmark of the search core without the ABI: exact solve of every position of OBF files.
+//! Benchmark and data tool of the search core, without the ABI.
 //!
-//! `strong-bench [--hash MIB] FILE.obf...` (default: the FFO #20-#39 file of this crate) prints
-//! per position: number, empties, best move, score, the file's best score, ok/wrong, time,
-//! nodes, nodes/s; then the totals.
+//! ```text
+//! strong-bench [--hash MIB] [--eval E] [COMMAND]
+//! strong-bench solve [FILE.obf...] [--kernel K,...] [--move-time S [--no-selective | --midgame]]
+//! strong-bench values D FILE.obf
+//! strong-bench evaluate TRANSCRIPT
+//! strong-bench nps [D] [N] [--kernel K,...]
+//! strong-bench solve-times [N]
+//! strong-bench mpc-data [N] [--positions random|selfplay]
+//! strong-bench end-mpc-data [N] [--positions random|selfplay]
+//! strong-bench perft [N]
+//! ```
 //!
-//! `strong-bench --move-time S [--no-selective | --midgame] [FILE.obf...]`: each position
-//! searched for S seconds (as under a clock: midgame iterations, then the selective endgame
-//! stages, then the exact solve if time allows; `--midgame`: midgame iterations only, as a
-//! clock gives them above the read-ahead threshold); a position counts as right when the move
-//! played is one of the file's best moves.
+//! `solve` (also what `strong-bench` alone runs; default file: the FFO #20-#39 file of this
+//! crate): an exact solve of every position of OBF files, printing per position: number,
+//! empties, best move, score, the file's best score, ok/wrong, time, nodes, nodes/s; then the
+//! totals (exit code 1 if a score or move is wrong). `--move-time S`: each position searched
+//! for S seconds instead (as under a clock: midgame iterations, then the selective endgame
+//! stages, then the exact solve if time allows; `--no-selective`: without the selective
+//! stages; `--midgame`: midgame iterations only, as a clock gives them above the read-ahead
+//! threshold); a position counts as right when the move played is one of the file's best
+//! moves. `--kernel K[,K2...]` (default: the fastest this CPU has, see `strong::kernel`): the
+//! move-generation kernels (`portable`, `bmi2`, `avx2`, `avx512`) the search runs on; with two
+//! or more, each position is searched with each kernel in turn (the order alternating from one
+//! position to the next, so that all see the same machine load), and the totals end with each
+//! kernel's node rate relative to the first.
 //!
-//! `strong-bench --mpc-data N`: the data behind the Multi-ProbCut parameters of
-//! `strong::mpc::MPC_TABLE`: N random positions (random games stopped at 20-50 empties), searched
-//! without selectivity at every depth 0..=10; for each depth d, a least-squares fit
-//! `v_d = a v_s + b` on the value at the shallow depth `mpc_shallow(d)`, with the residual
-//! standard deviation, printed as a Rust table.
+//! `values D FILE.obf`: each position's value (discs, side to move's view) by a midgame search
+//! of depth D, one `<move> <value>` line per position (to compare evaluations and search
+//! depths against exact scores).
 //!
-//! `strong-bench --end-mpc-data N`: the data behind the selective endgame's parameters
-//! (`strong::mpc::END_MPC_TABLE`): per number of empties, N random positions solved exactly
-//! against a midgame search of depth `end_mpc_shallow(n)`, fitted the same way.
+//! `evaluate TRANSCRIPT`: the interim evaluation and `--eval`'s of the position after the
+//! moves.
 //!
-//! `--positions random|selfplay` (with `--mpc-data` and `--end-mpc-data`; default `random`):
-//! where those positions come from: random games, or the committed depth-10 self-play games
-//! after their random openings (the positions the engine meets in play; the tables in
-//! `strong::mpc` are fitted on these).
-//!
-//! `strong-bench --values D FILE.obf`: each position's value (discs, side to move's view) by a
-//! midgame search of depth D, one `<move> <value>` line per position (to compare evaluations
-//! and search depths against exact scores).
-//!
-//! `--eval simple|trained|FILE` (any mode; default `trained`): the evaluation searched with,
-//! the interim hand-written one, the embedded pattern weights or a weight file.
-//!
-//! `--kernel K[,K2...]` (solve mode and `--nps`; default: the fastest this CPU has, see
-//! `strong::kernel`): the move-generation kernels (`portable`, `bmi2`, `avx2`, `avx512`) the
-//! search runs on. With two or more, each position is searched with each kernel in turn (the
-//! order alternating from one position to the next, so that all see the same machine load),
-//! and the totals end with each kernel's node rate relative to the first.
-//!
-//! `strong-bench --nps D N`: the midgame search speed of both evaluations: the same N random
+//! `nps D N` (default 10 100): the midgame search speed of both evaluations: the same N random
 //! positions (20-50 empties) searched to depth D with the interim and with the trained
-//! evaluation, alternating, and the ratio of their node rates.
+//! evaluation, alternating, and the ratio of their node rates; with `--kernel A,B...`, of the
+//! `--eval` evaluation on each kernel instead.
 //!
-//! `strong-bench --solve-times N`: the cost of an exact solve (as the engine runs it: `think`) by number of empties (14-22),
-//! with each evaluation, on N realistic positions per row (from the committed self-play games),
-//! the data behind the exact-solve thresholds of `strong::time::solve_empties_for`.
+//! `solve-times N` (default 10): the cost of an exact solve (as the engine runs it: `think`)
+//! by number of empties (14-22), with each evaluation, on N realistic positions per row (from
+//! the committed self-play games), the data behind the exact-solve thresholds of
+//! `strong::time::solve_empties_for`.
 //!
-//! `strong-bench --evaluate TRANSCRIPT [--eval E]`: the interim evaluation and E (default
-//! `trained`) of the position after the moves.
+//! `mpc-data N` (default 200): the data behind the Multi-ProbCut parameters of
+//! `strong::mpc::MPC_TABLE`: N positions (games stopped at 20-50 empties), searched without
+//! selectivity at every depth 0..=10; for each depth d, a least-squares fit `v_d = a v_s + b`
+//! on the value at the shallow depth `mpc_shallow(d)`, with the residual standard deviation,
+//! printed as a Rust table.
 //!
-//! `strong-bench --perft N`: perft N from the start (pass is a move) with this crate's inlined
+//! `end-mpc-data N` (default 60): the data behind the selective endgame's parameters
+//! (`strong::mpc::END_MPC_TABLE`): per number of empties, N positions solved exactly against a
+//! midgame search of depth `end_mpc_shallow(n)`, fitted the same way.
+//!
+//! `--positions random|selfplay` (`mpc-data`, `end-mpc-data`; default `random`): where those
+//! positions come from: random games, or the committed depth-10 self-play games after their
+//! random openings (the positions the engine meets in play; the tables in `strong::mpc` are
+//! fitted on these).
+//!
+//! `perft N` (default 12): perft N from the start (pass is a move) with this crate's inlined
 //! portable move generator and flips, and with the rules crate's `perft`, which runs the
 //! fastest SIMD kernel of the CPU (the one the search runs on by default), for comparison.
+//!
+//! `--hash MIB` (default 256) sizes the table of `solve` and `values`; `--eval
+//! simple|trained|FILE` (default `trained`) is the evaluation searched with: the interim
+//! hand-written one, the embedded pattern weights or a weight file.
 
 // The self-play file reader of the `train` tool (this tool does not read the final scores).
 #[path = "train/selfplay_file.rs"]
 #[allow(dead_code)]
 mod selfplay_file;
 
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use othello_sdk::board::ObfLine;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 use strong::eval::EvalSource;
 use strong::eval::Evaluator;
+use strong::kernel::KernelId;
 use strong::search::Searcher;
 use strong::time::Plan;
 use strong::tt::Tt;
+
+#[derive(Parser)]
+#[command(about = "Benchmarks and data of the strong engine's search core (no ABI)")]
+struct Cli {
+    /// Transposition table size (MiB) of `solve` and `values`.
+    #[arg(long, global = true, default_value_t = 256)]
+    hash: usize,
+    /// The evaluation searched with: `simple`, `trained` (the embedded weights) or a weight
+    /// file.
+    #[arg(long, global = true, default_value = "trained")]
+    eval: String,
+    /// What to run (default: `solve` of the FFO #20-#39 file).
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve every position of OBF files (exactly, or for a fixed time) and check the scores.
+    Solve(SolveArgs),
+    /// Each position's value by a midgame search of depth D, one `<move> <value>` line each.
+    Values { depth: u32, file: PathBuf },
+    /// The interim evaluation and `--eval`'s of the position after a transcript.
+    Evaluate { transcript: String },
+    /// Midgame speed: N random positions to depth D with both evaluations (or, with
+    /// `--kernel A,B...`, on each kernel).
+    Nps {
+        #[arg(default_value_t = 10)]
+        depth: u32,
+        #[arg(default_value_t = 100)]
+        count: usize,
+        #[arg(long, value_parser = parse_kernels)]
+        kernel: Option<Kernels>,
+    },
+    /// The cost of an exact solve by number of empties (14-22), N positions a row.
+    SolveTimes {
+        #[arg(default_value_t = 10)]
+        count: usize,
+    },
+    /// Fit the midgame Multi-ProbCut table (`mpc::MPC_TABLE`) on N positions.
+    MpcData {
+        #[arg(default_value_t = 200)]
+        count: usize,
+        #[arg(long, value_enum, default_value_t = Positions::Random)]
+        positions: Positions,
+    },
+    /// Fit the selective endgame's table (`mpc::END_MPC_TABLE`) on N positions a row.
+    EndMpcData {
+        #[arg(default_value_t = 60)]
+        count: usize,
+        #[arg(long, value_enum, default_value_t = Positions::Random)]
+        positions: Positions,
+    },
+    /// Perft N from the start with this crate's generator and with the rules crate's.
+    Perft {
+        #[arg(default_value_t = 12)]
+        depth: u32,
+    },
+}
+
+#[derive(Args, Default)]
+struct SolveArgs {
+    /// OBF files (default: the FFO #20-#39 file of this crate).
+    files: Vec<PathBuf>,
+    /// Move-generation kernels, comma-separated (default: the fastest this CPU has).
+    #[arg(long, value_parser = parse_kernels)]
+    kernel: Option<Kernels>,
+    /// Search each position for S seconds as under a clock; only the move counts.
+    #[arg(long, value_name = "S")]
+    move_time: Option<f64>,
+    /// With `--move-time`: no selective endgame stages before the exact solve.
+    #[arg(long, requires = "move_time", conflicts_with = "midgame")]
+    no_selective: bool,
+    /// With `--move-time`: midgame iterations only (no read to the end).
+    #[arg(long, requires = "move_time")]
+    midgame: bool,
+}
+
+/// Where the Multi-ProbCut fits draw their positions from (`--positions`).
+#[derive(Clone, Copy, ValueEnum)]
+enum Positions {
+    /// Random games (uniform random moves) stopped at the wanted number of empties.
+    Random,
+    /// The committed depth-10 self-play games, after their random openings.
+    Selfplay,
+}
+
+/// The kernels `--kernel` names, at least one.
+#[derive(Clone)]
+struct Kernels(Vec<KernelId>);
+
+/// `--kernel A,B...`: each name a kernel this CPU runs.
+fn parse_kernels(list: &str) -> Result<Kernels, String> {
+    list.split(',')
+        .map(|name| {
+            strong::kernel::kernel_named(name)
+                .ok_or_else(|| format!("kernel `{name}` unknown or not run by this CPU"))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Kernels)
+}
+
+impl Kernels {
+    /// The kernels named, or the fastest this CPU has.
+    fn or_default(kernels: Option<Kernels>) -> Vec<KernelId> {
+        kernels.map_or_else(|| vec![strong::kernel::default_kernel()], |k| k.0)
+    }
+}
 
 /// CPU time of this thread (Linux: `/proc/thread-self/schedstat`, nanoseconds on a CPU), or
 /// `None` where that file is missing. A loaded machine stretches wall time; CPU time much
@@ -102,139 +226,144 @@ impl Stopwatch {
 }
 
 fn main() {
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut hash = 256;
-    if let Some(i) = args.iter().position(|a| a == "--hash") {
-        hash = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(hash);
-        args.drain(i..(i + 2).min(args.len()));
+    let cli = Cli::parse();
+    let make_eval = evaluator(&cli.eval);
+    match cli
+        .command
+        .unwrap_or_else(|| Command::Solve(SolveArgs::default()))
+    {
+        Command::Solve(args) => solve_files(args, cli.hash, &make_eval),
+        Command::Values { depth, file } => values(depth, &file, cli.hash, &make_eval),
+        Command::Evaluate { transcript } => evaluate(&transcript, &cli.eval),
+        Command::Nps {
+            depth,
+            count,
+            kernel,
+        } => match Kernels::or_default(kernel).as_slice() {
+            [one] => nps(depth, count, *one),
+            kernels => nps_kernels(depth, count, kernels, &make_eval),
+        },
+        Command::SolveTimes { count } => solve_times(count),
+        Command::MpcData { count, positions } => {
+            mpc_data(count, &make_eval, &PositionSource::new(positions))
+        }
+        Command::EndMpcData { count, positions } => {
+            end_mpc_data(count, &make_eval, &PositionSource::new(positions))
+        }
+        Command::Perft { depth } => perft_compare(depth),
     }
-    let mut eval = "trained".to_string();
-    if let Some(i) = args.iter().position(|a| a == "--eval") {
-        eval = args.get(i + 1).cloned().unwrap_or(eval);
-        args.drain(i..(i + 2).min(args.len()));
-    }
-    let make_eval = evaluator(&eval);
-    let mut positions = "random".to_string();
-    if let Some(i) = args.iter().position(|a| a == "--positions") {
-        positions = args.get(i + 1).cloned().unwrap_or(positions);
-        args.drain(i..(i + 2).min(args.len()));
-    }
-    let source = PositionSource::named(&positions);
-    let mut kernels = vec![strong::kernel::default_kernel()];
-    if let Some(i) = args.iter().position(|a| a == "--kernel") {
-        let list = args.get(i + 1).cloned().unwrap_or_default();
-        kernels = list
-            .split(',')
-            .map(|name| {
-                strong::kernel::kernel_named(name).unwrap_or_else(|| {
-                    eprintln!("strong-bench: kernel `{name}` unknown or not run by this CPU");
-                    std::process::exit(2)
-                })
+}
+
+/// The lines of an OBF file, parsed; a file that cannot be read or a line that does not parse
+/// ends the tool with a message naming it.
+fn read_obf(file: &Path) -> Vec<ObfLine> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
+        eprintln!("strong-bench: {}: {e}", file.display());
+        std::process::exit(2)
+    });
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            l.parse().unwrap_or_else(|e| {
+                eprintln!("strong-bench: {}:{}: {e}", file.display(), n + 1);
+                std::process::exit(2)
             })
-            .collect();
-        args.drain(i..(i + 2).min(args.len()));
+        })
+        .collect()
+}
+
+/// `values D FILE.obf`: each position's value (discs, side to move's view) by a midgame search
+/// of depth D with no time limit, one line per position.
+fn values(depth: u32, file: &Path, hash: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
+    strong::stability::init();
+    let tt = Arc::new(Tt::new(hash));
+    for obf in read_obf(file) {
+        tt.clear();
+        let mut s = Searcher::new(tt.clone(), make_eval(), None);
+        let out = s.think(obf.position.board, &Plan::depth(depth), &mut |_| {});
+        println!("{} {:+.2}", out.mv, out.info.score);
     }
-    if let Some(i) = args.iter().position(|a| a == "--nps") {
-        let d = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
-        let n = args.get(i + 2).and_then(|v| v.parse().ok()).unwrap_or(100);
-        if kernels.len() > 1 {
-            nps_kernels(d, n, &kernels, &make_eval);
-        } else {
-            nps(d, n, kernels[0]);
-        }
-        return;
+}
+
+/// `evaluate TRANSCRIPT`: the interim evaluation and `eval` of the position after the moves.
+fn evaluate(transcript: &str, eval: &str) {
+    use othello_sdk::board::{parse_transcript, replay, Position};
+    let (_, p) = parse_transcript(transcript)
+        .map_err(|e| e.to_string())
+        .and_then(|moves| replay(Position::START, &moves).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| {
+            eprintln!("strong-bench: transcript `{transcript}`: {e}");
+            std::process::exit(2)
+        });
+    for name in ["simple", eval] {
+        let v = evaluator(name)().evaluate(&p.board);
+        println!(
+            "{name:<8} {:+.2} discs ({} to move)",
+            v as f64 / 100.0,
+            p.side_to_move
+        );
     }
-    if let Some(i) = args.iter().position(|a| a == "--values") {
-        // `--values D FILE.obf`: each position's value (discs, side to move's view) by a
-        // midgame search of depth D with no time limit, one line per position.
-        let depth: u32 = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(1);
-        let file = args.get(i + 2).expect("an OBF file");
-        strong::stability::init();
-        let tt = Arc::new(Tt::new(hash));
-        let text = std::fs::read_to_string(file).expect("readable file");
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let obf: ObfLine = line.parse().expect("OBF line");
-            tt.clear();
-            let mut s = Searcher::new(tt.clone(), make_eval(), None);
-            let out = s.think(obf.position.board, &Plan::depth(depth), &mut |_| {});
-            println!("{} {:+.2}", out.mv, out.info.score);
-        }
-        return;
-    }
-    if let Some(i) = args.iter().position(|a| a == "--evaluate") {
-        // `--evaluate TRANSCRIPT`: the interim evaluation and `--eval` of the position.
-        let moves = othello_sdk::board::parse_transcript(args.get(i + 1).map_or("", |s| s))
-            .expect("a transcript");
-        let (_, p) = othello_sdk::board::replay(othello_sdk::board::Position::START, &moves)
-            .expect("a legal transcript");
-        for name in ["simple", eval.as_str()] {
-            let v = evaluator(name)().evaluate(&p.board);
-            println!(
-                "{name:<8} {:+.2} discs ({} to move)",
-                v as f64 / 100.0,
-                p.side_to_move
-            );
-        }
-        return;
-    }
-    if let Some(i) = args.iter().position(|a| a == "--solve-times") {
-        let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(10);
-        solve_times(n);
-        return;
-    }
-    if let Some(i) = args.iter().position(|a| a == "--end-mpc-data") {
-        let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(60);
-        end_mpc_data(n, &make_eval, &source);
-        return;
-    }
-    if let Some(i) = args.iter().position(|a| a == "--mpc-data") {
-        let n = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(200);
-        mpc_data(n, &make_eval, &source);
-        return;
-    }
-    if let Some(i) = args.iter().position(|a| a == "--perft") {
-        let depth = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(12);
-        perft_compare(depth);
-        return;
-    }
-    // `--move-time S [--no-selective]`: solve under a time limit instead, with or without the
-    // selective endgame stages, and count the best moves found.
-    let mut move_time = None;
-    if let Some(i) = args.iter().position(|a| a == "--move-time") {
-        move_time = args.get(i + 1).and_then(|v| v.parse::<f64>().ok());
-        args.drain(i..(i + 2).min(args.len()));
-    }
-    let selective = !take_flag(&mut args, "--no-selective");
-    // `--midgame`: with `--move-time`, search as the midgame does (no read to the end).
-    let midgame = take_flag(&mut args, "--midgame");
-    let plan = match move_time {
+}
+
+/// The plan of `solve`: an exact solve, or a clock-like search of `--move-time` seconds (with
+/// or without the selective endgame stages, or midgame iterations only).
+fn solve_plan(args: &SolveArgs) -> Plan {
+    match args.move_time {
         Some(t) => Plan {
-            solve_empties: if midgame { 0 } else { 64 },
+            solve_empties: if args.midgame { 0 } else { 64 },
             hard_time: Some(std::time::Duration::from_secs_f64(t)),
             soft_time: Some(std::time::Duration::from_secs_f64(t * 0.4)),
-            selective_endgame: selective,
+            selective_endgame: !args.no_selective,
             ..Plan::solve()
         },
         None => Plan::solve(),
-    };
-    if args.is_empty() {
-        args.push(concat!(env!("CARGO_MANIFEST_DIR"), "/data/fforum-20-39.obf").to_string());
+    }
+}
+
+/// What `solve` adds up over its searches.
+struct SolveTotals {
+    positions: usize,
+    runs: usize,
+    wrong: usize,
+    nodes: u64,
+    /// Wall seconds.
+    time: f64,
+    /// Per kernel: nodes and CPU seconds.
+    per_kernel: Vec<(u64, f64)>,
+}
+
+/// `solve [FILE.obf...]`: every position searched with every kernel (see the module docs);
+/// exit code 1 if one is wrong.
+fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
+    let plan = solve_plan(&args);
+    let timed = args.move_time.is_some();
+    let kernels = Kernels::or_default(args.kernel);
+    let mut files = args.files;
+    if files.is_empty() {
+        files.push(concat!(env!("CARGO_MANIFEST_DIR"), "/data/fforum-20-39.obf").into());
     }
     strong::stability::init();
     let tt = Arc::new(Tt::new(hash));
-    let (mut total_nodes, mut total_time, mut wrong, mut n) = (0u64, 0f64, 0, 0);
-    // Per kernel: nodes and seconds.
-    let mut per_kernel = vec![(0u64, 0f64); kernels.len()];
-    let mut runs = 0usize;
-    for file in &args {
-        let text = std::fs::read_to_string(file).expect("readable file");
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let obf: ObfLine = line.parse().expect("OBF line");
-            n += 1;
+    let mut totals = SolveTotals {
+        positions: 0,
+        runs: 0,
+        wrong: 0,
+        nodes: 0,
+        time: 0.0,
+        per_kernel: vec![(0, 0.0); kernels.len()],
+    };
+    for file in &files {
+        for obf in read_obf(file) {
+            totals.positions += 1;
+            let n = totals.positions;
             for j in 0..kernels.len() {
                 // Alternate the order of the kernels from one position to the next.
-                let ki = if n % 2 == 0 { kernels.len() - 1 - j } else { j };
-                runs += 1;
+                let ki = if n.is_multiple_of(2) {
+                    kernels.len() - 1 - j
+                } else {
+                    j
+                };
                 tt.clear();
                 let mut s = Searcher::new(tt.clone(), make_eval(), None);
                 s.kernel = kernels[ki];
@@ -248,40 +377,52 @@ fn main() {
                     .iter()
                     .any(|&(m, s)| m == out.mv && s == expected);
                 // Under a time limit only the move counts (the score may be a selective one).
-                let ok = (move_time.is_some() || score == expected)
-                    && (obf.move_scores.is_empty() || move_ok);
-                if !ok {
-                    wrong += 1;
-                }
-                total_nodes += out.info.nodes;
-                total_time += secs;
-                per_kernel[ki].0 += out.info.nodes;
-                per_kernel[ki].1 += cpu;
+                let ok = (timed || score == expected) && (obf.move_scores.is_empty() || move_ok);
+                totals.runs += 1;
+                totals.wrong += usize::from(!ok);
+                totals.nodes += out.info.nodes;
+                totals.time += secs;
+                totals.per_kernel[ki].0 += out.info.nodes;
+                totals.per_kernel[ki].1 += cpu;
                 let label = if kernels.len() > 1 {
                     format!(" {:<8}", kernels[ki].name())
                 } else {
                     String::new()
                 };
                 println!(
-                "#{n:<3}{label} {:>2} empties  {:<4} {:+3} (file {:+3}) {:<5} {:8.3} s {:>13} nodes {:>6.1} Mn/s",
-                obf.position.empties(),
-                out.mv.to_string(),
-                score,
-                expected,
-                if ok { "ok" } else { "WRONG" },
-                secs,
-                out.info.nodes,
-                out.info.nodes as f64 / secs.max(1e-9) / 1e6
-            );
+                    "#{n:<3}{label} {:>2} empties  {:<4} {:+3} (file {:+3}) {:<5} {:8.3} s {:>13} nodes {:>6.1} Mn/s",
+                    obf.position.empties(),
+                    out.mv.to_string(),
+                    score,
+                    expected,
+                    if ok { "ok" } else { "WRONG" },
+                    secs,
+                    out.info.nodes,
+                    out.info.nodes as f64 / secs.max(1e-9) / 1e6
+                );
             }
         }
     }
-    let total_cpu: f64 = per_kernel.iter().map(|k| k.1).sum();
+    print_solve_totals(&totals, &kernels);
+    if totals.wrong > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// The totals of `solve`, and with two or more kernels each one's node rate against the first.
+fn print_solve_totals(totals: &SolveTotals, kernels: &[KernelId]) {
+    let total_cpu: f64 = totals.per_kernel.iter().map(|k| k.1).sum();
     println!(
-        "total: {n} positions, {runs} searches, {wrong} wrong, {total_time:.3} s ({total_cpu:.3} s CPU), {total_nodes} nodes, {:.1} Mn/s",
-        total_nodes as f64 / total_time.max(1e-9) / 1e6
+        "total: {} positions, {} searches, {} wrong, {:.3} s ({total_cpu:.3} s CPU), {} nodes, {:.1} Mn/s",
+        totals.positions,
+        totals.runs,
+        totals.wrong,
+        totals.time,
+        totals.nodes,
+        totals.nodes as f64 / totals.time.max(1e-9) / 1e6
     );
     if kernels.len() > 1 {
+        let per_kernel = &totals.per_kernel;
         let rate = |k: usize| per_kernel[k].0 as f64 / per_kernel[k].1.max(1e-9);
         for (k, id) in kernels.iter().enumerate() {
             println!(
@@ -295,18 +436,6 @@ fn main() {
             );
         }
     }
-    if wrong > 0 {
-        std::process::exit(1);
-    }
-}
-
-/// Whether `flag` is among `args`; removes it.
-fn take_flag(args: &mut Vec<String>, flag: &str) -> bool {
-    let at = args.iter().position(|a| a == flag);
-    if let Some(i) = at {
-        args.remove(i);
-    }
-    at.is_some()
 }
 
 /// Perft with the inlined generator of `strong::flips` (bulk counting at the last ply).
@@ -351,7 +480,6 @@ fn perft_compare(depth: u32) {
     );
 }
 
-/// Generate Multi-ProbCut data and fit it (see the module docs).
 /// A xorshift generator for the data commands (reproducible runs).
 fn rng(seed: u64) -> impl FnMut() -> u64 {
     let mut state = seed;
@@ -399,15 +527,11 @@ enum PositionSource {
 }
 
 impl PositionSource {
-    /// `--positions random|selfplay` (default `random`).
-    fn named(name: &str) -> PositionSource {
-        match name {
-            "random" => PositionSource::Random,
-            "selfplay" => PositionSource::SelfPlay(selfplay_games()),
-            _ => {
-                eprintln!("strong-bench: --positions {name}: expected `random` or `selfplay`");
-                std::process::exit(2)
-            }
+    /// The source `--positions` names.
+    fn new(positions: Positions) -> PositionSource {
+        match positions {
+            Positions::Random => PositionSource::Random,
+            Positions::Selfplay => PositionSource::SelfPlay(selfplay_games()),
         }
     }
 

@@ -1,7 +1,7 @@
-//! The self-play file format, read by `train fit` and by `strong-bench --positions selfplay`
-//! (which includes this file by path): one game per line, `<random plies> <transcript>
-//! <final score, Black's view>`; lines starting with `#` are comments. `train selfplay`
-//! writes it.
+//! The self-play file format, read by `train fit` and by `strong-bench mpc-data --positions
+//! selfplay` and `end-mpc-data --positions selfplay` (which include this file by path): one
+//! game per line, `<random plies> <transcript> <final score, Black's view>`; lines starting
+//! with `#` are comments. `train selfplay` writes it.
 
 use othello_sdk::board::{parse_transcript, Move};
 use std::path::Path;
