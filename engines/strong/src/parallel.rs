@@ -29,7 +29,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// Nodes with fewer empties are searched by one thread: their subtrees are too small to pay for
-/// the hand-over (measured on FFO #20-#39, see the crate README).
+/// the hand-over (measured on FFO #20-#39, see `docs/measurements.md`).
 pub const SPLIT_EMPTIES: u32 = 12;
 
 /// What the threads at a split point agree on.

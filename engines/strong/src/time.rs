@@ -144,7 +144,7 @@ pub const CLOCK_HORIZON: u32 = 12;
 /// against Egaroucid Light level 15, each scored exactly, the selective stages given the same
 /// 1.6 s chose a move that lost a result (win, draw, loss) less often than the midgame
 /// search that had played them: +6.5 points in the 159 games strong did not win, -3.0 in the
-/// 241 it won (engines/strong/README.md, 2026-11-25, fourth session).
+/// 241 it won (engines/strong/docs/measurements.md, 2026-11-25, fourth session).
 pub const READ_AHEAD_EMPTIES: u32 = 6;
 
 /// This move's share of the clock: `left` times its weight over the weights of the side's

@@ -31,7 +31,7 @@ pub struct Shape {
 /// Shape definitions: name and base squares in digit order. The set follows Edax's (Buro's
 /// Logistello lineage): corner 3x3 and 2x5 blocks, edges with both X-squares, the second to
 /// fourth lines and the diagonals of 4 to 8 squares; `corner_triangle` is Egaroucid's extra
-/// corner shape, measured separately (see the crate README).
+/// corner shape, measured separately (see `docs/measurements.md`).
 pub const SHAPE_TABLE: &[(&str, &str)] = &[
     ("corner3x3", "a1 b1 c1 a2 b2 c2 a3 b3 c3"),
     ("corner2x5", "a1 b1 c1 d1 e1 a2 b2 c2 d2 e2"),
