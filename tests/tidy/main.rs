@@ -6,6 +6,8 @@
 //!   `layer N: …` lines of `docs/architecture.md`, so the document and the code cannot drift);
 //! - no import loop between the harness's files, nor between the strong engine's files but for
 //!   the search's own recursion (`search` ↔ `parallel`, named in the document);
+//! - the strong engine's modules import only from lower layers of the list in its crate docs
+//!   (`layer N: …` lines of `engines/strong/src/lib.rs`), but for that loop;
 //! - `unsafe` only in the files the document lists, each block or impl under a `SAFETY:`
 //!   comment;
 //! - every workspace member inherits `rust-version` from the workspace.
@@ -606,6 +608,60 @@ fn the_stage_table_names_every_module() {
         wrong.is_empty(),
         "docs/architecture.md disagrees with the files: {wrong:#?}"
     );
+}
+
+/// The strong engine's modules import only from lower layers of the list in its crate docs
+/// (the `layer N: …` lines of `engines/strong/src/lib.rs`; `crate` is the crate root), but
+/// for the one import loop those docs name (`loop: a b`). A module is in the layer of the
+/// longest listed path it is or lies in (`pattern::eval` in `pattern`'s); parts of one listed
+/// module may import each other.
+#[test]
+fn the_strong_engine_imports_follow_its_crate_docs_layers() {
+    let src = workspace().join("engines/strong/src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("engines/strong/src/lib.rs");
+    let docs: String = lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("//!"))
+        .map(|l| format!("{}\n", l.trim()))
+        .collect();
+    let layers = layers(&docs);
+    let allowed_loop: BTreeSet<String> = docs
+        .lines()
+        .find_map(|l| l.strip_prefix("loop:"))
+        .map(|m| m.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    assert!(
+        layers.len() >= 15 && allowed_loop.len() == 2,
+        "the layer and loop lines of the strong engine's crate docs: {layers:?}, {allowed_loop:?}"
+    );
+    let layer_of = |module: &str| -> Option<(String, usize)> {
+        let name = if module.is_empty() { "crate" } else { module };
+        let segments: Vec<&str> = name.split("::").collect();
+        (1..=segments.len()).rev().find_map(|n| {
+            let listed = segments[..n].join("::");
+            layers.get(&listed).map(|&l| (listed, l))
+        })
+    };
+    let mut problems = Vec::new();
+    for (from, deps) in module_graph(&src, &["bin/"]) {
+        let Some((from_listed, from_layer)) = layer_of(&from) else {
+            problems.push(format!("{from}: in no layer of the crate docs"));
+            continue;
+        };
+        for to in deps {
+            match layer_of(&to) {
+                None => problems.push(format!("{from} imports {to}, which is in no layer")),
+                Some((to_listed, l)) if l < from_layer || to_listed == from_listed => {}
+                Some((to_listed, _))
+                    if allowed_loop.contains(&from_listed) && allowed_loop.contains(&to_listed) => {
+                }
+                Some((_, l)) => problems.push(format!(
+                    "{from} (layer {from_layer}) imports {to} (layer {l}): imports go down"
+                )),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

@@ -20,14 +20,29 @@
 //!   helpers; [`kernel`]: the rules crate's move-generation kernel the search runs on
 //!   (portable or x86 SIMD, chosen once), and how the search is compiled for it.
 //!
-//! Module layering, bottom up; a module imports only from the layers below it, but for the
-//! search's own recursion:
-//! 1. ground, importing nothing from the crate: `score`, `mpc`, `ordering`, `bits`, `flips`,
-//!    `kernel`, `stability`, `tt`, `time`;
-//! 2. the evaluations: `eval` (the trait and the hand evaluation), then `pattern`, then
-//!    `eval::EvalSource` (`eval/source.rs`), which names either;
-//! 3. the search: `search`, `midgame`, `endgame`, `parallel`; this crate root (the plugin)
-//!    above all.
+//! Module layering, bottom up: a module imports only from lower layers (its use of its own
+//! parts is containment, not an import), but for the one loop named. These lines are read by
+//! the `tidy` test (`tests/tidy/main.rs`), which checks every `crate::…` path of the sources
+//! against them:
+//!
+//! ```text
+//! layer 0: score mpc ordering bits flips kernel stability tt time
+//! layer 1: eval
+//! layer 2: pattern
+//! layer 3: eval::source
+//! layer 4: search
+//! layer 5: midgame endgame parallel
+//! layer 6: crate
+//! layer 7: tests
+//! loop: search parallel
+//! ```
+//!
+//! - layer 0, the ground, imports nothing from the crate;
+//! - layers 1-3, the evaluations: `eval` (the trait and the hand evaluation), then `pattern`,
+//!   then `eval::EvalSource` (`eval/source.rs`), which names either;
+//! - layers 4-5, the search: `search` owns `Searcher`, whose methods `midgame`, `endgame` and
+//!   `parallel` add (the loop is explained below);
+//! - `crate` is this crate root (the plugin), above all; `tests` its unit tests.
 //!
 //! The one cycle is the search's mutual recursion. `search.rs` owns `Searcher`; `midgame.rs`,
 //! `endgame.rs` and `parallel.rs` add its methods, so each imports `search::Searcher`, and the
