@@ -242,6 +242,23 @@ pub fn stability_cutoff(b: &Board, alpha: i32) -> Option<i32> {
     None
 }
 
+/// The stability cutoff from below, for null-window solver nodes: the side to move's own
+/// `s` stable discs guarantee it at least `2 s - 64`, so a node whose alpha is below that
+/// fails high at once. It pays where alpha is near -64, on the losing side of a search for a
+/// wipeout (FFO #59: a defender with one stable disc has survived). Tried when `-alpha - 1`
+/// passes the threshold of [`stability_cutoff`], as the same test from the opponent's side.
+#[inline]
+pub fn stability_cutoff_below(b: &Board, alpha: i32) -> Option<i32> {
+    let n = b.empties() as usize;
+    if -alpha > STABILITY_THRESHOLD[n.min(60)] {
+        let floor = 2 * opponent_stable_count(b.opponent, b.player) - 64;
+        if floor > alpha {
+            return Some(floor);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

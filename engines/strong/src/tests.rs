@@ -193,9 +193,26 @@ fn exact_solver_matches_minimax() {
         }
         let alpha = rng.below(129) as i32 - 64;
         check_nws(s.end_nws(b, alpha), alpha, exact, &b);
+        // The bounds of a wipeout race (its own ordering and the stability cutoff from below).
+        for alpha in [-64, -63, -61, 60, 63] {
+            check_nws(s.end_nws(b, alpha), alpha, exact, &b);
+        }
         // A midgame search reaching the end is the exact score.
         assert_eq!(s.mid_search(b, 60, -30_000, 30_000), exact * SCALE);
     }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn a_forced_wipeout_is_solved_exactly() {
+    // FFO #39 (26 empties): +64, every line of the best move a wipeout race.
+    let lines = ffo("fforum-20-39.obf");
+    let l = &lines[19];
+    let mut s = searcher(64);
+    let out = s.think(l.position.board, &Plan::solve(), &mut |_| {});
+    assert_eq!(out.info.score, 64.0);
+    let listed = l.move_scores.iter().find(|(m, _)| *m == out.mv);
+    assert_eq!(listed.map(|x| x.1), Some(64), "move {}", out.mv);
 }
 
 #[test]

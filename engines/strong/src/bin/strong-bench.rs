@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! strong-bench [--hash MIB] [--eval E] [COMMAND]
-//! strong-bench solve [FILE.obf...] [--kernel K,...] [--move-time S [--no-selective | --midgame]]
+//! strong-bench solve [FILE.obf...] [--kernel K,...] [--move-time S [--no-selective | --midgame]] [--reports]
 //! strong-bench values D FILE.obf
 //! strong-bench evaluate TRANSCRIPT
 //! strong-bench nps [D] [N] [--kernel K,...]
@@ -24,7 +24,7 @@
 //! move-generation kernels (`portable`, `bmi2`, `avx2`, `avx512`) the search runs on; with two
 //! or more, each position is searched with each kernel in turn (the order alternating from one
 //! position to the next, so that all see the same machine load), and the totals end with each
-//! kernel's node rate relative to the first.
+//! kernel's node rate relative to the first. `--reports`: every iteration's report too.
 //!
 //! `values D FILE.obf`: each position's value (discs, side to move's view) by a midgame search
 //! of depth D, one `<move> <value>` line per position (to compare evaluations and search
@@ -158,6 +158,9 @@ struct SolveArgs {
     /// With `--move-time`: midgame iterations only (no read to the end).
     #[arg(long, requires = "move_time")]
     midgame: bool,
+    /// Print every iteration's report (depth, selectivity, score, nodes so far, PV).
+    #[arg(long)]
+    reports: bool,
 }
 
 /// Where the Multi-ProbCut fits draw their positions from (`--positions`).
@@ -338,6 +341,7 @@ struct SolveTotals {
 fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     let plan = solve_plan(&args);
     let timed = args.move_time.is_some();
+    let reports = args.reports;
     let kernels = Kernels::or_default(args.kernel);
     let mut files = args.files;
     if files.is_empty() {
@@ -368,7 +372,11 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
                 let mut s = Searcher::new(tt.clone(), make_eval(), None);
                 s.kernel = kernels[ki];
                 let t = Stopwatch::start();
-                let out = s.think(obf.position.board, &plan, &mut |_| {});
+                let out = s.think(obf.position.board, &plan, &mut |info| {
+                    if reports {
+                        print_report(info, t.read().0);
+                    }
+                });
                 let (secs, cpu) = t.read();
                 let score = out.info.score as i32;
                 let expected = obf.best_score().unwrap_or(score);
@@ -407,6 +415,20 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
     if totals.wrong > 0 {
         std::process::exit(1);
     }
+}
+
+/// One report of `solve --reports`: depth@selectivity, score, nodes, seconds, PV.
+fn print_report(info: &othello_sdk::SearchInfo, secs: f64) {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    println!(
+        "     depth {:>2}@{:>3}%  {:+7.2}  {:>13} nodes {:8.3} s  {}",
+        info.depth,
+        info.selectivity,
+        info.score,
+        info.nodes,
+        secs,
+        pv.join(" ")
+    );
 }
 
 /// The totals of `solve`, and with two or more kernels each one's node rate against the first.
