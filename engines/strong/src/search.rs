@@ -84,6 +84,23 @@ pub struct Searcher<'a> {
     /// From how many empties on the solver orders moves by the evaluation (the evaluation's
     /// own threshold, read once).
     pub(crate) order_eval_empties: u32,
+    /// When `Some`, every root move's search is recorded here (diagnostics: `strong-bench
+    /// solve --root-moves`).
+    pub root_trace: Option<Vec<RootMoveTrace>>,
+}
+
+/// One search of a root move, as [`Searcher::root_trace`] records it.
+#[derive(Clone, Copy, Debug)]
+pub struct RootMoveTrace {
+    pub sq: u32,
+    /// The midgame depth, or `None` for the solver (exact or selective).
+    pub depth: Option<u32>,
+    /// The root's window (alpha, beta) for this move.
+    pub window: (i32, i32),
+    /// The move's score (fail-soft: a bound outside the window).
+    pub score: i32,
+    /// Nodes of this search.
+    pub nodes: u64,
 }
 
 /// One completed (or partially completed) root iteration.
@@ -119,6 +136,7 @@ impl<'a> Searcher<'a> {
             kernel: default_kernel(),
             local: LocalTable::new(LOCAL_TABLE_BITS),
             order_eval_empties,
+            root_trace: None,
         }
     }
 
@@ -212,14 +230,27 @@ impl<'a> Searcher<'a> {
         let mut best: Option<RootResult> = None;
         for (i, &(sq, f, _)) in root.iter().enumerate() {
             let child = b.play_with_flips(sq, f);
-            let full = |s: &mut Self, a: i32, bb: i32| match depth {
-                None => -s.end_pvs(child, -bb, -a),
-                Some(d) => {
-                    s.eval.on_play(&b, sq, f);
-                    let v = -s.mid_search(child, d - 1, -bb, -a);
-                    s.eval.on_undo(&b, sq, f);
-                    v
+            let full = |s: &mut Self, a: i32, bb: i32| {
+                let before = s.nodes;
+                let v = match depth {
+                    None => -s.end_pvs(child, -bb, -a),
+                    Some(d) => {
+                        s.eval.on_play(&b, sq, f);
+                        let v = -s.mid_search(child, d - 1, -bb, -a);
+                        s.eval.on_undo(&b, sq, f);
+                        v
+                    }
+                };
+                if let Some(trace) = &mut s.root_trace {
+                    trace.push(RootMoveTrace {
+                        sq,
+                        depth,
+                        window: (a, bb),
+                        score: v,
+                        nodes: s.nodes - before,
+                    });
                 }
+                v
             };
             let v = if i == 0 {
                 full(self, alpha, beta)

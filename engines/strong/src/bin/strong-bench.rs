@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! strong-bench [--hash MIB] [--eval E] [COMMAND]
-//! strong-bench solve [FILE.obf...] [--kernel K,...] [--move-time S [--no-selective | --midgame]] [--reports]
+//! strong-bench solve [FILE.obf...] [--kernel K,...] [--move-time S [--no-selective | --midgame]]
+//!     [--reports] [--root-moves]
 //! strong-bench values D FILE.obf
 //! strong-bench evaluate TRANSCRIPT
 //! strong-bench nps [D] [N] [--kernel K,...]
@@ -24,7 +25,8 @@
 //! move-generation kernels (`portable`, `bmi2`, `avx2`, `avx512`) the search runs on; with two
 //! or more, each position is searched with each kernel in turn (the order alternating from one
 //! position to the next, so that all see the same machine load), and the totals end with each
-//! kernel's node rate relative to the first. `--reports`: every iteration's report too.
+//! kernel's node rate relative to the first. `--reports`: every iteration's report too;
+//! `--root-moves`: every root move's solver search (window, score, nodes).
 //!
 //! `values D FILE.obf`: each position's value (discs, side to move's view) by a midgame search
 //! of depth D, one `<move> <value>` line per position (to compare evaluations and search
@@ -161,6 +163,9 @@ struct SolveArgs {
     /// Print every iteration's report (depth, selectivity, score, nodes so far, PV).
     #[arg(long)]
     reports: bool,
+    /// Print every root move's solver search (window, score, nodes).
+    #[arg(long)]
+    root_moves: bool,
 }
 
 /// Where the Multi-ProbCut fits draw their positions from (`--positions`).
@@ -341,7 +346,7 @@ struct SolveTotals {
 fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     let plan = solve_plan(&args);
     let timed = args.move_time.is_some();
-    let reports = args.reports;
+    let (reports, root_moves) = (args.reports, args.root_moves);
     let kernels = Kernels::or_default(args.kernel);
     let mut files = args.files;
     if files.is_empty() {
@@ -371,6 +376,9 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
                 tt.clear();
                 let mut s = Searcher::new(tt.clone(), make_eval(), None);
                 s.kernel = kernels[ki];
+                if root_moves {
+                    s.root_trace = Some(Vec::new());
+                }
                 let t = Stopwatch::start();
                 let out = s.think(obf.position.board, &plan, &mut |info| {
                     if reports {
@@ -378,6 +386,7 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
                     }
                 });
                 let (secs, cpu) = t.read();
+                print_root_moves(s.root_trace.take().unwrap_or_default());
                 let score = out.info.score as i32;
                 let expected = obf.best_score().unwrap_or(score);
                 let move_ok = obf
@@ -429,6 +438,17 @@ fn print_report(info: &othello_sdk::SearchInfo, secs: f64) {
         secs,
         pv.join(" ")
     );
+}
+
+/// `solve --root-moves`: the solver's searches of root moves, in order.
+fn print_root_moves(trace: Vec<strong::search::RootMoveTrace>) {
+    for t in trace.iter().filter(|t| t.depth.is_none()) {
+        let sq = othello_sdk::board::Square::new(t.sq).expect("square");
+        println!(
+            "     root {sq} ({:+3}, {:+3}): {:+3} {:>13} nodes",
+            t.window.0, t.window.1, t.score, t.nodes
+        );
+    }
 }
 
 /// The totals of `solve`, and with two or more kernels each one's node rate against the first.
