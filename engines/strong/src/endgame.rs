@@ -61,7 +61,10 @@ pub const PROBE1_EMPTIES: u32 = 16;
 /// from 18 empties 729.5 M, 20: 698.1 M, 21: 693.6 M, 22: 679.6 M, 23: 685.2 M, 24: 711.6 M,
 /// never: 719.5 M. The one-ply probe's start (16) and the value weight (1 << 8) were best
 /// in the same sweep: 15 and 17 empties took 711.9 M and 712.7 M, weights 3 << 7 and 3 << 6
-/// 731.9 M and 705.7 M (all with the two-ply probe from 20).
+/// 731.9 M and 705.7 M (all with the two-ply probe from 20). Three-ply probes from 25 empties
+/// on were tried and not kept: FFO #55 10.57 G nodes instead of 10.21 G, #50 0.657 G instead
+/// of 0.641 G, #40-#49 671.0 M instead of 669.6 M, against #56 1.102 G instead of 1.281 G and
+/// #53 2.161 G instead of 2.242 G (from 24 empties: #56 1.069 G, #40-#49 682.9 M).
 pub const PROBE2_EMPTIES: u32 = 22;
 /// Weight of mobility (per weighted opponent move) in the ordering keys of `nws_deep`.
 const MOBILITY_WEIGHT: i32 = 1 << 15;
