@@ -16,7 +16,8 @@
 //!   never entered;
 //! - `nws_deep`: the shared transposition table, stability cutoff, Enhanced Transposition
 //!   Cutoff (at [`ETC_EMPTIES`] and above), ordering by the evaluation, or by one- and two-ply
-//!   probes far from the end ([`PROBE1_EMPTIES`], [`PROBE2_EMPTIES`]), with mobility;
+//!   probes far from the end ([`PROBE1_EMPTIES`], [`PROBE2_EMPTIES`]; deeper at PV nodes,
+//!   [`PV_PROBE_DEPTH`]), with mobility;
 //! - `end_pvs`: principal variation search for windows wider than one (root and PV nodes),
 //!   which calls the null-window solvers for every move but the first.
 //!
@@ -66,6 +67,13 @@ pub const PROBE1_EMPTIES: u32 = 16;
 /// of 0.641 G, #40-#49 671.0 M instead of 669.6 M, against #56 1.102 G instead of 1.281 G and
 /// #53 2.161 G instead of 2.242 G (from 24 empties: #56 1.069 G, #40-#49 682.9 M).
 pub const PROBE2_EMPTIES: u32 = 22;
+/// Depth of the ordering probes at PV nodes (`end_pvs`) from [`PROBE2_EMPTIES`] on, instead
+/// of two plies: PV nodes are few, and the first move of each is searched with the whole
+/// window, so a better first choice there saves a larger subtree than at a null-window node.
+/// FFO nodes, 1 thread (two plies / four): #40-#49 669,618,367 / 660,730,336; #20-#39
+/// 82,834,280 / 82,846,361; #59 9,803,356 / 9,804,216. Four plies at PV nodes from 18
+/// empties instead: #40-#49 658.1 M, but #20-#39 85.4 M.
+const PV_PROBE_DEPTH: u32 = 4;
 /// Weight of mobility (per weighted opponent move) in the ordering keys of `nws_deep`.
 const MOBILITY_WEIGHT: i32 = 1 << 15;
 /// Weight of the child's evaluation or probe value (per evaluation unit, 100 per disc): a disc
@@ -586,7 +594,8 @@ impl Searcher<'_> {
     /// keys; near the end fastest first; from [`crate::ordering::ORDER_EVAL_EMPTIES`] empties on
     /// (trained evaluation) the child's evaluation and its mobility; from
     /// [`PROBE1_EMPTIES`] a one-ply probe instead of the evaluation, from [`PROBE2_EMPTIES`] a
-    /// two-ply search, both with a window around the node's bound `alpha`. The evaluator must
+    /// two-ply search ([`PV_PROBE_DEPTH`] plies at PV nodes, `pv`), both with a window around
+    /// the node's bound `alpha`. The evaluator must
     /// hold `b` (the callers sync it from [`Self::sync_empties`] empties on).
     #[inline(always)]
     fn end_order<K: Kernel>(
@@ -595,6 +604,7 @@ impl Searcher<'_> {
         b: &Board,
         moves: u64,
         alpha: i32,
+        pv: bool,
         out: &mut Vec<MoveEntry>,
     ) {
         let parity = parity_mask(b.empty());
@@ -622,7 +632,8 @@ impl Searcher<'_> {
                 let value = if n >= PROBE1_EMPTIES {
                     self.eval.on_play(b, x, f);
                     let v = if n >= PROBE2_EMPTIES {
-                        self.mid_search_k(k, child, 2, lo, hi)
+                        let depth = if pv { PV_PROBE_DEPTH } else { 2 };
+                        self.mid_search_k(k, child, depth, lo, hi)
                     } else {
                         self.order_probe_1(k, &child, replies, hi)
                     };
@@ -769,7 +780,7 @@ impl Searcher<'_> {
         }
         if best <= alpha && rest != 0 {
             let mut list = self.take_list();
-            self.end_order(k, &b, rest, alpha, &mut list);
+            self.end_order(k, &b, rest, alpha, false, &mut list);
             let mut i = 0;
             while i < list.len() {
                 // Young brothers wait: the first move did not cut off; share the others.
@@ -859,7 +870,7 @@ impl Searcher<'_> {
         } else {
             moves
         };
-        self.end_order(k, &b, rest, alpha, &mut list);
+        self.end_order(k, &b, rest, alpha, true, &mut list);
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
