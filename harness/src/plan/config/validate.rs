@@ -14,7 +14,7 @@ use super::{
 use crate::plan::openings::BUILTIN_NAMES;
 use crate::stats::analysis::MOST_EMPTIES;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use toml::Spanned;
 
@@ -71,26 +71,16 @@ impl Validator<'_> {
                 .map_err(|e| self.invalid(c.span(), "concurrency", e))?,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
-        let out = match t.out {
-            Some(out) if out.get_ref().trim().is_empty() => {
-                return Err(self.invalid(out.span(), "out", "must not be empty"))
-            }
-            Some(out) => base_dir.join(out.into_inner()),
-            None => {
-                let stem = Path::new(self.source)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "tournament".to_string());
-                base_dir.join("out").join(stem)
-            }
-        };
-        let stop_file = match t.stop_file {
-            Some(f) if f.get_ref().trim().is_empty() => {
-                return Err(self.invalid(f.span(), "stop-file", "must not be empty"))
-            }
-            Some(f) => Some(base_dir.join(f.into_inner())),
-            None => None,
-        };
+        let out = self.out_folder(t.out, base_dir)?;
+        let stop_file = (t.stop_file)
+            .map(|f| {
+                if f.get_ref().trim().is_empty() {
+                    Err(self.invalid(f.span(), "stop-file", "must not be empty"))
+                } else {
+                    Ok(base_dir.join(f.into_inner()))
+                }
+            })
+            .transpose()?;
         let time_span = raw.time.span();
         let defaults = (
             Duration::from_secs_f64(DEFAULT_MARGIN_SECS),
@@ -132,10 +122,9 @@ impl Validator<'_> {
                 Some(self.sprt(sprt.into_inner())?)
             }
         };
-        let adjudication = match raw.adjudication {
-            None => None,
-            Some(a) => Some(self.adjudication(a.into_inner(), base_dir)?),
-        };
+        let adjudication = (raw.adjudication)
+            .map(|a| self.adjudication(a.into_inner(), base_dir))
+            .transpose()?;
         let tune = match raw.tune {
             Some(tune) => Some(self.tune(tune, &engines)?),
             None => None,
@@ -164,6 +153,27 @@ impl Validator<'_> {
                 overrides: Overrides::default(),
                 command: None,
             },
+        })
+    }
+
+    /// The output folder: `out` resolved against the file's folder, or `out/<file stem>`.
+    fn out_folder(
+        &self,
+        out: Option<Spanned<String>>,
+        base_dir: &Path,
+    ) -> Result<PathBuf, ConfigError> {
+        Ok(match out {
+            Some(out) if out.get_ref().trim().is_empty() => {
+                return Err(self.invalid(out.span(), "out", "must not be empty"))
+            }
+            Some(out) => base_dir.join(out.into_inner()),
+            None => {
+                let stem = Path::new(self.source)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "tournament".to_string());
+                base_dir.join("out").join(stem)
+            }
         })
     }
 
