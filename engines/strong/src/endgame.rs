@@ -525,7 +525,7 @@ impl Searcher<'_> {
             let probe_children = self.use_tt && n > 6;
             let defends = defends_wipeout(alpha);
             // At most 9 empty squares, so at most 9 moves.
-            let mut list = [(0u32, 0u64, 0i32); 10];
+            let mut list = [MoveEntry::default(); 10];
             let mut len = 0;
             while rest != 0 {
                 let x = rest.trailing_zeros();
@@ -553,7 +553,11 @@ impl Searcher<'_> {
                 } else {
                     fastest_first_key(k, &child, x, parity)
                 };
-                list[len] = (x, f, key);
+                list[len] = MoveEntry {
+                    sq: x,
+                    flips: f,
+                    key,
+                };
                 len += 1;
             }
             if best > alpha {
@@ -561,7 +565,9 @@ impl Searcher<'_> {
             }
             for i in 0..len {
                 pick_best(&mut list[..len], i);
-                let (x, f, _) = list[i];
+                let MoveEntry {
+                    sq: x, flips: f, ..
+                } = list[i];
                 let v = child_nws(self, b.play_with_flips(x, f));
                 if v > best {
                     best = v;
@@ -644,7 +650,11 @@ impl Searcher<'_> {
                 };
                 (36 - mob) * MOBILITY_WEIGHT - value * VALUE_WEIGHT
             };
-            out.push((x, f, key));
+            out.push(MoveEntry {
+                sq: x,
+                flips: f,
+                key,
+            });
         }
     }
 
@@ -793,7 +803,9 @@ impl Searcher<'_> {
                     }
                 }
                 pick_best(&mut list, i);
-                let (x, f, _) = list[i];
+                let MoveEntry {
+                    sq: x, flips: f, ..
+                } = list[i];
                 let v = self.end_child(k, &b, x, f, alpha, alpha + 1);
                 if self.aborted {
                     break;
@@ -865,7 +877,11 @@ impl Searcher<'_> {
         // The table move first (key above every other), then the solver's order.
         let rest = if tt_move < 64 && moves & (1u64 << tt_move) != 0 {
             let x = tt_move as u32;
-            list.push((x, flip(k, &b, x), i32::MAX));
+            list.push(MoveEntry {
+                sq: x,
+                flips: flip(k, &b, x),
+                key: i32::MAX,
+            });
             moves & !(1u64 << x)
         } else {
             moves
@@ -885,7 +901,9 @@ impl Searcher<'_> {
                 }
             }
             pick_best(&mut list, i);
-            let (x, f, _) = list[i];
+            let MoveEntry {
+                sq: x, flips: f, ..
+            } = list[i];
             let mut v;
             if i == 0 {
                 v = self.end_child(k, &b, x, f, alpha, beta);

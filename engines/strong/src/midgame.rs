@@ -100,7 +100,11 @@ impl Searcher<'_> {
                     }
                 }
             };
-            out.push((x, f, key));
+            out.push(MoveEntry {
+                sq: x,
+                flips: f,
+                key,
+            });
         }
     }
 
@@ -293,7 +297,9 @@ impl Searcher<'_> {
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
             pick_best(&mut list, i);
-            let (x, f, _) = list[i];
+            let MoveEntry {
+                sq: x, flips: f, ..
+            } = list[i];
             let child = b.play_with_flips(x, f);
             self.eval.on_play(&b, x, f);
             let mut v;

@@ -2,12 +2,17 @@
 //! selection that walks a list best first, and the number of empties from which the solver
 //! orders moves by the evaluation.
 //!
-//! Invariant: an entry is `(square, flips, key)`, `flips` being the discs the move at `square`
-//! flips in the node's position; a higher key is tried earlier, and a list is sorted only as
+//! Invariant: an entry is a [`MoveEntry`] whose `flips` are the discs the move at `sq` flips
+//! in the node's position; a higher key is tried earlier, and a list is sorted only as
 //! far as the search walks it ([`pick_best`]), so a cutoff saves sorting the rest.
 
-/// A move list entry: square, flips, ordering key.
-pub type MoveEntry = (u32, u64, i32);
+/// A move list entry: the square, the discs it flips, and its ordering key (higher first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveEntry {
+    pub sq: u32,
+    pub flips: u64,
+    pub key: i32,
+}
 
 /// From this many empties on, endgame move ordering adds the evaluation of each child, with
 /// the trained evaluation. FFO #20-#39, 1 thread (`harness solve`): without it 173.8 M nodes,
@@ -23,7 +28,7 @@ pub const ORDER_EVAL_EMPTIES: u32 = 14;
 pub fn pick_best(list: &mut [MoveEntry], i: usize) {
     let mut k = i;
     for j in i + 1..list.len() {
-        if list[j].2 > list[k].2 {
+        if list[j].key > list[k].key {
             k = j;
         }
     }

@@ -22,6 +22,7 @@
 //! so the master never takes a result with a dropped move for a complete one.
 
 use crate::kernel::{with_kernel, Kernel};
+use crate::ordering::MoveEntry;
 use crate::search::Searcher;
 use othello_sdk::board::Board;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -167,7 +168,7 @@ impl Searcher<'_> {
         &mut self,
         k: K,
         b: &Board,
-        list: &mut [(u32, u64, i32)],
+        list: &mut [MoveEntry],
         from: usize,
         alpha: i32,
         beta: i32,
@@ -178,10 +179,10 @@ impl Searcher<'_> {
         if list.len() < from + 2 || b.empties() < SPLIT_EMPTIES || !pool.has_idle() {
             return None;
         }
-        list[from..].sort_by_key(|e| -e.2);
+        list[from..].sort_by_key(|e| -e.key);
         let sp = Arc::new(SplitPoint {
             board: *b,
-            moves: list[from..].iter().map(|&(x, f, _)| (x, f)).collect(),
+            moves: list[from..].iter().map(|e| (e.sq, e.flips)).collect(),
             next: AtomicUsize::new(0),
             beta,
             pv: beta - alpha > 1,

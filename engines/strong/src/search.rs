@@ -228,7 +228,7 @@ impl<'a> Searcher<'a> {
     ) -> (Option<RootResult>, bool) {
         self.nodes += 1;
         let mut best: Option<RootResult> = None;
-        for (i, &(sq, f, _)) in root.iter().enumerate() {
+        for (i, &MoveEntry { sq, flips: f, .. }) in root.iter().enumerate() {
             let child = b.play_with_flips(sq, f);
             let full = |s: &mut Self, a: i32, bb: i32| {
                 let before = s.nodes;
@@ -384,7 +384,7 @@ impl<'a> Searcher<'a> {
     fn root_moves(&mut self, b: Board, moves: u64, plan: &Plan) -> Vec<MoveEntry> {
         let mut root = Vec::new();
         with_kernel!(self.kernel, k => self.mid_order(k, &b, moves, 2.min(plan.max_depth), NO_MOVE, &mut root));
-        root.sort_by_key(|e| -e.2);
+        root.sort_by_key(|e| -e.key);
         if self.helper > 0 {
             let k = self.helper % root.len();
             root.rotate_left(k);
@@ -555,7 +555,7 @@ struct Progress {
 
 impl Progress {
     fn new(root: Vec<MoveEntry>, start_nodes: u64) -> Progress {
-        let first = root[0].0;
+        let first = root[0].sq;
         Progress {
             info: SearchInfo {
                 depth: 0,
@@ -618,7 +618,7 @@ impl TimeExtension {
 
 /// Move `sq` to the front of the root list, keeping the others in order.
 fn move_to_front(root: &mut [MoveEntry], sq: u32) {
-    if let Some(i) = root.iter().position(|e| e.0 == sq) {
+    if let Some(i) = root.iter().position(|e| e.sq == sq) {
         root[..=i].rotate_right(1);
     }
 }

@@ -234,7 +234,11 @@ fn solver_aspiration_gives_the_exact_score_from_any_guess() {
         ] {
             s.tt.clear();
             let mut root: Vec<_> = crate::bits::squares(b.moves())
-                .map(|x| (x, b.flips(x), 0))
+                .map(|x| crate::ordering::MoveEntry {
+                    sq: x,
+                    flips: b.flips(x),
+                    key: 0,
+                })
                 .collect();
             let (r, complete) = s.end_root(b, &mut root, guess);
             let r = r.expect("a root result");
