@@ -87,32 +87,17 @@ mod tests {
             },
         ];
         let r = GameRecord {
-            game: 0,
-            pair: 0,
-            black: "a[1]".into(),
-            white: "b".into(),
             opening: OpeningRef {
                 index: 0,
                 line: 1,
                 text: "f5".into(),
             },
-            start: Position::START.to_string(),
             moves,
             discs: PerColor {
                 black: 40,
                 white: 24,
             },
-            score: 16,
-            result: "1-0".into(),
-            termination: Termination::Normal,
-            forfeit_by: None,
-            reason: String::new(),
-            forfeit_position: None,
-            time_ms: PerColor::default(),
-            time_us: PerColor::default(),
-            adjudication: None,
-            nodes: PerColor::default(),
-            searched: Default::default(),
+            ..GameRecord::skeleton(0, "a[1]", "b", 16)
         };
         let g = write_game(&r);
         assert!(g.starts_with("(;GM[Othello]"));

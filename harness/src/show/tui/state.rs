@@ -646,16 +646,11 @@ pub(crate) mod tests {
     /// A finished record of `game` (Black wins by `score`).
     pub(crate) fn record(game: usize, black: &str, white: &str, score: i32) -> GameRecord {
         GameRecord {
-            game,
-            pair: game / 2,
-            black: black.into(),
-            white: white.into(),
             opening: OpeningRef {
                 index: 0,
                 line: 1,
                 text: "f5d6".into(),
             },
-            start: Position::START.to_string(),
             moves: ["f5", "d6", "c3"]
                 .iter()
                 .enumerate()
@@ -672,17 +667,7 @@ pub(crate) mod tests {
                 black: 40,
                 white: 24,
             },
-            score,
-            result: GameRecord::result_text(score).into(),
-            termination: Termination::Normal,
-            forfeit_by: None,
-            reason: String::new(),
-            forfeit_position: None,
-            time_ms: PerColor::default(),
-            time_us: PerColor::default(),
-            adjudication: None,
-            nodes: PerColor::default(),
-            searched: Default::default(),
+            ..GameRecord::skeleton(game, black, white, score)
         }
     }
 
