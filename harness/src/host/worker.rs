@@ -16,7 +16,7 @@
 use super::plugin::{InfoSink, Instance, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use othello_abi as abi;
-use std::io::BufReader;
+use std::io::{BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -226,11 +226,14 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
     stop.store(1, Ordering::Relaxed);
     drop(work_tx);
     if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(DESTROY_GRACE) {
-        // In the engine's log: which end the worker came to.
-        eprintln!(
-            "harness worker: the engine did not finish within {} s of the end; exiting without it",
+        // In the engine's log: which end the worker came to. The line goes out in one write:
+        // the workers of one engine share its log, and `eprintln!` with arguments writes piece
+        // by piece, so two workers ending at once interleaved their lines mid-sentence.
+        let line = format!(
+            "harness worker: the engine did not finish within {} s of the end; exiting without it\n",
             DESTROY_GRACE.as_secs()
         );
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }
     std::process::exit(0);
 }
