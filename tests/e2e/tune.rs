@@ -262,3 +262,156 @@ fn bad_tunes_are_refused_before_any_game() {
     run.assert_error()
         .assert_stderr_has(&["t.toml: no [tune] table"]);
 }
+
+/// The dispatches of every shard of a sharded tune in `out`, by iteration.
+fn shard_dispatches(out: &Path) -> std::collections::BTreeMap<u64, Value> {
+    let mut all = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(out).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_dir() {
+            continue;
+        }
+        let text = std::fs::read_to_string(path.join("tune-dispatch.jsonl")).unwrap_or_default();
+        for line in text.lines() {
+            let d: Value = serde_json::from_str(line).expect("a dispatch line is JSON");
+            let i = d["iteration"].as_u64().unwrap();
+            assert!(all.insert(i, d).is_none(), "iteration {i} begun twice");
+        }
+    }
+    all
+}
+
+/// A tune over three shards played at once, with the aggregator watching: every iteration is
+/// applied once and in order, with the Δ and values its shard played; the shards played around
+/// the aggregator's θ (gain indices above 1); a shard killed with SIGKILL and run again resumes
+/// its iterations; a second aggregation writes the same θ and `tune.jsonl` (θ is a function of
+/// the shards' files); and `merge` of the folder sees the tune's games.
+#[test]
+fn a_sharded_tune_applies_each_iteration_once_in_order() {
+    let iterations = 150;
+    let dir = TempDir::new("tune-shards");
+    dir.write("t.toml", &tune_file(iterations, DEPTH));
+    let log = std::fs::File::create(dir.join("aggregate.log")).unwrap();
+    let mut watcher = std::process::Command::new(&artifacts().harness)
+        .args([
+            "tune",
+            "t.toml",
+            "--aggregate",
+            "--watch",
+            "--interval",
+            "0.05",
+        ])
+        .current_dir(dir.path())
+        .stdout(log.try_clone().unwrap())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let shard = |i: usize| format!("{i}/3");
+    let args = |spec: &str| -> Vec<String> {
+        ["tune", "t.toml", "--no-tui", "--shard", spec]
+            .iter()
+            .map(|a| a.to_string())
+            .collect()
+    };
+    let spawn = |i: usize| {
+        let a = args(&shard(i));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        spawn_harness(dir.path(), &a, false)
+    };
+    // Shard 2 is killed after a few games, then run again once the others are going.
+    let mut killed = spawn(2);
+    let journal = dir.join("out/shard-2-of-3/games.jsonl");
+    let started = Instant::now();
+    let games = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    while games(&journal) < 10 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    killed.kill().unwrap(); // SIGKILL
+    killed.wait().unwrap();
+    let cut = games(&journal);
+    assert!(cut < 100, "shard 2 ended before the kill ({cut} games)");
+    let mut others = [spawn(0), spawn(1)];
+    let a = args(&shard(2));
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let rerun = harness(dir.path(), &a);
+    rerun.assert_success();
+    assert!(rerun.stdout.contains("resuming:"), "{rerun}");
+    for child in &mut others {
+        assert!(child.wait().unwrap().success());
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = watcher.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the aggregator did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let watched = std::fs::read_to_string(dir.join("aggregate.log")).unwrap();
+    assert!(status.success(), "{watched}");
+    assert!(watched.contains("final values of `mm`"), "{watched}");
+
+    let out = dir.join("out");
+    let lines = tune_lines(&out);
+    let dispatches = shard_dispatches(&out);
+    assert_eq!(lines.len(), iterations as usize, "{watched}");
+    assert_eq!(dispatches.len(), iterations as usize);
+    for (i, l) in lines.iter().enumerate() {
+        let n = i as u64 + 1;
+        assert_eq!(l["iteration"], n, "applied out of order");
+        let d = &dispatches[&n];
+        for key in ["delta", "plus", "minus"] {
+            assert_eq!(
+                l[key], d[key],
+                "iteration {n}: {key} is not what was played"
+            );
+        }
+        assert!(d["k"].as_u64().unwrap() <= n, "{d}");
+    }
+    // The shards read the aggregator's θ: later iterations were dispatched with gains of
+    // iterations already applied.
+    let fresh = dispatches
+        .values()
+        .filter(|d| d["k"].as_u64() > Some(1))
+        .count();
+    assert!(fresh > 0, "every iteration was played around the start");
+    let theta: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tune-theta.json")).unwrap())
+            .unwrap();
+    assert_eq!(theta["applied"], iterations);
+    assert_eq!(theta["theta"], lines.last().unwrap()["theta"]);
+
+    // Aggregating again changes nothing.
+    let before = std::fs::read(out.join("tune.jsonl")).unwrap();
+    let again = harness(dir.path(), &["tune", "t.toml", "--aggregate"]);
+    again.assert_success();
+    assert_eq!(std::fs::read(out.join("tune.jsonl")).unwrap(), before);
+    assert_eq!(
+        serde_json::from_str::<Value>(
+            &std::fs::read_to_string(out.join("tune-theta.json")).unwrap()
+        )
+        .unwrap(),
+        theta
+    );
+    // The tune's games merge as a sharded run's.
+    let merged = harness(dir.path(), &["merge", "out"]);
+    merged.assert_success();
+    assert!(
+        merged.stdout.contains(&format!(
+            "{} games of {} planned",
+            2 * iterations,
+            2 * iterations
+        )),
+        "{merged}"
+    );
+    assert_eq!(
+        crate::support::read_games(&out).len(),
+        2 * iterations as usize
+    );
+}

@@ -233,20 +233,33 @@ impl Args {
             t.format,
             if t.format == config::Format::Match { "exactly 2" } else { "at least 2" }
         );
-        if let Some(out) = &self.out {
-            t.out = out.clone();
-        }
-        if let Some(stop_file) = &self.stop_file {
-            t.stop_file = Some(stop_file.clone());
-        }
-        if let Some(spec) = &self.shard {
-            let shard =
-                Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
-            t.out = t.out.join(shard.folder_name());
-            t.shard = Some(shard);
-        }
+        place(&mut t, &self.out, &self.stop_file, &self.shard)?;
         Ok(t)
     }
+}
+
+/// Where a run or a tune goes, from its command line: the output folder, the stop file, and
+/// the shard (`--shard I/N|auto|auto/N`), whose folder `shard-I-of-N` goes inside the output
+/// folder.
+pub(super) fn place(
+    t: &mut Tournament,
+    out: &Option<PathBuf>,
+    stop_file: &Option<PathBuf>,
+    shard: &Option<String>,
+) -> anyhow::Result<()> {
+    if let Some(out) = out {
+        t.out = out.clone();
+    }
+    if let Some(stop_file) = stop_file {
+        t.stop_file = Some(stop_file.clone());
+    }
+    if let Some(spec) = shard {
+        let shard =
+            Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
+        t.out = t.out.join(shard.folder_name());
+        t.shard = Some(shard);
+    }
+    Ok(())
 }
 
 /// The plugin files of the engines the command line named exist: a missing one is an error

@@ -2,22 +2,30 @@
 //! plays its match on the coordinator's loop with `play::tune`'s hook, shows each iteration
 //! (live view or plain lines), and ends with the final values: printed as an `options = { … }`
 //! line, written to `tune-result.toml` and charted in `tune.html`.
+//!
+//! Over shards: `--shard I/N` plays shard I's iterations around the θ of the shared folder's
+//! `tune-theta.json`, and `--aggregate` (once, or `--watch` until every iteration is applied)
+//! applies the shards' complete iterations and rewrites that file (`play::tune`, "Over
+//! shards", says how, and what it costs against one machine).
 
+use super::merge::WatchPause;
 use super::output::{say, say_raw};
-use super::run::{coordinator_runtime, run_live, warn_if_oversubscribed, StopOnSignals};
+use super::run::{coordinator_runtime, place, run_live, warn_if_oversubscribed, StopOnSignals};
 use crate::events::{EventSink, RunControl};
 use crate::plan::config::{self, Tournament};
+use crate::plan::schedule::Shard;
 use crate::play::tournament::{self, Observer, RunSummary};
+use crate::play::tune::aggregate::aggregate;
 use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
 use crate::record::journal;
-use crate::record::tune::{TuneLine, TUNE_FILE};
-use crate::show::report::tune as tune_report;
+use crate::record::tune::{rewrite_lines, ThetaFile, TuneLine, THETA_FILE, TUNE_FILE};
+use crate::show::report::{self, tune as tune_report};
 use crate::stats::verdict::exit;
 use anyhow::Context;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Tune an engine's int and float options by SPSA (the file's `[tune]` table): each iteration
 /// plays one opening pair of θ+cΔ against θ−cΔ (or each against the opponent) and moves θ.
@@ -47,6 +55,32 @@ pub struct Args {
     /// Draw the openings shuffled with this seed (overrides the file's order and seed).
     #[arg(long, value_name = "N")]
     openings_seed: Option<u64>,
+    /// Play one shard of a sharded tune: `I/N` (the iterations i with (i − 1) mod N = I),
+    /// `auto` (a Slurm array task) or `auto/N` (a Kubernetes Indexed Job), into
+    /// <out>/shard-I-of-N, around the θ that `--aggregate` writes in <out>/tune-theta.json.
+    #[arg(long, value_name = "I/N|auto|auto/N", conflicts_with = "aggregate")]
+    shard: Option<String>,
+    /// Once this file exists, begin no new iteration, finish those begun and exit 3
+    /// (overrides the file's `stop-file`).
+    #[arg(long, value_name = "PATH")]
+    stop_file: Option<PathBuf>,
+    /// Apply the complete iterations of the shards in <out> to θ, in the order of their
+    /// numbers, and write <out>/tune-theta.json, tune.jsonl and, once every iteration is
+    /// applied, the final values. Plays nothing.
+    #[arg(long)]
+    aggregate: bool,
+    /// With --aggregate: look again every --interval seconds until every iteration is applied
+    /// (SIGINT or SIGTERM ends the watch, exit 3).
+    #[arg(long, requires = "aggregate")]
+    watch: bool,
+    /// Seconds between two looks of --aggregate --watch.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 5.0,
+        requires = "watch"
+    )]
+    interval: f64,
 }
 
 /// The file with the final values, one `options = { … }` line ready to paste.
@@ -68,6 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Some(d) => d.clone(),
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
+    if args.aggregate {
+        return aggregate_shards(&t, &m, &plugin_dir, &args);
+    }
     warn_if_oversubscribed(&m);
     let runtime = coordinator_runtime(m.concurrency)?;
     // The plugin's declarations first: a bad option or range plays nothing.
@@ -118,7 +155,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 EventSink::none(),
                 Box::new(|line, tuner| say!("{}", iteration_line(line, tuner))),
             )?;
-            if hook.tuner.applied > 0 {
+            if hook.sharded() && !hook.tuner.lines.is_empty() {
+                say!(
+                    "resuming: {} iterations of this shard already played ({})",
+                    hook.tuner.lines.len(),
+                    m.out.join(journal::JSONL_FILE).display()
+                );
+            } else if hook.tuner.applied > 0 {
                 say!(
                     "resuming: θ rebuilt from {} ({} of {} iterations applied)",
                     m.out.join(journal::JSONL_FILE).display(),
@@ -139,7 +182,25 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let signalled = signals.stop();
     let (summary, tuner) = played?;
-    conclude(&t, &m, &summary, &tuner, started, signalled)
+    // The games' reports, as `run` writes them (a shard's cover its own games; `merge` of the
+    // folder writes those of all).
+    let input = report::ReportInput {
+        tournament: &m,
+        records: &summary.records,
+        elapsed: Some(started.elapsed()),
+        finished: summary.records.len() >= summary.planned,
+        analysis: None,
+    };
+    if let Err(e) = report::write_reports(&m.out, &input) {
+        eprintln!(
+            "warning: cannot write the reports in {}: {e:#}",
+            m.out.display()
+        );
+    }
+    if let Some(shard) = m.shard {
+        return conclude_shard(&t, &m, shard, &summary, &tuner, started, signalled);
+    }
+    conclude(&t, &m, summary.records.len(), &tuner, started, signalled)
 }
 
 impl Args {
@@ -155,9 +216,7 @@ impl Args {
         .apply(&mut t)
         .map_err(anyhow::Error::msg)
         .with_context(|| t.source.clone())?;
-        if let Some(out) = &self.out {
-            t.out = out.clone();
-        }
+        place(&mut t, &self.out, &self.stop_file, &self.shard)?;
         Ok(t)
     }
 }
@@ -180,7 +239,8 @@ fn header_line(t: &Tournament, m: &Tournament, tuned: &str) -> String {
     )
 }
 
-/// One applied iteration as a plain line: its number, its result for θ+, θ after it.
+/// One applied iteration as a plain line: its number, its result for θ+, θ after it (a
+/// shard's: the θ it was played around, as the aggregator had it then).
 fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
     let theta: Vec<String> = line
         .theta
@@ -188,6 +248,15 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
         .iter()
         .map(|(n, v)| format!("{n} {v:.3}"))
         .collect();
+    if !tuner.applies {
+        return format!(
+            "iteration {} played: θ+ scored {:+}; around θ (with {} iterations applied): {}",
+            line.iteration,
+            line.result,
+            tuner.applied,
+            theta.join(", ")
+        );
+    }
     format!(
         "iteration {} ({}/{} applied): θ+ scored {:+}; θ: {}",
         line.iteration,
@@ -198,12 +267,110 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
     )
 }
 
+/// A shard's end: what it played; θ is the aggregator's.
+fn conclude_shard(
+    t: &Tournament,
+    m: &Tournament,
+    shard: Shard,
+    summary: &RunSummary,
+    tuner: &Tuner,
+    started: Instant,
+    signalled: Option<&'static str>,
+) -> anyhow::Result<i32> {
+    let shared = m.out.parent().unwrap_or(Path::new("."));
+    say!(
+        "\nshard {shard}: {} of its games played ({} iterations) in {:.1} s; θ is applied by `harness tune {} --aggregate --out {}`",
+        summary.records.len(),
+        tuner.lines.len(),
+        started.elapsed().as_secs_f64(),
+        t.source,
+        shared.display()
+    );
+    if summary.records.len() < summary.planned {
+        say!(
+            "interrupted{}: {} of {} games of this shard played; run the same command again to resume",
+            signalled.map(|s| format!(" by {s}")).unwrap_or_default(),
+            summary.records.len(),
+            summary.planned
+        );
+        return Ok(exit::UNDECIDED);
+    }
+    Ok(exit::SUCCESS)
+}
+
+/// `harness tune --aggregate`: apply the shards' complete iterations (once, or every interval
+/// until all are applied) and write θ, `tune.jsonl` and, at the end, the final values.
+fn aggregate_shards(
+    t: &Tournament,
+    m: &Tournament,
+    plugin_dir: &Path,
+    args: &Args,
+) -> anyhow::Result<i32> {
+    let cfg = t.tune.as_ref().expect("a [tune] table");
+    let started = Instant::now();
+    let runtime = coordinator_runtime(1)?;
+    let params = runtime.block_on(check_plugin(t, cfg, plugin_dir))?;
+    drop(runtime);
+    let tuned = t.engines[cfg.engine].name.clone();
+    let mut pause = match args.watch {
+        true => Some(WatchPause::new(Duration::from_secs_f64(
+            args.interval.max(0.01),
+        ))?),
+        false => None,
+    };
+    let mut last_applied = None;
+    loop {
+        let a = aggregate(m, plugin_dir, Tuner::new(cfg, params.clone(), &tuned))?;
+        let applied = a.tuner.applied;
+        if last_applied != Some(applied) {
+            std::fs::create_dir_all(&m.out)
+                .with_context(|| format!("cannot create {}", m.out.display()))?;
+            ThetaFile {
+                applied,
+                theta: a.tuner.theta_values(),
+                tune: cfg.pin(),
+            }
+            .write(&m.out)?;
+            rewrite_lines(&m.out.join(TUNE_FILE), &a.tuner.lines)?;
+            let worst = a.tuner.staleness.iter().max().copied().unwrap_or(0);
+            say!(
+                "aggregate: {} shard folders{}, {} games: {applied} of {} iterations applied ({} complete behind the first one not), worst staleness {worst}; θ in {}",
+                a.shards,
+                a.count.map(|n| format!(" of {n}")).unwrap_or_default(),
+                a.games,
+                cfg.schedule.iterations,
+                a.waiting,
+                m.out.join(THETA_FILE).display()
+            );
+            last_applied = Some(applied);
+        }
+        if applied >= cfg.schedule.iterations {
+            return conclude(t, m, a.games, &a.tuner, started, None);
+        }
+        let Some(pause) = pause.as_mut() else {
+            say!(
+                "{applied} of {} iterations applied; aggregate again (or pass --watch) as the shards go on",
+                cfg.schedule.iterations
+            );
+            return Ok(exit::UNDECIDED);
+        };
+        if let Some(signal) = pause.wait() {
+            say!(
+                "{signal}: the aggregator stops with {applied} of {} iterations applied; θ is in {}",
+                cfg.schedule.iterations,
+                m.out.join(THETA_FILE).display()
+            );
+            return Ok(exit::UNDECIDED);
+        }
+    }
+}
+
 /// The end: the final values printed and written (`tune-result.toml`, `tune.html`), how the
 /// tune ended; the exit code.
 fn conclude(
     t: &Tournament,
     m: &Tournament,
-    summary: &RunSummary,
+    games: usize,
     tuner: &Tuner,
     started: Instant,
     signalled: Option<&'static str>,
@@ -217,14 +384,14 @@ fn conclude(
         "\n{} of {} iterations applied ({} games) in {:.1} s; {}: {}",
         tuner.applied,
         cfg.schedule.iterations,
-        summary.records.len(),
+        games,
         started.elapsed().as_secs_f64(),
         TUNE_FILE,
         m.out.join(TUNE_FILE).display()
     );
     if let Some(worst) = tuner.staleness.iter().max().filter(|&&w| w > 0) {
         say!(
-            "stale θ: an iteration began without the updates of at most {worst} earlier iteration(s) still in flight"
+            "stale θ: at worst an iteration began without the updates of {worst} earlier iteration(s)"
         );
     }
     say!(

@@ -256,7 +256,21 @@ pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
             .cloned()
             .context("no `definition` (written by an older harness)")?,
     )?;
-    definition.parse()
+    let t = definition.parse()?;
+    // A tune's folders hold its tune match (θ+ against θ−), not the file's tournament: the
+    // engines pinned say which.
+    let pinned: Vec<&str> = v["engines"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["name"].as_str()).collect())
+        .unwrap_or_default();
+    if let Some(mut m) = t.tune_match() {
+        let names: Vec<&str> = m.engines.iter().map(|e| e.name.as_str()).collect();
+        if names == pinned {
+            m.out = t.out.clone();
+            return Ok(m);
+        }
+    }
+    Ok(t)
 }
 
 /// What pins an output folder to a tournament (`tournament.json`, plain JSON of the resolved

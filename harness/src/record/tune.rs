@@ -6,6 +6,10 @@
 //!   index, so that a resumed run finishes a begun iteration with the same values and applies
 //!   its result with the gains it was played with.
 //!
+//! - `tune-theta.json` (a sharded tune only, in the folder of the shard folders): the current
+//!   θ as the aggregator last applied it, a [`ThetaFile`], replaced atomically; each shard
+//!   reads it when it begins an iteration.
+//!
 //! Lines are appended with one write and synced, like the games' journal; a reader skips a torn
 //! last line.
 
@@ -21,6 +25,9 @@ use std::path::{Path, PathBuf};
 pub const TUNE_FILE: &str = "tune.jsonl";
 /// One line per iteration begun.
 pub const DISPATCH_FILE: &str = "tune-dispatch.jsonl";
+
+/// θ of a sharded tune, in the folder that holds the shard folders.
+pub const THETA_FILE: &str = "tune-theta.json";
 
 /// Parameter name → value, in the tune's order: a JSON object whose keys keep that order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -101,6 +108,39 @@ pub struct Dispatch {
     pub delta: Values<i8>,
     pub plus: Values<f64>,
     pub minus: Values<f64>,
+}
+
+/// θ as the aggregator of a sharded tune last wrote it: the iterations applied (1 to
+/// `applied`, in order) and θ after them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThetaFile {
+    pub applied: u64,
+    pub theta: Values<f64>,
+    /// The tune it belongs to (its `[tune]` table as `tournament.json` pins it): a shard
+    /// refuses the θ of another tune left in the folder.
+    pub tune: serde_json::Value,
+}
+
+impl ThetaFile {
+    /// The file in `dir`; `None` when there is none yet (the aggregator has applied nothing).
+    pub fn read(dir: &Path) -> anyhow::Result<Option<ThetaFile>> {
+        let path = dir.join(THETA_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| anyhow::anyhow!("{}: not a θ file: {e}", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => anyhow::bail!("cannot read {}: {e}", path.display()),
+        }
+    }
+
+    /// Replace the file in `dir` atomically: a shard reads the old θ or the new one.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        let path = dir.join(THETA_FILE);
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        write_durably(&path, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    }
 }
 
 /// The complete lines of a JSON-lines file (none when it does not exist); a torn last line is

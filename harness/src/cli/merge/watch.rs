@@ -168,7 +168,7 @@ impl Shards {
 /// look comes after the interval, or SIGINT/SIGTERM ends the watch at once. The journals are
 /// looked at on a timer by necessity: shards on other nodes write them to a shared file system,
 /// whose changes no notification of this node's kernel reports.
-struct WatchPause {
+pub(crate) struct WatchPause {
     runtime: tokio::runtime::Runtime,
     interval: Duration,
     sigint: tokio::signal::unix::Signal,
@@ -176,7 +176,7 @@ struct WatchPause {
 }
 
 impl WatchPause {
-    fn new(interval: Duration) -> anyhow::Result<WatchPause> {
+    pub(crate) fn new(interval: Duration) -> anyhow::Result<WatchPause> {
         use tokio::signal::unix::{signal, SignalKind};
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -192,7 +192,7 @@ impl WatchPause {
     }
 
     /// Wait one interval; the name of the signal that ended the wait early, if one did.
-    fn wait(&mut self) -> Option<&'static str> {
+    pub(crate) fn wait(&mut self) -> Option<&'static str> {
         let (sigint, sigterm) = (&mut self.sigint, &mut self.sigterm);
         self.runtime.block_on(async {
             tokio::select! {

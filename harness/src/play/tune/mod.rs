@@ -22,6 +22,27 @@
 //! **Resume.** θ is a function of the journal: replaying `games.jsonl` in its order against the
 //! iterations of `tune-dispatch.jsonl` gives every update again, and `tune.jsonl` is rewritten
 //! from it; an iteration begun but not complete finishes with the values it began with.
+//!
+//! **Over shards** (`harness tune --shard I/N`, the same layout as `run --shard`: shard I plays
+//! the iterations i with (i − 1) mod N = I into `<out>/shard-I-of-N`). A shard does not move θ:
+//! when it begins an iteration it reads θ and the count of iterations applied from
+//! `<out>/tune-theta.json` (θ = start while there is none), and journals that dispatch as a
+//! single machine does. One process, `harness tune --aggregate` ([`aggregate`]), applies the
+//! complete iterations to θ in the order of their numbers, up to the first one not complete,
+//! and replaces `tune-theta.json` atomically. θ is therefore a pure function of the shards'
+//! files: an aggregator killed, restarted or run twice writes the same θ, and nothing of its
+//! own needs to survive.
+//!
+//! What this gives up against one machine is freshness: an iteration misses the updates of
+//! every earlier iteration still in flight on any shard, of those complete but waiting behind
+//! an earlier one not complete, and of those complete since the aggregator's last look. With N
+//! shards of c games at once, shards of equal speed and an aggregator that looks every s
+//! seconds while the tune completes r iterations a second, that is about N·c + r·s iterations;
+//! a shard that lags L iterations behind the others adds L. The staleness of every iteration
+//! (iteration − k, with k its gain index) is in the aggregator's summary, so the bound is
+//! checked, not assumed.
+
+pub mod aggregate;
 
 use crate::events::{Event, EventSink};
 use crate::host::engine_host::WorkerSpec;
@@ -33,7 +54,8 @@ use crate::play::resume::{fingerprint, same_tournament};
 use crate::play::tournament::GameHook;
 use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::tune::{
-    read_lines, rewrite_lines, Dispatch, LineWriter, TuneLine, Values, DISPATCH_FILE, TUNE_FILE,
+    read_lines, rewrite_lines, Dispatch, LineWriter, ThetaFile, TuneLine, Values, DISPATCH_FILE,
+    THETA_FILE, TUNE_FILE,
 };
 use crate::record::GameRecord;
 use crate::stats::spsa::{self, Param, Schedule};
@@ -62,8 +84,12 @@ pub struct Tuner {
     pub begun: BTreeMap<u64, Dispatch>,
     /// Iterations not complete: games seen, θ+'s wins − losses, θ−'s wins − losses.
     partial: HashMap<u64, (usize, i32, i32)>,
-    /// Every applied iteration, in order.
+    /// Every applied iteration, in order (a shard's: every iteration it completed, with the θ
+    /// it was dispatched around).
     pub lines: Vec<TuneLine>,
+    /// False in a shard of a sharded tune: θ is the aggregator's, read from its file, and a
+    /// complete iteration leaves θ as it is.
+    pub applies: bool,
     /// For each applied iteration, the earlier iterations whose updates its θ lacked: begun
     /// and not yet applied at its dispatch (iteration − k; at most `concurrency − 1`, as each
     /// holds a game in flight). Later iterations that complete first are applied before it, as
@@ -88,6 +114,7 @@ impl Tuner {
             begun: BTreeMap::new(),
             partial: HashMap::new(),
             lines: Vec::new(),
+            applies: true,
             staleness: Vec::new(),
         }
     }
@@ -174,23 +201,29 @@ impl Tuner {
         };
         // Against itself θ−'s record mirrors θ+'s, and this is θ+'s wins − losses.
         let result = f64::from(plus_wl - minus_wl) / 2.0;
-        spsa::update(
-            &self.params,
-            &self.schedule,
-            &mut self.theta,
-            d.k,
-            &d.delta.values(),
-            result,
-        );
-        self.staleness.push(d.iteration - d.k);
-        self.applied += 1;
+        // A shard's line keeps the θ it played around; θ moves only where results are applied.
+        let theta = if self.applies {
+            spsa::update(
+                &self.params,
+                &self.schedule,
+                &mut self.theta,
+                d.k,
+                &d.delta.values(),
+                result,
+            );
+            self.staleness.push(d.iteration - d.k);
+            self.applied += 1;
+            self.theta_values()
+        } else {
+            d.theta
+        };
         let line = TuneLine {
             iteration,
             delta: d.delta,
             plus: d.plus,
             minus: d.minus,
             result,
-            theta: self.theta_values(),
+            theta,
         };
         self.lines.push(line.clone());
         Ok(Some(line))
@@ -345,6 +378,10 @@ pub struct TuneHook {
     pub tuner: Tuner,
     /// The tune match's output folder.
     out: PathBuf,
+    /// A shard's: the folder of the shard folders, where the aggregator writes θ.
+    shared: Option<PathBuf>,
+    /// What `tune-theta.json` must pin: this tune (a file of another tune is refused).
+    pin: serde_json::Value,
     /// Engine names of the tune match, by index.
     names: Vec<String>,
     /// Opened at the first game (the coordinator has prepared the folder by then).
@@ -369,6 +406,10 @@ impl TuneHook {
         on_line: OnLine,
     ) -> anyhow::Result<TuneHook> {
         let mut tuner = Tuner::new(cfg, params, tuned);
+        let shared = m
+            .shard
+            .map(|_| m.out.parent().unwrap_or(Path::new(".")).to_path_buf());
+        tuner.applies = shared.is_none();
         if folder_is_ours(m, plugin_dir)? {
             for d in read_lines::<Dispatch>(&m.out.join(DISPATCH_FILE))? {
                 tuner.begun.insert(d.iteration, d);
@@ -385,6 +426,8 @@ impl TuneHook {
         Ok(TuneHook {
             tuner,
             out: m.out.clone(),
+            shared,
+            pin: cfg.pin(),
             names: m.engines.iter().map(|e| e.name.clone()).collect(),
             dispatch: None,
             lines: None,
@@ -394,9 +437,47 @@ impl TuneHook {
     }
 
     /// `tune.jsonl` as the journal makes it: after the run, so that it holds every applied
-    /// iteration even when the run had nothing left to play.
+    /// iteration even when the run had nothing left to play (a shard writes none: θ is the
+    /// aggregator's).
     pub fn write_lines(&self) -> anyhow::Result<()> {
+        if self.shared.is_some() {
+            return Ok(());
+        }
         rewrite_lines(&self.out.join(TUNE_FILE), &self.tuner.lines)
+    }
+
+    /// Whether this is a shard of a sharded tune.
+    pub fn sharded(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    /// A shard's θ: the aggregator's file, as it is now (θ = start while there is none).
+    fn read_shared_theta(&mut self) -> anyhow::Result<()> {
+        let Some(dir) = &self.shared else {
+            return Ok(());
+        };
+        let Some(file) = ThetaFile::read(dir)? else {
+            return Ok(());
+        };
+        let path = dir.join(THETA_FILE);
+        if file.tune != self.pin {
+            bail!(
+                "{}: written for another tune (its [tune] table differs from this one's); remove it or use another output folder",
+                path.display()
+            );
+        }
+        let names: Vec<&str> = file.theta.0.iter().map(|(n, _)| n.as_str()).collect();
+        if names != self.tuner.names() {
+            bail!(
+                "{}: its parameters ({}) are not this tune's ({})",
+                path.display(),
+                names.join(", "),
+                self.tuner.names().join(", ")
+            );
+        }
+        self.tuner.theta = file.theta.values();
+        self.tuner.applied = file.applied;
+        Ok(())
     }
 
     /// The files, at the first game: `tune.jsonl` rewritten from the journal, both opened for
@@ -405,9 +486,11 @@ impl TuneHook {
         if self.dispatch.is_some() {
             return Ok(());
         }
-        let path = self.out.join(TUNE_FILE);
-        rewrite_lines(&path, &self.tuner.lines)?;
-        self.lines = Some(LineWriter::open(&path)?);
+        if self.shared.is_none() {
+            let path = self.out.join(TUNE_FILE);
+            rewrite_lines(&path, &self.tuner.lines)?;
+            self.lines = Some(LineWriter::open(&path)?);
+        }
         self.dispatch = Some(LineWriter::open(&self.out.join(DISPATCH_FILE))?);
         self.events.send(self.tuner.event());
         Ok(())
@@ -419,6 +502,7 @@ impl GameHook for TuneHook {
         self.open_files()?;
         let iteration = self.tuner.iteration_of(g);
         if !self.tuner.begun.contains_key(&iteration) {
+            self.read_shared_theta()?;
             let (theta, applied) = (self.tuner.theta.clone(), self.tuner.applied);
             let d = self.tuner.begin(iteration, &theta, applied);
             self.dispatch.as_mut().expect("opened").append(&d)?;
@@ -431,9 +515,11 @@ impl GameHook for TuneHook {
     }
 
     fn finished(&mut self, record: &GameRecord) -> anyhow::Result<()> {
-        let lines = self.lines.as_mut().context("tune.jsonl is not open")?;
         if let Some(line) = self.tuner.take(record)? {
-            lines.append(&line)?;
+            if self.shared.is_none() {
+                let lines = self.lines.as_mut().context("tune.jsonl is not open")?;
+                lines.append(&line)?;
+            }
             self.events.send(self.tuner.event());
             (self.on_line)(&line, &self.tuner);
         }

@@ -1,0 +1,156 @@
+//! The aggregator of a sharded tune (`harness tune --aggregate`): θ from the shards' files.
+//!
+//! Each shard folder `<out>/shard-I-of-N` holds the games it played (`games.jsonl`) and the
+//! iterations it began (`tune-dispatch.jsonl`: Δ, the values played, the gain index k read from
+//! `tune-theta.json` at the time). [`aggregate`] reads them all and applies iterations 1, 2, …
+//! in the order of their numbers while each is complete (both games of its pair, all four
+//! against an opponent), exactly as one machine applies a result: the update of the gain index
+//! the iteration was dispatched with, added to θ as it is after the iterations before it. It
+//! stops at the first iteration not complete; the ones complete behind it wait for it.
+//!
+//! Nothing is carried from one look to the next: the same files give the same θ, so the
+//! aggregator may be killed, requeued or run twice (see the module above for what the order
+//! costs in freshness).
+
+use super::Tuner;
+use crate::plan::config::Tournament;
+use crate::plan::schedule::Shard;
+use crate::play::resume::{fingerprint, same_tournament};
+use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::tune::{read_lines, Dispatch, DISPATCH_FILE};
+use crate::record::GameRecord;
+use anyhow::{bail, Context};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What one look at the shards gives.
+#[derive(Debug)]
+pub struct Aggregate {
+    /// θ after the iterations applied, and their lines.
+    pub tuner: Tuner,
+    /// Shard folders found (with a `tournament.json`), and the N of their `shard-I-of-N`.
+    pub shards: usize,
+    pub count: Option<usize>,
+    /// Games journaled over all shards.
+    pub games: usize,
+    /// Iterations complete but not applied: they wait behind the first incomplete one.
+    pub waiting: usize,
+}
+
+/// The shard folders in `dir` (`shard-I-of-N`, all of one N), in order of I.
+pub fn shard_folders(dir: &Path) -> anyhow::Result<Vec<(Shard, PathBuf)>> {
+    let mut out: Vec<(Shard, PathBuf)> = Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => bail!("cannot read {}: {e}", dir.display()),
+    };
+    for entry in entries {
+        let path = entry?.path();
+        let shard = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(Shard::from_folder_name);
+        if let Some(shard) = shard.filter(|_| path.is_dir()) {
+            out.push((shard, path));
+        }
+    }
+    out.sort_by_key(|(s, _)| s.index);
+    if let Some((first, _)) = out.first() {
+        if let Some((other, path)) = out.iter().find(|(s, _)| s.count != first.count) {
+            bail!(
+                "{}: a shard of {} beside shards of {}: one tune's shards share one N",
+                path.display(),
+                other.count,
+                first.count
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Read every shard of the tune match `m` (unsharded; its output folder holds the shard
+/// folders) and apply the complete iterations in order, to a fresh `tuner`. Shard folders of
+/// another tournament are refused; a folder without `tournament.json` is a shard not begun.
+pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Result<Aggregate> {
+    let folders = shard_folders(&m.out)?;
+    let openings = m.openings.load()?;
+    let pinned = fingerprint(m, &openings, plugin_dir);
+    let mut dispatches: BTreeMap<u64, (Dispatch, &Path)> = BTreeMap::new();
+    let mut by_iteration: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
+    let mut tuner = tuner;
+    let (mut shards, mut games) = (0, 0);
+    for (_, folder) in &folders {
+        let written = match std::fs::read_to_string(folder.join(FINGERPRINT_FILE)) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => bail!(
+                "cannot read {}: {e}",
+                folder.join(FINGERPRINT_FILE).display()
+            ),
+        };
+        if !same_tournament(&written, &pinned, true) {
+            bail!(
+                "{}: games of another tournament or tune (its {FINGERPRINT_FILE} differs from {}'s)",
+                folder.display(),
+                m.source
+            );
+        }
+        shards += 1;
+        for d in read_lines::<Dispatch>(&folder.join(DISPATCH_FILE))? {
+            if let Some((_, other)) = dispatches.get(&d.iteration) {
+                bail!(
+                    "iteration {} was begun by two shards ({} and {})",
+                    d.iteration,
+                    other.display(),
+                    folder.display()
+                );
+            }
+            dispatches.insert(d.iteration, (d, folder));
+        }
+        let journal = folder.join(JSONL_FILE);
+        if journal.exists() {
+            for r in read_journal(&journal)? {
+                games += 1;
+                by_iteration
+                    .entry(tuner.iteration_of_pair(r.pair))
+                    .or_default()
+                    .push(r);
+            }
+        }
+    }
+    let round_games = tuner.round_games;
+    let complete = |games: Option<&Vec<GameRecord>>| games.map_or(0, Vec::len) >= round_games;
+    let mut next = 1;
+    while next <= tuner.schedule.iterations && complete(by_iteration.get(&next)) {
+        let Some((d, _)) = dispatches.get(&next) else {
+            bail!("iteration {next} has its games but no shard's {DISPATCH_FILE} holds it");
+        };
+        let mut round = by_iteration.remove(&next).expect("complete");
+        if round.len() > round_games {
+            bail!(
+                "iteration {next}: {} games journaled for a round of {round_games}: a game is in two shards",
+                round.len()
+            );
+        }
+        round.sort_by_key(|r| r.game);
+        tuner.begun.insert(next, d.clone());
+        for r in &round {
+            tuner
+                .take(r)
+                .with_context(|| format!("iteration {next} (game {})", r.game + 1))?;
+        }
+        next += 1;
+    }
+    let waiting = by_iteration
+        .iter()
+        .filter(|(_, g)| g.len() >= round_games)
+        .count();
+    Ok(Aggregate {
+        count: folders.first().map(|(s, _)| s.count),
+        tuner,
+        shards,
+        games,
+        waiting,
+    })
+}
