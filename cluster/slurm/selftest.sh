@@ -8,6 +8,9 @@
 #     merge.sbatch and checks that `harness stats` of the merge has the same tables (the
 #     engines' timing block aside); then requeues a finished task and merges again into the same
 #     folder: the second merge replaces the first and nothing is written beside the folder;
+#  2b. runs a 160-iteration tune sharded over a 4-task array (submit.sh --tune, one task
+#     requeued while it runs) with its aggregator beside it: every iteration applied once, in
+#     order, some around an aggregated theta; the merge after the array sees all 320 games;
 #  3. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
 #     cancels the pending array tasks; prints the time from the decision to the last shard's end;
 #  4. stops every daemon it started (also on failure).
@@ -187,6 +190,79 @@ beside=$(ls -A "$work/out")
 "$harness" stats "$OUT" | sed '/^Engines (/,/^$/d' >stats-remerged.txt
 cmp -s stats-unsharded.txt stats-remerged.txt || { echo "slurm selftest: FAILED: the re-merge's statistics differ"; exit 1; }
 echo "slurm selftest: task 2 requeued after the merge, merged again into $OUT: 4 shards, nothing beside it"
+
+# --- 1b. a sharded tune ---------------------------------------------------------------------
+# tune.sbatch as a 4-task array with tune-aggregate.sbatch beside it (submit.sh --tune), one
+# task requeued while it runs: every iteration is applied once, in order, the shards played
+# around the aggregator's theta, and the merge after the array sees every game.
+cat > tune.toml <<EOF
+[tournament]
+format = "match"
+concurrency = 1
+out = "out/tune"
+
+[time]
+nodes = 100000000
+
+[openings]
+builtin = "xot-small"
+
+[[engine]]
+name = "mm"
+plugin = "minimax"
+options = { Pruning = "alphabeta" }
+
+[tune]
+engine = "mm"
+iterations = 160
+seed = 11
+
+[tune.params]
+Depth = { start = 5, min = 3, max = 7, c-end = 1.0, r-end = 0.1 }
+EOF
+export TOURNAMENT=tune.toml OUT="$work/out/tune" INTERVAL=0.2
+"$repo/cluster/slurm/submit.sh" --tune --array=0-3 --cpus-per-task=1 | tee submit-tune.log
+shards=$(sed -n 's/^shards: job //p' submit-tune.log)
+aggregator=$(sed -n 's/^aggregator: job //p' submit-tune.log)
+merge=$(sed -n 's/^merge: job \([0-9]*\).*/\1/p' submit-tune.log)
+journal="$OUT/shard-1-of-4/games.jsonl"
+for _ in $(seq 3000); do
+  [ -f "$journal" ] && [ "$(wc -l <"$journal")" -ge 4 ] && break
+  sleep 0.05
+done
+before=$(wc -l <"$journal")
+scontrol requeue "${shards}_1"
+sleep 1
+scontrol update JobId="${shards}_1" StartTime=now || true
+echo "slurm selftest: tune task 1 requeued while it ran, with $before of 80 games in its journal"
+wait_queue_empty
+grep -h "resuming:" arena-tune-"${shards}"_1.log || { echo "FAILED: tune task 1 did not resume"; cat arena-tune-"${shards}"_1.log; exit 1; }
+tail -4 arena-tune-aggregate-"$aggregator".log
+grep -q 'final values of `mm`' arena-tune-aggregate-"$aggregator".log \
+  || { echo "slurm selftest: FAILED: the aggregator did not finish"; cat arena-tune-aggregate-"$aggregator".log; exit 1; }
+grep -q "320 games of 320 planned" arena-merge-"$merge".log \
+  || { echo "slurm selftest: FAILED: the merge of the tune"; cat arena-merge-"$merge".log; exit 1; }
+python3 - "$OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+lines = [json.loads(l) for l in open(os.path.join(out, "tune.jsonl"))]
+assert [l["iteration"] for l in lines] == list(range(1, 161)), "tune.jsonl: not iterations 1..160 in order"
+dispatches = {}
+for d in sorted(os.listdir(out)):
+    path = os.path.join(out, d, "tune-dispatch.jsonl")
+    if os.path.exists(path):
+        for line in open(path):
+            x = json.loads(line)
+            assert x["iteration"] not in dispatches, f"iteration {x['iteration']} begun twice"
+            dispatches[x["iteration"]] = x
+assert sorted(dispatches) == list(range(1, 161)), "an iteration was never begun"
+fresh = sum(1 for x in dispatches.values() if x["k"] > 1)
+assert fresh > 0, "no shard played around the aggregator's theta"
+theta = json.load(open(os.path.join(out, "tune-theta.json")))
+assert theta["applied"] == 160 and theta["theta"] == lines[-1]["theta"]
+worst = max(x["iteration"] - x["k"] for x in dispatches.values())
+print(f"slurm selftest: sharded tune: 160 of 160 iterations applied in order, {fresh} dispatched around an aggregated theta, worst staleness {worst}, final {lines[-1]['theta']}")
+PY
 
 # --- 2. the distributed SPRT ----------------------------------------------------------------
 cat > sprt.toml <<EOF
