@@ -229,6 +229,28 @@ impl Tuner {
         Ok(Some(line))
     }
 
+    /// The events that show θ's whole trajectory so far in the live view: the start, then θ
+    /// after each applied iteration (a resumed tune shows where it has been, also when nothing
+    /// is left to play). A shard's θ is the aggregator's: only its current value.
+    pub fn trajectory(&self) -> Vec<Event> {
+        let iterations = self.schedule.iterations;
+        if !self.applies {
+            return vec![self.event()];
+        }
+        let start: Vec<f64> = self.params.iter().map(|p| p.start).collect();
+        std::iter::once(Event::Tuned {
+            applied: 0,
+            iterations,
+            theta: Values::of(&self.names(), &start).0,
+        })
+        .chain(self.lines.iter().zip(1..).map(|(l, applied)| Event::Tuned {
+            applied,
+            iterations,
+            theta: l.theta.0.clone(),
+        }))
+        .collect()
+    }
+
     /// The event that shows θ in the live view.
     pub fn event(&self) -> Event {
         Event::Tuned {
@@ -423,6 +445,9 @@ impl TuneHook {
                 }
             }
         }
+        for e in tuner.trajectory() {
+            events.send(e);
+        }
         Ok(TuneHook {
             tuner,
             out: m.out.clone(),
@@ -492,7 +517,6 @@ impl TuneHook {
             self.lines = Some(LineWriter::open(&path)?);
         }
         self.dispatch = Some(LineWriter::open(&self.out.join(DISPATCH_FILE))?);
-        self.events.send(self.tuner.event());
         Ok(())
     }
 }
@@ -503,6 +527,9 @@ impl GameHook for TuneHook {
         let iteration = self.tuner.iteration_of(g);
         if !self.tuner.begun.contains_key(&iteration) {
             self.read_shared_theta()?;
+            if self.shared.is_some() {
+                self.events.send(self.tuner.event());
+            }
             let (theta, applied) = (self.tuner.theta.clone(), self.tuner.applied);
             let d = self.tuner.begin(iteration, &theta, applied);
             self.dispatch.as_mut().expect("opened").append(&d)?;
@@ -623,6 +650,35 @@ mod tests {
         }
         let line = tuner.take(&game(3, 1, "h-", "base", -8)).unwrap().unwrap();
         assert_eq!(line.result, (1.0 - (-2.0)) / 2.0);
+    }
+
+    /// The live view of a resumed tune gets the whole trajectory: the start, then θ after each
+    /// applied iteration, also when nothing is left to play.
+    #[test]
+    fn the_trajectory_starts_at_the_start_and_ends_at_theta() {
+        let (_, cfg) = config();
+        let mut tuner = Tuner::new(&cfg, cfg.params.clone(), "h");
+        for (i, pair) in [(1u64, 0usize), (2, 1)] {
+            tuner.begin(i, &tuner.theta.clone(), i - 1);
+            tuner.take(&game(2 * pair, pair, "h+", "h-", 6)).unwrap();
+            tuner
+                .take(&game(2 * pair + 1, pair, "h-", "h+", 0))
+                .unwrap();
+        }
+        let events = tuner.trajectory();
+        let thetas: Vec<(u64, Vec<f64>)> = events
+            .into_iter()
+            .map(|e| match e {
+                Event::Tuned { applied, theta, .. } => {
+                    (applied, theta.into_iter().map(|(_, v)| v).collect())
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(thetas.len(), 3);
+        assert_eq!(thetas[0], (0, vec![600.0, 0.5]));
+        assert_eq!(thetas[2], (2, tuner.theta.clone()));
+        assert_ne!(thetas[1].1, thetas[0].1);
     }
 
     #[test]
