@@ -415,3 +415,52 @@ fn a_sharded_tune_applies_each_iteration_once_in_order() {
         2 * iterations as usize
     );
 }
+
+/// `harness tune` from the command line alone (`--engine`, `--time`, `--openings`, `--tune`)
+/// plays the same tune as the file: the same `tune.jsonl`, line for line; a bad `params` key
+/// or range names the `--tune` flag.
+#[test]
+fn a_tune_from_the_command_line_is_the_files_tune() {
+    let dir = TempDir::new("tune-flags");
+    dir.write("t.toml", &tune_file(20, DEPTH));
+    harness(dir.path(), &["tune", "t.toml", "--no-tui", "--out", "file"]).assert_success();
+    let engine = format!(
+        "name=mm,plugin={},Pruning=alphabeta",
+        s(&artifacts().minimax)
+    );
+    let tune = "mm,iterations=20,seed=11,params.Depth.start=2,params.Depth.min=1,\
+                params.Depth.max=5,params.Depth.c-end=1.0,params.Depth.r-end=0.1";
+    let flags = [
+        "tune",
+        "--engine",
+        &engine,
+        "--time",
+        "nodes=100000000",
+        "--openings",
+        "xot-small,order=sequential",
+        "--concurrency",
+        "1",
+        "--tune",
+        tune,
+        "--no-tui",
+        "--out",
+        "flags",
+    ];
+    let run = harness(dir.path(), &flags);
+    run.assert_success();
+    let from_file = tune_lines(&dir.join("file"));
+    assert_eq!(from_file.len(), 20);
+    assert_eq!(tune_lines(&dir.join("flags")), from_file, "{run}");
+
+    let bad_key = tune.replace("params.Depth.start=2", "params.Depth=2");
+    let mut args = flags.to_vec();
+    args[10] = &bad_key;
+    harness(dir.path(), &args)
+        .assert_error()
+        .assert_stderr_has(&["--tune", "key `params.Depth`", "params.OPTION.KEY"]);
+    let bad_range = tune.replace("params.Depth.max=5", "params.Depth.max=50");
+    args[10] = &bad_range;
+    harness(dir.path(), &args)
+        .assert_error()
+        .assert_stderr_has(&["--tune mm,", "outside the plugin's 1..20"]);
+}

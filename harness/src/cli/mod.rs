@@ -16,6 +16,7 @@ mod solve;
 mod sprt;
 mod sprt_sim;
 mod stats;
+mod tournament_flags;
 mod tune;
 mod worker;
 

@@ -5,6 +5,7 @@
 //! hands its progress to the views (`show`) and writes the reports, which only read records.
 
 use super::output::{say, say_raw};
+use super::tournament_flags::TournamentFlags;
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
@@ -36,33 +37,8 @@ use std::time::{Duration, Instant};
 pub struct Args {
     /// The tournament file (default: ./tournament.toml, else the embedded default).
     file: Option<PathBuf>,
-    /// An engine, as the keys of an `[[engine]]` table: `name=NEW,plugin=./libmine.so,Hash=64`
-    /// (repeat for each engine). `name`, `plugin`, `time` (a --time SPEC), `time.KEY`,
-    /// `memory-limit`, `fail-on` and `bench` are the table's; any other key is a plugin option.
-    /// Replaces every engine of the file. A value in double quotes may hold commas.
-    #[arg(long = "engine", value_name = "KEY=VALUE,…")]
-    engines: Vec<String>,
-    /// The format: `match`, `gauntlet` or `round-robin` (replaces the file's).
-    #[arg(long, value_name = "FORMAT")]
-    format: Option<String>,
-    /// Pin each game's engines to cores of their own (Linux), as `affinity = true`.
-    #[arg(long)]
-    affinity: bool,
-    /// Openings: a built-in set (`xot-small`, `xot-large`) or a file, then any `[openings]`
-    /// key: `xot-large,order=shuffled,seed=3,start=1`.
-    #[arg(long, value_name = "SET|FILE[,KEY=VALUE…]")]
-    openings: Option<String>,
-    /// A sequential test of the first engine against the second: the `[sprt]` keys,
-    /// `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=…]`.
-    #[arg(long, value_name = "KEY=VALUE,…")]
-    sprt: Option<String>,
-    /// Adjudication by exact solve: `[adjudication]`'s keys, `exact-at-empties` first:
-    /// `20[,solver=strong,solve-timeout=60,solver-options.Hash=64]`.
-    #[arg(long, value_name = "N[,KEY=VALUE…]")]
-    adjudication: Option<String>,
-    /// Print the tournament file equivalent to the file and the command line, and exit.
-    #[arg(long)]
-    print_toml: bool,
+    #[command(flatten)]
+    flags: TournamentFlags,
     /// Folder where bare plugin names are looked up (default: the harness binary's folder).
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
@@ -87,61 +63,10 @@ pub struct Args {
     /// the file's `stop-file`).
     #[arg(long, value_name = "PATH")]
     stop_file: Option<PathBuf>,
-    /// Games played at once (overrides the file).
-    #[arg(long, value_name = "N")]
-    concurrency: Option<usize>,
-    /// Game pairs per engine pairing (overrides the file).
-    #[arg(long, value_name = "N")]
-    pairs: Option<u32>,
-    /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
-    /// `depth=6` or `nodes=100000`, then any `[time]` key: `10+0.1,margin=0.5,nps-reference=…`.
-    #[arg(long, value_name = "SPEC[,KEY=VALUE…]")]
-    time: Option<String>,
-    /// Draw the openings shuffled with this seed (overrides the file's order and seed).
-    #[arg(long, value_name = "N")]
-    openings_seed: Option<u64>,
     /// Check everything without playing: the file, the openings, the output folder, every
     /// plugin loaded in a worker with its options; print the schedule's size and exit.
     #[arg(long)]
     dry_run: bool,
-}
-
-impl Args {
-    /// The tournament values of the command line, when they need the file's document edited
-    /// (`--engine`, `--format`, `--affinity`, `--openings`, `--sprt`, `--print-toml`, or a
-    /// `--time` with keys); `None` when the plain overrides say it all.
-    fn command_line(&self) -> Option<config::CommandLine> {
-        let composed = !self.engines.is_empty()
-            || self.format.is_some()
-            || self.affinity
-            || self.openings.is_some()
-            || self.sprt.is_some()
-            || self.adjudication.is_some()
-            || self.print_toml
-            || self.time.as_deref().is_some_and(|t| t.contains(','));
-        composed.then(|| config::CommandLine {
-            engines: self.engines.clone(),
-            format: self.format.clone(),
-            pairs: self.pairs,
-            concurrency: self.concurrency,
-            affinity: self.affinity,
-            time: self.time.clone(),
-            openings: self.openings.clone(),
-            openings_seed: self.openings_seed,
-            sprt: self.sprt.clone(),
-            adjudication: self.adjudication.clone(),
-        })
-    }
-
-    /// The values of the command line that replace the file's.
-    fn overrides(&self) -> config::Overrides {
-        config::Overrides {
-            concurrency: self.concurrency,
-            pairs: self.pairs,
-            time: self.time.clone(),
-            openings_seed: self.openings_seed,
-        }
-    }
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
@@ -151,12 +76,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
     };
     let mut t = args.tournament(&plugin_dir)?;
-    if args.print_toml {
+    if args.flags.print_toml {
         say_raw!("{}", t.definition.text);
         return Ok(verdict::exit::SUCCESS);
     }
     let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
-    let named = |e| name_the_flag(e, &names, &args.engines);
+    let named = |e| name_the_flag(e, &names, &args.flags.engines);
     startup_bench(&mut t, &plugin_dir).map_err(named)?;
     if args.dry_run {
         return dry_run(&t, &plugin_dir, args.restart).map_err(named);
@@ -196,31 +121,7 @@ impl Args {
     /// The tournament: the file (or ./tournament.toml, or the embedded default) with the
     /// command line's values, output folder, stop file and shard.
     fn tournament(&self, plugin_dir: &Path) -> anyhow::Result<Tournament> {
-        let file = match self.file.as_deref() {
-            Some(f) => Some(f.to_path_buf()),
-            None if Path::new("tournament.toml").exists() => Some(PathBuf::from("tournament.toml")),
-            None => None,
-        };
-        let mut t = if let Some(cl) = self.command_line() {
-            let base = file.map_or(config::Base::Embedded, config::Base::File);
-            let command: Vec<String> = std::env::args_os()
-                .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
-                .collect();
-            let t = config::compose(&base, &cl, &command)?.tournament;
-            plugins_exist(&t, &cl, plugin_dir)?;
-            t
-        } else {
-            let mut t = match file {
-                Some(f) => config::load(&f)?,
-                None => config::embedded_default(),
-            };
-            self.overrides()
-                .apply(&mut t)
-                .map_err(anyhow::Error::msg)
-                .with_context(|| t.source.clone())?;
-            t
-        };
+        let mut t = self.flags.tournament(self.file.as_deref(), plugin_dir)?;
         let n = t.engines.len();
         let fits = match t.format {
             config::Format::Match => n == 2,
@@ -258,27 +159,6 @@ pub(super) fn place(
             Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
         t.out = t.out.join(shard.folder_name());
         t.shard = Some(shard);
-    }
-    Ok(())
-}
-
-/// The plugin files of the engines the command line named exist: a missing one is an error
-/// naming its `--engine` and the key, before anything is written.
-fn plugins_exist(
-    t: &Tournament,
-    cl: &config::CommandLine,
-    plugin_dir: &Path,
-) -> anyhow::Result<()> {
-    for (engine, flag) in t.engines.iter().zip(&cl.engines) {
-        let file = engine.plugin.resolve(plugin_dir);
-        if !file.is_file() {
-            return Err(config::ConfigError::Flag {
-                flag: format!("--engine {flag}"),
-                key: "plugin".into(),
-                message: format!("no plugin file {}", file.display()),
-            }
-            .into());
-        }
     }
     Ok(())
 }

@@ -11,6 +11,7 @@
 use super::merge::WatchPause;
 use super::output::{say, say_raw};
 use super::run::{coordinator_runtime, place, run_live, warn_if_oversubscribed, StopOnSignals};
+use super::tournament_flags::TournamentFlags;
 use crate::events::{EventSink, RunControl};
 use crate::plan::config::{self, Tournament};
 use crate::plan::schedule::Shard;
@@ -32,8 +33,11 @@ use std::time::{Duration, Instant};
 /// An interrupted tune resumes where it stopped when run again.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The tournament file with a `[tune]` table.
-    file: PathBuf,
+    /// The tournament file with a `[tune]` table (default: ./tournament.toml; or none, with
+    /// `--engine` and `--tune`).
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    flags: TournamentFlags,
     /// Folder where bare plugin names are looked up (default: the harness binary's folder).
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
@@ -44,17 +48,6 @@ pub struct Args {
     /// stdout is a terminal and the `CI` variable is unset).
     #[arg(long)]
     no_tui: bool,
-    /// Games played at once (overrides the file). An iteration begun while others are in
-    /// flight uses the θ of its start.
-    #[arg(long, value_name = "N")]
-    concurrency: Option<usize>,
-    /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
-    /// `depth=6` or `nodes=100000`.
-    #[arg(long, value_name = "SPEC")]
-    time: Option<String>,
-    /// Draw the openings shuffled with this seed (overrides the file's order and seed).
-    #[arg(long, value_name = "N")]
-    openings_seed: Option<u64>,
     /// Play one shard of a sharded tune: `I/N` (the iterations i with (i − 1) mod N = I),
     /// `auto` (a Slurm array task) or `auto/N` (a Kubernetes Indexed Job), into
     /// <out>/shard-I-of-N, around the θ that `--aggregate` writes in <out>/tune-theta.json.
@@ -89,7 +82,15 @@ pub const RESULT_FILE: &str = "tune-result.toml";
 /// Tune; exit 0 when every iteration is applied, 3 when interrupted (run again to resume), 2 on
 /// bad input (nothing played).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let t = args.tournament()?;
+    let plugin_dir = match &args.plugin_dir {
+        Some(d) => d.clone(),
+        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
+    };
+    let t = args.tournament(&plugin_dir)?;
+    if args.flags.print_toml {
+        say_raw!("{}", t.definition.text);
+        return Ok(exit::SUCCESS);
+    }
     let cfg = t.tune.clone().with_context(|| {
         format!(
             "{}: no [tune] table: `harness tune` needs one (see README, \"Which values are best?\")",
@@ -98,17 +99,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     })?;
     let mut m = t.tune_match().expect("a [tune] table");
     m.out = t.out.clone();
-    let plugin_dir = match &args.plugin_dir {
-        Some(d) => d.clone(),
-        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
-    };
     if args.aggregate {
         return aggregate_shards(&t, &m, &plugin_dir, &args);
     }
     warn_if_oversubscribed(&m);
     let runtime = coordinator_runtime(m.concurrency)?;
     // The plugin's declarations first: a bad option or range plays nothing.
-    let params = runtime.block_on(check_plugin(&t, &cfg, &plugin_dir))?;
+    let params = runtime
+        .block_on(check_plugin(&t, &cfg, &plugin_dir))
+        .map_err(|e| match &args.flags.tune {
+            Some(flag) => e.context(format!("--tune {flag}")),
+            None => e,
+        })?;
     let tuned = t.engines[cfg.engine].name.clone();
     let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
     let control = Arc::new(RunControl::new());
@@ -205,17 +207,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 impl Args {
     /// The tournament file with the command line's values and output folder.
-    fn tournament(&self) -> anyhow::Result<Tournament> {
-        let mut t = config::load(&self.file)?;
-        config::Overrides {
-            concurrency: self.concurrency,
-            pairs: None,
-            time: self.time.clone(),
-            openings_seed: self.openings_seed,
-        }
-        .apply(&mut t)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| t.source.clone())?;
+    fn tournament(&self, plugin_dir: &Path) -> anyhow::Result<Tournament> {
+        let mut t = self.flags.tournament(self.file.as_deref(), plugin_dir)?;
         place(&mut t, &self.out, &self.stop_file, &self.shard)?;
         Ok(t)
     }

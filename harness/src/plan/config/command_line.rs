@@ -12,6 +12,7 @@
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
 //! | `--sprt KEY=VALUE,…` | `[sprt]` | `elo0=0,elo1=5`, any `[sprt]` key |
 //! | `--adjudication N[,KEY=VALUE…]` | `[adjudication]` | `exact-at-empties` first (`20`), then `solver`, `solve-timeout`, `solver-options.KEY` |
+//! | `--tune ENGINE[,KEY=VALUE…]` | `[tune]` | the tuned engine first (`mm`), then `opponent`, `iterations`, `seed`, `A`, `alpha`, `gamma`, and `params.OPTION.KEY` for each key of `[tune.params]` (`params.Depth.start=2,params.Depth.min=1,…`) |
 //!
 //! A value may be written in double quotes to hold a comma (`Command="prog -a,b"`). A path
 //! (a plugin, an opening file) is relative to the current folder.
@@ -35,6 +36,7 @@ pub struct CommandLine {
     pub openings_seed: Option<u64>,
     pub sprt: Option<String>,
     pub adjudication: Option<String>,
+    pub tune: Option<String>,
 }
 
 /// One edit of the document: set the value at `path` (a table's key, from the root), or
@@ -88,6 +90,9 @@ fn kind_of(table: &str, key: &str) -> Kind {
         ("adjudication", "exact-at-empties") => Integer,
         ("adjudication", "solver") => Text,
         ("adjudication", "solve-timeout") => Float,
+        ("tune", "engine" | "opponent") => Text,
+        ("tune", "iterations" | "seed") => Integer,
+        ("tune", "A" | "alpha" | "gamma") => Float,
         ("engine", "name" | "plugin" | "fail-on") => Text,
         ("engine", "bench") => Integer,
         ("engine", "memory-limit") => Size,
@@ -257,6 +262,9 @@ impl CommandLine {
         if let Some(a) = &self.adjudication {
             tables.extend(table_edits("adjudication", "--adjudication", a, base_dir)?);
         }
+        if let Some(t) = &self.tune {
+            tables.extend(table_edits("tune", "--tune", t, base_dir)?);
+        }
         let engines = if self.engines.is_empty() {
             None
         } else {
@@ -303,6 +311,7 @@ fn table_edits(
             (Some(k), _) => k,
             (None, "time") if i == 0 => "time".to_string(),
             (None, "adjudication") if i == 0 => "exact-at-empties".to_string(),
+            (None, "tune") if i == 0 => "engine".to_string(),
             (None, "openings") if i == 0 => if BUILTIN_NAMES.contains(&value.as_str()) {
                 "builtin"
             } else {
@@ -354,6 +363,25 @@ fn table_edits(
                 let option = &k["solver-options.".len()..];
                 nested.push(Edit {
                     path: vec![table.into(), "solver-options".into(), option.into()],
+                    value: Some(value_of(Kind::Literal, &value)),
+                    flag: written.clone(),
+                });
+            }
+            ("tune", k) if k.starts_with("params.") => {
+                // `params.OPTION.KEY`: a key of the option's inline table in [tune.params].
+                let Some((option, param_key)) = k["params.".len()..].rsplit_once('.') else {
+                    return Err(error(
+                        k,
+                        "is not params.OPTION.KEY (KEY: start, min, max, c-end, r-end)".into(),
+                    ));
+                };
+                nested.push(Edit {
+                    path: vec![
+                        table.into(),
+                        "params".into(),
+                        option.into(),
+                        param_key.into(),
+                    ],
                     value: Some(value_of(Kind::Literal, &value)),
                     flag: written.clone(),
                 });

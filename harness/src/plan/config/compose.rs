@@ -415,6 +415,10 @@ fn apply(root: &mut Vec<Entry>, edits: Edits) -> Result<(), ConfigError> {
 /// The number of `--engine` flags against the format the document names (the file's or
 /// `--format`): checked here so that the error names the flags, not the file's line.
 fn engine_count(root: &[Entry], count: usize) -> Result<(), ConfigError> {
+    // A tune plays its own match (θ+ against θ−), whatever the format: one engine is enough.
+    if root.iter().any(|e| e.key == "tune") {
+        return Ok(());
+    }
     let format = root
         .iter()
         .find(|e| e.key == "tournament")

@@ -1,0 +1,149 @@
+//! The flags that make or edit a tournament, shared by `harness run` and `harness tune`: a
+//! file (or ./tournament.toml, or the embedded default) edited by the command line.
+//!
+//! Mixing a file and flags: a flag replaces the file's value of its key; `--engine` replaces
+//! every `[[engine]]` table of the file and the output folder (out/<names joined by -vs->).
+
+use crate::plan::config::{self, Tournament};
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args)]
+pub struct TournamentFlags {
+    /// An engine, as the keys of an `[[engine]]` table: `name=NEW,plugin=./libmine.so,Hash=64`
+    /// (repeat for each engine). `name`, `plugin`, `time` (a --time SPEC), `time.KEY`,
+    /// `memory-limit`, `fail-on` and `bench` are the table's; any other key is a plugin option.
+    /// Replaces every engine of the file. A value in double quotes may hold commas.
+    #[arg(long = "engine", value_name = "KEY=VALUE,…")]
+    pub engines: Vec<String>,
+    /// The format: `match`, `gauntlet` or `round-robin` (replaces the file's).
+    #[arg(long, value_name = "FORMAT")]
+    format: Option<String>,
+    /// Pin each game's engines to cores of their own (Linux), as `affinity = true`.
+    #[arg(long)]
+    affinity: bool,
+    /// Openings: a built-in set (`xot-small`, `xot-large`) or a file, then any `[openings]`
+    /// key: `xot-large,order=shuffled,seed=3,start=1`.
+    #[arg(long, value_name = "SET|FILE[,KEY=VALUE…]")]
+    openings: Option<String>,
+    /// A sequential test of the first engine against the second: the `[sprt]` keys,
+    /// `elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=…]`.
+    #[arg(long, value_name = "KEY=VALUE,…")]
+    sprt: Option<String>,
+    /// Adjudication by exact solve: `[adjudication]`'s keys, `exact-at-empties` first:
+    /// `20[,solver=strong,solve-timeout=60,solver-options.Hash=64]`.
+    #[arg(long, value_name = "N[,KEY=VALUE…]")]
+    adjudication: Option<String>,
+    /// An SPSA tune (for `harness tune`): `[tune]`'s keys, the tuned engine first, and
+    /// `params.OPTION.KEY` for `[tune.params]`:
+    /// `mm,iterations=2000,params.Depth.start=2,params.Depth.min=1,params.Depth.max=6,params.Depth.c-end=1,params.Depth.r-end=0.05`.
+    #[arg(long, value_name = "ENGINE[,KEY=VALUE…]")]
+    pub tune: Option<String>,
+    /// Print the tournament file equivalent to the file and the command line, and exit.
+    #[arg(long)]
+    pub print_toml: bool,
+    /// Games played at once (overrides the file).
+    #[arg(long, value_name = "N")]
+    concurrency: Option<usize>,
+    /// Game pairs per engine pairing (overrides the file).
+    #[arg(long, value_name = "N")]
+    pairs: Option<u32>,
+    /// Time control (overrides the file): BASE[+INC] seconds (`10+0.1`), `0.5/move`,
+    /// `depth=6` or `nodes=100000`, then any `[time]` key: `10+0.1,margin=0.5,nps-reference=…`.
+    #[arg(long, value_name = "SPEC[,KEY=VALUE…]")]
+    time: Option<String>,
+    /// Draw the openings shuffled with this seed (overrides the file's order and seed).
+    #[arg(long, value_name = "N")]
+    openings_seed: Option<u64>,
+}
+
+impl TournamentFlags {
+    /// The tournament: `file` (default: ./tournament.toml, else the embedded default) with
+    /// the command line's values. The plugins `--engine` names must exist in `plugin_dir`.
+    pub fn tournament(&self, file: Option<&Path>, plugin_dir: &Path) -> anyhow::Result<Tournament> {
+        let file = match file {
+            Some(f) => Some(f.to_path_buf()),
+            None if Path::new("tournament.toml").exists() => Some(PathBuf::from("tournament.toml")),
+            None => None,
+        };
+        if let Some(cl) = self.command_line() {
+            let base = file.map_or(config::Base::Embedded, config::Base::File);
+            let command: Vec<String> = std::env::args_os()
+                .skip(1)
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            let t = config::compose(&base, &cl, &command)?.tournament;
+            plugins_exist(&t, &cl, plugin_dir)?;
+            return Ok(t);
+        }
+        let mut t = match file {
+            Some(f) => config::load(&f)?,
+            None => config::embedded_default(),
+        };
+        self.overrides()
+            .apply(&mut t)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| t.source.clone())?;
+        Ok(t)
+    }
+
+    /// The tournament values of the command line, when they need the file's document edited
+    /// (`--engine`, `--format`, `--affinity`, `--openings`, `--sprt`, `--adjudication`,
+    /// `--tune`, `--print-toml`, or a `--time` with keys); `None` when the plain overrides say
+    /// it all.
+    fn command_line(&self) -> Option<config::CommandLine> {
+        let composed = !self.engines.is_empty()
+            || self.format.is_some()
+            || self.affinity
+            || self.openings.is_some()
+            || self.sprt.is_some()
+            || self.adjudication.is_some()
+            || self.tune.is_some()
+            || self.print_toml
+            || self.time.as_deref().is_some_and(|t| t.contains(','));
+        composed.then(|| config::CommandLine {
+            engines: self.engines.clone(),
+            format: self.format.clone(),
+            pairs: self.pairs,
+            concurrency: self.concurrency,
+            affinity: self.affinity,
+            time: self.time.clone(),
+            openings: self.openings.clone(),
+            openings_seed: self.openings_seed,
+            sprt: self.sprt.clone(),
+            adjudication: self.adjudication.clone(),
+            tune: self.tune.clone(),
+        })
+    }
+
+    /// The values of the command line that replace the file's.
+    fn overrides(&self) -> config::Overrides {
+        config::Overrides {
+            concurrency: self.concurrency,
+            pairs: self.pairs,
+            time: self.time.clone(),
+            openings_seed: self.openings_seed,
+        }
+    }
+}
+
+/// The plugin files of the engines the command line named exist: a missing one is an error
+/// naming its `--engine` and the key, before anything is written.
+fn plugins_exist(
+    t: &Tournament,
+    cl: &config::CommandLine,
+    plugin_dir: &Path,
+) -> anyhow::Result<()> {
+    for (engine, flag) in t.engines.iter().zip(&cl.engines) {
+        let file = engine.plugin.resolve(plugin_dir);
+        if !file.is_file() {
+            return Err(config::ConfigError::Flag {
+                flag: format!("--engine {flag}"),
+                key: "plugin".into(),
+                message: format!("no plugin file {}", file.display()),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
