@@ -61,8 +61,13 @@ fn a_match_from_one_command_line() {
     ];
     let first = run(&dir, &args);
     assert_ne!(first.status.code(), Some(2), "{first}");
+    // The header names the command line as the tournament's source, not the embedded default.
     assert!(
-        first.stdout.contains("match of new, old (1s+0.05s)"),
+        first
+            .stdout
+            .lines()
+            .next()
+            .is_some_and(|l| l.starts_with("<command line>: match of new, old (1s+0.05s)")),
         "{first}"
     );
     assert!(first.stdout.contains("SPRT"), "{first}");

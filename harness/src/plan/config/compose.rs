@@ -14,7 +14,9 @@
 
 use super::command_line::{CommandLine, Edits};
 use super::error::{line_col, toml_error, ConfigError};
-use super::{parse, Definition, Tournament, DEFAULT_TOURNAMENT, EMBEDDED_SOURCE};
+use super::{
+    parse, Definition, Tournament, COMMAND_LINE_SOURCE, DEFAULT_TOURNAMENT, EMBEDDED_SOURCE,
+};
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
@@ -357,6 +359,13 @@ pub fn compose(base: &Base, cl: &CommandLine, command: &[String]) -> Result<Comp
     let mut w = Writer::default();
     w.document(&root);
     let mut t = parse(&w.text, &source, &base_dir).map_err(|e| locate(e, &w, &source))?;
+    // Without a file the tournament is the command line's, not the embedded default's (whose
+    // name stays in the errors above, which point at its lines).
+    let source = match base {
+        Base::File(_) => source,
+        Base::Embedded => COMMAND_LINE_SOURCE.to_string(),
+    };
+    t.source = source.clone();
     t.definition = Definition {
         source: source.clone(),
         base_dir,

@@ -60,6 +60,10 @@ pub const DEFAULT_TOURNAMENT: &str = include_str!("../../../../tournament.toml")
 /// The `source` of [`embedded_default`].
 pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";
 
+/// The `source` of a tournament composed from the command line alone (`--engine` and no file):
+/// what its header and its errors name.
+pub const COMMAND_LINE_SOURCE: &str = "<command line>";
+
 /// Margin used when `[time]` gives none, in seconds.
 pub const DEFAULT_MARGIN_SECS: f64 = 0.2;
 
@@ -69,7 +73,7 @@ pub const DEFAULT_STALL_TIMEOUT_SECS: f64 = 60.0;
 /// A validated tournament.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tournament {
-    /// The file path as given, or [`EMBEDDED_SOURCE`].
+    /// The file path as given, or [`EMBEDDED_SOURCE`], or [`COMMAND_LINE_SOURCE`].
     pub source: String,
     pub format: Format,
     /// Game pairs per engine pairing (each pair: one opening, played twice, colours swapped).

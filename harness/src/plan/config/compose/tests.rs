@@ -23,6 +23,8 @@ fn args() -> Vec<String> {
 fn the_issues_command_is_a_match_with_a_test() {
     let c = compose(&Base::Embedded, &cl(), &args()).unwrap();
     let t = &c.tournament;
+    assert_eq!(t.source, COMMAND_LINE_SOURCE);
+    assert_eq!(t.definition.source, COMMAND_LINE_SOURCE);
     assert_eq!(t.format, super::super::Format::Match);
     assert_eq!(t.pairs, 2000);
     assert_eq!(t.time.control.to_string(), "10s+0.1s");
