@@ -350,33 +350,71 @@ fn check_passes_every_shipped_plugin() {
         assert!(
             check
                 .stdout
-                .contains("check: 7 passed, 0 failed, 2 not checked"),
+                .contains("check: 8 passed, 0 failed, 2 not checked"),
             "{check}"
         );
     }
 }
 
+/// `harness check` of the `external` plugin driving a real program over NBoard: this harness's
+/// own front-end serving minimax. At depth 3 (`Depth`, NBoard's `set depth`) it passes; NBoard
+/// has no stop command, so at the default depth 10 the `stop` item fails (2 s without an
+/// answer under a 50 ms move time), as it should.
+#[test]
+fn check_passes_the_external_plugin_over_nboard() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-check-external");
+    let command = format!(
+        "Command={} nboard --engine {}",
+        s(&a.harness),
+        s(&a.minimax)
+    );
+    let check = harness(
+        dir.path(),
+        &[
+            "check",
+            s(&a.external),
+            "--option",
+            &command,
+            "--option",
+            "Protocol=nboard",
+            "--option",
+            "Depth=3",
+        ],
+    );
+    check.assert_success();
+    assert!(
+        check
+            .stdout
+            .contains("check: 8 passed, 0 failed, 2 not checked"),
+        "{check}"
+    );
+}
+
 /// Each fault of the `faulty` fixture, striking in the first search of every game, fails the
 /// check (exit 1) on the item that catches it, with its reason; without a fault it passes.
-/// (`info-flood` fails `limits` but floods 2 s per search, `sleep` fails `stop` as `loop` does,
-/// and `allocate` needs a memory limit: left out to keep the test short.)
+/// `allocate` runs under a 256 MiB limit (`--memory-limit`; not the others: a panic's backtrace,
+/// printed with `RUST_BACKTRACE` set, is slow to build in so little), which it hits; a destroy
+/// that never returns fails `destroy` alone. (`info-flood` fails `limits` but floods 2 s per
+/// search, and `sleep` fails `stop` as `loop` does: left out to keep the test short.)
 #[test]
 fn each_fault_fails_the_check_on_its_item() {
     let a = artifacts();
     let dir = TempDir::new("devloop-check-faulty");
     let check = |fault: &str| {
         let option = format!("Fault={fault}");
-        harness(
-            dir.path(),
-            &[
-                "check",
-                s(&a.faulty),
-                "--option",
-                &option,
-                "--option",
-                "StrikeAt=1",
-            ],
-        )
+        let mut args = vec![
+            "check",
+            s(&a.faulty),
+            "--option",
+            &option,
+            "--option",
+            "StrikeAt=1",
+        ];
+        if fault == "allocate" {
+            args.extend(["--memory-limit", "256MiB"]);
+        }
+        harness(dir.path(), &args)
     };
     let clean = check("none");
     clean.assert_success();
@@ -390,6 +428,12 @@ fn each_fault_fails_the_check_on_its_item() {
         ("illegal", "passes-and-end", "illegal move"),
         ("out-of-range", "passes-and-end", "illegal move 99"),
         ("bad-pass", "passes-and-end", "illegal move 64"),
+        ("allocate", "stop", "memory limit of 256 MiB hit"),
+        (
+            "destroy-hang",
+            "destroy",
+            "did not finish within 2 s of the quit",
+        ),
     ] {
         let c = check(fault);
         assert_eq!(c.status.code(), Some(1), "{fault}:\n{c}");
@@ -402,5 +446,13 @@ fn each_fault_fails_the_check_on_its_item() {
             check_row(&c, "option-ranges").contains("pass"),
             "{fault}:\n{c}"
         );
+        // The hanging destroy costs `destroy` and nothing else.
+        if fault == "destroy-hang" {
+            assert!(
+                c.stdout
+                    .contains("check: 7 passed, 1 failed, 2 not checked"),
+                "{c}"
+            );
+        }
     }
 }

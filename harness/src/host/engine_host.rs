@@ -145,6 +145,15 @@ pub struct EngineHost {
 
 static SOCKET_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
+/// How a worker ended on [`EngineHost::shutdown`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Quit {
+    /// The engine finished, the instance was destroyed and the worker exited with status 0.
+    Clean,
+    /// Not so, and why.
+    Unclean(String),
+}
+
 /// How to start a worker.
 #[derive(Clone, Debug)]
 pub struct WorkerSpec {
@@ -570,15 +579,33 @@ impl EngineHost {
     }
 
     /// Ask the worker to quit, and kill it if it has not exited within [`QUIT_GRACE`]; then
-    /// kill what is left of its process group (what its plugin started and left behind).
-    pub async fn shutdown(mut self) {
+    /// kill what is left of its process group (what its plugin started and left behind). Says
+    /// whether the engine finished and the worker exited by itself (`harness check` asks;
+    /// a tournament has its result by then and goes on either way).
+    pub async fn shutdown(mut self) -> Quit {
         let _ = protocol::send_async(&mut self.writer, &Request::Quit).await;
         let quit = tokio::time::timeout(QUIT_GRACE, self.child.wait()).await;
         self.kill_group();
+        let outcome = match &quit {
+            Ok(Ok(status)) if status.success() => Quit::Clean,
+            Ok(Ok(status)) if status.code() == Some(super::worker::EXIT_ENGINE_HUNG) => {
+                Quit::Unclean(format!(
+                    "the engine did not finish within {} s of the quit (a destroy that never returns, or a search that ignores the stop flag); the worker exited without it",
+                    super::worker::DESTROY_GRACE.as_secs()
+                ))
+            }
+            Ok(Ok(status)) => Quit::Unclean(format!("the worker {} on quit", describe_exit(*status))),
+            Ok(Err(e)) => Quit::Unclean(format!("the worker cannot be waited for: {e}")),
+            Err(_) => Quit::Unclean(format!(
+                "the worker did not exit within {} s of the quit and was killed",
+                QUIT_GRACE.as_secs()
+            )),
+        };
         if !matches!(quit, Ok(Ok(_))) {
             self.kill().await;
         }
         self.alive = false;
+        outcome
     }
 
     /// Kill the worker and its process group at once (and reap the worker).

@@ -27,5 +27,7 @@ pub fn session_runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-pub use engine_host::{EngineHost, ExactAnswer, HostError, MoveReply, SearchBudget, WorkerSpec};
+pub use engine_host::{
+    EngineHost, ExactAnswer, HostError, MoveReply, Quit, SearchBudget, WorkerSpec,
+};
 pub use plugin::{LoadError, OptionInfo, Plugin, PluginInfo};

@@ -27,7 +27,12 @@ use std::sync::Arc;
 const INFO_INTERVAL: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// How long a quitting worker waits for the engine to finish and destroy its instance.
-const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+pub const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The worker's exit status when the engine did not finish within [`DESTROY_GRACE`] of the
+/// end (a destroy that never returns, or a search that ignores the stop flag): what tells
+/// [`super::EngineHost::shutdown`] the quit was not clean.
+pub const EXIT_ENGINE_HUNG: i32 = 3;
 
 /// Ask the kernel for SIGHUP when the coordinator (the parent) dies, and answer it by killing
 /// this worker's process group: the plugin and anything it started go with the worker. The
@@ -234,6 +239,7 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
             DESTROY_GRACE.as_secs()
         );
         let _ = std::io::stderr().write_all(line.as_bytes());
+        std::process::exit(EXIT_ENGINE_HUNG);
     }
     std::process::exit(0);
 }

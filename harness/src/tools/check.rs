@@ -11,12 +11,18 @@
 //! | `new-game` | after another search and `new_game`, a search gives the move and nodes of a fresh instance |
 //! | `option-ranges` | each declared int or float option refuses a value below its minimum and above its maximum; an enum an undeclared value; a bool `maybe` |
 //! | `memory` | the worker's resident memory grows by at most 32 MiB from the 100th to the 1,000th depth-1 search |
+//! | `destroy` | after a search and `new_game`, the quit destroys the instance and the worker exits by itself (within the worker's grace of 2 s) |
+//!
+//! Every worker runs under an address-space limit ([`CheckSpec::memory_limit`]), so a plugin
+//! that allocates without end fails the item it is in with the limit named, and the machine
+//! survives. The other items end their workers with a kill once their answer is in: a destroy
+//! that never returns fails `destroy` alone and costs its 2 s once.
 //!
 //! Not checked, and said so: `search_game` against `search` (the worker chooses the entry
 //! point) and two instances in one process (a worker hosts one).
 
 use super::positions::{bench_positions, playout_games};
-use crate::host::{EngineHost, HostError, SearchBudget};
+use crate::host::{EngineHost, HostError, Quit, SearchBudget, WorkerSpec};
 use crate::search::SearchLimits;
 use anyhow::Context;
 use othello_board::{GameHistory, Move, Position};
@@ -39,6 +45,11 @@ pub struct CheckSpec {
     pub name: String,
     pub plugin: PathBuf,
     pub options: Vec<(String, String)>,
+    /// Each worker's address-space limit in bytes.
+    pub memory_limit: u64,
+    /// Where the workers' stderr goes (appended): a crash under the memory limit is told from
+    /// the allocation failure written there.
+    pub stderr_log: PathBuf,
 }
 
 /// The result of one item.
@@ -50,7 +61,7 @@ pub enum Outcome {
 }
 
 /// The items, in the order they run and print.
-pub const ITEMS: [&str; 9] = [
+pub const ITEMS: [&str; 10] = [
     "stop",
     "limits",
     "passes-and-end",
@@ -58,6 +69,7 @@ pub const ITEMS: [&str; 9] = [
     "new-game",
     "option-ranges",
     "memory",
+    "destroy",
     "search-game-vs-search",
     "two-instances",
 ];
@@ -106,6 +118,7 @@ async fn check_item(spec: &CheckSpec, item: &str) -> Outcome {
         "new-game" => new_game(spec).await,
         "option-ranges" => option_ranges(spec).await,
         "memory" => memory(spec).await,
+        "destroy" => destroy(spec).await,
         "search-game-vs-search" => {
             return Outcome::NotChecked("the worker chooses the ABI entry point".into())
         }
@@ -123,7 +136,20 @@ type Verdict = anyhow::Result<Result<String, String>>;
 
 /// A started worker with `Threads = 1` when the plugin declares it.
 async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
-    super::start_single_threaded(&spec.name, &spec.plugin, &spec.options).await
+    super::start_worker_single_threaded(&WorkerSpec {
+        name: spec.name.clone(),
+        plugin: spec.plugin.clone(),
+        options: spec.options.clone(),
+        stderr_log: Some(spec.stderr_log.clone()),
+        memory_limit: Some(spec.memory_limit),
+    })
+    .await
+}
+
+/// The end of an item's worker once its answer is in: a kill (the quit, and the destroy it
+/// calls, are the `destroy` item's).
+async fn end(mut host: EngineHost) {
+    host.kill().await;
 }
 
 /// One search of `game`; its legal move (an illegal one is an error) and what it reported.
@@ -191,7 +217,7 @@ async fn stop(spec: &CheckSpec) -> Verdict {
         let (_, _, elapsed) = search(&mut host, &GameHistory::new(*p), limits, budget).await?;
         longest = longest.max(elapsed);
     }
-    host.shutdown().await;
+    end(host).await;
     let detail = format!(
         "p99 {} ms after the stop flag (move time 50 ms); longest {} ms on a 300 ms clock",
         p99.as_millis(),
@@ -217,7 +243,7 @@ async fn limits(spec: &CheckSpec) -> Verdict {
         let (_, info, _) = search(&mut host, &game, SearchLimits::Nodes(5000), stall()).await?;
         most_nodes = most_nodes.max(info.nodes);
     }
-    host.shutdown().await;
+    end(host).await;
     let detail = format!("depth 2 reported {deepest}; 5000 nodes reported {most_nodes}");
     Ok(if deepest <= 2 && most_nodes <= 10_000 {
         Ok(detail)
@@ -247,7 +273,7 @@ async fn passes_and_end(spec: &CheckSpec) -> Verdict {
             after_pass += usize::from(n > 0 && game.moves[n - 1] == Move::PASS);
         }
     }
-    host.shutdown().await;
+    end(host).await;
     Ok(Ok(format!(
         "{searched} positions to the end of 4 games, {after_pass} just after a pass"
     )))
@@ -270,7 +296,7 @@ async fn determinism(spec: &CheckSpec) -> Verdict {
             differ.push(format!("position {}: {a:?} then {b:?}", i + 1));
         }
     }
-    host.shutdown().await;
+    end(host).await;
     Ok(if differ.is_empty() {
         Ok("the same move and nodes twice at depth 5".into())
     } else {
@@ -282,11 +308,11 @@ async fn new_game(spec: &CheckSpec) -> Verdict {
     let positions = midgame();
     let mut fresh = start(spec).await?;
     let expected = fresh_search(&mut fresh, positions[0]).await?;
-    fresh.shutdown().await;
+    end(fresh).await;
     let mut used = start(spec).await?;
     fresh_search(&mut used, positions[1]).await?;
     let after = fresh_search(&mut used, positions[0]).await?;
-    used.shutdown().await;
+    end(used).await;
     Ok(if after == expected {
         Ok("a used instance after new_game searches as a fresh one".into())
     } else {
@@ -299,7 +325,7 @@ async fn new_game(spec: &CheckSpec) -> Verdict {
 async fn option_ranges(spec: &CheckSpec) -> Verdict {
     let probe = start(spec).await?;
     let options = probe.plugin.options.clone();
-    probe.shutdown().await;
+    end(probe).await;
     let mut values = Vec::new();
     for o in &options {
         match o.kind.as_str() {
@@ -325,7 +351,7 @@ async fn option_ranges(spec: &CheckSpec) -> Verdict {
             Err(e) => return Err(e.into()),
             Ok(()) => {
                 accepted.push(format!("{name}={value}"));
-                host.shutdown().await;
+                end(host).await;
             }
         }
     }
@@ -364,7 +390,7 @@ async fn memory(spec: &CheckSpec) -> Verdict {
         }
     }
     let at_1000 = resident(pid)?;
-    host.shutdown().await;
+    end(host).await;
     let growth = at_1000.saturating_sub(at_100);
     let detail = format!(
         "resident {} MiB after 100 searches, {} MiB after 1000",
@@ -375,5 +401,20 @@ async fn memory(spec: &CheckSpec) -> Verdict {
         Ok(detail)
     } else {
         Err(detail)
+    })
+}
+
+async fn destroy(spec: &CheckSpec) -> Verdict {
+    let mut host = start(spec).await?;
+    let game = GameHistory::new(midgame()[0]);
+    search(&mut host, &game, SearchLimits::Depth(2), stall()).await?;
+    host.new_game().await?;
+    let started = std::time::Instant::now();
+    Ok(match host.shutdown().await {
+        Quit::Clean => Ok(format!(
+            "destroyed and exited {} ms after the quit",
+            started.elapsed().as_millis()
+        )),
+        Quit::Unclean(why) => Err(why),
     })
 }

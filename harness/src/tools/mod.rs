@@ -51,7 +51,14 @@ pub(crate) async fn start_single_threaded(
         stderr_log: None,
         memory_limit: None,
     };
-    let mut host = crate::host::EngineHost::spawn(&worker).await?;
+    start_worker_single_threaded(&worker).await
+}
+
+/// [`start_single_threaded`] for a full worker spec (a memory limit, a log).
+pub(crate) async fn start_worker_single_threaded(
+    worker: &crate::host::WorkerSpec,
+) -> anyhow::Result<crate::host::EngineHost> {
+    let mut host = crate::host::EngineHost::spawn(worker).await?;
     if host.plugin.options.iter().any(|o| o.name == "Threads") {
         host.set_option("Threads", "1").await?;
     }
