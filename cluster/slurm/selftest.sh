@@ -13,7 +13,13 @@
 #     order, some around an aggregated theta; the merge after the array sees all 320 games;
 #  3. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
 #     cancels the pending array tasks; prints the time from the decision to the last shard's end;
-#  4. stops every daemon it started (also on failure).
+#  4. chaos over shards: a depth-limited (deterministic) gauntlet as an 8-task array, whose
+#     running tasks are hit at random (SIGKILL of the task's harness then `scontrol requeue`, or
+#     a plain requeue) until 12 hits have landed on a running task (fails under 10); after the
+#     merge, `harness stats` equals the unsharded run's (timings aside), every game has the
+#     unsharded game's moves, and no game is missing or found twice, in the merge or in a
+#     shard's journal; prints the hits that landed and the "resuming:" lines of the shard logs;
+#  5. stops every daemon it started (also on failure).
 # Usage: cluster/slurm/selftest.sh   (from the repository root; builds the harness if needed)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -321,4 +327,167 @@ echo "slurm selftest: $started of 16 shards started; the others were cancelled w
 grep -q '"decision": "accept_h0"' "$OUT/decision.json" || { echo "FAILED: no H0 decision"; cat "$OUT/decision.json"; exit 1; }
 [ "$started" -lt 16 ] || { echo "FAILED: every shard ran: nothing was cancelled"; exit 1; }
 tail -3 arena-merge-"$merge".log
-echo "slurm selftest: passed"
+
+# --- 3. chaos over shards -------------------------------------------------------------------
+# Depth-limited searches (the move time never binds), so every game is the same in any run.
+chaos_started=$SECONDS
+cat > chaos.toml <<EOF
+[tournament]
+format = "gauntlet"
+pairs = 40
+concurrency = 1
+out = "out/chaos"
+
+[time]
+move-time = 30.0
+
+[openings]
+builtin = "xot-small"
+order = "shuffled"
+seed = 35
+
+[[engine]]
+name = "minimax"
+plugin = "minimax"
+options = { Depth = 6, Pruning = "none" }
+
+[[engine]]
+name = "greedy"
+plugin = "greedy"
+
+[[engine]]
+name = "heuristic"
+plugin = "heuristic"
+options = { Depth = 4 }
+EOF
+planned=160
+"$harness" run chaos.toml --no-tui --out chaos-unsharded >chaos-unsharded.log
+export HARNESS="$harness" TOURNAMENT=chaos.toml OUT="$work/out/chaos" STOP_FILE="$work/out/chaos/stop"
+shards=$(sbatch --parsable --export=ALL --array=0-7 --cpus-per-task=1 "$repo/cluster/slurm/shards.sbatch")
+echo "slurm selftest: chaos: array $shards, 8 shards of $planned games (the unsharded run took $((SECONDS - chaos_started)) s)"
+# A field of one array task (`scontrol -o show job`), e.g. JobState or Restarts.
+task_field() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+# Requeued tasks wait for a begin time about two minutes away: release every pending one, but
+# not within 3 s of its hit. slurmd revokes the credential of the attempt it ended, and a new
+# attempt whose credential dates from the same second is refused ("Killing non-startable batch
+# job: Job credential revoked"): the task then fails with exit code 1 before the harness runs.
+declare -A hit_at=()
+release_pending() {
+  local id
+  for id in $(squeue -h -r -t PD -o %i -j "$shards" 2>/dev/null); do
+    [ $((SECONDS - ${hit_at[$id]:-0})) -ge 3 ] || continue
+    scontrol update JobId="$id" StartTime=now >/dev/null 2>&1 || true
+  done
+}
+# The harness process of the running array task $1 (JOB_TASK), known by its environment.
+task_pid() {
+  local pid env
+  for pid in $(pgrep -f -- " run chaos.toml --no-tui"); do
+    env=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null) || continue
+    if grep -qx "SLURM_ARRAY_JOB_ID=${1%_*}" <<<"$env" && grep -qx "SLURM_ARRAY_TASK_ID=${1#*_}" <<<"$env"; then
+      echo "$pid"
+      return 0
+    fi
+  done
+  return 1
+}
+# Hit the running task $1 with $2: `kill` sends SIGKILL to its harness (as a crash or the OOM
+# killer would: no SIGTERM first, a journal line may be torn), then requeues the failed task;
+# `requeue` requeues it while it runs (Slurm's SIGTERM, as when a node is taken away). Not
+# `scancel --signal=KILL`: Slurm takes that for a cancel, sends SIGTERM first and marks the
+# task CANCELLED. Succeeds when the hit landed: the task was running, a kill ended it by
+# signal 9, and the requeue counted a restart.
+hit() {
+  local id=$1 kind=$2 restarts state pid
+  [ "$(task_field "$id" JobState)" = RUNNING ] || return 1
+  restarts=$(task_field "$id" Restarts)
+  if [ "$kind" = kill ]; then
+    pid=$(task_pid "$id") || return 1
+    kill -KILL "$pid" 2>/dev/null || return 1
+    for _ in $(seq 100); do
+      state=$(task_field "$id" JobState)
+      case $state in RUNNING | COMPLETING) sleep 0.1 ;; *) break ;; esac
+    done
+    # Ended some other way first (finished, or failed by itself): not a landed hit, but a
+    # failed task goes back in the queue all the same.
+    [ "$state" = FAILED ] || return 1
+    if [ "$(task_field "$id" ExitCode)" != 0:9 ]; then
+      scontrol requeue "$id" 2>/dev/null
+      return 1
+    fi
+  fi
+  scontrol requeue "$id" 2>/dev/null || return 1
+  [ "$(task_field "$id" Restarts)" -gt "$restarts" ]
+}
+landed=0 kills=0 requeues=0 missed=0
+while [ "$landed" -lt 12 ] && [ -n "$(squeue -h -j "$shards" 2>/dev/null)" ]; do
+  sleep "$((RANDOM % 2)).$((RANDOM % 10))"
+  release_pending
+  mapfile -t running < <(squeue -h -r -t R -o %i -j "$shards" 2>/dev/null)
+  [ "${#running[@]}" -gt 0 ] || continue
+  id=${running[RANDOM % ${#running[@]}]}
+  kind=requeue
+  [ $((RANDOM % 2)) = 0 ] && kind=kill
+  hit_at[$id]=$SECONDS
+  if hit "$id" "$kind"; then
+    landed=$((landed + 1))
+    if [ "$kind" = kill ]; then kills=$((kills + 1)); else requeues=$((requeues + 1)); fi
+    echo "slurm selftest: chaos: hit $landed at $((SECONDS - chaos_started)) s: $kind of task $id"
+  else
+    missed=$((missed + 1))
+  fi
+done
+for _ in $(seq 600); do
+  [ -z "$(squeue -h -j "$shards" 2>/dev/null)" ] && break
+  release_pending
+  sleep 1
+done
+wait_queue_empty
+resumes=$(cat arena-shard-"$shards"_*.log | grep -c "resuming:" || true)
+echo "slurm selftest: chaos: $landed hits landed on running tasks ($kills SIGKILL then requeue, $requeues requeue; $missed attempts found the task no longer running); $resumes \"resuming:\" lines in the shard logs"
+[ "$landed" -ge 10 ] || { echo "slurm selftest: FAILED: only $landed hits landed (10 needed)"; exit 1; }
+merge=$(sbatch --parsable --export=ALL "$repo/cluster/slurm/merge.sbatch")
+wait_queue_empty
+head -1 arena-merge-"$merge".log
+if ! grep -q "merged 8 folders into $OUT/games.jsonl: $planned games of $planned planned (0 found twice" arena-merge-"$merge".log; then
+  echo "slurm selftest: FAILED: the chaos merge"; head -4 arena-merge-"$merge".log
+  for i in $(seq 0 7); do
+    echo "--- task ${shards}_$i: $(scontrol -o show job "${shards}_$i" | grep -o 'JobState=[^ ]* Reason=[^ ]*\|Restarts=[^ ]*\|ExitCode=[^ ]*' | tr '\n' ' ')"
+    grep -v "^game \|^pair " arena-shard-"${shards}_$i".log | grep -v "^ *$" | tail -8
+  done
+  exit 1
+fi
+"$harness" stats chaos-unsharded | sed '/^Engines (/,/^$/d' >chaos-stats-unsharded.txt
+"$harness" stats "$OUT" | sed '/^Engines (/,/^$/d' >chaos-stats-merged.txt
+cmp -s chaos-stats-unsharded.txt chaos-stats-merged.txt \
+  || { echo "slurm selftest: FAILED: chaos statistics differ"; diff chaos-stats-unsharded.txt chaos-stats-merged.txt; exit 1; }
+# Every planned game once in the merge, with the unsharded game's moves, and no game twice in
+# any shard's journal (the merge keeps one of two copies: that would hide a game played twice).
+python3 - "$planned" chaos-unsharded/games.jsonl "$OUT/games.jsonl" "$OUT"/shard-*-of-8/games.jsonl <<'PY'
+import collections, json, sys
+planned, unsharded, merged, shards = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+def games(path):
+    return [json.loads(line) for line in open(path)]
+def moves(game):
+    return [m["move"] for m in game["moves"]]
+reference = {g["game"]: moves(g) for g in games(unsharded)}
+assert sorted(reference) == list(range(planned)), f"the unsharded run has {len(reference)} games"
+errors = []
+for path in [merged] + shards:
+    twice = [n for n, c in collections.Counter(g["game"] for g in games(path)).items() if c > 1]
+    if twice:
+        errors.append(f"{path}: games found twice: {sorted(twice)}")
+got = {g["game"]: moves(g) for g in games(merged)}
+missing = sorted(set(range(planned)) - set(got))
+if missing:
+    errors.append(f"{merged}: games missing: {missing}")
+differ = sorted(n for n in got if got[n] != reference.get(n))
+if differ:
+    errors.append(f"{merged}: games whose moves differ from the unsharded run's: {differ}")
+if errors:
+    sys.exit("slurm selftest: FAILED: " + "; ".join(errors))
+print(f"slurm selftest: chaos: {len(got)} of {planned} games merged, each once and with the"
+      f" unsharded run's moves; no game twice in any of {len(shards)} shard journals")
+PY
+echo "slurm selftest: chaos: passed in $((SECONDS - chaos_started)) s: the merge of 8 shards hit $landed times has the unsharded run's statistics, byte for byte (timings aside)"
+echo "slurm selftest: passed in $SECONDS s"
