@@ -8,18 +8,18 @@
 #     merge.sbatch and checks that `harness stats` of the merge has the same tables (the
 #     engines' timing block aside); then requeues a finished task and merges again into the same
 #     folder: the second merge replaces the first and nothing is written beside the folder;
-#  2b. runs a 160-iteration tune sharded over a 4-task array (submit.sh --tune, one task
+#  3. runs a 160-iteration tune sharded over a 4-task array (submit.sh --tune, one task
 #     requeued while it runs) with its aggregator beside it: every iteration applied once, in
 #     order, some around an aggregated theta; the merge after the array sees all 320 games;
-#  3. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
+#  4. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
 #     cancels the pending array tasks; prints the time from the decision to the last shard's end;
-#  4. chaos over shards: a depth-limited (deterministic) gauntlet as an 8-task array, whose
+#  5. chaos over shards: a depth-limited (deterministic) gauntlet as an 8-task array, whose
 #     running tasks are hit at random (SIGKILL of the task's harness then `scontrol requeue`, or
 #     a plain requeue) until 12 hits have landed on a running task (fails under 10); after the
 #     merge, `harness stats` equals the unsharded run's (timings aside), every game has the
 #     unsharded game's moves, and no game is missing or found twice, in the merge or in a
 #     shard's journal; prints the hits that landed and the "resuming:" lines of the shard logs;
-#  5. stops every daemon it started (also on failure).
+#  6. stops every daemon it started (also on failure).
 # Usage: cluster/slurm/selftest.sh   (from the repository root; builds the harness if needed)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,7 +51,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# --- munge and Slurm, by hand ---------------------------------------------------------------
+# --- 1. munge and Slurm, by hand ------------------------------------------------------------
 mkdir -p "$work"/{munge,state,spool,log,run}
 chmod 755 "$work"
 chown munge: "$work/munge"
@@ -121,7 +121,7 @@ wait_queue_empty() {
   echo "jobs still queued:"; squeue; return 1
 }
 
-# --- 1. sharded = unsharded -----------------------------------------------------------------
+# --- 2. sharded = unsharded -----------------------------------------------------------------
 cd "$work"
 cat > gauntlet.toml <<EOF
 [tournament]
@@ -197,7 +197,7 @@ beside=$(ls -A "$work/out")
 cmp -s stats-unsharded.txt stats-remerged.txt || { echo "slurm selftest: FAILED: the re-merge's statistics differ"; exit 1; }
 echo "slurm selftest: task 2 requeued after the merge, merged again into $OUT: 4 shards, nothing beside it"
 
-# --- 1b. a sharded tune ---------------------------------------------------------------------
+# --- 3. a sharded tune ----------------------------------------------------------------------
 # tune.sbatch as a 4-task array with tune-aggregate.sbatch beside it (submit.sh --tune), one
 # task requeued while it runs: every iteration is applied once, in order, the shards played
 # around the aggregator's theta, and the merge after the array sees every game.
@@ -236,13 +236,17 @@ for _ in $(seq 3000); do
   [ -f "$journal" ] && [ "$(wc -l <"$journal")" -ge 4 ] && break
   sleep 0.05
 done
+[ -f "$journal" ] || { echo "slurm selftest: FAILED: tune task 1 wrote no journal"; exit 1; }
 before=$(wc -l <"$journal")
 scontrol requeue "${shards}_1"
-sleep 1
+# Released at once, but not within the second the task ended (Slurm then refuses the start).
+sleep 3
 scontrol update JobId="${shards}_1" StartTime=now || true
+[ "$before" -lt 80 ] || { echo "slurm selftest: FAILED: tune task 1 had finished before the requeue"; exit 1; }
 echo "slurm selftest: tune task 1 requeued while it ran, with $before of 80 games in its journal"
 wait_queue_empty
 grep -h "resuming:" arena-tune-"${shards}"_1.log || { echo "FAILED: tune task 1 did not resume"; cat arena-tune-"${shards}"_1.log; exit 1; }
+grep -q "resuming: 40 iterations" arena-tune-"${shards}"_1.log && { echo "FAILED: tune task 1 had played everything before the requeue"; exit 1; }
 tail -4 arena-tune-aggregate-"$aggregator".log
 grep -q 'final values of `mm`' arena-tune-aggregate-"$aggregator".log \
   || { echo "slurm selftest: FAILED: the aggregator did not finish"; cat arena-tune-aggregate-"$aggregator".log; exit 1; }
@@ -270,7 +274,7 @@ worst = max(x["iteration"] - x["k"] for x in dispatches.values())
 print(f"slurm selftest: sharded tune: 160 of 160 iterations applied in order, {fresh} dispatched around an aggregated theta, worst staleness {worst}, final {lines[-1]['theta']}")
 PY
 
-# --- 2. the distributed SPRT ----------------------------------------------------------------
+# --- 4. the distributed SPRT ----------------------------------------------------------------
 cat > sprt.toml <<EOF
 [tournament]
 format = "match"
@@ -328,7 +332,7 @@ grep -q '"decision": "accept_h0"' "$OUT/decision.json" || { echo "FAILED: no H0 
 [ "$started" -lt 16 ] || { echo "FAILED: every shard ran: nothing was cancelled"; exit 1; }
 tail -3 arena-merge-"$merge".log
 
-# --- 3. chaos over shards -------------------------------------------------------------------
+# --- 5. chaos over shards -------------------------------------------------------------------
 # Depth-limited searches (the move time never binds), so every game is the same in any run.
 chaos_started=$SECONDS
 cat > chaos.toml <<EOF

@@ -16,13 +16,14 @@ export HARNESS=${HARNESS:-$PWD/target/release/harness} TOURNAMENT=${TOURNAMENT:-
 export OUT=${OUT:-out/arena}
 export STOP_FILE=${STOP_FILE:-$OUT/stop}
 mkdir -p "$OUT"
+rm -f "$STOP_FILE"
 if [ "$mode" = tune ]; then
   shards=$(sbatch --parsable --export=ALL "$@" "$here/tune.sbatch")
   echo "shards: job $shards"
   aggregator=$(sbatch --parsable --export=ALL "$here/tune-aggregate.sbatch")
   echo "aggregator: job $aggregator"
 else
-  rm -f "$STOP_FILE" "$OUT/decision.json"
+  rm -f "$OUT/decision.json"
   shards=$(sbatch --parsable --export=ALL "$@" "$here/shards.sbatch")
   echo "shards: job $shards"
   if [ "$mode" = sprt ]; then

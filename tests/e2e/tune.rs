@@ -365,14 +365,13 @@ fn a_sharded_tune_applies_each_iteration_once_in_order() {
     for (i, l) in lines.iter().enumerate() {
         let n = i as u64 + 1;
         assert_eq!(l["iteration"], n, "applied out of order");
+        // Each iteration was played around θ after its first k − 1 iterations.
         let d = &dispatches[&n];
-        for key in ["delta", "plus", "minus"] {
-            assert_eq!(
-                l[key], d[key],
-                "iteration {n}: {key} is not what was played"
-            );
+        let k = d["k"].as_u64().unwrap();
+        assert!(k <= n, "{d}");
+        if k > 1 {
+            assert_eq!(d["theta"], lines[k as usize - 2]["theta"], "iteration {n}");
         }
-        assert!(d["k"].as_u64().unwrap() <= n, "{d}");
     }
     // The shards read the aggregator's θ: later iterations were dispatched with gains of
     // iterations already applied.
@@ -414,6 +413,20 @@ fn a_sharded_tune_applies_each_iteration_once_in_order() {
         crate::support::read_games(&out).len(),
         2 * iterations as usize
     );
+
+    // A folder of shards is no folder for a tune of one machine.
+    harness(dir.path(), &["tune", "t.toml", "--no-tui"])
+        .assert_error()
+        .assert_stderr_has(&["holds the shards of a sharded tune"]);
+    // The shards played again from scratch beside the old θ file: refused, not mixed in.
+    for i in 0..3 {
+        std::fs::remove_dir_all(out.join(format!("shard-{i}-of-3"))).unwrap();
+    }
+    let a = args(&shard(0));
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    harness(dir.path(), &a)
+        .assert_error()
+        .assert_stderr_has(&["tune-theta.json", "left from an earlier tune"]);
 }
 
 /// `harness tune` from the command line alone (`--engine`, `--time`, `--openings`, `--tune`)

@@ -53,8 +53,9 @@ pub struct Args {
     /// <out>/shard-I-of-N, around the θ that `--aggregate` writes in <out>/tune-theta.json.
     #[arg(long, value_name = "I/N|auto|auto/N", conflicts_with = "aggregate")]
     shard: Option<String>,
-    /// Once this file exists, begin no new iteration, finish those begun and exit 3
-    /// (overrides the file's `stop-file`).
+    /// Once this file exists, begin no new game pair, finish the pairs begun and exit 3 (an
+    /// iteration against an opponent, two pairs, may be left half played: run again to finish
+    /// it); `--aggregate --watch` ends at its next look. Overrides the file's `stop-file`.
     #[arg(long, value_name = "PATH")]
     stop_file: Option<PathBuf>,
     /// Apply the complete iterations of the shards in <out> to θ, in the order of their
@@ -243,10 +244,9 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
         .collect();
     if !tuner.applies {
         return format!(
-            "iteration {} played: θ+ scored {:+}; around θ (with {} iterations applied): {}",
+            "iteration {} played: θ+ scored {:+}; around θ: {}",
             line.iteration,
             line.result,
-            tuner.applied,
             theta.join(", ")
         );
     }
@@ -312,8 +312,24 @@ fn aggregate_shards(
         false => None,
     };
     let mut last_applied = None;
+    let mut failures = 0;
     loop {
-        let a = aggregate(m, plugin_dir, Tuner::new(cfg, params.clone(), &tuned))?;
+        let a = match aggregate(m, plugin_dir, Tuner::new(cfg, params.clone(), &tuned)) {
+            Ok(a) => a,
+            // A watcher rides out a bad look (a file caught while a shared file system
+            // catches up) and gives up on the third in a row: the error then holds.
+            Err(e) if pause.is_some() && failures < 2 => {
+                failures += 1;
+                eprintln!("warning: {e:#} (looking again)");
+                if let Some(signal) = pause.as_mut().and_then(WatchPause::wait) {
+                    say!("{signal}: the aggregator stops");
+                    return Ok(exit::UNDECIDED);
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        failures = 0;
         let applied = a.tuner.applied;
         if last_applied != Some(applied) {
             std::fs::create_dir_all(&m.out)
@@ -347,9 +363,13 @@ fn aggregate_shards(
             );
             return Ok(exit::UNDECIDED);
         };
-        if let Some(signal) = pause.wait() {
+        let stopped = match &t.stop_file {
+            Some(f) if f.exists() => Some(format!("the stop file {}", f.display())),
+            _ => pause.wait().map(str::to_string),
+        };
+        if let Some(why) = stopped {
             say!(
-                "{signal}: the aggregator stops with {applied} of {} iterations applied; θ is in {}",
+                "{why}: the aggregator stops with {applied} of {} iterations applied; θ is in {}",
                 cfg.schedule.iterations,
                 m.out.join(THETA_FILE).display()
             );

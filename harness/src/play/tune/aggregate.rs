@@ -73,6 +73,12 @@ pub fn shard_folders(dir: &Path) -> anyhow::Result<Vec<(Shard, PathBuf)>> {
 /// folders) and apply the complete iterations in order, to a fresh `tuner`. Shard folders of
 /// another tournament are refused; a folder without `tournament.json` is a shard not begun.
 pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Result<Aggregate> {
+    if m.out.join(DISPATCH_FILE).exists() {
+        bail!(
+            "{} holds a tune played on one machine (its {DISPATCH_FILE}), not the shards of one",
+            m.out.display()
+        );
+    }
     let folders = shard_folders(&m.out)?;
     let openings = m.openings.load()?;
     let pinned = fingerprint(m, &openings, plugin_dir);
@@ -97,6 +103,18 @@ pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Res
             );
         }
         shards += 1;
+        // The journal before the dispatches: a shard writes an iteration's dispatch before its
+        // first game, so every game read here has its dispatch in the file read after it.
+        let journal = folder.join(JSONL_FILE);
+        if journal.exists() {
+            for r in read_journal(&journal)? {
+                games += 1;
+                by_iteration
+                    .entry(tuner.iteration_of_pair(r.pair))
+                    .or_default()
+                    .push(r);
+            }
+        }
         for d in read_lines::<Dispatch>(&folder.join(DISPATCH_FILE))? {
             if let Some((_, other)) = dispatches.get(&d.iteration) {
                 bail!(
@@ -108,24 +126,32 @@ pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Res
             }
             dispatches.insert(d.iteration, (d, folder));
         }
-        let journal = folder.join(JSONL_FILE);
-        if journal.exists() {
-            for r in read_journal(&journal)? {
-                games += 1;
-                by_iteration
-                    .entry(tuner.iteration_of_pair(r.pair))
-                    .or_default()
-                    .push(r);
-            }
-        }
     }
     let round_games = tuner.round_games;
     let complete = |games: Option<&Vec<GameRecord>>| games.map_or(0, Vec::len) >= round_games;
     let mut next = 1;
     while next <= tuner.schedule.iterations && complete(by_iteration.get(&next)) {
-        let Some((d, _)) = dispatches.get(&next) else {
+        let Some((d, folder)) = dispatches.get(&next) else {
             bail!("iteration {next} has its games but no shard's {DISPATCH_FILE} holds it");
         };
+        // The θ it was played around must be one this aggregation wrote: θ after its k − 1
+        // first iterations (a θ file left from an earlier tune would give another).
+        let expected = match d.k {
+            1 => Some(tuner.params.iter().map(|p| p.start).collect::<Vec<f64>>()),
+            k => tuner
+                .lines
+                .get(k as usize - 2)
+                .map(|l: &crate::record::tune::TuneLine| l.theta.values()),
+        };
+        if d.k > next || expected.as_deref() != Some(&d.theta.values()[..]) {
+            bail!(
+                "{}: iteration {next} was begun around θ = {:?} with {} iterations applied, which this aggregation never wrote: was {} left from an earlier tune? Remove the shard folders and that file, and tune again",
+                folder.join(DISPATCH_FILE).display(),
+                d.theta.values(),
+                d.k - 1,
+                m.out.join(crate::record::tune::THETA_FILE).display()
+            );
+        }
         let mut round = by_iteration.remove(&next).expect("complete");
         if round.len() > round_games {
             bail!(

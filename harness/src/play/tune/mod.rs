@@ -432,6 +432,19 @@ impl TuneHook {
             .shard
             .map(|_| m.out.parent().unwrap_or(Path::new(".")).to_path_buf());
         tuner.applies = shared.is_none();
+        // A folder holds a tune played on one machine or the shards of one, never both: their
+        // θ files and tune.jsonl would overwrite each other's.
+        match &shared {
+            Some(dir) if dir.join(DISPATCH_FILE).exists() => bail!(
+                "{} holds a tune played on one machine (its {DISPATCH_FILE}): a sharded tune needs a folder of its own",
+                dir.display()
+            ),
+            None if !aggregate::shard_folders(&m.out)?.is_empty() => bail!(
+                "{} holds the shards of a sharded tune: aggregate them with --aggregate, or play this tune into another folder",
+                m.out.display()
+            ),
+            _ => {}
+        }
         if folder_is_ours(m, plugin_dir)? {
             for d in read_lines::<Dispatch>(&m.out.join(DISPATCH_FILE))? {
                 tuner.begun.insert(d.iteration, d);
@@ -477,14 +490,39 @@ impl TuneHook {
     }
 
     /// A shard's θ: the aggregator's file, as it is now (θ = start while there is none).
-    fn read_shared_theta(&mut self) -> anyhow::Result<()> {
+    /// A file that cannot be read (a shared file system's hiccup, an aggregator's crash) is
+    /// tried again a few times, then the last θ read is kept (staler, never wrong); a file of
+    /// another tune, or one that claims iterations not played yet, is an error.
+    fn read_shared_theta(&mut self, iteration: u64) -> anyhow::Result<()> {
         let Some(dir) = &self.shared else {
             return Ok(());
         };
-        let Some(file) = ThetaFile::read(dir)? else {
-            return Ok(());
-        };
         let path = dir.join(THETA_FILE);
+        let mut tries = 0;
+        let file = loop {
+            match ThetaFile::read(dir) {
+                Ok(Some(file)) => break file,
+                Ok(None) => return Ok(()),
+                Err(_) if tries < 4 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => {
+                    eprintln!(
+                        "warning: {e:#}; iteration {iteration} begins around the θ read before ({} iterations applied)",
+                        self.tuner.applied
+                    );
+                    return Ok(());
+                }
+            }
+        };
+        if file.applied >= iteration {
+            bail!(
+                "{}: says {} iterations are applied, but iteration {iteration} only begins now: it is left from an earlier tune; remove it (and that tune's shard folders) or use another output folder",
+                path.display(),
+                file.applied
+            );
+        }
         if file.tune != self.pin {
             bail!(
                 "{}: written for another tune (its [tune] table differs from this one's); remove it or use another output folder",
@@ -526,7 +564,7 @@ impl GameHook for TuneHook {
         self.open_files()?;
         let iteration = self.tuner.iteration_of(g);
         if !self.tuner.begun.contains_key(&iteration) {
-            self.read_shared_theta()?;
+            self.read_shared_theta(iteration)?;
             if self.shared.is_some() {
                 self.events.send(self.tuner.event());
             }
