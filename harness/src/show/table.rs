@@ -222,14 +222,16 @@ pub fn sprt_summary(
     let meaning = super::text::decision_meaning(status.decision, p, candidate, baseline);
     let label = super::text::decision_label(status.decision);
     let verdict = match (status.decision, meaning) {
-        (Decision::AcceptH1, Some(m)) => format!(
-            "{label}: {m} (LLR {:.3} >= {:.3})",
-            status.llr, status.upper
-        ),
-        (Decision::AcceptH0, Some(m)) => format!(
-            "{label}: {m} (LLR {:.3} <= {:.3})",
-            status.llr, status.lower
-        ),
+        (Decision::AcceptH1 | Decision::AcceptH0, Some(m)) => {
+            let why = super::text::decision_evidence(
+                status.decision,
+                status.llr,
+                (status.lower, status.upper),
+                3,
+                (">=", "<="),
+            );
+            format!("{label}: {m} ({why})")
+        }
         _ => format!(
             "undecided: LLR {:.3} is between {:.3} and {:.3}",
             status.llr, status.lower, status.upper

@@ -1,7 +1,8 @@
 //! The words and number formats every view uses for the same things, so that the terminal
 //! tables, the reports and the live view never say different things about one test or print
 //! one quantity two ways by accident:
-//! - a sequential test's decision ([`decision_label`], [`decision_mark`], [`decision_meaning`]);
+//! - a sequential test's decision ([`decision_label`], [`decision_mark`], [`decision_meaning`],
+//!   [`decision_evidence`]);
 //! - spans of time, one function per format ([`duration_compact`], [`duration_hms`],
 //!   [`duration_clock`]);
 //! - large counts with a unit suffix ([`count_compact`], [`rate_compact`]).
@@ -18,6 +19,31 @@ pub fn decision_label(decision: Decision) -> &'static str {
         Decision::AcceptH1 => "H1 accepted",
         Decision::AcceptH0 => "H0 accepted",
         Decision::Continue => "no decision",
+    }
+}
+
+/// Why a decided test decided: the LLR against the bound it crossed (`ge` and `le` are the
+/// view's signs, `digits` its precision). A run's final LLR counts every complete pair, also
+/// those in flight when the test crossed and finished after it (as fishtest counts them), so
+/// it may have fallen back inside the bounds: then both facts are said, never "2.92 ≥ 2.94".
+pub fn decision_evidence(
+    decision: Decision,
+    llr: f64,
+    (lower, upper): (f64, f64),
+    digits: usize,
+    (ge, le): (&str, &str),
+) -> String {
+    let crossed = |bound: f64| {
+        format!(
+            "the LLR crossed {bound:.digits$} when the test decided; with the pairs then in flight finished it is {llr:.digits$}"
+        )
+    };
+    match decision {
+        Decision::AcceptH1 if llr >= upper => format!("LLR {llr:.digits$} {ge} {upper:.digits$}"),
+        Decision::AcceptH1 => crossed(upper),
+        Decision::AcceptH0 if llr <= lower => format!("LLR {llr:.digits$} {le} {lower:.digits$}"),
+        Decision::AcceptH0 => crossed(lower),
+        Decision::Continue => format!("LLR {llr:.digits$}"),
     }
 }
 
@@ -138,6 +164,22 @@ pub fn rate_compact(rate: f64) -> String {
 mod tests {
     use super::*;
     use crate::stats::sprt::{Model, Unit};
+
+    /// A run that decided H1 at 2.95 and finished its pair in flight at 2.919 (seen in a real
+    /// run: it printed "LLR 2.919 >= 2.944") says both, and never a false inequality.
+    #[test]
+    fn the_evidence_of_a_decision_is_never_a_false_inequality() {
+        let bounds = (-2.944, 2.944);
+        let signs = (">=", "<=");
+        let e = |d, llr| decision_evidence(d, llr, bounds, 3, signs);
+        assert_eq!(e(Decision::AcceptH1, 3.01), "LLR 3.010 >= 2.944");
+        assert_eq!(
+            e(Decision::AcceptH1, 2.919),
+            "the LLR crossed 2.944 when the test decided; with the pairs then in flight finished it is 2.919"
+        );
+        assert_eq!(e(Decision::AcceptH0, -3.0), "LLR -3.000 <= -2.944");
+        assert!(e(Decision::AcceptH0, -2.5).starts_with("the LLR crossed -2.944"));
+    }
 
     fn params(elo0: f64, elo1: f64) -> SprtParams {
         SprtParams {

@@ -630,11 +630,15 @@ pub fn headline(report: &Report) -> String {
             crate::show::text::decision_meaning(s.decision, &s.params, &s.candidate, &s.baseline);
         let label = crate::show::text::decision_label(s.decision);
         return match (s.decision, meaning) {
-            (Decision::AcceptH1, Some(m)) => {
-                format!("**{label}**: {m} (LLR {:.2} ≥ {:.2})", s.llr, s.upper_bound)
-            }
-            (Decision::AcceptH0, Some(m)) => {
-                format!("**{label}**: {m} (LLR {:.2} ≤ {:.2})", s.llr, s.lower_bound)
+            (Decision::AcceptH1 | Decision::AcceptH0, Some(m)) => {
+                let why = crate::show::text::decision_evidence(
+                    s.decision,
+                    s.llr,
+                    (s.lower_bound, s.upper_bound),
+                    2,
+                    ("≥", "≤"),
+                );
+                format!("**{label}**: {m} ({why})")
             }
             _ if report.finished => format!(
                 "**No decision**: {} vs {} stopped after {} pairs (LLR {:.2}, bounds {bounds})",
