@@ -583,7 +583,8 @@ impl GameHook for TuneHook {
         if let Some(line) = self.tuner.take(record)? {
             if self.shared.is_none() {
                 let lines = self.lines.as_mut().context("tune.jsonl is not open")?;
-                lines.append(&line)?;
+                // tune.jsonl is rebuilt from the journal and the dispatches at every start.
+                lines.append_derived(&line)?;
             }
             self.events.send(self.tuner.event());
             (self.on_line)(&line, &self.tuner);
