@@ -185,21 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let signalled = signals.stop();
     let (summary, tuner) = played?;
-    // The games' reports, as `run` writes them (a shard's cover its own games; `merge` of the
-    // folder writes those of all).
-    let input = report::ReportInput {
-        tournament: &m,
-        records: &summary.records,
-        elapsed: Some(started.elapsed()),
-        finished: summary.records.len() >= summary.planned,
-        analysis: None,
-    };
-    if let Err(e) = report::write_reports(&m.out, &input) {
-        eprintln!(
-            "warning: cannot write the reports in {}: {e:#}",
-            m.out.display()
-        );
-    }
+    write_game_reports(&m, &summary, started);
     if let Some(shard) = m.shard {
         return conclude_shard(&t, &m, shard, &summary, &tuner, started, signalled);
     }
@@ -258,6 +244,24 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
         line.result,
         theta.join(", ")
     )
+}
+
+/// The games' reports, as `run` writes them (a shard's cover its own games; `merge` of the
+/// folder writes those of all).
+fn write_game_reports(m: &Tournament, summary: &RunSummary, started: Instant) {
+    let input = report::ReportInput {
+        tournament: m,
+        records: &summary.records,
+        elapsed: Some(started.elapsed()),
+        finished: summary.records.len() >= summary.planned,
+        analysis: None,
+    };
+    if let Err(e) = report::write_reports(&m.out, &input) {
+        eprintln!(
+            "warning: cannot write the reports in {}: {e:#}",
+            m.out.display()
+        );
+    }
 }
 
 /// A shard's end: what it played; θ is the aggregator's.
