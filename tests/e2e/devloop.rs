@@ -345,15 +345,19 @@ fn check_passes_every_shipped_plugin() {
         &a.strong,
         &a.first_move,
     ] {
-        let check = harness(dir.path(), &["check", s(plugin)]);
-        check.assert_success();
-        assert!(
-            check
-                .stdout
-                .contains("check: 8 passed, 0 failed, 2 not checked"),
-            "{check}"
-        );
+        assert_check_passes(&harness(dir.path(), &["check", s(plugin)]));
     }
+}
+
+/// A `harness check` that passed every item it checks (exit 0, and its last line says so).
+fn assert_check_passes(check: &crate::support::Output) {
+    check.assert_success();
+    assert!(
+        check
+            .stdout
+            .contains("check: 8 passed, 0 failed, 2 not checked"),
+        "{check}"
+    );
 }
 
 /// `harness check` of the `external` plugin driving a real program over NBoard: this harness's
@@ -382,13 +386,7 @@ fn check_passes_the_external_plugin_over_nboard() {
             "Depth=3",
         ],
     );
-    check.assert_success();
-    assert!(
-        check
-            .stdout
-            .contains("check: 8 passed, 0 failed, 2 not checked"),
-        "{check}"
-    );
+    assert_check_passes(&check);
 }
 
 /// Each fault of the `faulty` fixture, striking in the first search of every game, fails the

@@ -5,11 +5,10 @@
 //! hands its progress to the views (`show`) and writes the reports, which only read records.
 
 use super::output::{say, say_raw};
-use super::tournament_flags::TournamentFlags;
+use super::tournament_flags::{OutputFlags, TournamentFlags};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
-use crate::plan::schedule::Shard;
 use crate::play::resume;
 use crate::play::tournament::{self, Observer, Progress, RunSummary};
 use crate::record::journal;
@@ -21,7 +20,6 @@ use crate::stats::sprt::Decision;
 use crate::stats::verdict;
 use crate::tools::bench::{self, BenchSpec};
 use anyhow::Context;
-use std::io::IsTerminal;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,21 +37,13 @@ pub struct Args {
     file: Option<PathBuf>,
     #[command(flatten)]
     flags: TournamentFlags,
-    /// Folder where bare plugin names are looked up (default: the harness binary's folder).
-    #[arg(long)]
-    plugin_dir: Option<PathBuf>,
-    /// Output folder, overriding the file's `out`.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputFlags,
     /// Start over: after checking everything as --dry-run does, move the games and reports of
     /// an earlier run in the output folder into a discarded-<time> folder inside it (without
     /// it, a run resumes where the earlier one stopped).
     #[arg(long)]
     restart: bool,
-    /// Print plain progress lines instead of the live terminal UI (the UI opens only when
-    /// stdout is a terminal and the `CI` variable is unset).
-    #[arg(long)]
-    no_tui: bool,
     /// Play one shard of the schedule: `I/N` (the rounds r with r mod N = I), `auto` (a
     /// Slurm array task: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT) or `auto/N` (a
     /// Kubernetes Indexed Job: JOB_COMPLETION_INDEX of N). Output in <out>/shard-I-of-N.
@@ -71,10 +61,7 @@ pub struct Args {
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let plugin_dir = match &args.plugin_dir {
-        Some(d) => d.clone(),
-        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
-    };
+    let plugin_dir = args.output.plugin_dir()?;
     let mut t = args.tournament(&plugin_dir)?;
     if args.flags.print_toml {
         say_raw!("{}", t.definition.text);
@@ -91,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         restart(&t, &plugin_dir).map_err(named)?;
     }
     // The live view only on an interactive terminal, never in CI or when piped.
-    let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
+    let tui = args.output.live_view();
     let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui).map_err(named)?;
     Ok(conclude(&t, &summary, elapsed, signalled))
 }
@@ -134,33 +121,9 @@ impl Args {
             t.format,
             if t.format == config::Format::Match { "exactly 2" } else { "at least 2" }
         );
-        place(&mut t, &self.out, &self.stop_file, &self.shard)?;
+        self.output.place(&mut t, &self.stop_file, &self.shard)?;
         Ok(t)
     }
-}
-
-/// Where a run or a tune goes, from its command line: the output folder, the stop file, and
-/// the shard (`--shard I/N|auto|auto/N`), whose folder `shard-I-of-N` goes inside the output
-/// folder.
-pub(super) fn place(
-    t: &mut Tournament,
-    out: &Option<PathBuf>,
-    stop_file: &Option<PathBuf>,
-    shard: &Option<String>,
-) -> anyhow::Result<()> {
-    if let Some(out) = out {
-        t.out = out.clone();
-    }
-    if let Some(stop_file) = stop_file {
-        t.stop_file = Some(stop_file.clone());
-    }
-    if let Some(spec) = shard {
-        let shard =
-            Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
-        t.out = t.out.join(shard.folder_name());
-        t.shard = Some(shard);
-    }
-    Ok(())
 }
 
 /// Before anything is written: every engine with `bench = N` is benched and refused when its

@@ -1,11 +1,14 @@
-//! The flags that make or edit a tournament, shared by `harness run` and `harness tune`: a
-//! file (or ./tournament.toml, or the embedded default) edited by the command line.
+//! The flags shared by `harness run` and `harness tune`: those that make or edit a tournament
+//! ([`TournamentFlags`]: a file, or ./tournament.toml, or the embedded default, edited by the
+//! command line), and where it is played and shown ([`OutputFlags`]).
 //!
 //! Mixing a file and flags: a flag replaces the file's value of its key; `--engine` replaces
 //! every `[[engine]]` table of the file and the output folder (out/<names joined by -vs->).
 
 use crate::plan::config::{self, Tournament};
+use crate::plan::schedule::Shard;
 use anyhow::Context;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -124,6 +127,59 @@ impl TournamentFlags {
             time: self.time.clone(),
             openings_seed: self.openings_seed,
         }
+    }
+}
+
+/// Where bare plugin names are looked up, where the output goes, and how progress is shown.
+#[derive(clap::Args)]
+pub struct OutputFlags {
+    /// Folder where bare plugin names are looked up (default: the harness binary's folder).
+    #[arg(long)]
+    plugin_dir: Option<PathBuf>,
+    /// Output folder, overriding the file's `out`.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print plain progress lines instead of the live terminal UI (the UI opens only when
+    /// stdout is a terminal and the `CI` variable is unset).
+    #[arg(long)]
+    no_tui: bool,
+}
+
+impl OutputFlags {
+    /// `--plugin-dir`, else the harness binary's folder.
+    pub fn plugin_dir(&self) -> anyhow::Result<PathBuf> {
+        match &self.plugin_dir {
+            Some(d) => Ok(d.clone()),
+            None => config::default_plugin_dir().context("cannot find the harness binary's folder"),
+        }
+    }
+
+    /// Whether the live view opens: never with `--no-tui`, in CI or when stdout is piped.
+    pub fn live_view(&self) -> bool {
+        !self.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none()
+    }
+
+    /// Where the tournament goes: the output folder, the stop file, and the shard
+    /// (`--shard I/N|auto|auto/N`), whose folder `shard-I-of-N` goes inside the output folder.
+    pub fn place(
+        &self,
+        t: &mut Tournament,
+        stop_file: &Option<PathBuf>,
+        shard: &Option<String>,
+    ) -> anyhow::Result<()> {
+        if let Some(out) = &self.out {
+            t.out = out.clone();
+        }
+        if let Some(stop_file) = stop_file {
+            t.stop_file = Some(stop_file.clone());
+        }
+        if let Some(spec) = shard {
+            let shard =
+                Shard::parse(spec, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?;
+            t.out = t.out.join(shard.folder_name());
+            t.shard = Some(shard);
+        }
+        Ok(())
     }
 }
 

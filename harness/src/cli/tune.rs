@@ -10,10 +10,10 @@
 
 use super::merge::WatchPause;
 use super::output::{say, say_raw};
-use super::run::{coordinator_runtime, place, run_live, warn_if_oversubscribed, StopOnSignals};
-use super::tournament_flags::TournamentFlags;
+use super::run::{coordinator_runtime, run_live, warn_if_oversubscribed, StopOnSignals};
+use super::tournament_flags::{OutputFlags, TournamentFlags};
 use crate::events::{EventSink, RunControl};
-use crate::plan::config::{self, Tournament};
+use crate::plan::config::Tournament;
 use crate::plan::schedule::Shard;
 use crate::play::tournament::{self, Observer, RunSummary};
 use crate::play::tune::aggregate::aggregate;
@@ -23,7 +23,6 @@ use crate::record::tune::{rewrite_lines, ThetaFile, TuneLine, THETA_FILE, TUNE_F
 use crate::show::report::{self, tune as tune_report};
 use crate::stats::verdict::exit;
 use anyhow::Context;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,16 +37,8 @@ pub struct Args {
     file: Option<PathBuf>,
     #[command(flatten)]
     flags: TournamentFlags,
-    /// Folder where bare plugin names are looked up (default: the harness binary's folder).
-    #[arg(long)]
-    plugin_dir: Option<PathBuf>,
-    /// Output folder, overriding the file's `out`.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Print plain progress lines instead of the live terminal UI (the UI opens only when
-    /// stdout is a terminal and the `CI` variable is unset).
-    #[arg(long)]
-    no_tui: bool,
+    #[command(flatten)]
+    output: OutputFlags,
     /// Play one shard of a sharded tune: `I/N` (the iterations i with (i − 1) mod N = I),
     /// `auto` (a Slurm array task) or `auto/N` (a Kubernetes Indexed Job), into
     /// <out>/shard-I-of-N, around the θ that `--aggregate` writes in <out>/tune-theta.json.
@@ -83,10 +74,7 @@ pub const RESULT_FILE: &str = "tune-result.toml";
 /// Tune; exit 0 when every iteration is applied, 3 when interrupted (run again to resume), 2 on
 /// bad input (nothing played).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let plugin_dir = match &args.plugin_dir {
-        Some(d) => d.clone(),
-        None => config::default_plugin_dir().context("cannot find the harness binary's folder")?,
-    };
+    let plugin_dir = args.output.plugin_dir()?;
     let t = args.tournament(&plugin_dir)?;
     if args.flags.print_toml {
         say_raw!("{}", t.definition.text);
@@ -113,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             None => e,
         })?;
     let tuned = t.engines[cfg.engine].name.clone();
-    let tui = !args.no_tui && std::io::stdout().is_terminal() && std::env::var_os("CI").is_none();
+    let tui = args.output.live_view();
     let control = Arc::new(RunControl::new());
     let signals = StopOnSignals::start(&runtime, control.clone())?;
     let started = Instant::now();
@@ -196,7 +184,7 @@ impl Args {
     /// The tournament file with the command line's values and output folder.
     fn tournament(&self, plugin_dir: &Path) -> anyhow::Result<Tournament> {
         let mut t = self.flags.tournament(self.file.as_deref(), plugin_dir)?;
-        place(&mut t, &self.out, &self.stop_file, &self.shard)?;
+        self.output.place(&mut t, &self.stop_file, &self.shard)?;
         Ok(t)
     }
 }
@@ -309,12 +297,10 @@ fn aggregate_shards(
     let params = runtime.block_on(check_plugin(t, cfg, plugin_dir))?;
     drop(runtime);
     let tuned = t.engines[cfg.engine].name.clone();
-    let mut pause = match args.watch {
-        true => Some(WatchPause::new(Duration::from_secs_f64(
-            args.interval.max(0.01),
-        ))?),
-        false => None,
-    };
+    let mut pause = args
+        .watch
+        .then(|| WatchPause::new(Duration::from_secs_f64(args.interval.max(0.01))))
+        .transpose()?;
     let mut last_applied = None;
     let mut failures = 0;
     loop {

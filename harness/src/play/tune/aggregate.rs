@@ -136,19 +136,20 @@ pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Res
         };
         // The θ it was played around must be one this aggregation wrote: θ after its k − 1
         // first iterations (a θ file left from an earlier tune would give another).
-        let expected = match d.k {
-            1 => Some(tuner.params.iter().map(|p| p.start).collect::<Vec<f64>>()),
-            k => tuner
+        let expected: Option<Vec<f64>> = match d.k.checked_sub(1) {
+            Some(0) => Some(tuner.params.iter().map(|p| p.start).collect()),
+            Some(applied) => tuner
                 .lines
-                .get(k as usize - 2)
-                .map(|l: &crate::record::tune::TuneLine| l.theta.values()),
+                .get(applied as usize - 1)
+                .map(|l| l.theta.values()),
+            None => None,
         };
         if d.k > next || expected.as_deref() != Some(&d.theta.values()[..]) {
             bail!(
                 "{}: iteration {next} was begun around θ = {:?} with {} iterations applied, which this aggregation never wrote: was {} left from an earlier tune? Remove the shard folders and that file, and tune again",
                 folder.join(DISPATCH_FILE).display(),
                 d.theta.values(),
-                d.k - 1,
+                d.k.saturating_sub(1),
                 m.out.join(crate::record::tune::THETA_FILE).display()
             );
         }
