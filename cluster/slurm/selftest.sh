@@ -121,22 +121,24 @@ wait_queue_empty() {
   echo "jobs still queued:"; squeue; return 1
 }
 
-# --- 2. sharded = unsharded -----------------------------------------------------------------
-cd "$work"
-cat > gauntlet.toml <<EOF
+# A depth-limited gauntlet (minimax Depth 6, greedy, heuristic Depth 4; the move time never
+# binds, so every game is the same in any run): gauntlet_file NAME PAIRS MOVE_TIME SEED writes
+# NAME.toml with output folder out/NAME.
+gauntlet_file() {
+  cat > "$1.toml" <<EOF
 [tournament]
 format = "gauntlet"
-pairs = 16
+pairs = $2
 concurrency = 1
-out = "out/gauntlet"
+out = "out/$1"
 
 [time]
-move-time = 5.0
+move-time = $3
 
 [openings]
 builtin = "xot-small"
 order = "shuffled"
-seed = 21
+seed = $4
 
 [[engine]]
 name = "minimax"
@@ -152,6 +154,11 @@ name = "heuristic"
 plugin = "heuristic"
 options = { Depth = 4 }
 EOF
+}
+
+# --- 2. sharded = unsharded -----------------------------------------------------------------
+cd "$work"
+gauntlet_file gauntlet 16 5.0 21
 "$harness" run gauntlet.toml --no-tui --out unsharded >unsharded.log
 export HARNESS="$harness" TOURNAMENT=gauntlet.toml OUT="$work/out/gauntlet" STOP_FILE="$work/out/gauntlet/stop"
 shards=$(sbatch --parsable --export=ALL --array=0-3 --cpus-per-task=1 "$repo/cluster/slurm/shards.sbatch")
@@ -335,35 +342,7 @@ tail -3 arena-merge-"$merge".log
 # --- 5. chaos over shards -------------------------------------------------------------------
 # Depth-limited searches (the move time never binds), so every game is the same in any run.
 chaos_started=$SECONDS
-cat > chaos.toml <<EOF
-[tournament]
-format = "gauntlet"
-pairs = 40
-concurrency = 1
-out = "out/chaos"
-
-[time]
-move-time = 30.0
-
-[openings]
-builtin = "xot-small"
-order = "shuffled"
-seed = 35
-
-[[engine]]
-name = "minimax"
-plugin = "minimax"
-options = { Depth = 6, Pruning = "none" }
-
-[[engine]]
-name = "greedy"
-plugin = "greedy"
-
-[[engine]]
-name = "heuristic"
-plugin = "heuristic"
-options = { Depth = 4 }
-EOF
+gauntlet_file chaos 40 30.0 35
 planned=160
 "$harness" run chaos.toml --no-tui --out chaos-unsharded >chaos-unsharded.log
 export HARNESS="$harness" TOURNAMENT=chaos.toml OUT="$work/out/chaos" STOP_FILE="$work/out/chaos/stop"
