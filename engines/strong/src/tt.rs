@@ -86,6 +86,8 @@ struct Entry {
 #[repr(align(64))]
 struct Bucket([Entry; WAYS]);
 
+const _: () = assert!(size_of::<Bucket>() == 64 && align_of::<Bucket>() == 64);
+
 /// The table. `Sync`: share it with `Arc` between threads.
 pub struct Tt {
     buckets: Vec<Bucket>,
@@ -111,25 +113,24 @@ impl Tt {
     /// A table of about `mib` MiB (rounded down to a power of two buckets, at least one).
     pub fn new(mib: usize) -> Tt {
         let bytes = mib.max(1) << 20;
-        let buckets = (bytes / (WAYS * 16)).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let count = (bytes / size_of::<Bucket>()).max(1);
+        let count = 1usize << (usize::BITS - 1 - count.leading_zeros());
         let empty = || Entry {
             key: AtomicU64::new(0),
             data: AtomicU64::new(0),
         };
-        let buckets_vec = (0..buckets)
-            .map(|_| Bucket(std::array::from_fn(|_| empty())))
-            .collect();
         Tt {
-            buckets: buckets_vec,
-            mask: buckets as u64 - 1,
+            buckets: (0..count)
+                .map(|_| Bucket(std::array::from_fn(|_| empty())))
+                .collect(),
+            mask: count as u64 - 1,
             age: AtomicU8::new(0),
         }
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets.len() * size_of::<Bucket>()
     }
 
     /// Forget everything (new game).
