@@ -3,6 +3,7 @@
 //! ```text
 //! train wthor    --wthor DIR [--verify N]          read, replay and check the WTHOR games
 //! train selfplay --games N --out FILE [...]         generate self-play transcripts
+//! train label    --depth D --eval FILE --out FILE [...]   search labels for midgame positions
 //! train fit      --wthor DIR --selfplay FILE --out data/eval.weights [...]
 //! ```
 //!
@@ -11,6 +12,7 @@
 
 mod data;
 mod fit;
+mod search_labels;
 mod selfplay;
 mod selfplay_file;
 
@@ -69,6 +71,34 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Search a sample of the training positions to a fixed depth and write their values
+    /// (search labels, see `search_labels`); `fit --search-labels` blends them in.
+    Label {
+        #[arg(long, default_value = "../shared/data/wthor")]
+        wthor: PathBuf,
+        /// Self-play files (repeatable), as for `fit`.
+        #[arg(long)]
+        selfplay: Vec<PathBuf>,
+        #[arg(long, default_value_t = 10)]
+        validation_percent: u64,
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        #[arg(long, default_value_t = 25)]
+        min_empties: u32,
+        #[arg(long, default_value_t = 56)]
+        max_empties: u32,
+        /// One position in N (by a hash of the board).
+        #[arg(long, default_value_t = 8)]
+        every: u64,
+        /// Which one in N: those whose hash is this modulo N (`0..N`; the parts are disjoint).
+        #[arg(long, default_value_t = 0)]
+        part: u64,
+        /// `simple`, `trained` (the embedded weights) or a weight file.
+        #[arg(long, default_value = "trained")]
+        eval: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Fit the weights and write the weight file.
     Fit {
         #[arg(long, default_value = "../shared/data/wthor")]
@@ -96,6 +126,12 @@ enum Command {
         /// Percentage of games held out for validation.
         #[arg(long, default_value_t = 10)]
         validation_percent: u64,
+        /// Search-label files of `train label` (repeatable).
+        #[arg(long)]
+        search_labels: Vec<PathBuf>,
+        /// The search value's share of a relabelled training position's label (0-1).
+        #[arg(long, default_value_t = 0.5)]
+        search_weight: f32,
         /// Fit only these phases (for quick experiments; no file is written).
         #[arg(long)]
         only: Vec<usize>,
@@ -133,6 +169,39 @@ fn main() {
             };
             run_selfplay(&params, &eval, &out)
         }
+        Command::Label {
+            wthor,
+            selfplay,
+            validation_percent,
+            depth,
+            min_empties,
+            max_empties,
+            every,
+            part,
+            eval,
+            out,
+        } => {
+            let sources = Sources {
+                wthor: &wthor,
+                exact: None,
+                selfplay: &selfplay,
+                percent: validation_percent,
+                search_labels: &[],
+                search_weight: 0.0,
+            };
+            let params = search_labels::LabelParams {
+                depth,
+                min_empties,
+                max_empties,
+                every,
+                part,
+            };
+            if part >= every.max(1) {
+                eprintln!("train: --part {part} must be less than --every {every}");
+                std::process::exit(2);
+            }
+            run_label(&sources, &params, &eval, &out)
+        }
         Command::Fit {
             wthor,
             selfplay,
@@ -144,6 +213,8 @@ fn main() {
             exact_empties,
             exact_cache,
             validation_percent,
+            search_labels,
+            search_weight,
             only,
             out,
         } => {
@@ -162,6 +233,8 @@ fn main() {
                 exact,
                 selfplay: &selfplay,
                 percent: validation_percent,
+                search_labels: &search_labels,
+                search_weight,
             };
             run_fit(&sources, phases, &names, &params, &only, out.as_deref())
         }
@@ -292,19 +365,13 @@ struct Sources<'a> {
     exact: Option<(u32, &'a Path)>,
     selfplay: &'a [PathBuf],
     percent: u64,
+    search_labels: &'a [PathBuf],
+    search_weight: f32,
 }
 
-fn run_fit(
-    src: &Sources,
-    phases: usize,
-    names: &[String],
-    params: &fit::FitParams,
-    only: &[usize],
-    out: Option<&Path>,
-) -> Result<(), String> {
-    let t = Instant::now();
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let model = Model::new(&name_refs, phases)?;
+/// Every sample of the sources (WTHOR first, then the self-play files in order), with the
+/// counts printed.
+fn read_samples(src: &Sources) -> Result<Vec<Sample>, String> {
     let mut samples: Vec<Sample> = Vec::new();
     let s = data::wthor_samples(src.wthor, src.percent, src.exact, &mut samples)?;
     println!(
@@ -318,6 +385,78 @@ fn run_fit(
             f.display(),
             s.games,
             s.samples
+        );
+    }
+    Ok(samples)
+}
+
+fn run_label(
+    src: &Sources,
+    p: &search_labels::LabelParams,
+    eval: &str,
+    out: &Path,
+) -> Result<(), String> {
+    let t = Instant::now();
+    let source = EvalSource::named(eval)?;
+    let eval_name = match &source {
+        EvalSource::Simple => "simple".to_string(),
+        EvalSource::Trained(w) => format!("{eval} ({:016x})", w.checksum),
+    };
+    let samples = read_samples(src)?;
+    let boards = search_labels::pick(&samples, p);
+    println!(
+        "{} positions of {}-{} empties (part {} of {}), depth {}, eval {eval_name}",
+        boards.len(),
+        p.min_empties,
+        p.max_empties,
+        p.part,
+        p.every,
+        p.depth
+    );
+    let values = search_labels::search_values(&boards, p.depth, &source);
+    let header = format!(
+        "search labels: depth {}, eval {eval_name}, {}-{} empties, part {} of {} of the training positions\n\
+         sources: {} and {} self-play file(s), {}% held out\n\
+         <player hex> <opponent hex> <value, 1/100 disc, side to move's view>",
+        p.depth,
+        p.min_empties,
+        p.max_empties,
+        p.part,
+        p.every,
+        src.wthor.display(),
+        src.selfplay.len(),
+        src.percent
+    );
+    search_labels::write(out, &header, &boards, &values)?;
+    println!(
+        "{} positions in {:.1} s -> {}",
+        boards.len(),
+        t.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
+fn run_fit(
+    src: &Sources,
+    phases: usize,
+    names: &[String],
+    params: &fit::FitParams,
+    only: &[usize],
+    out: Option<&Path>,
+) -> Result<(), String> {
+    let t = Instant::now();
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let model = Model::new(&name_refs, phases)?;
+    let mut samples = read_samples(src)?;
+    for f in src.search_labels {
+        let labels = search_labels::read(f)?;
+        let n = search_labels::blend(&mut samples, &labels, src.search_weight);
+        println!(
+            "{}: {} search labels, {n} training positions relabelled (search weight {})",
+            f.display(),
+            labels.len(),
+            src.search_weight
         );
     }
     println!(
