@@ -13,7 +13,12 @@ pub struct SplitMix64(pub u64);
 impl SplitMix64 {
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
+        Self::mix(self.0)
+    }
+
+    /// The generator's mixing function on its own: a bijection of `u64` whose every output
+    /// bit depends on every input bit, so it also serves as a hash whose low bits are even.
+    pub fn mix(mut z: u64) -> u64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)

@@ -186,8 +186,6 @@ fn main() {
                 exact: None,
                 selfplay: &selfplay,
                 percent: validation_percent,
-                search_labels: &[],
-                search_weight: 0.0,
             };
             let params = search_labels::LabelParams {
                 depth,
@@ -196,10 +194,6 @@ fn main() {
                 every,
                 part,
             };
-            if part >= every.max(1) {
-                eprintln!("train: --part {part} must be less than --every {every}");
-                std::process::exit(2);
-            }
             run_label(&sources, &params, &eval, &out)
         }
         Command::Fit {
@@ -233,10 +227,20 @@ fn main() {
                 exact,
                 selfplay: &selfplay,
                 percent: validation_percent,
-                search_labels: &search_labels,
-                search_weight,
             };
-            run_fit(&sources, phases, &names, &params, &only, out.as_deref())
+            let blend = SearchLabels {
+                files: &search_labels,
+                weight: search_weight,
+            };
+            run_fit(
+                &sources,
+                &blend,
+                phases,
+                &names,
+                &params,
+                &only,
+                out.as_deref(),
+            )
         }
     };
     if let Err(e) = result {
@@ -341,14 +345,19 @@ fn verify_theoretical(dir: &Path, count: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// How a generated file names the evaluation it was made with: `simple`, or the name given
+/// and the weights' checksum.
+fn eval_label(name: &str, source: &EvalSource) -> String {
+    match source {
+        EvalSource::Simple => "simple".to_string(),
+        EvalSource::Trained(w) => format!("{name} ({:016x})", w.checksum),
+    }
+}
+
 fn run_selfplay(p: &selfplay::SelfPlayParams, eval: &str, out: &Path) -> Result<(), String> {
     let t = Instant::now();
     let source = EvalSource::named(eval)?;
-    let label = match &source {
-        EvalSource::Simple => "simple".to_string(),
-        EvalSource::Trained(w) => format!("{eval} ({:016x})", w.checksum),
-    };
-    let text = selfplay::generate(p, &source, &label);
+    let text = selfplay::generate(p, &source, &eval_label(eval, &source));
     std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     println!(
         "{} games in {:.1} s -> {}",
@@ -365,8 +374,13 @@ struct Sources<'a> {
     exact: Option<(u32, &'a Path)>,
     selfplay: &'a [PathBuf],
     percent: u64,
-    search_labels: &'a [PathBuf],
-    search_weight: f32,
+}
+
+/// Search-label files blended into the training labels (`fit --search-labels`).
+struct SearchLabels<'a> {
+    files: &'a [PathBuf],
+    /// The search value's share of a relabelled position's label.
+    weight: f32,
 }
 
 /// Every sample of the sources (WTHOR first, then the self-play files in order), with the
@@ -396,12 +410,15 @@ fn run_label(
     eval: &str,
     out: &Path,
 ) -> Result<(), String> {
+    if p.part >= p.every.max(1) {
+        return Err(format!(
+            "--part {} must be less than --every {}",
+            p.part, p.every
+        ));
+    }
     let t = Instant::now();
     let source = EvalSource::named(eval)?;
-    let eval_name = match &source {
-        EvalSource::Simple => "simple".to_string(),
-        EvalSource::Trained(w) => format!("{eval} ({:016x})", w.checksum),
-    };
+    let eval_name = eval_label(eval, &source);
     let samples = read_samples(src)?;
     let boards = search_labels::pick(&samples, p);
     println!(
@@ -439,6 +456,7 @@ fn run_label(
 
 fn run_fit(
     src: &Sources,
+    blend: &SearchLabels,
     phases: usize,
     names: &[String],
     params: &fit::FitParams,
@@ -448,15 +466,21 @@ fn run_fit(
     let t = Instant::now();
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let model = Model::new(&name_refs, phases)?;
+    if !(0.0..=1.0).contains(&blend.weight) {
+        return Err(format!(
+            "--search-weight {} must be within 0-1",
+            blend.weight
+        ));
+    }
     let mut samples = read_samples(src)?;
-    for f in src.search_labels {
+    for f in blend.files {
         let labels = search_labels::read(f)?;
-        let n = search_labels::blend(&mut samples, &labels, src.search_weight);
+        let n = search_labels::blend(&mut samples, &labels, blend.weight);
         println!(
             "{}: {} search labels, {n} training positions relabelled (search weight {})",
             f.display(),
             labels.len(),
-            src.search_weight
+            blend.weight
         );
     }
     println!(

@@ -15,6 +15,7 @@
 //! searched with a cleared table, so a file is the same whatever the number of threads.
 
 use crate::data::Sample;
+use othello_sdk::board::playout::SplitMix64;
 use othello_sdk::board::Board;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -61,12 +62,7 @@ pub fn pick(samples: &[Sample], p: &LabelParams) -> Vec<Board> {
 /// residue modulo `every` selects an even share of positions. (FNV-1a's low bits depend on
 /// the low bits of each byte only, the a and b files: all opening positions fell in one part.)
 fn board_hash(player: u64, opponent: u64) -> u64 {
-    fn mix(mut z: u64) -> u64 {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    mix(player ^ mix(opponent))
+    SplitMix64::mix(player ^ SplitMix64::mix(opponent))
 }
 
 /// Each board's value (1/100 disc, side to move's view) by a depth-`depth` midgame search,
