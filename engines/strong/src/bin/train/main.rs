@@ -430,7 +430,6 @@ fn run_label(
         p.every,
         p.depth
     );
-    let values = search_labels::search_values(&boards, p.depth, &source);
     let header = format!(
         "search labels: depth {}, eval {eval_name}, {}-{} empties, part {} of {} of the training positions\n\
          sources: {} and {} self-play file(s), {}% held out\n\
@@ -444,10 +443,18 @@ fn run_label(
         src.selfplay.len(),
         src.percent
     );
-    search_labels::write(out, &header, &boards, &values)?;
+    let resumed = search_labels::label_resumable(
+        out,
+        &header,
+        &boards,
+        p.depth,
+        &source,
+        search_labels::CHUNK,
+    )?;
     println!(
-        "{} positions in {:.1} s -> {}",
+        "{} positions ({resumed} of them from {}) in {:.1} s -> {}",
         boards.len(),
+        search_labels::partial_path(out).display(),
         t.elapsed().as_secs_f64(),
         out.display()
     );
