@@ -193,34 +193,30 @@ fn resume_point(partial: &Path, head: &str, boards: &[Board]) -> Result<usize, S
     };
     // A run killed during a write can leave half a line: keep the whole lines only.
     let whole = &body[..body.rfind('\n').map_or(0, |i| i + 1)];
-    let mut n = 0;
+    let first_line = head.lines().count() + 1;
     for (i, line) in whole.lines().enumerate() {
-        let (p, o, _) = parse_line(line).ok_or_else(|| {
-            format!(
-                "{}:{}: expected `<player hex> <opponent hex> <value>`",
-                partial.display(),
-                head.lines().count() + i + 1
-            )
-        })?;
-        if boards.get(n)
-            != Some(&Board {
-                player: p,
-                opponent: o,
-            })
-        {
+        let (p, o, _) = parse_line(line).ok_or_else(|| bad_line(partial, first_line + i))?;
+        if boards.get(i) != Some(&Board::new(p, o)) {
             return Err(format!(
                 "{}:{}: not the position this run searches next; delete the file to start over",
                 partial.display(),
-                head.lines().count() + i + 1
+                first_line + i
             ));
         }
-        n += 1;
     }
     if whole.len() < body.len() {
         std::fs::write(partial, format!("{head}{whole}"))
             .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
     }
-    Ok(n)
+    Ok(whole.lines().count())
+}
+
+/// The error for line `line` (1-based) of a label file that is not a label line.
+fn bad_line(path: &Path, line: usize) -> String {
+    format!(
+        "{}:{line}: expected `<player hex> <opponent hex> <value>`",
+        path.display()
+    )
 }
 
 /// One label line: player, opponent, value; `None` if it is not one.
@@ -245,13 +241,7 @@ pub fn read(path: &Path) -> Result<HashMap<(u64, u64), i16>, String> {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let (p, o, v) = parse_line(line).ok_or_else(|| {
-            format!(
-                "{}:{}: expected `<player hex> <opponent hex> <value>`",
-                path.display(),
-                i + 1
-            )
-        })?;
+        let (p, o, v) = parse_line(line).ok_or_else(|| bad_line(path, i + 1))?;
         map.insert((p, o), v);
     }
     Ok(map)
