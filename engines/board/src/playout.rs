@@ -18,6 +18,8 @@ impl SplitMix64 {
 
     /// The generator's mixing function on its own: a bijection of `u64` whose every output
     /// bit depends on every input bit, so it also serves as a hash whose low bits are even.
+    /// Inlined across crates: the strong engine hashes every search node with it.
+    #[inline]
     pub fn mix(mut z: u64) -> u64 {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -487,10 +487,9 @@ impl Searcher<'_> {
             return floor;
         }
         let n = b.empties();
-        let h = hash(&b);
         let mut tt_move = NO_MOVE;
         if self.use_tt {
-            if let Some(e) = self.local.probe(&b, h) {
+            if let Some(e) = self.local.probe(&b) {
                 if e.lower > alpha {
                     return e.lower;
                 }
@@ -536,7 +535,7 @@ impl Searcher<'_> {
                 let f = flip(k, &b, x);
                 let child = b.play_with_flips(x, f);
                 if probe_children {
-                    if let Some(e) = self.local.probe(&child, hash(&child)) {
+                    if let Some(e) = self.local.probe(&child) {
                         if -e.upper > alpha {
                             best = -e.upper;
                             best_move = x as u8;
@@ -582,7 +581,7 @@ impl Searcher<'_> {
             }
         }
         if self.use_tt {
-            self.local.store(&b, h, alpha, best, best_move);
+            self.local.store(&b, alpha, best, best_move);
         }
         best
     }

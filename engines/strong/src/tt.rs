@@ -14,6 +14,7 @@
 //! kind match); otherwise the entry with the lowest priority in the bucket goes, where an
 //! entry of an older search (age) ranks below every entry of the current one, then by depth.
 
+use othello_sdk::board::playout::SplitMix64;
 use othello_sdk::board::Board;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -96,17 +97,26 @@ pub struct Tt {
     age: AtomicU8,
 }
 
-/// 64-bit hash of a board (player and opponent are both significant): a multiply-xorshift
-/// mix, cheap enough to compute at every node instead of maintaining Zobrist keys.
+/// 64-bit hash of a board (player and opponent are both significant), cheap enough to compute
+/// at every node instead of maintaining Zobrist keys: the opponent's discs through SplitMix64's
+/// mixing function, XORed into the player's, and the sum mixed again.
+///
+/// Both words must be mixed in full before they meet. The first version multiplied each word
+/// by an odd constant (the opponent's rotated left by 31 first), XORed the products and mixed
+/// the result. A product carries a change only upwards, so a player disc added on a high
+/// square (56-63) and an opponent disc added on the square the rotation brings to the same bit
+/// (25-32) change only the products' top bits, where they can cancel: of the 39,513 positions
+/// of 8 or more empties below one 15-empty WTHOR endgame, 69 shared a key with another. One
+/// such pair, a 12-empty and a 10-empty node (`FIRST_VERSION_SHARED_KEY` in the tests below),
+/// sent the 10-empty node the other's exact bound (at least 38 where it is worth 32), and the
+/// solver returned -36 for that endgame, worth -32 (the crate's test
+/// `hash_collision_of_the_first_version_no_longer_misleads_the_solver`). Now two distinct
+/// boards share a key only if
+/// `mix(o1) ^ mix(o2) == p1 ^ p2` with `o1 != o2` (never when the opponents are equal: `mix`
+/// is a bijection), as for random keys.
 #[inline(always)]
 pub fn hash(b: &Board) -> u64 {
-    let mut h = b.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ b.opponent
-            .rotate_left(31)
-            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h ^ (h >> 32)
+    SplitMix64::mix(b.player ^ SplitMix64::mix(b.opponent))
 }
 
 impl Tt {
@@ -253,7 +263,8 @@ pub const LOCAL_TABLE_BITS: u32 = 14;
 /// (the selective endgame cuts only at 14 empties and more).
 pub struct LocalTable {
     entries: Vec<LocalEntry>,
-    mask: u64,
+    /// 64 minus the index's bits: the slot is the top bits of [`LocalTable::slot`]'s sum.
+    shift: u32,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -270,7 +281,7 @@ impl LocalTable {
     pub fn new(bits: u32) -> LocalTable {
         LocalTable {
             entries: vec![LocalEntry::default(); 1 << bits],
-            mask: (1u64 << bits) - 1,
+            shift: 64 - bits.clamp(1, 63),
         }
     }
 
@@ -279,11 +290,22 @@ impl LocalTable {
         self.entries.fill(LocalEntry::default());
     }
 
-    /// The bounds and move stored for `b` (hash `h`), as a shared-table entry of kind
-    /// [`KIND_END`].
+    /// Where `b` lives: the top bits of the two words' products with odd constants, XORed.
+    /// The top bits of a product depend on every bit of the word, so boards that differ
+    /// anywhere spread over the slots; two boards may share a slot, never an entry (the entry
+    /// holds the whole board), so this index need not be a strong key like [`hash`], and costs
+    /// two independent multiplications where `hash` chains four.
     #[inline(always)]
-    pub fn probe(&self, b: &Board, h: u64) -> Option<TtData> {
-        let e = &self.entries[(h & self.mask) as usize];
+    fn slot(&self, b: &Board) -> usize {
+        let x = b.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ b.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        (x >> self.shift) as usize
+    }
+
+    /// The bounds and move stored for `b`, as a shared-table entry of kind [`KIND_END`].
+    #[inline(always)]
+    pub fn probe(&self, b: &Board) -> Option<TtData> {
+        let e = &self.entries[self.slot(b)];
         let hit = e.player == b.player && e.opponent == b.opponent && (e.player | e.opponent) != 0;
         hit.then_some(TtData {
             lower: e.lower as i32,
@@ -298,13 +320,14 @@ impl LocalTable {
     /// Store the null-window result `score` of `b` against `alpha` (fail-soft), best move
     /// `mv`; the bounds of an entry of the same board are intersected.
     #[inline(always)]
-    pub fn store(&mut self, b: &Board, h: u64, alpha: i32, score: i32, mv: u8) {
+    pub fn store(&mut self, b: &Board, alpha: i32, score: i32, mv: u8) {
         let (mut lower, mut upper) = if score <= alpha {
             (-64, score)
         } else {
             (score, 64)
         };
-        let e = &mut self.entries[(h & self.mask) as usize];
+        let slot = self.slot(b);
+        let e = &mut self.entries[slot];
         if e.player == b.player && e.opponent == b.opponent {
             lower = lower.max(e.lower as i32);
             upper = upper.min(e.upper as i32);
@@ -322,6 +345,54 @@ impl LocalTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first version's key for both boards below (see [`hash`]).
+    const FIRST_VERSION_SHARED_KEY: [(u64, u64); 2] = [
+        (0x8080_9802_0080_0000, 0x3e7f_67fd_7f7f_5c1c),
+        (0xc080_9802_0080_0000, 0x3e7f_67fd_ff7f_5c1c),
+    ];
+
+    #[test]
+    fn boards_differing_in_the_high_squares_get_distinct_keys() {
+        let [(p1, o1), (p2, o2)] = FIRST_VERSION_SHARED_KEY;
+        let a = hash(&Board {
+            player: p1,
+            opponent: o1,
+        });
+        let b = hash(&Board {
+            player: p2,
+            opponent: o2,
+        });
+        assert_ne!(a, b);
+        // Player discs on any of squares 56-63 and opponent discs on any of 25-32 (65,536
+        // boards, the same discs elsewhere): the first version multiplied the player's word as
+        // it was and the opponent's rotated left by 31, so in both products these squares
+        // reach only the top 8 bits, and the 65,536 boards had 256 keys between them. Each
+        // gets its own key now, and their low 16 bits (a table's bucket index) spread as
+        // random keys' do.
+        let (base_p, base_o) = (0x0000_0010_0018_0000u64, 0x0000_0008_0000_1000u64);
+        let mut keys = Vec::with_capacity(1 << 16);
+        for high in 0..256u64 {
+            for low in 0..256u64 {
+                let b = Board {
+                    player: base_p | high << 56,
+                    opponent: base_o | low << 25,
+                };
+                keys.push(hash(&b));
+            }
+        }
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), keys.len(), "keys shared between boards");
+        let mut buckets = vec![0u32; 1 << 16];
+        for k in &keys {
+            buckets[(k & 0xffff) as usize] += 1;
+        }
+        // 2^16 random keys in 2^16 buckets leave e^-1 = 36.8% of them empty (sd 0.12%).
+        let empty = buckets.iter().filter(|&&n| n == 0).count() as f64 / 65536.0;
+        assert!((0.362..0.374).contains(&empty), "{empty}");
+    }
 
     #[test]
     fn pack_round_trip_and_bounds() {
