@@ -99,7 +99,7 @@ pub struct Tt {
 
 /// 64-bit hash of a board (player and opponent are both significant), cheap enough to compute
 /// at every node instead of maintaining Zobrist keys: the opponent's discs through SplitMix64's
-/// mixing function, XORed into the player's, and the sum mixed again.
+/// mixing function, XORed into the player's, and the result mixed again.
 ///
 /// Both words must be mixed in full before they meet. The first version multiplied each word
 /// by an odd constant (the opponent's rotated left by 31 first), XORed the products and mixed
@@ -111,9 +111,8 @@ pub struct Tt {
 /// sent the 10-empty node the other's exact bound (at least 38 where it is worth 32), and the
 /// solver returned -36 for that endgame, worth -32 (the crate's test
 /// `hash_collision_of_the_first_version_no_longer_misleads_the_solver`). Now two distinct
-/// boards share a key only if
-/// `mix(o1) ^ mix(o2) == p1 ^ p2` with `o1 != o2` (never when the opponents are equal: `mix`
-/// is a bijection), as for random keys.
+/// boards share a key only if `mix(o1) ^ mix(o2) == p1 ^ p2` with `o1 != o2` (never when the
+/// opponents are equal: `mix` is a bijection), as rarely as random keys do.
 #[inline(always)]
 pub fn hash(b: &Board) -> u64 {
     SplitMix64::mix(b.player ^ SplitMix64::mix(b.opponent))
@@ -263,7 +262,7 @@ pub const LOCAL_TABLE_BITS: u32 = 14;
 /// (the selective endgame cuts only at 14 empties and more).
 pub struct LocalTable {
     entries: Vec<LocalEntry>,
-    /// 64 minus the index's bits: the slot is the top bits of [`LocalTable::slot`]'s sum.
+    /// 64 minus the index's bits: how far [`LocalTable::slot`] shifts its mix down.
     shift: u32,
 }
 
