@@ -487,9 +487,10 @@ impl Searcher<'_> {
             return floor;
         }
         let n = b.empties();
+        let slot = self.local.slot(&b);
         let mut tt_move = NO_MOVE;
         if self.use_tt {
-            if let Some(e) = self.local.probe(&b) {
+            if let Some(e) = self.local.probe(&b, slot) {
                 if e.lower > alpha {
                     return e.lower;
                 }
@@ -535,7 +536,7 @@ impl Searcher<'_> {
                 let f = flip(k, &b, x);
                 let child = b.play_with_flips(x, f);
                 if probe_children {
-                    if let Some(e) = self.local.probe(&child) {
+                    if let Some(e) = self.local.probe(&child, self.local.slot(&child)) {
                         if -e.upper > alpha {
                             best = -e.upper;
                             best_move = x as u8;
@@ -581,7 +582,7 @@ impl Searcher<'_> {
             }
         }
         if self.use_tt {
-            self.local.store(&b, alpha, best, best_move);
+            self.local.store(&b, slot, alpha, best, best_move);
         }
         best
     }

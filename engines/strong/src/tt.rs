@@ -295,16 +295,17 @@ impl LocalTable {
     /// holds the whole board), so this index need not be a strong key like [`hash`], and costs
     /// two independent multiplications where `hash` chains four.
     #[inline(always)]
-    fn slot(&self, b: &Board) -> usize {
+    pub fn slot(&self, b: &Board) -> usize {
         let x = b.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ b.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
         (x >> self.shift) as usize
     }
 
-    /// The bounds and move stored for `b`, as a shared-table entry of kind [`KIND_END`].
+    /// The bounds and move stored for `b` (at [`LocalTable::slot`] `slot`), as a shared-table
+    /// entry of kind [`KIND_END`].
     #[inline(always)]
-    pub fn probe(&self, b: &Board) -> Option<TtData> {
-        let e = &self.entries[self.slot(b)];
+    pub fn probe(&self, b: &Board, slot: usize) -> Option<TtData> {
+        let e = &self.entries[slot];
         let hit = e.player == b.player && e.opponent == b.opponent && (e.player | e.opponent) != 0;
         hit.then_some(TtData {
             lower: e.lower as i32,
@@ -319,13 +320,12 @@ impl LocalTable {
     /// Store the null-window result `score` of `b` against `alpha` (fail-soft), best move
     /// `mv`; the bounds of an entry of the same board are intersected.
     #[inline(always)]
-    pub fn store(&mut self, b: &Board, alpha: i32, score: i32, mv: u8) {
+    pub fn store(&mut self, b: &Board, slot: usize, alpha: i32, score: i32, mv: u8) {
         let (mut lower, mut upper) = if score <= alpha {
             (-64, score)
         } else {
             (score, 64)
         };
-        let slot = self.slot(b);
         let e = &mut self.entries[slot];
         if e.player == b.player && e.opponent == b.opponent {
             lower = lower.max(e.lower as i32);
@@ -354,15 +354,7 @@ mod tests {
     #[test]
     fn boards_differing_in_the_high_squares_get_distinct_keys() {
         let [(p1, o1), (p2, o2)] = FIRST_VERSION_SHARED_KEY;
-        let a = hash(&Board {
-            player: p1,
-            opponent: o1,
-        });
-        let b = hash(&Board {
-            player: p2,
-            opponent: o2,
-        });
-        assert_ne!(a, b);
+        assert_ne!(hash(&Board::new(p1, o1)), hash(&Board::new(p2, o2)));
         // Player discs on any of squares 56-63 and opponent discs on any of 25-32 (65,536
         // boards, the same discs elsewhere): the first version multiplied the player's word as
         // it was and the opponent's rotated left by 31, so in both products these squares
