@@ -279,7 +279,8 @@ fn bench_signatures_and_the_bench_key() {
 
 /// NPS-scaled clocks: each shard benches on its own and plays its own clock; the factors are in
 /// each shard's tournament.json and report; merge says their spread, and the games (of engines
-/// whose moves do not depend on the clock) are those of an unsharded run.
+/// whose moves do not depend on the clock) are those of an unsharded run; the merged reports
+/// state the spread of the scales.
 #[test]
 fn nps_scaled_shards_play_their_own_clocks_and_merge_exactly() {
     let a = artifacts();
@@ -320,6 +321,19 @@ fn nps_scaled_shards_play_their_own_clocks_and_merge_exactly() {
         merged.stdout.contains("clock scale over 2 of 2 folders: x"),
         "{merged}"
     );
+    // The merged reports state the scaling of the clocks, with the shards' spread, and keep
+    // it when rewritten from the folder alone (as `harness analyze` does).
+    let (lowest, highest) = (factors[0].min(factors[1]), factors[0].max(factors[1]));
+    let spread = format!("scaled x{lowest:.3} to x{highest:.3} over 2 shards");
+    for rewrite in [false, true] {
+        if rewrite {
+            harness(dir.path(), &["analyze", "out/t", "--from-empties", "4"]).assert_success();
+        }
+        let md = std::fs::read_to_string(dir.join("out/t/report.md")).unwrap();
+        assert!(md.contains(&spread), "{spread}: {md}");
+        let json = std::fs::read_to_string(dir.join("out/t/report.json")).unwrap();
+        assert!(json.contains(&spread), "{spread}: {json}");
+    }
     assert_eq!(games_of(&dir.join("out/t")), games_of(&dir.join("full")));
 }
 

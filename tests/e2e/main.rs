@@ -18,6 +18,7 @@ mod external;
 mod fault_matrix;
 mod faults;
 mod frontend;
+mod misleading;
 mod output;
 mod plugin_errors;
 mod resume;

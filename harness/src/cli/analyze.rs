@@ -1,10 +1,10 @@
 //! `harness analyze`: where a run's games were lost, from exact solves (`tools::analyze`).
 
+use super::exit;
 use super::output::{say, say_raw};
 use crate::record::analysis::ANALYSIS_FILE;
 use crate::show::table;
-use crate::stats::analysis::engine_errors;
-use crate::stats::verdict::exit;
+use crate::stats::analysis::{engine_errors, solver_part};
 use crate::tools::analyze::AnalyzeArgs;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,8 +32,8 @@ pub struct Args {
     #[arg(long, value_name = "T")]
     threads: Option<u32>,
     /// Seconds one solve may take before it counts as failed.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = super::parse_seconds, allow_negative_numbers = true)]
+    timeout: Duration,
     /// Folder where a bare plugin name is looked up.
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
@@ -50,18 +50,23 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         options: args.options,
         jobs: args.jobs.unwrap_or(cores).max(1),
         threads: args.threads,
-        timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
+        timeout: args.timeout,
     };
     let summary = crate::tools::analyze::run(&analyze, |line| say!("{line}"))?;
     let errors = engine_errors(&summary.games);
     say_raw!("{}", table::analysis_table(&errors, args.from_empties));
+    if let Some(note) = solver_part(&summary.games).note() {
+        say!("{note}");
+    }
     let failed = summary.games.iter().filter(|g| g.error.is_some()).count();
     say!(
-        "\n{} games analysed ({failed} with an error), {} positions: {} from the cache, {} solved in {:.1} s ({} nodes); {}",
+        "\n{} games: {} analysed, {failed} with an error; {} positions: {} from the cache, {} solved, {} failed, in {:.1} s ({} nodes); {}",
+        summary.games.len(),
         summary.games.len() - failed,
         summary.positions,
         summary.cached,
         summary.solved,
+        summary.failed.len(),
         summary.elapsed.as_secs_f64(),
         summary.nodes,
         args.dir.join(ANALYSIS_FILE).display()

@@ -1,7 +1,7 @@
 //! `harness bench`: a plugin's signature (total nodes of fixed-depth searches) and speed.
 
+use super::exit;
 use super::output::Stdout;
-use crate::stats::verdict::exit;
 use crate::tools::bench::{BenchSpec, DEFAULT_DEPTH};
 
 /// Search the 16 built-in bench positions at a fixed depth (each after `new_game`, with

@@ -1,8 +1,8 @@
 //! `harness check`: a plugin's compliance suite, a table of passed and failed items.
 
+use super::exit;
 use super::output::Stdout;
 use crate::plan::config::rules::{parse_bytes, MIN_MEMORY_LIMIT};
-use crate::stats::verdict::exit;
 use crate::tools::check::{CheckSpec, Outcome};
 
 /// Check a plugin's compliance: how fast it stops, depth and node limits, passes and the end of

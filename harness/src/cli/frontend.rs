@@ -1,6 +1,6 @@
 //! `harness nboard` and `harness gtp`: a plugin served over a text protocol on stdin/stdout.
 
-use crate::stats::verdict::exit;
+use super::exit;
 use crate::tools::frontend::{gtp, nboard, FrontendArgs};
 use std::path::PathBuf;
 
@@ -20,8 +20,8 @@ pub struct Args {
     #[arg(long)]
     depth: Option<u32>,
     /// Search every move for this many seconds.
-    #[arg(long, conflicts_with = "depth")]
-    move_time: Option<f64>,
+    #[arg(long, value_name = "SECONDS", conflicts_with = "depth", value_parser = super::parse_seconds, allow_negative_numbers = true)]
+    move_time: Option<std::time::Duration>,
 }
 
 impl Args {
@@ -31,7 +31,7 @@ impl Args {
             plugin_dir: self.plugin_dir,
             options: self.options,
             depth: self.depth,
-            move_time: self.move_time,
+            move_time: self.move_time.map(|d| d.as_secs_f64()),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! `harness info`: a plugin's metadata and options, as its worker would load it.
 
+use super::exit;
 use super::output::say;
 use crate::plan::config::PluginRef;
-use crate::stats::verdict::exit;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 

@@ -1,10 +1,11 @@
 //! The command line: `harness run`, `stats`, `sprt`, … One file per command (as mini-redis
 //! has one per command): its `#[derive(clap::Args)]` struct and the `run` that reads its inputs,
-//! calls the stages below and maps the outcome to an exit code (`stats::verdict::exit`).
+//! calls the stages below and maps the outcome to an exit code (`exit`).
 
 mod analyze;
 mod bench;
 mod check;
+mod exit;
 mod frontend;
 mod info;
 mod merge;
@@ -20,7 +21,6 @@ mod tournament_flags;
 mod tune;
 mod worker;
 
-use crate::stats::verdict::exit;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -109,6 +109,26 @@ impl OnePlugin {
         anyhow::ensure!(plugin.is_file(), "no plugin file {}", plugin.display());
         Ok((plugin, options))
     }
+}
+
+/// The longest wait any flag of seconds may ask for (`--timeout`, `--interval`,
+/// `--move-time`): a million seconds, about 11.6 days.
+pub const MOST_SECONDS: f64 = 1e6;
+
+/// Parse a flag of seconds (`--timeout 600`, `--interval 0.5`): a finite number above 0 and at
+/// most [`MOST_SECONDS`]. The one parser of every such flag, so that `inf`, `nan`, `-1` or
+/// `1e300` are refused alike with a message, never clamped or panicked on.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !value.is_finite() || value <= 0.0 || value > MOST_SECONDS {
+        return Err(format!(
+            "`{text}`: give a number of seconds above 0 and at most {MOST_SECONDS:.0}"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(value))
 }
 
 /// Parse a `NAME=VALUE` engine option (for the command line).

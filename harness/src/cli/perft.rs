@@ -1,8 +1,8 @@
 //! `harness perft`: the move generator's correctness (the leaf counts of the published table)
 //! and its speed.
 
+use super::exit;
 use super::output::say;
-use crate::stats::verdict::exit;
 use othello_board::{Board, PassRule};
 use std::time::Instant;
 

@@ -1,8 +1,8 @@
 //! `harness replay`: step through a run's finished games on the board.
 
+use super::exit;
 use super::output::say_raw;
 use crate::show::tui::replay;
-use crate::stats::verdict::exit;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 

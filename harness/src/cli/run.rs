@@ -4,6 +4,7 @@
 //! This is where the stages meet: the coordinator (`play`) plays and journals; this command
 //! hands its progress to the views (`show`) and writes the reports, which only read records.
 
+use super::exit;
 use super::output::{say, say_raw};
 use super::tournament_flags::{OutputFlags, TournamentFlags};
 use crate::events::{ControlState, Event, EventSink, RunControl};
@@ -11,13 +12,13 @@ use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
 use crate::play::resume;
 use crate::play::tournament::{self, Observer, Progress, RunSummary};
+use crate::record::analysis::read_analysis;
 use crate::record::journal;
 use crate::record::GameRecord;
 use crate::show::tui::live::ui_loop;
 use crate::show::tui::terminal::{restore, Screen};
 use crate::show::{progress, report, table};
-use crate::stats::sprt::Decision;
-use crate::stats::verdict;
+use crate::stats::verdict::{self, Outcome};
 use crate::tools::bench::{self, BenchSpec};
 use anyhow::Context;
 use std::panic::AssertUnwindSafe;
@@ -65,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let mut t = args.tournament(&plugin_dir)?;
     if args.flags.print_toml {
         say_raw!("{}", t.definition.text);
-        return Ok(verdict::exit::SUCCESS);
+        return Ok(super::exit::SUCCESS);
     }
     let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
     let named = |e| name_the_flag(e, &names, &args.flags.engines);
@@ -195,6 +196,9 @@ fn restart(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
         report::MARKDOWN_FILE,
         report::HTML_FILE,
         super::merge::DECISION_FILE,
+        // The analysis describes the games set aside, not the new ones.
+        crate::record::analysis::ANALYSIS_FILE,
+        crate::tools::analyze::CACHE_FILE,
     ];
     if let Some(aside) = resume::set_aside(&t.out, &also)? {
         say!(
@@ -274,32 +278,84 @@ fn conclude(
     for b in &broken {
         say!("FAIL: {b}");
     }
-    let decided = summary
-        .sprt
-        .as_ref()
-        .is_some_and(|s| s.decision != Decision::Continue);
-    if summary.stopped_by_file && broken.is_empty() {
-        // The test (if any) is undecided here: the decision belongs to whoever wrote the file.
-        say!(
+    let decision = summary.sprt.as_ref().map(|s| s.decision);
+    let stopped = if summary.stopped_by_file {
+        // The decision belongs to whoever wrote the file.
+        Some(format!(
             "stopped by {}: {} of {} games played, no new pair started (running again resumes)",
             t.stop_file
                 .as_deref()
                 .map_or(String::new(), |f| f.display().to_string()),
             summary.records.len(),
             summary.planned
-        );
-        return verdict::exit::UNDECIDED;
-    }
-    if summary.records.len() < summary.planned && !decided && broken.is_empty() {
-        say!(
+        ))
+    } else if summary.records.len() < summary.planned {
+        Some(format!(
             "interrupted{}: {} of {} games played; run the same command again to resume",
             signalled.map(|s| format!(" by {s}")).unwrap_or_default(),
             summary.records.len(),
             summary.planned
-        );
-        return verdict::exit::UNDECIDED;
+        ))
+    } else {
+        None
+    };
+    let v = verdict::verdict(&verdict::Evidence {
+        decision,
+        broken: &broken,
+        stopped,
+        missing: None,
+    });
+    if v.outcome == Outcome::Interrupted {
+        say!("{}", v.reasons.join("; "));
     }
-    verdict::exit_code(summary.sprt.as_ref().map(|s| s.decision), &broken)
+    let code = exit::of(v.outcome);
+    let conclusion = report::VerdictReport {
+        exit_code: code,
+        outcome: v.outcome,
+        reasons: v.reasons,
+    };
+    let finished = v.outcome != Outcome::Interrupted;
+    write_reports(
+        t,
+        &summary.records,
+        Some(elapsed),
+        finished,
+        Some(&conclusion),
+    );
+    code
+}
+
+/// Write report.json, report.md and report.html of `t`'s folder, with the folder's analysis
+/// when it has one (a rewrite never drops what `harness analyze` found). A failure is a
+/// warning, never fatal: the journal is the record.
+pub(super) fn write_reports(
+    t: &Tournament,
+    records: &[GameRecord],
+    elapsed: Option<Duration>,
+    finished: bool,
+    verdict: Option<&report::VerdictReport>,
+) {
+    let analysis = match read_analysis(&t.out) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("warning: the reports leave the analysis out: {e:#}");
+            Vec::new()
+        }
+    };
+    let input = report::ReportInput {
+        tournament: t,
+        records,
+        elapsed,
+        finished,
+        analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
+        verdict,
+    };
+    if let Err(e) = report::write_reports(&t.out, &input) {
+        eprintln!(
+            "warning: cannot write the reports in {}: {e:#}",
+            t.out.display()
+        );
+    }
 }
 
 /// The plain line for a piece of progress, if it has one.
@@ -366,7 +422,7 @@ fn header_line(t: &Tournament) -> String {
 const REPORT_REFRESH: Duration = Duration::from_secs(2);
 
 /// Rewrites report.json, report.md and report.html now and then during a run (they only read
-/// the records), and once at its end. A report costs time proportional to the games, so long
+/// the records); the run's conclusion writes them a last time, with its verdict. A report costs time proportional to the games, so long
 /// runs refresh less often. A failure is a warning, never fatal: the journal is the record.
 pub(super) struct ReportRefresh<'t> {
     tournament: &'t Tournament,
@@ -393,30 +449,13 @@ impl<'t> ReportRefresh<'t> {
                 self.cost = t0.elapsed();
                 self.last = Instant::now();
             }
-            Progress::Finished {
-                records,
-                elapsed,
-                complete,
-            } => self.write(records, elapsed, complete),
+            // The last reports come with the verdict, from whoever concludes the run.
             _ => {}
         }
     }
 
     fn write(&self, records: &[GameRecord], elapsed: Duration, finished: bool) {
-        let t = self.tournament;
-        let input = report::ReportInput {
-            tournament: t,
-            records,
-            elapsed: Some(elapsed),
-            finished,
-            analysis: None,
-        };
-        if let Err(e) = report::write_reports(&t.out, &input) {
-            eprintln!(
-                "warning: cannot write the reports in {}: {e:#}",
-                t.out.display()
-            );
-        }
+        write_reports(self.tournament, records, Some(elapsed), finished, None);
     }
 }
 
@@ -588,5 +627,5 @@ fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyhow::Result<i
             (false, _) => "",
         }
     );
-    Ok(verdict::exit::H1)
+    Ok(super::exit::H1)
 }

@@ -1,10 +1,9 @@
 //! `harness solve`: exact scores of an OBF file's positions from a plugin, checked.
 
+use super::exit;
 use super::output::Stdout;
-use crate::stats::verdict::exit;
 use crate::tools::solve::SolveArgs;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Solve every position of an OBF file exactly with an engine (in a worker process) and
 /// check the scores: exit code 1 if one is wrong.
@@ -25,8 +24,8 @@ pub struct Args {
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
     /// Seconds to wait for one position before giving up.
-    #[arg(long, value_name = "SECONDS", default_value_t = 3600.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "3600", value_parser = super::parse_seconds, allow_negative_numbers = true)]
+    timeout: std::time::Duration,
 }
 
 /// One line per position and the totals on standard output; exit code 1 when a score is wrong.
@@ -37,7 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         plugin_dir: args.plugin_dir,
         options: args.options,
         threads: args.threads,
-        timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
+        timeout: args.timeout,
     };
     let summary = crate::tools::solve::run(&solve, &mut Stdout)?;
     Ok(if summary.wrong > 0 {

@@ -3,7 +3,6 @@
 use super::output::{say, say_raw};
 use crate::show::table;
 use crate::stats::sprt::{Model, Sample, SprtParams, Unit};
-use crate::stats::verdict;
 
 /// Compute a sequential test from result counts alone (exit code as for `run`).
 #[derive(clap::Args)]
@@ -106,5 +105,5 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         say!("nElo     {nelo}");
     }
     say_raw!("{}", table::sprt_summary(&status, "candidate", "baseline"));
-    Ok(verdict::exit_code(Some(status.decision), &[]))
+    Ok(crate::cli::exit::of_decision(status.decision))
 }

@@ -1,10 +1,10 @@
 //! `harness sprt-sim`: the resampling study of how many games each sequential test needs on a
 //! journal's real game pairs (`stats::sprt_sim`).
 
+use super::exit;
 use super::output::say;
 use crate::record::{journal, outcomes};
 use crate::stats::sprt::{Model, SprtParams, Unit};
-use crate::stats::verdict::exit;
 use anyhow::Context;
 use std::path::PathBuf;
 

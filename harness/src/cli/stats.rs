@@ -1,11 +1,10 @@
 //! `harness stats`: the tables of a journal, recomputed from its records alone.
 
+use super::exit;
 use super::output::say_raw;
 use crate::record::analysis::read_analysis;
 use crate::record::journal;
 use crate::show::{report, table};
-use crate::stats::analysis::engine_errors;
-use crate::stats::verdict::exit;
 use std::path::{Path, PathBuf};
 
 /// Recompute the statistics of a finished or interrupted run from its games.jsonl (or its
@@ -36,8 +35,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     say_raw!("{}", table::final_tables(&records));
     let folder = path.parent().unwrap_or(Path::new("."));
     let analysis = read_analysis(folder)?;
-    if let Some(from) = analysis.iter().map(|g| g.from_empties).max() {
-        say_raw!("{}", table::analysis_table(&engine_errors(&analysis), from));
+    if !analysis.is_empty() {
+        let a = report::analysis_report(&analysis, &records);
+        say_raw!("{}", table::analysis_table(&a.engines, a.from_empties));
+        for note in a.notes() {
+            say_raw!("{note}\n");
+        }
     }
     if let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) {
         if let Ok(t) = crate::play::resume::tournament_of(&pinned) {
@@ -55,7 +58,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 /// Rewrite the reports of an output folder from its files alone: the tournament it is pinned
-/// to, its journal and its analysis (after `harness analyze`). A folder without a
+/// to, its journal, its analysis (after `harness analyze`) and what its last report said of
+/// the run's end. A folder without a
 /// `tournament.json` (a journal copied on its own) has no tournament to report on: nothing is
 /// written.
 pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
@@ -71,12 +75,17 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
         Vec::new()
     };
     let analysis = read_analysis(folder)?;
+    // The run's own word on its end stands: a rewrite neither ends a live run nor revives a
+    // finished one.
+    let (finished, verdict) =
+        report::read_conclusion(folder).unwrap_or_else(|| (records.len() >= t.game_count(), None));
     let input = report::ReportInput {
         tournament: &t,
         records: &records,
         elapsed: None,
-        finished: true,
+        finished,
         analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
+        verdict: verdict.as_ref(),
     };
     report::write_reports(folder, &input)
 }

@@ -8,6 +8,7 @@
 //! applies the shards' complete iterations and rewrites that file (`play::tune`, "Over
 //! shards", says how, and what it costs against one machine).
 
+use super::exit;
 use super::merge::WatchPause;
 use super::output::{say, say_raw};
 use super::run::{coordinator_runtime, run_live, warn_if_oversubscribed, StopOnSignals};
@@ -20,8 +21,7 @@ use crate::play::tune::aggregate::aggregate;
 use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
 use crate::record::journal;
 use crate::record::tune::{rewrite_lines, ThetaFile, TuneLine, THETA_FILE, TUNE_FILE};
-use crate::show::report::{self, tune as tune_report};
-use crate::stats::verdict::exit;
+use crate::show::report::tune as tune_report;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,10 +62,12 @@ pub struct Args {
     #[arg(
         long,
         value_name = "SECONDS",
-        default_value_t = 5.0,
+        default_value = "5",
+        value_parser = super::parse_seconds,
+        allow_negative_numbers = true,
         requires = "watch"
     )]
-    interval: f64,
+    interval: Duration,
 }
 
 /// The file with the final values, one `options = { … }` line ready to paste.
@@ -237,19 +239,13 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
 /// The games' reports, as `run` writes them (a shard's cover its own games; `merge` of the
 /// folder writes those of all).
 fn write_game_reports(m: &Tournament, summary: &RunSummary, started: Instant) {
-    let input = report::ReportInput {
-        tournament: m,
-        records: &summary.records,
-        elapsed: Some(started.elapsed()),
-        finished: summary.records.len() >= summary.planned,
-        analysis: None,
-    };
-    if let Err(e) = report::write_reports(&m.out, &input) {
-        eprintln!(
-            "warning: cannot write the reports in {}: {e:#}",
-            m.out.display()
-        );
-    }
+    super::run::write_reports(
+        m,
+        &summary.records,
+        Some(started.elapsed()),
+        summary.records.len() >= summary.planned,
+        None,
+    );
 }
 
 /// A shard's end: what it played; θ is the aggregator's.
@@ -299,7 +295,7 @@ fn aggregate_shards(
     let tuned = t.engines[cfg.engine].name.clone();
     let mut pause = args
         .watch
-        .then(|| WatchPause::new(Duration::from_secs_f64(args.interval.max(0.01))))
+        .then(|| WatchPause::new(args.interval))
         .transpose()?;
     let mut last_applied = None;
     let mut failures = 0;

@@ -1,6 +1,6 @@
 //! `harness worker`: the process an engine runs in, started by the coordinator (hidden).
 
-use crate::stats::verdict::exit;
+use super::exit;
 use std::path::PathBuf;
 
 /// Internal: an engine worker process (started by the coordinator).

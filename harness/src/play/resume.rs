@@ -256,7 +256,11 @@ pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
             .cloned()
             .context("no `definition` (written by an older harness)")?,
     )?;
-    let t = definition.parse()?;
+    let mut t = definition.parse()?;
+    // The clock scale the run measured (or a merge's, over its shards) is the run's own.
+    t.clock_scale = v
+        .get("clock_scale")
+        .and_then(|c| serde_json::from_value(c.clone()).ok());
     // A tune's folders hold its tune match (θ+ against θ−), not the file's tournament: the
     // engines pinned say which.
     let pinned: Vec<&str> = v["engines"]
@@ -267,6 +271,7 @@ pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
         let names: Vec<&str> = m.engines.iter().map(|e| e.name.as_str()).collect();
         if names == pinned {
             m.out = t.out.clone();
+            m.clock_scale = t.clock_scale.clone();
             return Ok(m);
         }
     }

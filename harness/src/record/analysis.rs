@@ -2,7 +2,8 @@
 //! per game, and the cache of solved positions it is computed from.
 //!
 //! Key names are stable (users' scripts read them): `game`, `from_empties`, `value`, `moves`
-//! (`square`, `color`, `empties`, `value`, `loss`) and `decisive`. Values are exact final disc
+//! (`square`, `color`, `empties`, `value`, `loss`, and `solver` on the moves of an
+//! adjudication's exact line) and `decisive`. Values are exact final disc
 //! differences from Black's view; a loss is in discs from the mover's view, 0 for a best move.
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,10 @@ pub struct AnalysedMove {
     pub value: i32,
     /// Discs the move lost against the best one, from the mover's view (0: a best move).
     pub loss: u32,
+    /// Played by the adjudication's exact solver, not by an engine: scored like any move (a
+    /// best move, loss 0), but left out of every engine's figures. Absent when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub solver: bool,
 }
 
 /// One game's analysis, from its first position with `from_empties` or fewer empties.
@@ -32,15 +37,17 @@ pub struct AnalysedGame {
     /// The journal's game number (from 0).
     pub game: usize,
     pub from_empties: u32,
-    /// The exact value at the first analysed position, Black's view.
-    pub value: i32,
+    /// The exact value at the first analysed position, Black's view; null for a game that
+    /// could not be analysed (`error` says why).
+    pub value: Option<i32>,
     pub moves: Vec<AnalysedMove>,
     /// The index in `moves` of the first move after which its mover's theoretical result got
     /// worse (win to draw or loss, draw to loss); null when none did.
     pub decisive: Option<usize>,
     /// The exact value where the line ends, Black's view: the final score of a game played
-    /// to the end (or adjudicated), the value of the position of a forfeit.
-    pub final_value: i32,
+    /// to the end (or adjudicated), the value of the position of a forfeit; null for a game
+    /// that could not be analysed.
+    pub final_value: Option<i32>,
     /// The engines, and the game's recorded result (Black's disc difference; ±64 for a
     /// forfeit).
     pub black: String,

@@ -21,6 +21,11 @@
 //! it lost per game, the points it threw away (each move that turned its theoretical result
 //! worse costs the difference, 1 for a win, ½ for a draw), and how many games it had already
 //! lost, or won, at the first analysed position. The same by empties bucket.
+//!
+//! Moves of an adjudication's exact line (the solver's, not an engine's) are in the game's
+//! line, so its values and identity hold, but in no engine's figures: a game adjudicated at
+//! 14 empties and analysed from 12 holds no engine move at all. [`solver_part`] counts what
+//! was left out, for the line under each table.
 
 use crate::record::analysis::{AnalysedGame, AnalysedMove};
 use serde::Serialize;
@@ -82,6 +87,7 @@ pub fn score_line(
             empties: m.empties,
             value: values[i],
             loss: (before - after) as u32,
+            solver: false,
         });
     }
     Ok((scored, decisive))
@@ -185,7 +191,10 @@ pub fn engine_errors(games: &[AnalysedGame]) -> Vec<EngineErrors> {
         });
         out.len() - 1
     };
-    for g in games.iter().filter(|g| g.error.is_none()) {
+    for g in games.iter().filter(|g| counts_for_engines(g)) {
+        let (Some(value), Some(final_value)) = (g.value, g.final_value) else {
+            continue;
+        };
         let sides = [
             (index(&g.black, &mut out), 1),
             (index(&g.white, &mut out), -1),
@@ -193,16 +202,19 @@ pub fn engine_errors(games: &[AnalysedGame]) -> Vec<EngineErrors> {
         for &(e, side) in &sides {
             let engine = &mut out[e];
             engine.games += 1;
-            engine.lost_before += u64::from(side * g.value < 0);
-            engine.won_before += u64::from(side * g.value > 0);
+            engine.lost_before += u64::from(side * value < 0);
+            engine.won_before += u64::from(side * value > 0);
         }
         for (i, m) in g.moves.iter().enumerate() {
+            if m.solver {
+                continue;
+            }
             let (e, side) = if m.color == "black" {
                 sides[0]
             } else {
                 sides[1]
             };
-            let after = g.moves.get(i + 1).map_or(g.final_value, |next| next.value);
+            let after = g.moves.get(i + 1).map_or(final_value, |next| next.value);
             let thrown = half_points(side * m.value) - half_points(side * after);
             let engine = &mut out[e];
             engine.all.add(m, thrown.max(0));
@@ -216,6 +228,54 @@ pub fn engine_errors(games: &[AnalysedGame]) -> Vec<EngineErrors> {
         }
     }
     out
+}
+
+/// Whether a game counts in the engines' figures: analysed without an error, and with at
+/// least its first analysed move an engine's (a line the adjudication's solver played from
+/// its start holds no move of either engine).
+fn counts_for_engines(g: &AnalysedGame) -> bool {
+    g.error.is_none() && g.moves.first().is_none_or(|m| !m.solver)
+}
+
+/// What the engines' figures leave out: the moves the adjudication's exact solver played
+/// (passes aside), and the games whose analysed line it played from the start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SolverPart {
+    pub moves: u64,
+    pub games: u64,
+}
+
+/// The solver's part of the analysed games (those without an error).
+pub fn solver_part(games: &[AnalysedGame]) -> SolverPart {
+    let analysed = games.iter().filter(|g| g.error.is_none());
+    SolverPart {
+        moves: analysed
+            .clone()
+            .flat_map(|g| &g.moves)
+            .filter(|m| m.solver && m.square != "pass")
+            .count() as u64,
+        games: analysed.filter(|g| !counts_for_engines(g)).count() as u64,
+    }
+}
+
+impl SolverPart {
+    /// The line under an analysis table that says what it left out, when it left out anything.
+    pub fn note(&self) -> Option<String> {
+        (self.moves > 0).then(|| {
+            format!(
+                "{} moves of the adjudication's exact solver are left out of the engines' figures{}",
+                self.moves,
+                if self.games > 0 {
+                    format!(
+                        " (and {} games whose analysed part the solver played from its start)",
+                        self.games
+                    )
+                } else {
+                    String::new()
+                }
+            )
+        })
+    }
 }
 
 #[cfg(test)]
@@ -287,10 +347,10 @@ mod tests {
         let game = AnalysedGame {
             game: 0,
             from_empties: 22,
-            value: 4,
+            value: Some(4),
             moves: scored,
             decisive,
-            final_value: -2,
+            final_value: Some(-2),
             black: "a".into(),
             white: "b".into(),
             score: -2,
@@ -312,5 +372,44 @@ mod tests {
         // Buckets from 22: 22-19 holds a1, 12-1 holds c1.
         assert_eq!(a.buckets[0].2.moves, 1);
         assert_eq!(a.buckets.last().unwrap().2.discs_lost, 8);
+    }
+
+    /// The adjudication's moves are the solver's: in the line (the identity holds), in no
+    /// engine's figures; a line the solver played from its start counts for neither engine.
+    #[test]
+    fn the_solvers_moves_count_for_no_engine() {
+        let moves = line(&[("a1", true, 14), ("b1", false, 13), ("c1", true, 12)]);
+        let (mut scored, decisive) = score_line(&moves, &[4, 4, 6, 6]).unwrap();
+        scored[1].solver = true;
+        scored[2].solver = true;
+        let game = |moves: Vec<AnalysedMove>| AnalysedGame {
+            game: 0,
+            from_empties: 14,
+            value: Some(4),
+            moves,
+            decisive,
+            final_value: Some(6),
+            black: "a".into(),
+            white: "b".into(),
+            score: 6,
+            error: None,
+        };
+        let errors = engine_errors(&[game(scored.clone())]);
+        assert_eq!((errors[0].all.moves, errors[0].games), (1, 1));
+        assert_eq!((errors[1].all.moves, errors[1].all.discs_lost), (0, 0));
+        assert_eq!(
+            solver_part(&[game(scored.clone())]),
+            SolverPart { moves: 2, games: 0 }
+        );
+        let mut all_solver = scored;
+        all_solver[0].solver = true;
+        let errors = engine_errors(&[game(all_solver.clone())]);
+        assert!(errors.iter().all(|e| e.games == 0 && e.all.moves == 0));
+        let part = solver_part(&[game(all_solver)]);
+        assert_eq!(part, SolverPart { moves: 3, games: 1 });
+        assert_eq!(
+            part.note().unwrap(),
+            "3 moves of the adjudication's exact solver are left out of the engines' figures (and 1 games whose analysed part the solver played from its start)"
+        );
     }
 }

@@ -1,37 +1,17 @@
-//! The verdict of a run, as an exit code a CI job can act on.
+//! The verdict of a run: whether it passed, failed or ended undecided, and why.
 //!
-//! Two things decide it: the sequential test's decision, when the tournament has one, and the
-//! fail-on rules (an engine's `fail-on`, or the `[sprt]` table's `fail-on-crash` /
-//! `fail-on-forfeit` for the candidate): a forfeit a rule covers fails the run whatever the
-//! results say. `run`, `sprt` and `merge` all end here, so they exit alike:
-//!
-//! | code | meaning |
-//! | --- | --- |
-//! | 0 | H1 accepted, or no test and no rule broken |
-//! | 1 | H0 accepted, or a fail-on rule was broken |
-//! | 2 | an error (bad input, missing plugin, …); never decided here |
-//! | 3 | the test ended undecided |
+//! Three things decide it: the fail-on rules (an engine's `fail-on`, or the `[sprt]` table's
+//! `fail-on-crash` / `fail-on-forfeit` for the candidate), whose broken rule fails the run
+//! whatever the results say; whether the run played all it was to play (a run stopped by a
+//! signal or a stop file is interrupted); and the sequential test's decision, when the
+//! tournament has one. `run`, `sprt` and `merge` all end here, so they end alike; the command
+//! line turns an [`Outcome`] into the process's exit code (`cli::exit`), and the reports
+//! state the same verdict.
 
 use super::sprt::Decision;
 use crate::record::{GameRecord, Termination};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// Exit codes of the `harness` program.
-pub mod exit {
-    /// A command that did what it was asked (perft, stats, info, a front-end session, …).
-    pub const SUCCESS: i32 = 0;
-    /// Success; with an SPRT: H1 accepted (the candidate is stronger).
-    pub const H1: i32 = 0;
-    /// H0 accepted (not stronger), or a forfeit under a fail-on rule.
-    pub const H0: i32 = 1;
-    /// A check found something wrong: a wrong exact score (`solve`), a failed compliance item.
-    pub const FAILURE: i32 = 1;
-    /// Any error: bad input, a missing or mismatched plugin, an unwritable output folder.
-    pub const ERROR: i32 = 2;
-    /// The test ended undecided (the game budget ran out, or the run was stopped first).
-    pub const UNDECIDED: i32 = 3;
-}
 
 /// Which of an engine's forfeits make the whole run fail, for CI jobs that must go red when an
 /// engine under test crashes even though it won the match.
@@ -121,15 +101,91 @@ pub fn broken_rules(rules: &[(String, FailOn)], records: &[GameRecord]) -> Vec<R
     broken
 }
 
-/// The exit code: a broken rule fails the run; otherwise the test's decision (no test: 0).
-pub fn exit_code(decision: Option<Decision>, broken: &[RuleBroken]) -> i32 {
-    if !broken.is_empty() {
-        return exit::H0;
+/// How a run ended, as a CI job acts on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// H1 accepted, or no test and every game played with no rule broken.
+    Pass,
+    /// H0 accepted, or a fail-on rule was broken.
+    Fail,
+    /// The test's game budget ran out before it decided.
+    Undecided,
+    /// Stopped (a signal, a stop file) before every game was played and before the test
+    /// decided; running it again resumes.
+    Interrupted,
+    /// A merge of shards that do not hold every game yet.
+    Incomplete,
+}
+
+impl Outcome {
+    /// `PASS`, `FAIL`, … as a report's headline opens.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Undecided => "UNDECIDED",
+            Outcome::Interrupted => "INTERRUPTED",
+            Outcome::Incomplete => "INCOMPLETE",
+        }
     }
-    match decision {
-        None | Some(Decision::AcceptH1) => exit::H1,
-        Some(Decision::AcceptH0) => exit::H0,
-        Some(Decision::Continue) => exit::UNDECIDED,
+}
+
+/// What decides a run's verdict.
+#[derive(Clone, Debug, Default)]
+pub struct Evidence<'a> {
+    /// The test's decision, when the tournament has one.
+    pub decision: Option<Decision>,
+    /// The fail-on rules the games broke.
+    pub broken: &'a [RuleBroken],
+    /// Why the run stopped before its end (`interrupted by SIGINT: 14 of 400 games played`),
+    /// when it did; `None` for a run that played all it was to play.
+    pub stopped: Option<String>,
+    /// A merge: why not every game is in (`12 of 16 games`), when some are missing.
+    pub missing: Option<String>,
+}
+
+/// A run's verdict: its outcome and the reasons, one sentence each (the broken rules first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub reasons: Vec<String>,
+}
+
+/// The verdict: a broken rule fails the run; a run stopped before the test decided is
+/// interrupted (or, merged, incomplete); otherwise the test's decision (no test: a pass).
+pub fn verdict(e: &Evidence) -> Verdict {
+    let decided = matches!(e.decision, Some(Decision::AcceptH0 | Decision::AcceptH1));
+    if !e.broken.is_empty() {
+        return Verdict {
+            outcome: Outcome::Fail,
+            reasons: e.broken.iter().map(ToString::to_string).collect(),
+        };
+    }
+    if let (Some(why), false) = (&e.stopped, decided) {
+        return Verdict {
+            outcome: Outcome::Interrupted,
+            reasons: vec![why.clone()],
+        };
+    }
+    if let (Some(why), false) = (&e.missing, decided) {
+        return Verdict {
+            outcome: Outcome::Incomplete,
+            reasons: vec![why.clone()],
+        };
+    }
+    let (outcome, reason) = match e.decision {
+        None => (Outcome::Pass, "every game played, no fail-on rule broken"),
+        Some(Decision::AcceptH1) => (Outcome::Pass, "the test accepted H1"),
+        Some(Decision::AcceptH0) => (Outcome::Fail, "the test accepted H0"),
+        Some(Decision::Continue) => (
+            Outcome::Undecided,
+            "the test ran out of games before it decided",
+        ),
+    };
+    Verdict {
+        outcome,
+        reasons: vec![reason.to_string()],
     }
 }
 
@@ -145,15 +201,41 @@ mod tests {
             first_game: 4,
             first_reason: "crashed".into(),
         };
+        let outcome = |decision, broken: &[RuleBroken], stopped: Option<&str>| {
+            verdict(&Evidence {
+                decision,
+                broken,
+                stopped: stopped.map(str::to_string),
+                missing: None,
+            })
+            .outcome
+        };
+        let one = std::slice::from_ref(&broken);
+        assert_eq!(outcome(Some(Decision::AcceptH1), one, None), Outcome::Fail);
+        assert_eq!(outcome(None, one, Some("SIGINT")), Outcome::Fail);
+        assert_eq!(outcome(None, &[], None), Outcome::Pass);
+        assert_eq!(outcome(Some(Decision::AcceptH1), &[], None), Outcome::Pass);
+        assert_eq!(outcome(Some(Decision::AcceptH0), &[], None), Outcome::Fail);
         assert_eq!(
-            exit_code(Some(Decision::AcceptH1), std::slice::from_ref(&broken)),
-            1
+            outcome(Some(Decision::Continue), &[], None),
+            Outcome::Undecided
         );
-        assert_eq!(exit_code(None, std::slice::from_ref(&broken)), 1);
-        assert_eq!(exit_code(None, &[]), 0);
-        assert_eq!(exit_code(Some(Decision::AcceptH1), &[]), 0);
-        assert_eq!(exit_code(Some(Decision::AcceptH0), &[]), 1);
-        assert_eq!(exit_code(Some(Decision::Continue), &[]), 3);
+        assert_eq!(
+            outcome(Some(Decision::Continue), &[], Some("SIGINT")),
+            Outcome::Interrupted
+        );
+        assert_eq!(outcome(None, &[], Some("SIGINT")), Outcome::Interrupted);
+        // A test that decided before the stop stays decided.
+        assert_eq!(
+            outcome(Some(Decision::AcceptH0), &[], Some("SIGINT")),
+            Outcome::Fail
+        );
+        let failed = verdict(&Evidence {
+            decision: Some(Decision::AcceptH1),
+            broken: one,
+            ..Evidence::default()
+        });
+        assert_eq!(failed.reasons, [broken.to_string()]);
         assert_eq!(
             broken.to_string(),
             "cand forfeited 1 game(s) (first: game 5, crashed); the run fails whatever the results say"

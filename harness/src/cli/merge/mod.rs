@@ -18,17 +18,17 @@ mod watch;
 pub(crate) use watch::WatchPause;
 
 use super::output::{say, say_raw};
-use crate::plan::config::Tournament;
+use crate::cli::exit;
+use crate::plan::config::{ClockScale, Tournament};
 use crate::plan::schedule::{PairedSchedule, Shard};
 use crate::play::resume::{same_tournament, shard_of, tournament_of};
-use crate::record::analysis::read_analysis;
 use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::merge::JournalIndex;
 use crate::record::GameRecord;
 use crate::show::{report, table};
 use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, SprtStatus};
-use crate::stats::verdict;
+use crate::stats::verdict::{self, Outcome};
 use anyhow::{bail, Context};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -53,8 +53,8 @@ pub struct Args {
     #[arg(long)]
     watch: bool,
     /// Seconds between two looks at the journals (with --watch).
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-    interval: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::cli::parse_seconds, allow_negative_numbers = true)]
+    interval: std::time::Duration,
     /// The file the shards watch (`run --stop-file`): written when the test decides.
     #[arg(long, value_name = "PATH")]
     stop_file: Option<PathBuf>,
@@ -150,42 +150,35 @@ fn output_folder(
     }
 }
 
-/// `tournament.json` without its shard: the merged folder's.
-fn unsharded(text: &str) -> anyhow::Result<String> {
+/// `tournament.json` without its shard: the merged folder's, with the shards' clock scales
+/// merged (each shard's own measure is not the merged run's).
+fn unsharded(text: &str, scale: Option<&ClockScale>) -> anyhow::Result<String> {
     let mut v: serde_json::Value = serde_json::from_str(text).context("tournament.json")?;
     if let Some(o) = v.as_object_mut() {
         o.remove("shard");
-        // A shard's own measure (NPS-scaled clocks), not the merged tournament's.
         o.remove("clock_scale");
+        if let Some(scale) = scale {
+            o.insert("clock_scale".into(), serde_json::to_value(scale)?);
+        }
     }
     Ok(serde_json::to_string_pretty(&v)? + "\n")
 }
 
-/// With NPS-scaled clocks, the factors the shards measured (each folder's `tournament.json`
-/// keeps its own): `clock scale over 2 folders: x0.412 to x0.455 (spread 10.4%)`.
-fn clock_spread(folders: &[PathBuf]) -> anyhow::Result<Option<String>> {
-    let mut factors = Vec::new();
+/// With NPS-scaled clocks, the scales the shards measured (each folder's `tournament.json`
+/// keeps its own).
+fn clock_scales(folders: &[PathBuf]) -> anyhow::Result<Vec<ClockScale>> {
+    let mut scales = Vec::new();
     for folder in folders {
         let path = folder.join(FINGERPRINT_FILE);
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         let v: serde_json::Value =
             serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
-        if let Some(f) = v["clock_scale"]["factor"].as_f64() {
-            factors.push(f);
+        if let Ok(scale) = serde_json::from_value::<ClockScale>(v["clock_scale"].clone()) {
+            scales.push(scale);
         }
     }
-    if factors.is_empty() {
-        return Ok(None);
-    }
-    let min = factors.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = factors.iter().copied().fold(0.0, f64::max);
-    Ok(Some(format!(
-        "clock scale over {} of {} folders: x{min:.3} to x{max:.3} (spread {:.1}%)",
-        factors.len(),
-        folders.len(),
-        (max / min - 1.0) * 100.0
-    )))
+    Ok(scales)
 }
 
 /// The schedule a `tournament.json` pins.
@@ -270,9 +263,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     index.write(&out)?;
     let (duplicates, torn) = (index.duplicates, index.torn.clone());
     let records = index.into_records();
+    // Each shard measured its own clock scale: the merged folder states their spread.
+    t.clock_scale = ClockScale::of_shards(&clock_scales(&folders)?);
     write_durably(
         &out.join(FINGERPRINT_FILE),
-        unsharded(&fingerprint)?.as_bytes(),
+        unsharded(&fingerprint, t.clock_scale.as_ref())?.as_bytes(),
     )
     .with_context(|| format!("cannot write {}", out.join(FINGERPRINT_FILE).display()))?;
     say!(
@@ -295,28 +290,17 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         }
     );
     gaps.say();
-    if let Some(line) = clock_spread(&folders)? {
-        say!("{line}");
-    }
-    let status = test_of(&t, &records, &out)?;
-    // An analysis made before the merge (of this folder) still describes its games.
-    let analysis = Some(read_analysis(&out)?).filter(|a| !a.is_empty());
-    let decided = status
-        .as_ref()
-        .is_some_and(|s| s.decision != Decision::Continue);
-    let input = report::ReportInput {
-        tournament: &t,
-        records: &records,
-        elapsed: None,
-        finished: gaps.missing.is_empty() || decided,
-        analysis: analysis.as_deref(),
-    };
-    if let Err(e) = report::write_reports(&out, &input) {
-        eprintln!(
-            "warning: cannot write the reports in {}: {e:#}",
-            out.display()
+    if let Some(s) = t.clock_scale.as_ref().and_then(|c| c.shards) {
+        say!(
+            "clock scale over {} of {} folders: x{:.3} to x{:.3} (spread {:.1}%)",
+            s.count,
+            folders.len(),
+            s.lowest,
+            s.highest,
+            (s.highest / s.lowest - 1.0) * 100.0
         );
     }
+    let status = test_of(&t, &records, &out)?;
     say_raw!("{}", table::final_tables(&records));
     say!(
         "\n{} games merged in {:.1} s; journal: {}",
@@ -334,11 +318,33 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for b in &broken {
         say!("FAIL: {b}");
     }
-    if broken.is_empty() && status.is_none() && !gaps.missing.is_empty() {
-        // Not every game is in: the tournament is not over.
-        return Ok(verdict::exit::UNDECIDED);
-    }
-    Ok(verdict::exit_code(status.map(|s| s.decision), &broken))
+    let v = verdict::verdict(&verdict::Evidence {
+        decision: status.as_ref().map(|s| s.decision),
+        broken: &broken,
+        stopped: None,
+        missing: (!gaps.missing.is_empty()).then(|| {
+            format!(
+                "the shards hold {} of the schedule's {} games",
+                records.len(),
+                schedule.games.len()
+            )
+        }),
+    });
+    let code = exit::of(v.outcome);
+    let conclusion = report::VerdictReport {
+        exit_code: code,
+        outcome: v.outcome,
+        reasons: v.reasons,
+    };
+    // An analysis made before the merge (of this folder) still describes its games.
+    super::run::write_reports(
+        &t,
+        &records,
+        None,
+        v.outcome != Outcome::Incomplete,
+        Some(&conclusion),
+    );
+    Ok(code)
 }
 
 /// The merged folder may be written: it is not one of the folders merged, not a shard, and

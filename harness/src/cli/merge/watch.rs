@@ -10,7 +10,6 @@ use crate::record::merge::JournalFollower;
 use crate::show::text;
 use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, MatchTally, SprtStatus};
-use crate::stats::verdict;
 use anyhow::{bail, Context};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -20,7 +19,7 @@ use std::time::{Duration, Instant};
 /// decides.
 pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
     let started = Instant::now();
-    let interval = Duration::from_secs_f64(args.interval.max(0.01));
+    let interval = args.interval;
     let mut pause = WatchPause::new(interval)?;
     // Wait for the first shard to write its tournament.json: a watcher may start first.
     let fingerprint = loop {
@@ -30,7 +29,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
         }
         if let Some(signal) = pause.wait() {
             say!("{signal}: the watch ends before any shard began");
-            return Ok(verdict::exit::UNDECIDED);
+            return Ok(crate::cli::exit::UNDECIDED);
         }
     };
     let t = tournament_of(&fingerprint).context("cannot rebuild the tournament")?;
@@ -68,7 +67,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
             stop_file.display(),
             DECISION_FILE
         );
-        return Ok(verdict::exit_code(Some(decision), &[]));
+        return Ok(crate::cli::exit::of_decision(decision));
     }
     let planned = schedule_of(&t, &fingerprint)?.games.len();
     let mut shards = Shards {
@@ -113,14 +112,14 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
         }
         if shards.seen.len() >= planned {
             say!("every game is in and the test did not decide");
-            return Ok(verdict::exit::UNDECIDED);
+            return Ok(crate::cli::exit::UNDECIDED);
         }
         if let Some(signal) = pause.wait() {
             say!(
                 "{signal}: the watch ends undecided after {} of {planned} games (the shards go on)",
                 shards.seen.len()
             );
-            return Ok(verdict::exit::UNDECIDED);
+            return Ok(crate::cli::exit::UNDECIDED);
         }
     }
 }
@@ -280,6 +279,6 @@ impl Decided<'_> {
                 Err(e) => eprintln!("warning: cannot run the --on-decision command: {e}"),
             }
         }
-        Ok(verdict::exit_code(Some(status.decision), &[]))
+        Ok(crate::cli::exit::of_decision(status.decision))
     }
 }

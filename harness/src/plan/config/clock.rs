@@ -38,6 +38,18 @@ pub struct ClockScale {
     pub reference_nps: u64,
     pub measured_nps: u64,
     pub factor: f64,
+    /// A merged run's: the lowest and highest factor of its shards (each measured its own),
+    /// and how many shards were scaled. Absent for one run's own scale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<ShardScales>,
+}
+
+/// The spread of the clock scales of a merged run's shards.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardScales {
+    pub lowest: f64,
+    pub highest: f64,
+    pub count: usize,
 }
 
 impl ClockScale {
@@ -49,7 +61,29 @@ impl ClockScale {
             reference_nps,
             measured_nps,
             factor: reference_nps as f64 / measured_nps as f64,
+            shards: None,
         }
+    }
+
+    /// The scale of a merge of shards that each scaled their clocks: the mean of their
+    /// factors (and of their measured speeds), with the spread; `None` when none was scaled.
+    pub fn of_shards(scales: &[ClockScale]) -> Option<ClockScale> {
+        let first = scales.first()?;
+        let count = scales.len();
+        let factors = scales.iter().map(|s| s.factor);
+        let lowest = factors.clone().fold(f64::INFINITY, f64::min);
+        let highest = factors.clone().fold(0.0, f64::max);
+        Some(ClockScale {
+            engine: first.engine.clone(),
+            reference_nps: first.reference_nps,
+            measured_nps: scales.iter().map(|s| s.measured_nps).sum::<u64>() / count as u64,
+            factor: factors.sum::<f64>() / count as f64,
+            shards: Some(ShardScales {
+                lowest,
+                highest,
+                count,
+            }),
+        })
     }
 
     /// `rules` with the clock (base and increment) or the move time scaled; depth and node
@@ -69,12 +103,20 @@ impl ClockScale {
         TimeRules { control, ..rules }
     }
 
-    /// `scaled x0.842 (strong: 1234567 nodes/s here, reference 1040000)`.
+    /// `scaled x0.842 (strong: 1234567 nodes/s here, reference 1040000)`; merged,
+    /// `scaled x0.495 to x0.505 over 2 shards (strong: 2063000 nodes/s on average, reference
+    /// 1040000)`.
     pub fn describe(&self) -> String {
-        format!(
-            "scaled x{:.3} ({}: {} nodes/s here, reference {})",
-            self.factor, self.engine, self.measured_nps, self.reference_nps
-        )
+        match self.shards {
+            Some(s) => format!(
+                "scaled x{:.3} to x{:.3} over {} shards ({}: {} nodes/s on average, reference {})",
+                s.lowest, s.highest, s.count, self.engine, self.measured_nps, self.reference_nps
+            ),
+            None => format!(
+                "scaled x{:.3} ({}: {} nodes/s here, reference {})",
+                self.factor, self.engine, self.measured_nps, self.reference_nps
+            ),
+        }
     }
 }
 
@@ -275,5 +317,26 @@ mod tests {
             "{}",
             t.time_description()
         );
+    }
+
+    /// A merge of shards states the spread of their scales; a merge of one scale is that
+    /// scale's factor.
+    #[test]
+    fn the_scales_of_shards_merge_with_their_spread() {
+        assert_eq!(ClockScale::of_shards(&[]), None);
+        let a = ClockScale::new("strong", 1_000_000, 2_000_000);
+        let b = ClockScale::new("strong", 1_000_000, 1_600_000);
+        let m = ClockScale::of_shards(&[a.clone(), b]).unwrap();
+        assert_eq!(m.measured_nps, 1_800_000);
+        assert!((m.factor - (0.5 + 0.625) / 2.0).abs() < 1e-12);
+        assert_eq!(
+            m.describe(),
+            "scaled x0.500 to x0.625 over 2 shards (strong: 1800000 nodes/s on average, reference 1000000)"
+        );
+        let one = ClockScale::of_shards(std::slice::from_ref(&a)).unwrap();
+        assert_eq!(one.factor, a.factor);
+        // Written into the merged tournament.json and read back whole.
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(serde_json::from_value::<ClockScale>(json).unwrap(), m);
     }
 }

@@ -2,12 +2,14 @@
 //! external assets.
 
 use super::chart::{disc_histogram, elo_chart, llr_chart};
+use super::verdict_line;
 use super::{
     disc_differences, elo_trajectory, headline, OpeningResult, RatingsReport, Report, SprtReport,
 };
 use crate::record::GameRecord;
 use crate::show::standings::{Column, Interval, Standing, MISSING};
 use crate::show::text::duration_hms;
+use crate::stats::verdict::Outcome;
 use std::fmt::Write;
 
 /// Tables longer than this are folded into a `<details>` element.
@@ -129,14 +131,21 @@ fn page_head(s: &mut String, report: &Report) {
 /// The headline (the test's decision, or the leading result) and the run's facts.
 fn summary(s: &mut String, report: &Report) {
     let t = &report.tournament;
-    let class = match report.sprt.as_ref().map(|s| s.decision) {
-        Some(crate::stats::sprt::Decision::AcceptH1) => "headline h1",
-        Some(crate::stats::sprt::Decision::AcceptH0) => "headline h0",
+    let class = match (
+        report.verdict.as_ref().map(|v| v.outcome),
+        report.sprt.as_ref().map(|s| s.decision),
+    ) {
+        (Some(Outcome::Fail), _) => "headline h0",
+        (_, Some(crate::stats::sprt::Decision::AcceptH1)) => "headline h1",
+        (_, Some(crate::stats::sprt::Decision::AcceptH0)) => "headline h0",
         _ => "headline",
     };
+    let verdict = verdict_line(report)
+        .map(|line| format!("{}<br>", inline_markdown(&line)))
+        .unwrap_or_default();
     let _ = writeln!(
         s,
-        "<div class=\"{class}\">{}</div>",
+        "<div class=\"{class}\">{verdict}{}</div>",
         inline_markdown(&headline(report))
     );
     let mut meta = vec![
@@ -147,7 +156,9 @@ fn summary(s: &mut String, report: &Report) {
             "<b>Games</b> {} of {}{}",
             report.totals.games,
             t.planned_games,
-            if report.finished { "" } else { " (running)" }
+            super::status_note(report)
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
         ),
         format!("<b>Complete pairs</b> {}", report.totals.complete_pairs),
         format!(
@@ -478,6 +489,9 @@ fn analysis_section(s: &mut String, a: &super::AnalysisReport) {
          exact result from a win into a draw throws ½ point, into a loss 1.</p>",
         a.games, a.from_empties, a.games_with_error
     );
+    for note in a.notes() {
+        let _ = writeln!(s, "<p class=\"meta\">{}.</p>", esc(&note));
+    }
 }
 
 /// Forfeits by engine and termination, with their games and the first reason.

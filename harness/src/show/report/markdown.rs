@@ -1,6 +1,6 @@
 //! `report.md`: the short summary a CI job shows (GitHub-flavoured Markdown).
 
-use super::{headline, Report};
+use super::{headline, verdict_line, Report};
 use crate::show::standings::{Column, Standing};
 use crate::show::text::duration_hms;
 use std::fmt::Write;
@@ -20,6 +20,9 @@ pub fn markdown(report: &Report) -> String {
     let mut s = String::new();
     let t = &report.tournament;
     let _ = writeln!(s, "## Othello tournament report\n");
+    if let Some(line) = verdict_line(report) {
+        let _ = writeln!(s, "{line}\n");
+    }
     let _ = writeln!(s, "{}\n", headline(report));
     let elapsed = report
         .totals
@@ -34,7 +37,9 @@ pub fn markdown(report: &Report) -> String {
         report.totals.games,
         t.planned_games,
         elapsed,
-        if report.finished { "" } else { " · running" },
+        super::status_note(report)
+            .map(|n| format!(" · {n}"))
+            .unwrap_or_default(),
         t.source
     );
     if let Some(sp) = &report.sprt {
@@ -115,6 +120,9 @@ pub fn markdown(report: &Report) -> String {
                 e.lost_before,
                 e.won_before
             );
+        }
+        for note in a.notes() {
+            let _ = writeln!(s, "\n{}.", cell(&note));
         }
     }
     if report.forfeits.is_empty() {

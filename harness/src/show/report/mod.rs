@@ -38,6 +38,7 @@ use crate::record::GameOutcome;
 use crate::record::{GameRecord, Termination};
 use crate::show::standings::Standing;
 use crate::stats::sprt::{Decision, MatchTally, SprtParams};
+use crate::stats::verdict::Outcome;
 use crate::stats::{self, Estimate, MatchStats};
 use othello_board::Color;
 use serde::Serialize;
@@ -69,6 +70,32 @@ pub struct ReportInput<'a> {
     pub finished: bool,
     /// The exact-solver analysis of the games (`analysis.jsonl`), when the folder has one.
     pub analysis: Option<&'a [crate::record::analysis::AnalysedGame]>,
+    /// How the run ended, once it has: its outcome and the exit code the command gave.
+    pub verdict: Option<&'a VerdictReport>,
+}
+
+/// How the run ended (`verdict` of report.json): the outcome, the process's exit code and
+/// the reasons, as the command that ended the run decided them. Null while a run goes on.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct VerdictReport {
+    pub exit_code: i32,
+    /// `pass`, `fail`, `undecided`, `interrupted` or `incomplete`.
+    pub outcome: Outcome,
+    /// One sentence each: the fail-on rules broken, the test's decision, why the run stopped.
+    pub reasons: Vec<String>,
+}
+
+/// What a report in `folder` said of the run's end (`finished` and `verdict`), for a rewrite
+/// that does not end the run itself (`harness analyze`, `harness stats`): it keeps them. `None`
+/// when the folder has no readable report.
+pub fn read_conclusion(folder: &Path) -> Option<(bool, Option<VerdictReport>)> {
+    let text = std::fs::read_to_string(folder.join(JSON_FILE)).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let finished = v.get("finished")?.as_bool()?;
+    let verdict = v
+        .get("verdict")
+        .and_then(|v| serde_json::from_value(v.clone()).ok());
+    Some((finished, verdict))
 }
 
 /// The whole report, as written to `report.json`.
@@ -76,8 +103,11 @@ pub struct ReportInput<'a> {
 pub struct Report {
     /// Always [`SCHEMA_VERSION`].
     pub schema_version: u32,
-    /// False while the run is still going on (a refreshed, partial report).
+    /// False while the run is still going on (a refreshed, partial report), and for a run
+    /// stopped before its end (its `verdict` says so).
     pub finished: bool,
+    /// How the run ended; null while it goes on.
+    pub verdict: Option<VerdictReport>,
     pub tournament: TournamentSummary,
     pub totals: Totals,
     /// One entry per engine pairing, in the tournament's pairing order.
@@ -105,6 +135,27 @@ pub struct AnalysisReport {
     pub games: usize,
     pub games_with_error: usize,
     pub engines: Vec<crate::stats::analysis::EngineErrors>,
+    /// What the engines' figures leave out: the moves the adjudication's exact solver played,
+    /// and the games whose analysed part it played from the start.
+    pub solver: crate::stats::analysis::SolverPart,
+    /// Games of the journal the analysis does not cover (played after it was made): run
+    /// `harness analyze` again to include them.
+    pub games_not_covered: usize,
+}
+
+impl AnalysisReport {
+    /// The lines under an analysis table: what it leaves out, and the games it does not cover.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes: Vec<String> = self.solver.note().into_iter().collect();
+        if self.games_not_covered > 0 {
+            notes.push(format!(
+                "the analysis covers {} of the journal's {} games: run `harness analyze` again to include the rest",
+                self.games + self.games_with_error,
+                self.games + self.games_with_error + self.games_not_covered
+            ));
+        }
+        notes
+    }
 }
 
 /// The tournament as configured.
@@ -308,6 +359,7 @@ pub fn build(input: &ReportInput) -> Report {
     Report {
         schema_version: SCHEMA_VERSION,
         finished: input.finished,
+        verdict: input.verdict.cloned(),
         tournament: summary(t),
         totals: Totals {
             games: records.len(),
@@ -326,12 +378,26 @@ pub fn build(input: &ReportInput) -> Report {
         openings: opening_results(&matches, &records),
         forfeits: forfeits(&records),
         engines: crate::stats::usage::engine_usage(&records),
-        analysis: input.analysis.map(|games| AnalysisReport {
-            from_empties: games.iter().map(|g| g.from_empties).max().unwrap_or(0),
-            games: games.iter().filter(|g| g.error.is_none()).count(),
-            games_with_error: games.iter().filter(|g| g.error.is_some()).count(),
-            engines: crate::stats::analysis::engine_errors(games),
-        }),
+        analysis: input.analysis.map(|games| analysis_report(games, &records)),
+    }
+}
+
+/// The analysis section: the engines' errors, and what they leave out.
+pub fn analysis_report(
+    games: &[crate::record::analysis::AnalysedGame],
+    records: &[GameRecord],
+) -> AnalysisReport {
+    let covered: std::collections::HashSet<usize> = games.iter().map(|g| g.game).collect();
+    AnalysisReport {
+        from_empties: games.iter().map(|g| g.from_empties).max().unwrap_or(0),
+        games: games.iter().filter(|g| g.error.is_none()).count(),
+        games_with_error: games.iter().filter(|g| g.error.is_some()).count(),
+        engines: crate::stats::analysis::engine_errors(games),
+        solver: crate::stats::analysis::solver_part(games),
+        games_not_covered: records
+            .iter()
+            .filter(|r| !covered.contains(&r.game))
+            .count(),
     }
 }
 
@@ -621,9 +687,33 @@ fn forfeits(records: &[GameRecord]) -> Vec<ForfeitCount> {
     map.into_values().collect()
 }
 
+/// A word on a report of a run that has not finished: `running` while it goes on, `stopped`
+/// for one that ended before its last game (an interrupted run, a merge with games missing).
+pub fn status_note(report: &Report) -> Option<&'static str> {
+    match (&report.verdict, report.finished) {
+        (_, true) => None,
+        (None, false) => Some("running"),
+        (Some(_), false) => Some("stopped"),
+    }
+}
+
+/// The run's verdict in words, when it has ended: `**FAIL**: <the rule broken>`. A report
+/// opens with it, and the test's decision ([`headline`]) follows on a line of its own.
+pub fn verdict_line(report: &Report) -> Option<String> {
+    let v = report.verdict.as_ref()?;
+    Some(format!(
+        "**{}**: {} (exit code {})",
+        v.outcome.label(),
+        v.reasons.join("; "),
+        v.exit_code
+    ))
+}
+
 /// The headline: the SPRT decision in words, or the first pairing's Elo, or the leader.
 pub fn headline(report: &Report) -> String {
-    let progress = if report.finished { "" } else { " (running)" };
+    // A run that ended (whatever its verdict) is no longer running.
+    let running = !report.finished && report.verdict.is_none();
+    let progress = if running { " (running)" } else { "" };
     if let Some(s) = &report.sprt {
         let bounds = format!("[{:.2}, {:.2}]", s.lower_bound, s.upper_bound);
         let meaning =
@@ -640,7 +730,7 @@ pub fn headline(report: &Report) -> String {
                 );
                 format!("**{label}**: {m} ({why})")
             }
-            _ if report.finished => format!(
+            _ if !running => format!(
                 "**No decision**: {} vs {} stopped after {} pairs (LLR {:.2}, bounds {bounds})",
                 s.candidate, s.baseline, s.pairs, s.llr
             ),

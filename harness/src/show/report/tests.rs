@@ -144,6 +144,7 @@ fn input<'a>(t: &'a Tournament, records: &'a [GameRecord], finished: bool) -> Re
         elapsed: Some(Duration::from_secs(95)),
         finished,
         analysis: None,
+        verdict: None,
     }
 }
 
@@ -543,6 +544,7 @@ fn render_real_report() {
             elapsed: Some(Duration::from_secs(300)),
             finished: true,
             analysis: None,
+            verdict: None,
         },
     )
     .unwrap();

@@ -79,8 +79,11 @@ impl Replay {
         let Some(first) = r.moves.len().checked_sub(a.moves.len()) else {
             return marks;
         };
+        let Some(final_value) = a.final_value else {
+            return marks;
+        };
         for (i, m) in a.moves.iter().enumerate() {
-            let after = a.moves.get(i + 1).map_or(a.final_value, |n| n.value);
+            let after = a.moves.get(i + 1).map_or(final_value, |n| n.value);
             let side = if m.color == "black" { 1 } else { -1 };
             marks[first + i] = Some(ExactMark {
                 value: m.value,
@@ -139,6 +142,9 @@ pub fn open(file: &Path, game: Option<usize>) -> anyhow::Result<Replay> {
     Ok(replay)
 }
 
+/// Where the move list of a replay shows that the adjudication's solver took over.
+pub const SOLVER_MARK: &str = "[solver]";
+
 /// The replay's game as text: who played, the final board and the moves (for a reader that is
 /// not a terminal).
 pub fn as_text(replay: &mut Replay) -> String {
@@ -160,13 +166,30 @@ pub fn as_text(replay: &mut Replay) -> String {
         let _ = writeln!(text, "{line}");
     }
     let marks = replay.marks();
+    let solver_from = r.adjudication.as_ref().and_then(|a| a.first_move);
     let moves: Vec<String> = r
         .moves
         .iter()
         .zip(&marks)
-        .map(|(m, mark)| format!("{}{}", m.mv, mark.map_or("", |k| k.symbol())))
+        .enumerate()
+        .map(|(i, (m, mark))| {
+            let took_over = if solver_from == Some(i) {
+                format!("{SOLVER_MARK} ")
+            } else {
+                String::new()
+            };
+            format!("{took_over}{}{}", m.mv, mark.map_or("", |k| k.symbol()))
+        })
         .collect();
     let _ = writeln!(text, "{}", moves.join(" "));
+    if let (Some(first), Some(a)) = (solver_from, &r.adjudication) {
+        let _ = writeln!(
+            text,
+            "adjudicated at {} empties: from move {} on ({SOLVER_MARK}) the exact solver played, not the engines",
+            a.empties,
+            first + 1
+        );
+    }
     // The analysed moves that lost discs, with the exact values around them.
     let marked: Vec<String> = marks
         .iter()
@@ -189,7 +212,7 @@ pub fn as_text(replay: &mut Replay) -> String {
             text,
             "exact from {} empties ({:+}, Black's view): {}",
             a.from_empties,
-            a.value,
+            a.value.unwrap_or_default(),
             if marked.is_empty() {
                 "every move best".to_string()
             } else {

@@ -149,35 +149,73 @@ pub fn run(args: &AnalyzeArgs, mut say: impl FnMut(&str)) -> anyhow::Result<Anal
     })
 }
 
-/// The games of a run's folder, in game order, each once: its journal, or its shards'.
+/// The games of a run's folder, in game order, each once: its journal, or its shards'. A
+/// merged journal beside shard folders that hold games it lacks is stale: refused, so that
+/// the analysis never silently covers fewer games than the run played.
 fn games_of(dir: &Path, say: &mut impl FnMut(&str)) -> anyhow::Result<Vec<GameRecord>> {
-    let mut journals = Vec::new();
-    if dir.join(JSONL_FILE).exists() {
-        journals.push(dir.join(JSONL_FILE));
-    } else if dir.is_dir() {
-        for entry in
-            std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?
-        {
-            let path = entry?.path();
-            let is_shard = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(crate::plan::schedule::Shard::from_folder_name)
-                .is_some();
-            if is_shard && path.join(JSONL_FILE).exists() {
-                journals.push(path.join(JSONL_FILE));
-            }
-        }
-        journals.sort();
-    }
+    let shards = shard_journals(dir)?;
+    let merged = dir.join(JSONL_FILE);
+    let journals = if merged.exists() {
+        vec![merged.clone()]
+    } else {
+        shards.clone()
+    };
     if journals.is_empty() {
         bail!(
             "{}: no journal ({JSONL_FILE}, or shard-I-of-N folders holding one)",
             dir.display()
         );
     }
+    let by_game = read_games(&journals, say)?;
+    if merged.exists() && !shards.is_empty() {
+        let in_shards = read_games(&shards, &mut |_| {})?;
+        let missing = in_shards
+            .keys()
+            .filter(|g| !by_game.contains_key(g))
+            .count();
+        if missing > 0 {
+            bail!(
+                "{}: its merged journal holds {} games, but its shard folders hold {missing} more: run `harness merge {}` first, then analyze",
+                dir.display(),
+                by_game.len(),
+                dir.display()
+            );
+        }
+    }
+    if by_game.is_empty() {
+        bail!("{}: the journal holds no game", dir.display());
+    }
+    Ok(by_game.into_values().collect())
+}
+
+/// The journals of the shard folders (`shard-I-of-N`) in `dir`, sorted.
+fn shard_journals(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut journals = Vec::new();
+    if !dir.is_dir() {
+        return Ok(journals);
+    }
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry?.path();
+        let is_shard = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(crate::plan::schedule::Shard::from_folder_name)
+            .is_some();
+        if is_shard && path.join(JSONL_FILE).exists() {
+            journals.push(path.join(JSONL_FILE));
+        }
+    }
+    journals.sort();
+    Ok(journals)
+}
+
+/// The games of `journals` by game number, the first record of each; a torn last line is said.
+fn read_games(
+    journals: &[PathBuf],
+    say: &mut impl FnMut(&str),
+) -> anyhow::Result<BTreeMap<usize, GameRecord>> {
     let mut by_game = BTreeMap::new();
-    for path in &journals {
+    for path in journals {
         let text =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         if !text.is_empty() && !text.ends_with(b"\n") {
@@ -190,10 +228,7 @@ fn games_of(dir: &Path, say: &mut impl FnMut(&str)) -> anyhow::Result<Vec<GameRe
             by_game.entry(r.game).or_insert(r);
         }
     }
-    if by_game.is_empty() {
-        bail!("{}: the journal holds no game", dir.display());
-    }
-    Ok(by_game.into_values().collect())
+    Ok(by_game)
 }
 
 /// The part of a game that is analysed: its moves from the first position with `from` or
@@ -270,10 +305,10 @@ fn analysed(
     let mut game = AnalysedGame {
         game: r.game,
         from_empties: from,
-        value: 0,
+        value: None,
         moves: Vec::new(),
         decisive: None,
-        final_value: 0,
+        final_value: None,
         black: r.black.clone(),
         white: r.white.clone(),
         score: r.score,
@@ -303,9 +338,14 @@ fn analysed(
         }
     }
     match score_line(&line.moves, &exact) {
-        Ok((moves, decisive)) => {
-            game.value = exact[0];
-            game.final_value = *exact.last().expect("a line ends somewhere");
+        Ok((mut moves, decisive)) => {
+            // From the adjudication's first move on, the solver played, not the engines.
+            let solver_from = r.adjudication.as_ref().and_then(|a| a.first_move);
+            for (k, m) in moves.iter_mut().enumerate() {
+                m.solver = solver_from.is_some_and(|first| line.first + k >= first);
+            }
+            game.value = Some(exact[0]);
+            game.final_value = exact.last().copied();
             game.moves = moves;
             game.decisive = decisive;
         }
@@ -400,8 +440,10 @@ impl<'a> Solves<'a> {
                 last_said = Instant::now();
                 let n = done.solved + done.failed.len();
                 say(&format!(
-                    "analyze: {n} of {} solved, {:.1} positions/s",
+                    "analyze: {n} of {} positions done ({} solved, {} failed), {:.1} positions/s",
                     self.total,
+                    done.solved,
+                    done.failed.len(),
                     n as f64 / started.elapsed().as_secs_f64().max(1e-3)
                 ));
             }
