@@ -342,3 +342,45 @@ fn analyze_refuses_a_stale_merge() {
     assert_eq!(fresh.status.code(), Some(0), "{}", fresh.stderr);
     assert_eq!(read_analysis(&dir.join("sh")).unwrap().len(), 8);
 }
+
+/// `--dry-run` checks the cores `affinity` needs, as the run does; and `--restart` checks all
+/// that `--dry-run` does before it moves the earlier games, so a refused restart leaves them.
+#[test]
+fn dry_run_and_restart_check_the_cores_affinity_needs() {
+    let a = artifacts();
+    let dir = TempDir::new("affinity-dry-run");
+    let pinned = |extra: &str| {
+        match_of(
+            engine_flag("a", &a.strong, ",Threads=64"),
+            engine_flag("b", &a.greedy, ""),
+            &format!("--time depth=1 --pairs 1 --concurrency 4 --affinity --out af {extra}"),
+        )
+    };
+    let dry = run(dir.path(), &pinned("--dry-run"));
+    assert_eq!(dry.status.code(), Some(2), "{}", dry.stdout);
+    assert!(
+        dry.stderr
+            .contains("needs 4 games at once × 64 thread(s) = 256 cores"),
+        "{}",
+        dry.stderr
+    );
+    let plain = match_of(
+        engine_flag("a", &a.greedy, ""),
+        engine_flag("b", &a.greedy, ""),
+        "--time depth=1 --pairs 1 --out af",
+    );
+    assert_eq!(run(dir.path(), &plain).status.code(), Some(0));
+    let before = std::fs::read(dir.join("af/games.jsonl")).unwrap();
+    let restart = run(dir.path(), &pinned("--restart"));
+    assert_eq!(restart.status.code(), Some(2), "{}", restart.stdout);
+    assert!(restart.stderr.contains("256 cores"), "{}", restart.stderr);
+    assert_eq!(std::fs::read(dir.join("af/games.jsonl")).unwrap(), before);
+    let names: Vec<String> = std::fs::read_dir(dir.join("af"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("discarded-")),
+        "{names:?}"
+    );
+}

@@ -247,6 +247,27 @@ fn bad_tunes_are_refused_before_any_game() {
         0,
         &["t.toml:19: key `tune.iterations`", "at least 1"],
     );
+    // Gains whose powers overflow (θ would be NaN): refused with the key, never run.
+    tune_bad(
+        "tune-huge-c-end",
+        "Depth = { start = 2, min = 1, max = 5, c-end = 1e200, r-end = 0.1 }",
+        5,
+        &["t.toml:23: key `tune.params`", "not finite numbers above 0"],
+    );
+    for (key, value, fragment) in [
+        ("alpha", "1e308", "must be from 0 to 1"),
+        ("gamma", "400", "must be from 0 to 1"),
+        ("A", "1e308", "must be from 0 to 1e9"),
+        ("alpha", "nan", "must be a number"),
+    ] {
+        let dir = TempDir::new(&format!("tune-gain-{key}"));
+        let text = tune_file(5, DEPTH).replace("seed = 11", &format!("seed = 11\n{key} = {value}"));
+        dir.write("t.toml", &text);
+        let run = harness(dir.path(), &["tune", "t.toml", "--no-tui"]);
+        run.assert_error()
+            .assert_stderr_has(&[&format!("key `tune.{key}`"), fragment]);
+        assert!(!dir.join("out").exists(), "{run}");
+    }
     // A file without a [tune] table.
     let dir = TempDir::new("tune-no-table");
     let text = tune_file(5, DEPTH).replace("concurrency", "pairs = 1\nconcurrency");

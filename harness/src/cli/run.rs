@@ -576,13 +576,17 @@ impl StopOnSignals {
 }
 
 /// What a run checks before its first game, with nothing left in the output folder: the
-/// openings, the schedule, that the output folder can be created and written, and every engine
+/// openings, the schedule, the cores `affinity` needs, that the output folder can be created
+/// and written, and every engine
 /// started in a worker with its options and asked to begin a game. Returns the opening count
 /// and the games this run would play.
 fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)> {
     let openings = t.openings.load()?;
     let schedule = t.schedule(openings.openings.len());
     let planned = schedule.games_of(t.shard).count();
+    if t.affinity {
+        crate::play::affinity::CoreSlots::plan(t)?;
+    }
     resume::check_writable(&t.out)?;
     let logs = std::env::temp_dir().join(format!("harness-dry-run-{}", std::process::id()));
     std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;

@@ -98,6 +98,24 @@ impl Param {
         }
     }
 
+    /// Why this parameter's gains cannot be used under `s`, if they cannot: a perturbation
+    /// or a step that is not a finite number above 0 at the first or the last iteration
+    /// (exponents or an `A` so large that the powers overflow). θ then would be NaN.
+    pub fn gains_problem(&self, s: &Schedule) -> Option<String> {
+        for k in [1, s.iterations.max(1)] {
+            let g = self.gains(s, k);
+            let step = g.a / g.c;
+            let usable = |x: f64| x.is_finite() && x > 0.0;
+            if !(usable(g.c) && usable(g.a) && step.is_finite()) {
+                return Some(format!(
+                    "`{}`: at iteration {k} its gains are c = {}, a = {}: not finite numbers above 0 (alpha {}, gamma {}, A {} overflow them)",
+                    self.name, g.c, g.a, s.alpha, s.gamma, s.big_a
+                ));
+            }
+        }
+        None
+    }
+
     fn clip(&self, v: f64) -> f64 {
         v.clamp(self.min, self.max)
     }
@@ -174,7 +192,12 @@ pub fn update(
 ) {
     for ((p, t), &d) in params.iter().zip(theta.iter_mut()).zip(delta) {
         let g = p.gains(s, k);
-        *t = p.clip(*t + g.a / g.c * result * f64::from(d));
+        let next = *t + g.a / g.c * result * f64::from(d);
+        // Gains the config checks are finite; should one overflow all the same, θ stays
+        // where it was rather than becoming NaN.
+        if next.is_finite() {
+            *t = p.clip(next);
+        }
     }
 }
 
@@ -306,5 +329,40 @@ mod tests {
         }
         assert_eq!(theta[0], 10.1);
         assert_eq!(theta[1], -10.1);
+    }
+
+    /// Exponents or an `A` that overflow the gains are named, and an update with such gains
+    /// leaves θ as it was: θ is never NaN.
+    #[test]
+    fn overflowing_gains_are_refused_and_never_reach_theta() {
+        let fine = Schedule {
+            iterations: 100,
+            big_a: 10.0,
+            alpha: DEFAULT_ALPHA,
+            gamma: DEFAULT_GAMMA,
+        };
+        let p = param(1.0, 0.05, false);
+        assert_eq!(p.gains_problem(&fine), None);
+        for s in [
+            Schedule {
+                gamma: 400.0,
+                ..fine
+            },
+            Schedule {
+                alpha: 1e308,
+                ..fine
+            },
+            Schedule {
+                big_a: 1e308,
+                alpha: 2.0,
+                ..fine
+            },
+        ] {
+            let problem = p.gains_problem(&s).expect("overflowing gains");
+            assert!(problem.contains("not finite numbers above 0"), "{problem}");
+            let mut theta = vec![3.0];
+            update(std::slice::from_ref(&p), &s, &mut theta, 1, &[1], 2.0);
+            assert!(theta[0].is_finite(), "{theta:?}");
+        }
     }
 }

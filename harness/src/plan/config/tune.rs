@@ -12,6 +12,10 @@ use super::raw::RawTune;
 use super::validate::Validator;
 use super::{EngineConfig, Format, Tournament};
 use crate::stats::spsa::{self, Schedule};
+
+/// The largest `A` a tune takes: far beyond any useful stability constant (a tenth of the
+/// iterations), small enough that its powers stay finite.
+const MOST_A: f64 = 1e9;
 use toml::Spanned;
 
 /// The keys of one parameter, `{ start, min, max, c-end, r-end }`.
@@ -188,21 +192,32 @@ impl Validator<'_> {
                 Ok(())
             })? as u64,
         };
-        let non_negative = |x: f64| {
-            if x < 0.0 {
-                return Err("must not be negative".to_string());
-            }
-            Ok(())
-        };
-        let optional = |v: &Option<Spanned<toml::Value>>, key: &str, default: f64| match v {
+        // Spall's conditions on the exponents: at most 1 (fishtest's 0.602 and 0.101).
+        let exponent = |v: &Option<Spanned<toml::Value>>, key: &str, default: f64| match v {
             None => Ok(default),
-            Some(v) => self.tune_number(v, key, non_negative),
+            Some(v) => self.tune_number(v, key, |x| {
+                if !(0.0..=1.0).contains(&x) {
+                    return Err(
+                        "must be from 0 to 1 (fishtest's SPSA uses alpha 0.602, gamma 0.101)"
+                            .to_string(),
+                    );
+                }
+                Ok(())
+            }),
         };
         let schedule = Schedule {
             iterations,
-            big_a: optional(&raw.big_a, "tune.A", Schedule::default_a(iterations))?,
-            alpha: optional(&raw.alpha, "tune.alpha", spsa::DEFAULT_ALPHA)?,
-            gamma: optional(&raw.gamma, "tune.gamma", spsa::DEFAULT_GAMMA)?,
+            big_a: match &raw.big_a {
+                None => Schedule::default_a(iterations),
+                Some(v) => self.tune_number(v, "tune.A", |x| {
+                    if !(0.0..=MOST_A).contains(&x) {
+                        return Err(format!("must be from 0 to {MOST_A:e} (fishtest's default is a tenth of the iterations)"));
+                    }
+                    Ok(())
+                })?,
+            },
+            alpha: exponent(&raw.alpha, "tune.alpha", spsa::DEFAULT_ALPHA)?,
+            gamma: exponent(&raw.gamma, "tune.gamma", spsa::DEFAULT_GAMMA)?,
         };
         let entries = match raw.params {
             Some(p) if !p.get_ref().0.is_empty() => p.into_inner().0,
@@ -221,7 +236,12 @@ impl Validator<'_> {
         let mut lines = Vec::with_capacity(entries.len());
         for (name, value) in entries {
             lines.push(line_col(self.text, name.span().start).0);
-            params.push(self.tune_param(name.into_inner(), value)?);
+            let span = name.span();
+            let param = self.tune_param(name.into_inner(), value)?;
+            if let Some(problem) = param.gains_problem(&schedule) {
+                return Err(self.invalid(span, "tune.params", problem));
+            }
+            params.push(param);
         }
         Ok(TuneConfig {
             engine,
@@ -385,7 +405,7 @@ mod tests {
                 "[tune]\nengine = \"mm\"\niterations = 1\nalpha = -1\n",
                 17,
                 "tune.alpha",
-                "negative",
+                "from 0 to 1",
             ),
         ] {
             let e = tune(&format!("{table}{p}")).unwrap_err();
