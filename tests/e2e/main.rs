@@ -14,6 +14,7 @@ mod cli;
 mod clock;
 mod config_errors;
 mod devloop;
+mod extend;
 mod external;
 mod fault_matrix;
 mod faults;

@@ -384,3 +384,80 @@ fn dry_run_and_restart_check_the_cores_affinity_needs() {
         "{names:?}"
     );
 }
+
+/// Said once before the first game: more pairs than openings (deterministic engines then
+/// replay the same games), an engine option `Depth` under a depth limit, and a tuned `Depth`
+/// that the time control overrides.
+#[test]
+fn warnings_for_repeated_openings_and_an_overridden_depth() {
+    let dir = TempDir::new("warnings");
+    dir.write("two.txt", "f5\nf5d6\n");
+    let out = run(
+        dir.path(),
+        &match_args("--time depth=2 --pairs 3 --openings two.txt --out w"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("3 pairs per pairing from 2 openings: openings repeat"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(
+            "engine `m`: option `Depth = 3` is likely overridden by the time control `depth 2`"
+        ),
+        "{}",
+        out.stderr
+    );
+    let quiet = run(
+        dir.path(),
+        &match_args("--time nodes=20000 --pairs 2 --out q"),
+    );
+    assert!(!quiet.stderr.contains("warning"), "{}", quiet.stderr);
+    let mm = engine_flag("mm", &artifacts().minimax, "");
+    let tune = harness(
+        dir.path(),
+        &[
+            "tune", "--engine", &mm, "--time", "depth=2", "--tune",
+            "mm,iterations=2,params.Depth.start=2,params.Depth.min=1,params.Depth.max=5,params.Depth.c-end=1.0,params.Depth.r-end=0.1",
+            "--no-tui", "--out", "t",
+        ],
+    );
+    assert_eq!(tune.status.code(), Some(0), "{}", tune.stderr);
+    assert!(
+        tune.stderr.contains(
+            "engine `mm`: the tuned option `Depth` is overridden by the time control `depth 2`"
+        ),
+        "{}",
+        tune.stderr
+    );
+}
+
+/// `run` refuses a file with a `[tune]` table (it played one pair into the tune's folder,
+/// which `tune` then refused), and plays nothing.
+#[test]
+fn run_refuses_a_tune_file() {
+    let a = artifacts();
+    let dir = TempDir::new("run-tune-file");
+    dir.write(
+        "t.toml",
+        &format!(
+            "[tournament]\nformat = \"match\"\nout = \"out\"\n[time]\ndepth = 2\n[openings]\nbuiltin = \"xot-small\"\n\
+             [[engine]]\nname = \"mm\"\nplugin = \"{}\"\n[[engine]]\nname = \"g\"\nplugin = \"{}\"\n\
+             [tune]\nengine = \"mm\"\nopponent = \"g\"\niterations = 2\n[tune.params]\n\
+             Pruning = {{ start = 1, min = 0, max = 1, c-end = 1, r-end = 0.1 }}\n",
+            s(&a.heuristic),
+            s(&a.greedy)
+        ),
+    );
+    let out = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    assert_eq!(out.status.code(), Some(2), "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("t.toml: the file has a [tune] table: it is for `harness tune`"),
+        "{}",
+        out.stderr
+    );
+    assert!(!dir.join("out").exists());
+}

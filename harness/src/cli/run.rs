@@ -71,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
     let named = |e| name_the_flag(e, &names, &args.flags.engines);
     startup_bench(&mut t, &plugin_dir).map_err(named)?;
+    say_warnings(&t);
     if args.dry_run {
         return dry_run(&t, &plugin_dir, args.restart).map_err(named);
     }
@@ -110,6 +111,11 @@ impl Args {
     /// command line's values, output folder, stop file and shard.
     fn tournament(&self, plugin_dir: &Path) -> anyhow::Result<Tournament> {
         let mut t = self.flags.tournament(self.file.as_deref(), plugin_dir)?;
+        anyhow::ensure!(
+            t.tune.is_none(),
+            "{}: the file has a [tune] table: it is for `harness tune`, which plays its iterations (`run` plays tournaments)",
+            t.source
+        );
         let n = t.engines.len();
         let fits = match t.format {
             config::Format::Match => n == 2,
@@ -117,10 +123,14 @@ impl Args {
         };
         anyhow::ensure!(
             fits,
-            "{}: a {} needs {} engines, found {n}: with its [tune] table this file is for `harness tune`",
+            "{}: a {} needs {} engines, found {n}",
             t.source,
             t.format,
-            if t.format == config::Format::Match { "exactly 2" } else { "at least 2" }
+            if t.format == config::Format::Match {
+                "exactly 2"
+            } else {
+                "at least 2"
+            }
         );
         self.output.place(&mut t, &self.stop_file, &self.shard)?;
         Ok(t)
@@ -172,6 +182,16 @@ fn startup_bench(t: &mut Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
         t.clock_scale = Some(scale);
     }
     Ok(())
+}
+
+/// The tournament's warnings ([`Tournament::warnings`]), each once on standard error. An
+/// opening set that does not load is left to the run to report.
+pub(super) fn say_warnings(t: &Tournament) {
+    if let Ok(openings) = t.openings.load() {
+        for w in t.warnings(openings.openings.len()) {
+            eprintln!("warning: {w}");
+        }
+    }
 }
 
 /// More games at once than cores: said once, as engines on a clock then search less than
@@ -366,7 +386,11 @@ fn progress_line(p: &Progress, t: &Tournament) -> Option<String> {
             planned,
             to_play,
             journal,
-        } => Some(progress::resuming_line(held, planned, to_play, journal)),
+            extended,
+            decided,
+        } => Some(progress::resuming_line(
+            held, planned, to_play, journal, extended, decided,
+        )),
         Progress::GameFinished {
             record,
             finished,

@@ -11,7 +11,9 @@
 use super::exit;
 use super::merge::WatchPause;
 use super::output::{say, say_raw};
-use super::run::{coordinator_runtime, run_live, warn_if_oversubscribed, StopOnSignals};
+use super::run::{
+    coordinator_runtime, run_live, say_warnings, warn_if_oversubscribed, StopOnSignals,
+};
 use super::tournament_flags::{OutputFlags, TournamentFlags};
 use crate::events::{EventSink, RunControl};
 use crate::plan::config::Tournament;
@@ -94,6 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return aggregate_shards(&t, &m, &plugin_dir, &args);
     }
     warn_if_oversubscribed(&m);
+    say_warnings(&t);
     let runtime = coordinator_runtime(m.concurrency)?;
     // The plugin's declarations first: a bad option or range plays nothing.
     let params = runtime

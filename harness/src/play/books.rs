@@ -20,12 +20,16 @@ use std::time::{Duration, Instant};
 pub enum Progress<'a> {
     /// Every engine started (the tournament is good to play): the moment for the first line.
     Started,
-    /// An earlier run's games in the output folder are kept.
+    /// An earlier run's games in the output folder are kept; `extended` when this run raises
+    /// its pairs, `(pairs before, pairs now)`; `decided` when the earlier games had already
+    /// decided the test (then only the pairs begun are completed).
     Resuming {
         held: usize,
         planned: usize,
         to_play: usize,
         journal: &'a Path,
+        extended: Option<(u64, u64)>,
+        decided: Option<Decision>,
     },
     /// A game finished (and is in the journal); `finished` counts the run's games so far,
     /// earlier runs' included.

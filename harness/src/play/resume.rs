@@ -152,11 +152,13 @@ pub fn earlier_games(
     // Check before touching anything: a refused run leaves the folder as it was.
     let written = std::fs::read_to_string(t.out.join(FINGERPRINT_FILE)).unwrap_or_default();
     let held = journal::read_journal(&journal_path)?.len();
-    if held > 0 && !same_tournament(&written, fingerprint, false) {
+    let extended = extension(&written, fingerprint, false).is_some();
+    if held > 0 && !same_tournament(&written, fingerprint, false) && !extended {
         let changed = fingerprint_changes(&written, fingerprint);
         bail!(
             "{}: the output folder holds {} games of a different tournament (its {} does not match {}{}); \
-             give another `out`, or pass --restart to move them into a discarded-<time> folder inside it and start over",
+             give another `out`, or pass --restart to move them into a discarded-<time> folder inside it and start over \
+             (of all the values only `pairs` may change, and only upward: that extends the run)",
             t.out.display(),
             held,
             FINGERPRINT_FILE,
@@ -179,20 +181,33 @@ pub fn earlier_games(
 /// its resumption), the clock scale each run measures for itself and, with `any_shard`, the
 /// shard.
 pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
-    let essence = |text: &str| -> Option<serde_json::Value> {
-        let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
-        let object = v.as_object_mut()?;
-        object.remove("definition");
-        object.remove("clock_scale");
-        if any_shard {
-            object.remove("shard");
-        }
-        Some(v)
-    };
-    match (essence(a), essence(b)) {
+    match (essence(a, any_shard), essence(b, any_shard)) {
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
+}
+
+/// What of a `tournament.json` decides the games (see [`same_tournament`]).
+fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
+    let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let object = v.as_object_mut()?;
+    object.remove("definition");
+    object.remove("clock_scale");
+    if any_shard {
+        object.remove("shard");
+    }
+    Some(v)
+}
+
+/// A run extended: the tournament `current` is the one `written` pins with more pairs and
+/// nothing else changed, `(pairs written, pairs now)`. Its schedule begins with the written
+/// one's (rounds in order, the same opening draw), so the games played stay games of it and
+/// only the new pairs are played. `None` for the same tournament or any other change.
+pub fn extension(written: &str, current: &str, any_shard: bool) -> Option<(u64, u64)> {
+    let (mut x, mut y) = (essence(written, any_shard)?, essence(current, any_shard)?);
+    let before = x.as_object_mut()?.remove("pairs")?.as_u64()?;
+    let after = y.as_object_mut()?.remove("pairs")?.as_u64()?;
+    (x == y && after > before).then_some((before, after))
 }
 
 /// What differs between the `tournament.json` of a folder and a run's, as the reader of a

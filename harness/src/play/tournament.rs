@@ -156,21 +156,27 @@ impl<'t> Coordinator<'t> {
             .await
             .inspect_err(|_| folder.abandon())?;
         progress(Progress::Started);
-        if !previous.is_empty() {
-            progress(Progress::Resuming {
-                held: previous.len(),
-                planned,
-                to_play: todo.len(),
-                journal: &t.out.join(JSONL_FILE),
-            });
-        }
         let fingerprint_path = t.out.join(FINGERPRINT_FILE);
-        if previous.is_empty() || !fingerprint_path.exists() {
+        let written = std::fs::read_to_string(&fingerprint_path).unwrap_or_default();
+        let extended = resume::extension(&written, &fingerprint, false);
+        // An extended run's folder now pins the tournament with its new pairs.
+        if previous.is_empty() || written.is_empty() || extended.is_some() {
             write_durably(&fingerprint_path, fingerprint.as_bytes())
                 .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
         }
+        let held = previous.len();
         let journal = Journal::open(&t.out)?;
         let books = Books::new(t, journal, previous, planned);
+        if held > 0 {
+            progress(Progress::Resuming {
+                held,
+                planned,
+                to_play: todo.len(),
+                journal: &t.out.join(JSONL_FILE),
+                extended,
+                decided: books.decided.as_ref().map(|s| s.decision),
+            });
+        }
         observer.events.send(Event::RunStarted {
             engines: t.engines.iter().map(|e| e.name.clone()).collect(),
             total_games: planned,

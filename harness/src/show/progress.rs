@@ -3,7 +3,7 @@
 use crate::record::{outcomes, GameRecord};
 use crate::stats::match_stats;
 use crate::stats::running::PairResult;
-use crate::stats::sprt::SprtStatus;
+use crate::stats::sprt::{Decision, SprtStatus};
 use std::path::Path;
 
 /// One line per finished game: its number in the schedule (from 1, as `harness replay` and
@@ -73,11 +73,28 @@ pub fn elo_line(records: &[GameRecord], a: &str, b: &str, pairs_done: usize) -> 
 }
 
 /// `resuming: 10 of 24 games already in out/x/games.jsonl, 14 to play`.
-pub fn resuming_line(held: usize, planned: usize, to_play: usize, journal: &Path) -> String {
-    format!(
-        "resuming: {held} of {planned} games already in {}, {to_play} to play",
-        journal.display()
-    )
+pub fn resuming_line(
+    held: usize,
+    planned: usize,
+    to_play: usize,
+    journal: &Path,
+    extended: Option<(u64, u64)>,
+    decided: Option<Decision>,
+) -> String {
+    let extension = extended
+        .map(|(before, after)| format!(" (extended from {before} to {after} pairs)"))
+        .unwrap_or_default();
+    match decided {
+        Some(d) => format!(
+            "resuming: {held} of {planned} games already in {}{extension}; the test had already decided ({}): it stays decided, only pairs begun are completed",
+            journal.display(),
+            super::text::decision_label(d)
+        ),
+        None => format!(
+            "resuming: {held} of {planned} games already in {}, {to_play} to play{extension}",
+            journal.display()
+        ),
+    }
 }
 
 /// One line per completed pair: the pair's result and the pairing's running score, the

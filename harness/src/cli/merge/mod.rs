@@ -21,7 +21,7 @@ use super::output::{say, say_raw};
 use crate::cli::exit;
 use crate::plan::config::{ClockScale, Tournament};
 use crate::plan::schedule::{PairedSchedule, Shard};
-use crate::play::resume::{same_tournament, shard_of, tournament_of};
+use crate::play::resume::{extension, same_tournament, shard_of, tournament_of};
 use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::merge::JournalIndex;
 use crate::record::GameRecord;
@@ -365,7 +365,10 @@ fn check_output_folder(out: &Path, folders: &[PathBuf], fingerprint: &str) -> an
                 out.display()
             );
         }
-        if !same_tournament(&text, fingerprint, true) {
+        // A merge of shards extended to more pairs replaces the merge of fewer.
+        if !same_tournament(&text, fingerprint, true)
+            && extension(&text, fingerprint, true).is_none()
+        {
             bail!(
                 "{}: the output folder holds another tournament's {FINGERPRINT_FILE}; give another --out (nothing was written)",
                 out.display()

@@ -33,6 +33,7 @@ mod raw;
 pub mod rules;
 mod tune;
 mod validate;
+mod warnings;
 
 pub use clock::{ClockScale, NpsReference};
 pub use command_line::CommandLine;

@@ -697,10 +697,15 @@ pub fn status_note(report: &Report) -> Option<&'static str> {
     }
 }
 
-/// The run's verdict in words, when it has ended: `**FAIL**: <the rule broken>`. A report
-/// opens with it, and the test's decision ([`headline`]) follows on a line of its own.
+/// The run's verdict in words, when it ended other than it reads from the results: failed
+/// (`**FAIL**: <the rule broken>`), interrupted or incomplete. A report opens with it, and the
+/// test's decision ([`headline`]) follows on a line of its own. A pass, or a test that ran
+/// out of games, is what the headline already says.
 pub fn verdict_line(report: &Report) -> Option<String> {
-    let v = report.verdict.as_ref()?;
+    let v = report
+        .verdict
+        .as_ref()
+        .filter(|v| !matches!(v.outcome, Outcome::Pass | Outcome::Undecided))?;
     Some(format!(
         "**{}**: {} (exit code {})",
         v.outcome.label(),
