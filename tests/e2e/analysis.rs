@@ -223,7 +223,7 @@ fn analyze_refuses_bad_input_and_overwrites_nothing() {
     };
     analyze_with(s(&a.greedy))
         .assert_error()
-        .assert_stderr_has(&["FFO #1", "does not honour depth limits"]);
+        .assert_stderr_has(&["FFO #1", "does not solve exactly at a depth of the empties"]);
     assert!(!dir.join("out/m/analysis.jsonl").exists());
     // A good analysis, then the cache of another solver: a copy of the strong plugin with one
     // more byte (still loadable, another digest).
@@ -357,7 +357,7 @@ fn an_inexact_adjudication_solver_is_refused_before_any_game() {
         .assert_stderr_has(&[
             "t.toml",
             "[adjudication] solver",
-            "does not honour depth limits",
+            "does not solve exactly at a depth of the empties",
         ]);
     assert!(!dir.join("out/m/games.jsonl").exists());
 }

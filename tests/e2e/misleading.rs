@@ -53,6 +53,29 @@ fn run(dir: &Path, args: &[String]) -> Output {
     harness(dir, &refs)
 }
 
+/// `harness tune` of the `--engine` flag `engine` under 2,000 nodes a move with the `--tune`
+/// flag `spec`, then `extra` (split at spaces).
+fn tune_of(dir: &Path, engine: &str, spec: &str, extra: &str) -> Output {
+    let mut args = vec![
+        "tune",
+        "--engine",
+        engine,
+        "--time",
+        "nodes=2000",
+        "--tune",
+        spec,
+        "--no-tui",
+    ];
+    args.extend(extra.split_whitespace());
+    harness(dir, &args)
+}
+
+/// An error exit (2) whose message holds `fragment`.
+fn assert_refused(out: &Output, fragment: &str) {
+    assert_eq!(out.status.code(), Some(2), "{}", out.stdout);
+    assert!(out.stderr.contains(fragment), "{}", out.stderr);
+}
+
 fn report_json(out: &Path) -> Value {
     let text = std::fs::read_to_string(out.join("report.json")).expect("report.json");
     serde_json::from_str(&text).expect("report.json is JSON")
@@ -330,12 +353,7 @@ fn analyze_refuses_a_stale_merge() {
     assert_eq!(read_games(&dir.join("sh")).len(), 4);
     assert_eq!(run(dir.path(), &shard("1/2")).status.code(), Some(0));
     let stale = harness_line(dir.path(), "analyze sh --from-empties 6");
-    assert_eq!(stale.status.code(), Some(2), "{}", stale.stdout);
-    assert!(
-        stale.stderr.contains("its merged journal holds 4 games, but its shard folders hold 4 more: run `harness merge sh` first"),
-        "{}",
-        stale.stderr
-    );
+    assert_refused(&stale, "its merged journal holds 4 games, but its shard folders hold 4 more: run `harness merge sh` first");
     assert!(!dir.join("sh/analysis.jsonl").exists());
     assert_eq!(harness_line(dir.path(), "merge sh").status.code(), Some(0));
     let fresh = harness_line(dir.path(), "analyze sh --from-empties 6");
@@ -357,13 +375,7 @@ fn dry_run_and_restart_check_the_cores_affinity_needs() {
         )
     };
     let dry = run(dir.path(), &pinned("--dry-run"));
-    assert_eq!(dry.status.code(), Some(2), "{}", dry.stdout);
-    assert!(
-        dry.stderr
-            .contains("needs 4 games at once × 64 thread(s) = 256 cores"),
-        "{}",
-        dry.stderr
-    );
+    assert_refused(&dry, "needs 4 games at once × 64 thread(s) = 256 cores");
     let plain = match_of(
         engine_flag("a", &a.greedy, ""),
         engine_flag("b", &a.greedy, ""),
@@ -452,12 +464,165 @@ fn run_refuses_a_tune_file() {
         ),
     );
     let out = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
-    assert_eq!(out.status.code(), Some(2), "{}", out.stdout);
-    assert!(
-        out.stderr
-            .contains("t.toml: the file has a [tune] table: it is for `harness tune`"),
-        "{}",
-        out.stderr
+    assert_refused(
+        &out,
+        "t.toml: the file has a [tune] table: it is for `harness tune`",
     );
     assert!(!dir.join("out").exists());
+}
+
+/// `tune --dry-run` checks without playing; `tune --restart` sets the earlier tune's games and
+/// θ files aside and plays anew (tune refusals told of a `--restart` it did not have).
+#[test]
+fn tune_has_dry_run_and_restart() {
+    let dir = TempDir::new("tune-restart");
+    let mm = engine_flag("mm", &artifacts().minimax, "");
+    let tune = |iterations: u32, extra: &str| {
+        let spec = format!(
+            "mm,iterations={iterations},params.Depth.start=2,params.Depth.min=1,params.Depth.max=5,params.Depth.c-end=1.0,params.Depth.r-end=0.1"
+        );
+        tune_of(dir.path(), &mm, &spec, &format!("--out t {extra}"))
+    };
+    let dry = tune(2, "--dry-run");
+    assert_eq!(dry.status.code(), Some(0), "{}", dry.stderr);
+    assert!(dry.stdout.contains("dry run: "), "{}", dry.stdout);
+    assert!(!dir.join("t").exists(), "a dry run writes nothing");
+    assert_eq!(tune(2, "").status.code(), Some(0));
+    let refused = tune(4, "");
+    assert_refused(&refused, "pass --restart");
+    let restarted = tune(4, "--restart");
+    assert_eq!(restarted.status.code(), Some(0), "{}", restarted.stderr);
+    let lines = std::fs::read_to_string(dir.join("t/tune.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    let aside: Vec<_> = std::fs::read_dir(dir.join("t"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("discarded-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    let old = std::fs::read_to_string(aside[0].path().join("tune.jsonl")).unwrap();
+    assert_eq!(old.lines().count(), 2);
+}
+
+/// Messages that name the real rule: the range of `exact-at-empties` (1 to 30, not a u32's),
+/// a decimal called a decimal, a negative value checked rather than mistaken for a flag, a
+/// `--tune` error without a line of a document the user never saw, and every missing table
+/// in one error.
+#[test]
+fn messages_name_the_real_rule() {
+    let dir = TempDir::new("messages");
+    for (value, fragment) in [
+        ("x", "\"x\" is text: expected a whole number from 1 to 30"),
+        (
+            "20.5",
+            "`20.5` is a decimal number: expected a whole number from 1 to 30",
+        ),
+        (
+            "-1",
+            "is out of range: expected a whole number from 1 to 30",
+        ),
+        ("31", "exact-at-empties"),
+    ] {
+        let out = run(
+            dir.path(),
+            &match_args(&format!(
+                "--time depth=2 --pairs 1 --out m --adjudication {value}"
+            )),
+        );
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", out.stderr);
+        assert!(out.stderr.contains(fragment), "{value}: {}", out.stderr);
+        assert!(!out.stderr.contains("tip:"), "{value}: {}", out.stderr);
+    }
+    let a = artifacts();
+    dir.write(
+        "adj.toml",
+        &format!(
+            "[tournament]\nformat = \"match\"\npairs = 1\n[time]\ndepth = 2\n[openings]\nbuiltin = \"xot-small\"\n\
+             [adjudication]\nexact-at-empties = \"20\"\n\
+             [[engine]]\nname = \"a\"\nplugin = \"{0}\"\n[[engine]]\nname = \"b\"\nplugin = \"{0}\"\n",
+            s(&a.greedy)
+        ),
+    );
+    let quoted = harness_line(dir.path(), "run adj.toml --no-tui");
+    assert!(
+        quoted
+            .stderr
+            .contains("\"20\" is text: expected a whole number from 1 to 30"),
+        "{}",
+        quoted.stderr
+    );
+    let mm = engine_flag("mm", &a.minimax, "");
+    let width = "mm,iterations=2,params.Width.start=2,params.Width.min=1,params.Width.max=5,params.Width.c-end=1.0,params.Width.r-end=0.1";
+    let tune = tune_of(dir.path(), &mm, width, "");
+    assert_refused(&tune, "declares no option `Width`");
+    assert!(!tune.stderr.contains("<command line>:"), "{}", tune.stderr);
+    dir.write("bare.toml", "[tournament]\nformat = \"match\"\npairs = 1\n");
+    let bare = harness_line(dir.path(), "run bare.toml --no-tui");
+    assert_refused(
+        &bare,
+        "bare.toml: missing [time] and [openings]: every tournament file has",
+    );
+}
+
+/// `check` of a plugin that does not load is one error (exit 2), as `info` and `bench` say
+/// it; a solver that fails the exact proof is told why without blaming depth limits alone;
+/// `merge --watch` of a folder where no shard has begun says so; a progress line counts the
+/// pairs done apart from the pair's number.
+#[test]
+fn rough_edges_of_check_analyze_merge_and_progress() {
+    let a = artifacts();
+    let dir = TempDir::new("rough-edges");
+    let check = harness(dir.path(), &["check", s(&a.not_a_plugin)]);
+    assert_eq!(check.status.code(), Some(2), "{}", check.stdout);
+    assert!(!check.stdout.contains("FAIL"), "{}", check.stdout);
+    assert_eq!(check.stderr.lines().count(), 1, "{}", check.stderr);
+    assert!(check
+        .stderr
+        .contains("cannot check a plugin that does not start"));
+    let played = run(dir.path(), &match_args("--time depth=2 --pairs 2 --out p"));
+    assert!(
+        played.stdout.contains("pair    1 (1/2 done)")
+            || played.stdout.contains("pair    2 (1/2 done)"),
+        "{}",
+        played.stdout
+    );
+    assert!(played.stdout.contains("(2/2 done)"), "{}", played.stdout);
+    let solver = harness(
+        dir.path(),
+        &[
+            "analyze",
+            "p",
+            "--from-empties",
+            "8",
+            "--engine",
+            s(&a.minimax),
+        ],
+    );
+    assert_refused(&solver, "counts a pass as a ply");
+    let mut watch = std::process::Command::new(&a.harness)
+        .args([
+            "merge",
+            "--watch",
+            "nowhere",
+            "--interval",
+            "0.2",
+            "--stop-file",
+            "stop",
+        ])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(watch.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    let _ = watch.kill();
+    let _ = watch.wait();
+    assert!(
+        first.contains("no shard has begun in nowhere yet (no such folder yet)"),
+        "{first}"
+    );
 }

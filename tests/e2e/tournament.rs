@@ -91,7 +91,10 @@ order = "sequential""#,
         .stdout
         .lines()
         .filter_map(|l| l.strip_prefix("pair "))
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter_map(|l| {
+            let done = l.split_once('(')?.1.split_once(" done)")?.0;
+            Some(done.to_string())
+        })
         .collect();
     done.sort_by_key(|d| d.split('/').next().unwrap().parse::<usize>().unwrap());
     let expected: Vec<String> = (1..=6).map(|k| format!("{k}/6")).collect();

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     warn_if_oversubscribed(&t);
     if args.restart {
-        restart(&t, &plugin_dir).map_err(named)?;
+        restart(&t, &plugin_dir, &[]).map_err(named)?;
     }
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = args.output.live_view();
@@ -209,9 +209,10 @@ pub(super) fn warn_if_oversubscribed(t: &Tournament) {
 
 /// `--restart`: everything is checked before the earlier games move, so a refused restart
 /// leaves them where they were; then they are set aside, and where is said.
-fn restart(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
+/// `extra` names more files of the run to set aside (a tune's).
+pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyhow::Result<()> {
     preflight(t, plugin_dir)?;
-    let also = [
+    let mut also = vec![
         report::JSON_FILE,
         report::MARKDOWN_FILE,
         report::HTML_FILE,
@@ -220,6 +221,7 @@ fn restart(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
         crate::record::analysis::ANALYSIS_FILE,
         crate::tools::analyze::CACHE_FILE,
     ];
+    also.extend(extra);
     if let Some(aside) = resume::set_aside(&t.out, &also)? {
         say!(
             "--restart: the earlier run's games and reports were moved to {}",
@@ -624,7 +626,7 @@ fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)
 /// `run --dry-run`: everything a run checks before its first game ([`preflight`]), and whether
 /// the output folder would be resumed, refused or (with `--restart`) set aside. Nothing is
 /// written.
-fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyhow::Result<i32> {
+pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyhow::Result<i32> {
     let (openings, planned) = preflight(t, plugin_dir)?;
     let held = t.out.join(journal::JSONL_FILE).exists();
     if !restart {

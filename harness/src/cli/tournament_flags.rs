@@ -35,7 +35,7 @@ pub struct TournamentFlags {
     sprt: Option<String>,
     /// Adjudication by exact solve: `[adjudication]`'s keys, `exact-at-empties` first:
     /// `20[,solver=strong,solve-timeout=60,solver-options.Hash=64]`.
-    #[arg(long, value_name = "N[,KEY=VALUE…]")]
+    #[arg(long, value_name = "N[,KEY=VALUE…]", allow_hyphen_values = true)]
     adjudication: Option<String>,
     /// An SPSA tune (for `harness tune`): `[tune]`'s keys, the tuned engine first, and
     /// `params.OPTION.KEY` for `[tune.params]`:

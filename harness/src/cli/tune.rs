@@ -22,7 +22,9 @@ use crate::play::tournament::{self, Observer, RunSummary};
 use crate::play::tune::aggregate::aggregate;
 use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
 use crate::record::journal;
-use crate::record::tune::{rewrite_lines, ThetaFile, TuneLine, THETA_FILE, TUNE_FILE};
+use crate::record::tune::{
+    rewrite_lines, ThetaFile, TuneLine, DISPATCH_FILE, THETA_FILE, TUNE_FILE,
+};
 use crate::show::report::tune as tune_report;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -70,6 +72,16 @@ pub struct Args {
         requires = "watch"
     )]
     interval: Duration,
+    /// Start over: after checking everything as --dry-run does, move the games, reports and
+    /// θ files of an earlier tune in the output folder into a discarded-<time> folder inside
+    /// it (without it, a tune resumes where the earlier one stopped).
+    #[arg(long, conflicts_with = "aggregate")]
+    restart: bool,
+    /// Check everything without playing: the file, the openings, the output folder, the
+    /// plugin's declaration of each tuned option and every engine loaded in a worker; print
+    /// what the tune would play and exit.
+    #[arg(long, conflicts_with = "aggregate")]
+    dry_run: bool,
 }
 
 /// The file with the final values, one `options = { … }` line ready to paste.
@@ -105,6 +117,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             Some(flag) => e.context(format!("--tune {flag}")),
             None => e,
         })?;
+    if args.dry_run {
+        return super::run::dry_run(&m, &plugin_dir, args.restart);
+    }
+    if args.restart {
+        let tune_files = [
+            TUNE_FILE,
+            DISPATCH_FILE,
+            THETA_FILE,
+            RESULT_FILE,
+            tune_report::HTML_FILE,
+        ];
+        super::run::restart(&m, &plugin_dir, &tune_files)?;
+    }
     let tuned = t.engines[cfg.engine].name.clone();
     let tui = args.output.live_view();
     let control = Arc::new(RunControl::new());

@@ -431,7 +431,7 @@ impl EngineHost {
             .map_err(|e| anyhow::anyhow!("{}: the exact solve of FFO #1 failed: {e}", self.name))?;
         if answer.value != exact {
             anyhow::bail!(
-                "{}: FFO #1 ({} empties) is {exact:+}, the solver answered {:+} at depth {}: it does not honour depth limits, so it cannot solve exactly",
+                "{}: FFO #1 ({} empties) is {exact:+}, the solver answered {:+} at a depth limit of {}: it does not solve exactly at a depth of the empties (an engine that stops short of the end, or counts a pass as a ply, cannot be the solver)",
                 self.name,
                 position.empties(),
                 answer.value,

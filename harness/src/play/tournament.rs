@@ -288,7 +288,7 @@ impl<'t> Coordinator<'t> {
         }
         if let Some(e) = fatal {
             return Err(e.context(format!(
-                "the run stopped; its {} finished games are in {} and running it again resumes it",
+                "the run stopped; its {} finished games are kept in {} (running again resumes them once the cause is mended)",
                 records.len(),
                 t.out.display()
             )));

@@ -102,7 +102,8 @@ pub fn resuming_line(
 pub fn pair_line(p: &PairResult, sprt: Option<&SprtStatus>) -> String {
     let (a, b) = (&p.a, &p.b);
     let mut line = format!(
-        "pair {:>4}/{}  {a} vs {b}  {}-{}  (discs {:+}, {:+})  running {a} {}-{} {b} in {} games",
+        "pair {:>4} ({}/{} done)  {a} vs {b}  {}-{}  (discs {:+}, {:+})  running {a} {}-{} {b} in {} games",
+        p.pair + 1,
         p.pairs_done,
         p.total_pairs,
         p.points,

@@ -15,6 +15,8 @@ use std::collections::HashMap;
 /// A pair that has just been completed, with the running score of its pairing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairResult {
+    /// The pair's number in the schedule (0-based, as in the journal).
+    pub pair: usize,
     /// Complete pairs so far (this one included) and in the whole schedule.
     pub pairs_done: usize,
     pub total_pairs: usize,
@@ -83,6 +85,7 @@ impl RunningTotals {
             tally.add_pair(&games[0], &games[1]);
         }
         Some(PairResult {
+            pair: record.pair,
             pairs_done: self.pairs_done,
             total_pairs: self.total_pairs,
             points,

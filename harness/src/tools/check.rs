@@ -77,6 +77,12 @@ pub const ITEMS: [&str; 10] = [
 /// Run every item, writing the table to `out`; the items and their outcomes.
 pub fn run(spec: &CheckSpec, out: &mut dyn Write) -> anyhow::Result<Vec<(&'static str, Outcome)>> {
     let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
+    // A plugin that does not load is one error, as `info` and `bench` say it, not a failed
+    // row for every item.
+    let first = runtime
+        .block_on(start(spec))
+        .with_context(|| format!("{}: cannot check a plugin that does not start", spec.name))?;
+    runtime.block_on(end(first));
     writeln!(out, "{:<22} {:<11} detail", "item", "result")?;
     let mut results = Vec::new();
     for item in ITEMS {
@@ -286,6 +292,11 @@ async fn fresh_search(host: &mut EngineHost, p: Position) -> anyhow::Result<(Mov
     Ok((mv, info.nodes))
 }
 
+/// A search's answer as a person reads it: `e6 in 4002000 nodes`.
+fn searched((mv, nodes): (Move, u64)) -> String {
+    format!("{mv} in {nodes} nodes")
+}
+
 async fn determinism(spec: &CheckSpec) -> Verdict {
     let mut host = start(spec).await?;
     let mut differ = Vec::new();
@@ -293,7 +304,12 @@ async fn determinism(spec: &CheckSpec) -> Verdict {
         let a = fresh_search(&mut host, p).await?;
         let b = fresh_search(&mut host, p).await?;
         if a != b {
-            differ.push(format!("position {}: {a:?} then {b:?}", i + 1));
+            differ.push(format!(
+                "position {}: {} then {}",
+                i + 1,
+                searched(a),
+                searched(b)
+            ));
         }
     }
     end(host).await;
@@ -317,7 +333,9 @@ async fn new_game(spec: &CheckSpec) -> Verdict {
         Ok("a used instance after new_game searches as a fresh one".into())
     } else {
         Err(format!(
-            "fresh instance {expected:?}, used one after new_game {after:?} (move, nodes)"
+            "fresh instance {}, used one after new_game {}",
+            searched(expected),
+            searched(after)
         ))
     })
 }
@@ -417,4 +435,14 @@ async fn destroy(spec: &CheckSpec) -> Verdict {
         )),
         Quit::Unclean(why) => Err(why),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A search's answer reads as a move and a count, not as Rust's debug text.
+    #[test]
+    fn a_search_reads_as_words() {
+        let mv: othello_board::Move = "e6".parse().unwrap();
+        assert_eq!(super::searched((mv, 4_002_000)), "e6 in 4002000 nodes");
+    }
 }

@@ -22,10 +22,25 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
     let interval = args.interval;
     let mut pause = WatchPause::new(interval)?;
     // Wait for the first shard to write its tournament.json: a watcher may start first.
+    let mut said = false;
     let fingerprint = loop {
         let folders = shard_folders(&args.dirs, true)?;
         if let Some(f) = folders.iter().find(|f| f.join(FINGERPRINT_FILE).exists()) {
             break std::fs::read_to_string(f.join(FINGERPRINT_FILE))?;
+        }
+        if !said {
+            said = true;
+            let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();
+            say!(
+                "merge --watch: no shard has begun in {} yet ({}); looking again every {:.1} s",
+                dirs.join(", "),
+                if args.dirs.iter().any(|d| !d.is_dir()) {
+                    "no such folder yet"
+                } else {
+                    "no shard folder holds a tournament.json"
+                },
+                interval.as_secs_f64()
+            );
         }
         if let Some(signal) = pause.wait() {
             say!("{signal}: the watch ends before any shard began");

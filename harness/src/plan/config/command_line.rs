@@ -116,7 +116,13 @@ fn value_of(kind: Kind, text: &str) -> toml::Value {
     };
     let parsed = match kind {
         Kind::Text => None,
-        Kind::Integer | Kind::Size => text.parse::<i64>().ok().map(Value::Integer),
+        // A decimal where a whole number belongs is said to be one, not to be text.
+        Kind::Integer | Kind::Size => text.parse::<i64>().ok().map(Value::Integer).or_else(|| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|f| f.is_finite())
+                .map(Value::Float)
+        }),
         Kind::Float => text
             .parse::<f64>()
             .ok()

@@ -25,6 +25,9 @@ pub enum ConfigError {
         key: String,
         message: String,
     },
+    /// Tables every tournament file needs, all of those missing at once.
+    #[error("{file}: missing {}: every tournament file has [tournament], [time] and [openings] (tournament.toml shows each key)", tables.join(" and "))]
+    MissingTables { file: String, tables: Vec<String> },
     /// A value given on the command line that cannot be used: the flag as written, the key.
     #[error("{flag}: key `{key}`: {message}")]
     Flag {
@@ -38,7 +41,9 @@ impl ConfigError {
     /// The 1-based line the error points at, if it points into the file.
     pub fn line(&self) -> Option<usize> {
         match self {
-            ConfigError::Read { .. } | ConfigError::Flag { .. } => None,
+            ConfigError::Read { .. }
+            | ConfigError::Flag { .. }
+            | ConfigError::MissingTables { .. } => None,
             ConfigError::Toml { line, .. } | ConfigError::Invalid { line, .. } => Some(*line),
         }
     }
@@ -140,6 +145,28 @@ fn plain_types(message: &str) -> String {
 /// Keys whose values start at 1: a range message says so (serde's says "from 0").
 const AT_LEAST_ONE: [&str; 5] = ["pairs", "concurrency", "depth", "nodes", "start"];
 
+/// The tables of [`REQUIRED_TABLES`] that `text` lacks, as one error; `None` when it has them
+/// all, or is not TOML (the parser then says where it breaks).
+pub(super) fn missing_tables(text: &str, source: &str) -> Option<ConfigError> {
+    let table: toml::Table = text.parse().ok()?;
+    let tables: Vec<String> = REQUIRED_TABLES
+        .iter()
+        .filter(|name| !table.contains_key(**name))
+        .map(|name| format!("[{name}]"))
+        .collect();
+    (!tables.is_empty()).then(|| ConfigError::MissingTables {
+        file: source.to_string(),
+        tables,
+    })
+}
+
+/// The tables a tournament file cannot do without.
+const REQUIRED_TABLES: [&str; 3] = ["tournament", "time", "openings"];
+
+/// Keys whose whole numbers have a range of their own, which a message of the wrong type
+/// states instead of the type's.
+const NARROW_RANGES: [(&str, &str); 1] = [("exact-at-empties", "1 to 30")];
+
 /// A toml/serde error as a [`ConfigError::Toml`] with file, line, column and (when the
 /// message does not name it) the key.
 pub(super) fn toml_error(text: &str, source: &str, err: &toml::de::Error) -> ConfigError {
@@ -156,7 +183,15 @@ pub(super) fn toml_error(text: &str, source: &str, err: &toml::de::Error) -> Con
         Some(k) if AT_LEAST_ONE.contains(&k.as_str()) => {
             message.replace("a whole number from 0 to", "a whole number from 1 to")
         }
-        _ => message,
+        Some(k) => match NARROW_RANGES.iter().find(|(key, _)| key == k) {
+            // The type's range (0 to 4294967295) is not the key's.
+            Some((_, range)) => match message.find("a whole number from 0 to") {
+                Some(i) => format!("{}a whole number from {range}", &message[..i]),
+                None => message,
+            },
+            None => message,
+        },
+        None => message,
     };
     ConfigError::Toml {
         file: source.to_string(),

@@ -389,6 +389,9 @@ pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
 /// Validate a tournament from text. `source` names the file in errors (and gives the default
 /// output folder `out/<stem>`); relative paths are resolved against `base_dir`.
 pub fn parse(text: &str, source: &str, base_dir: &Path) -> Result<Tournament, ConfigError> {
+    if let Some(missing) = error::missing_tables(text, source) {
+        return Err(missing);
+    }
     let raw: raw::RawFile =
         toml::from_str(text).map_err(|e| error::toml_error(text, source, &e))?;
     validate::Validator { text, source }.tournament(raw, base_dir)

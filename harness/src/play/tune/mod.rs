@@ -334,13 +334,15 @@ pub async fn check_plugin(
     host.shutdown().await;
     let mut params = cfg.params.clone();
     for (p, line) in params.iter_mut().zip(&cfg.lines) {
-        let at = |message: String| {
-            anyhow::anyhow!(
-                "{}:{line}: key `tune.params.{}`: {message}",
-                t.source,
-                p.name
-            )
+        // A tune from the command line alone has no file to point into: the caller names
+        // the `--tune` flag instead.
+        let place = if t.source == crate::plan::config::COMMAND_LINE_SOURCE {
+            String::new()
+        } else {
+            format!("{}:{line}: ", t.source)
         };
+        let at =
+            |message: String| anyhow::anyhow!("{place}key `tune.params.{}`: {message}", p.name);
         let Some(o) = declared.iter().find(|o| o.name == p.name) else {
             let names: Vec<&str> = declared.iter().map(|o| o.name.as_str()).collect();
             return Err(at(format!(
