@@ -196,7 +196,8 @@ fn a_failed_gate_reports_fail_not_h1() {
 }
 
 /// A rewrite of the reports keeps the analysis: `run` on a finished, analysed folder rewrites
-/// report.json with it, and report.md keeps "Where games were lost".
+/// report.json with it, and report.md keeps "Where games were lost". The solve cache serves a
+/// solver named by another path to the same file.
 #[test]
 fn a_rewrite_keeps_the_analysis() {
     let dir = TempDir::new("keep-analysis");
@@ -210,6 +211,31 @@ fn a_rewrite_keeps_the_analysis() {
     assert_eq!(report["analysis"]["games_not_covered"], 0);
     let md = std::fs::read_to_string(dir.join("k/report.md")).unwrap();
     assert!(md.contains("Where games were lost"), "{md}");
+    // The cache is keyed on the solver's file, not on how its path was written.
+    let strong = artifacts().strong.clone();
+    let roundabout = strong
+        .parent()
+        .unwrap()
+        .join("..")
+        .join(strong.parent().unwrap().file_name().unwrap())
+        .join(strong.file_name().unwrap());
+    let again = harness(
+        dir.path(),
+        &[
+            "analyze",
+            "k",
+            "--from-empties",
+            "10",
+            "--engine",
+            s(&roundabout),
+        ],
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", again.stderr);
+    assert!(
+        again.stdout.contains(" in the cache, 0 to solve)"),
+        "{}",
+        again.stdout
+    );
 }
 
 /// `analyze` leaves a run's own word on its end: a run stopped by SIGINT stays stopped (not

@@ -25,6 +25,14 @@ pub struct Solver {
     pub options: Vec<(String, String)>,
 }
 
+impl Solver {
+    /// Whether two solvers give the same values: the same plugin file (by its digest, however
+    /// its path was written) with the same options.
+    pub fn same_solver(&self, other: &Solver) -> bool {
+        self.fnv1a == other.fnv1a && self.options == other.options
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 struct Header {
     solver: Solver,
@@ -64,7 +72,7 @@ impl SolveCache {
                 .next()
                 .and_then(|l| serde_json::from_str(l).ok())
                 .with_context(|| format!("{}: not a solve cache (no header)", path.display()))?;
-            if header.solver != *solver {
+            if !header.solver.same_solver(solver) {
                 bail!(
                     "{}: a cache of another solver ({} {} {:?}); move it away to analyse with {} {:?} (nothing was written)",
                     path.display(),
