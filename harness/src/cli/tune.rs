@@ -84,6 +84,18 @@ pub struct Args {
     dry_run: bool,
 }
 
+/// `--restart`: `run`'s, with a tune's own files set aside too.
+fn restart(m: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
+    let tune_files = [
+        TUNE_FILE,
+        DISPATCH_FILE,
+        THETA_FILE,
+        RESULT_FILE,
+        tune_report::HTML_FILE,
+    ];
+    super::run::restart(m, plugin_dir, &tune_files)
+}
+
 /// The file with the final values, one `options = { … }` line ready to paste.
 pub const RESULT_FILE: &str = "tune-result.toml";
 
@@ -121,14 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return super::run::dry_run(&m, &plugin_dir, args.restart);
     }
     if args.restart {
-        let tune_files = [
-            TUNE_FILE,
-            DISPATCH_FILE,
-            THETA_FILE,
-            RESULT_FILE,
-            tune_report::HTML_FILE,
-        ];
-        super::run::restart(&m, &plugin_dir, &tune_files)?;
+        restart(&m, &plugin_dir)?;
     }
     let tuned = t.engines[cfg.engine].name.clone();
     let tui = args.output.live_view();

@@ -30,17 +30,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
         }
         if !said {
             said = true;
-            let dirs: Vec<String> = args.dirs.iter().map(|d| d.display().to_string()).collect();
-            say!(
-                "merge --watch: no shard has begun in {} yet ({}); looking again every {:.1} s",
-                dirs.join(", "),
-                if args.dirs.iter().any(|d| !d.is_dir()) {
-                    "no such folder yet"
-                } else {
-                    "no shard folder holds a tournament.json"
-                },
-                interval.as_secs_f64()
-            );
+            say!("{}", waiting_line(&args.dirs, interval));
         }
         if let Some(signal) = pause.wait() {
             say!("{signal}: the watch ends before any shard began");
@@ -296,4 +286,20 @@ impl Decided<'_> {
         }
         Ok(crate::cli::exit::of_decision(status.decision))
     }
+}
+
+/// What a watch that starts before any shard says: where it looks, why it found nothing, and
+/// how often it looks again.
+fn waiting_line(dirs: &[PathBuf], interval: Duration) -> String {
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    format!(
+        "merge --watch: no shard has begun in {} yet ({}); looking again every {:.1} s",
+        names.join(", "),
+        if dirs.iter().any(|d| !d.is_dir()) {
+            "no such folder yet"
+        } else {
+            "no shard folder holds a tournament.json"
+        },
+        interval.as_secs_f64()
+    )
 }

@@ -192,33 +192,7 @@ impl Validator<'_> {
                 Ok(())
             })? as u64,
         };
-        // Spall's conditions on the exponents: at most 1 (fishtest's 0.602 and 0.101).
-        let exponent = |v: &Option<Spanned<toml::Value>>, key: &str, default: f64| match v {
-            None => Ok(default),
-            Some(v) => self.tune_number(v, key, |x| {
-                if !(0.0..=1.0).contains(&x) {
-                    return Err(
-                        "must be from 0 to 1 (fishtest's SPSA uses alpha 0.602, gamma 0.101)"
-                            .to_string(),
-                    );
-                }
-                Ok(())
-            }),
-        };
-        let schedule = Schedule {
-            iterations,
-            big_a: match &raw.big_a {
-                None => Schedule::default_a(iterations),
-                Some(v) => self.tune_number(v, "tune.A", |x| {
-                    if !(0.0..=MOST_A).contains(&x) {
-                        return Err(format!("must be from 0 to {MOST_A:e} (fishtest's default is a tenth of the iterations)"));
-                    }
-                    Ok(())
-                })?,
-            },
-            alpha: exponent(&raw.alpha, "tune.alpha", spsa::DEFAULT_ALPHA)?,
-            gamma: exponent(&raw.gamma, "tune.gamma", spsa::DEFAULT_GAMMA)?,
-        };
+        let schedule = self.tune_schedule(&raw, iterations)?;
         let entries = match raw.params {
             Some(p) if !p.get_ref().0.is_empty() => p.into_inner().0,
             Some(p) => {
@@ -250,6 +224,39 @@ impl Validator<'_> {
             schedule,
             params,
             lines,
+        })
+    }
+
+    /// The gains' schedule: `A` from 0 to [`MOST_A`] (default a tenth of the iterations),
+    /// alpha and gamma from 0 to 1 (Spall's conditions; fishtest's 0.602 and 0.101).
+    fn tune_schedule(&self, raw: &RawTune, iterations: u64) -> Result<Schedule, ConfigError> {
+        let exponent = |v: &Option<Spanned<toml::Value>>, key: &str, default: f64| match v {
+            None => Ok(default),
+            Some(v) => self.tune_number(v, key, |x| {
+                if !(0.0..=1.0).contains(&x) {
+                    return Err(
+                        "must be from 0 to 1 (fishtest's SPSA uses alpha 0.602, gamma 0.101)"
+                            .to_string(),
+                    );
+                }
+                Ok(())
+            }),
+        };
+        Ok(Schedule {
+            iterations,
+            big_a: match &raw.big_a {
+                None => Schedule::default_a(iterations),
+                Some(v) => self.tune_number(v, "tune.A", |x| {
+                    if !(0.0..=MOST_A).contains(&x) {
+                        return Err(format!(
+                            "must be from 0 to {MOST_A:e} (fishtest's default is a tenth of the iterations)"
+                        ));
+                    }
+                    Ok(())
+                })?,
+            },
+            alpha: exponent(&raw.alpha, "tune.alpha", spsa::DEFAULT_ALPHA)?,
+            gamma: exponent(&raw.gamma, "tune.gamma", spsa::DEFAULT_GAMMA)?,
         })
     }
 

@@ -100,30 +100,7 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(s, "| {} | {} |", cell(&name), rest.join(" | "));
     }
     if let Some(a) = &report.analysis {
-        let _ = writeln!(
-            s,
-            "\nWhere games were lost (exact solves from {} empties, {} games):\n\n\
-             | engine | games | moves | best moves | discs lost/game | points thrown | lost at {} | won at {} |\n\
-             |---|---:|---:|---:|---:|---:|---:|---:|",
-            a.from_empties, a.games, a.from_empties, a.from_empties
-        );
-        for e in &a.engines {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {:.1}% | {:.2} | {:.1} | {} | {} |",
-                cell(&e.engine),
-                e.games,
-                e.all.moves,
-                100.0 * e.all.best_share(),
-                e.discs_per_game(),
-                e.all.points_thrown,
-                e.lost_before,
-                e.won_before
-            );
-        }
-        for note in a.notes() {
-            let _ = writeln!(s, "\n{}.", cell(&note));
-        }
+        analysis_section(&mut s, a);
     }
     if report.forfeits.is_empty() {
         let _ = writeln!(s, "\nNo forfeits.");
@@ -142,4 +119,33 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     s
+}
+
+/// Where games were lost: each engine's errors against exact solves, and what the figures
+/// leave out.
+fn analysis_section(s: &mut String, a: &super::AnalysisReport) {
+    let _ = writeln!(
+        s,
+        "\nWhere games were lost (exact solves from {} empties, {} games):\n\n\
+         | engine | games | moves | best moves | discs lost/game | points thrown | lost at {} | won at {} |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|",
+        a.from_empties, a.games, a.from_empties, a.from_empties
+    );
+    for e in &a.engines {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.1}% | {:.2} | {:.1} | {} | {} |",
+            cell(&e.engine),
+            e.games,
+            e.all.moves,
+            100.0 * e.all.best_share(),
+            e.discs_per_game(),
+            e.all.points_thrown,
+            e.lost_before,
+            e.won_before
+        );
+    }
+    for note in a.notes() {
+        let _ = writeln!(s, "\n{}.", cell(&note));
+    }
 }
