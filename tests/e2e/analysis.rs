@@ -81,7 +81,8 @@ fn the_analysis_of_real_games_keeps_the_identity() {
     let run = harness(dir.path(), &["analyze", "out/m", "--from-empties", "14"]);
     run.assert_success();
     assert!(
-        run.stdout.contains("10 games analysed (0 with an error)"),
+        run.stdout
+            .contains("10 games: 10 analysed, 0 with an error"),
         "{run}"
     );
     let mut records = read_games(&out);
@@ -171,7 +172,7 @@ fn a_killed_analysis_resumes_from_its_cache() {
     let again = harness(dir.path(), &[&["analyze", "out/m"][..], &args].concat());
     again.assert_success();
     assert!(again.stdout.contains(", 0 to solve)"), "{again}");
-    assert!(again.stdout.contains(" 0 solved in"), "{again}");
+    assert!(again.stdout.contains(" 0 solved, 0 failed, in"), "{again}");
 }
 
 /// Lines of the solve cache (its header included), 0 before it exists.
@@ -248,7 +249,7 @@ fn analyze_refuses_bad_input_and_overwrites_nothing() {
     let torn = harness(dir.path(), &["analyze", "out/m", "--from-empties", "10"]);
     torn.assert_success();
     assert!(torn.stdout.contains("its last line is torn"), "{torn}");
-    assert!(torn.stdout.contains("4 games analysed"), "{torn}");
+    assert!(torn.stdout.contains("4 games: 4 analysed"), "{torn}");
 }
 
 /// The adjudication table used below: games end by exact solve at 14 empties.

@@ -66,7 +66,8 @@ fn run_counting_workers(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, u
 /// `--openings-seed` replace the file's values and take effect (one game at a time: never more
 /// than a worker per engine; the openings of the seed, as the file's shuffled order with that
 /// seed would draw them), are recorded in tournament.json (a merge of shards rebuilds the
-/// overridden tournament), and a resume with other values is refused like a changed file;
+/// overridden tournament), and a resume with other values (but more pairs) is refused like a
+/// changed file;
 /// `--dry-run` checks everything and writes nothing.
 #[test]
 fn command_line_overrides_and_dry_run() {
@@ -161,18 +162,19 @@ fn command_line_overrides_and_dry_run() {
         records.iter().any(|r| r.opening.index != r.pair),
         "the sequential order's openings"
     );
-    // The same folder with other values: refused, as a changed tournament file would be.
+    // The same folder with other values: refused, as a changed tournament file would be
+    // (more pairs alone would extend it).
     harness(&[
         "run",
         "t.toml",
         "--no-tui",
         "--pairs",
-        "5",
+        "4",
         "--time",
-        "depth=2",
+        "depth=3",
         "--openings-seed",
         "9",
     ])
     .assert_error()
-    .assert_stderr_has(&["different tournament"]);
+    .assert_stderr_has(&["different tournament", "time \"depth 2\" → \"depth 3\""]);
 }

@@ -293,15 +293,15 @@ builtin = "xot-small"
     again.assert_success();
     assert!(again.stdout.contains("resuming: 2 of 2 games"), "{again}");
     assert!(read() == before, "the journal changed");
-    // A different tournament into the same folder is refused...
-    dir.write("t.toml", &toml.replace("pairs = 1", "pairs = 2"));
+    // A different tournament into the same folder is refused (more pairs would extend it)...
+    dir.write("t.toml", &toml.replace("depth = 1", "depth = 2"));
     harness(dir.path(), &["run", "t.toml"])
         .assert_error()
         .assert_stderr_has(&["out", "2 games of a different tournament", "--restart"]);
     assert!(read() == before, "the journal changed");
     // ...unless the user asks to start over.
     harness(dir.path(), &["run", "t.toml", "--restart"]).assert_success();
-    assert_eq!(read_games(&dir.join("out")).len(), 4);
+    assert_eq!(read_games(&dir.join("out")).len(), 2);
 }
 
 /// Relative paths in a tournament file (plugin, opening file, output folder) are relative to

@@ -549,6 +549,14 @@ pub(super) fn run_live<T: Send>(
 /// worker processes otherwise crowd the coordinator's threads out of the CPU.) The
 /// coordinator's own loop runs on the thread that calls `block_on`.
 pub(super) fn coordinator_runtime(concurrency: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+    // The runtime's signal driver makes a socket pair and panics when it cannot: at the edge
+    // of the descriptor limit, fail here with a message instead (room for more descriptors
+    // than the runtime takes, given back at once).
+    let room = [(); 3].map(|()| std::os::unix::net::UnixStream::pair());
+    if let Some(Err(e)) = room.into_iter().find(Result::is_err) {
+        return Err(anyhow::Error::new(e)
+            .context("cannot start the coordinator's runtime: no file descriptor left"));
+    }
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(concurrency.div_ceil(32).clamp(2, 8))
         .thread_name("harness-games")
