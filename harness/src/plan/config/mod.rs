@@ -389,11 +389,14 @@ pub fn load(path: &Path) -> Result<Tournament, ConfigError> {
 /// Validate a tournament from text. `source` names the file in errors (and gives the default
 /// output folder `out/<stem>`); relative paths are resolved against `base_dir`.
 pub fn parse(text: &str, source: &str, base_dir: &Path) -> Result<Tournament, ConfigError> {
-    if let Some(missing) = error::missing_tables(text, source) {
-        return Err(missing);
-    }
-    let raw: raw::RawFile =
-        toml::from_str(text).map_err(|e| error::toml_error(text, source, &e))?;
+    // A missing table is said with every other missing one, not one at a time at 1:1.
+    let raw: raw::RawFile = toml::from_str(text).map_err(|e| {
+        let missing = e.message().contains("missing field");
+        missing
+            .then(|| error::missing_tables(text, source))
+            .flatten()
+            .unwrap_or_else(|| error::toml_error(text, source, &e))
+    })?;
     validate::Validator { text, source }.tournament(raw, base_dir)
 }
 
