@@ -15,11 +15,13 @@
 //! | [`play`] | the coordinator: games on workers, resume, the journal writer |
 //! | [`show`] | what people read: tables, reports, the terminal UI |
 //! | [`tools`] | one plugin outside a tournament: `solve`, the NBoard and GTP front-ends |
+//! | [`ledger`] | runs remembered across folders and commits: the results ledger (SQLite) |
 //! | [`cli`] | the command line, which wires the stages together |
 
 pub mod cli;
 pub mod events;
 pub mod host;
+pub mod ledger;
 pub mod plan;
 pub mod play;
 pub mod record;

@@ -19,6 +19,7 @@ mod external;
 mod fault_matrix;
 mod faults;
 mod frontend;
+mod ledger;
 mod misleading;
 mod output;
 mod plugin_errors;

@@ -78,6 +78,6 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             g.error.as_deref().unwrap_or_default()
         );
     }
-    super::stats::refresh_reports(&args.dir)?;
+    super::reports::refresh_reports(&args.dir)?;
     Ok(exit::SUCCESS)
 }

@@ -8,10 +8,12 @@ mod check;
 mod exit;
 mod frontend;
 mod info;
+mod ledger;
 mod merge;
 mod output;
 mod perft;
 mod replay;
+mod reports;
 mod run;
 mod solve;
 mod sprt;
@@ -45,6 +47,7 @@ enum Command {
     Bench(bench::Args),
     Check(check::Args),
     Tune(tune::Args),
+    Ledger(ledger::Args),
     Perft(perft::Args),
     Info(info::Args),
     Solve(solve::Args),
@@ -69,6 +72,7 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Ledger(args) => ledger::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Info(args) => info::run(args),
         Command::Solve(args) => solve::run(args),

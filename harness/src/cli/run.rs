@@ -12,7 +12,6 @@ use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
 use crate::play::resume;
 use crate::play::tournament::{self, Observer, Progress, RunSummary};
-use crate::record::analysis::read_analysis;
 use crate::record::journal;
 use crate::record::GameRecord;
 use crate::show::tui::live::ui_loop;
@@ -337,7 +336,7 @@ fn conclude(
         reasons: v.reasons,
     };
     let finished = v.outcome != Outcome::Interrupted;
-    write_reports(
+    super::reports::write_reports(
         t,
         &summary.records,
         Some(elapsed),
@@ -345,39 +344,6 @@ fn conclude(
         Some(&conclusion),
     );
     code
-}
-
-/// Write report.json, report.md and report.html of `t`'s folder, with the folder's analysis
-/// when it has one (a rewrite never drops what `harness analyze` found). A failure is a
-/// warning, never fatal: the journal is the record.
-pub(super) fn write_reports(
-    t: &Tournament,
-    records: &[GameRecord],
-    elapsed: Option<Duration>,
-    finished: bool,
-    verdict: Option<&report::VerdictReport>,
-) {
-    let analysis = match read_analysis(&t.out) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("warning: the reports leave the analysis out: {e:#}");
-            Vec::new()
-        }
-    };
-    let input = report::ReportInput {
-        tournament: t,
-        records,
-        elapsed,
-        finished,
-        analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
-        verdict,
-    };
-    if let Err(e) = report::write_reports(&t.out, &input) {
-        eprintln!(
-            "warning: cannot write the reports in {}: {e:#}",
-            t.out.display()
-        );
-    }
 }
 
 /// The plain line for a piece of progress, if it has one.
@@ -481,7 +447,7 @@ impl<'t> ReportRefresh<'t> {
     }
 
     fn write(&self, records: &[GameRecord], elapsed: Duration, finished: bool) {
-        write_reports(self.tournament, records, Some(elapsed), finished, None);
+        super::reports::write_reports(self.tournament, records, Some(elapsed), finished, None);
     }
 }
 

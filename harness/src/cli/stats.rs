@@ -56,36 +56,3 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     Ok(exit::SUCCESS)
 }
-
-/// Rewrite the reports of an output folder from its files alone: the tournament it is pinned
-/// to, its journal, its analysis (after `harness analyze`) and what its last report said of
-/// the run's end. A folder without a
-/// `tournament.json` (a journal copied on its own) has no tournament to report on: nothing is
-/// written.
-pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
-    let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) else {
-        return Ok(());
-    };
-    let mut t = crate::play::resume::tournament_of(&pinned)?;
-    t.out = folder.to_path_buf();
-    let path = folder.join(journal::JSONL_FILE);
-    let records = if path.exists() {
-        journal::read_journal(&path)?
-    } else {
-        Vec::new()
-    };
-    let analysis = read_analysis(folder)?;
-    // The run's own word on its end stands: a rewrite neither ends a live run nor revives a
-    // finished one.
-    let (finished, verdict) =
-        report::read_conclusion(folder).unwrap_or_else(|| (records.len() >= t.game_count(), None));
-    let input = report::ReportInput {
-        tournament: &t,
-        records: &records,
-        elapsed: None,
-        finished,
-        analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
-        verdict: verdict.as_ref(),
-    };
-    report::write_reports(folder, &input)
-}

@@ -272,7 +272,7 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
 /// The games' reports, as `run` writes them (a shard's cover its own games; `merge` of the
 /// folder writes those of all).
 fn write_game_reports(m: &Tournament, summary: &RunSummary, started: Instant) {
-    super::run::write_reports(
+    crate::cli::reports::write_reports(
         m,
         &summary.records,
         Some(started.elapsed()),

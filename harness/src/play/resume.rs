@@ -78,7 +78,12 @@ pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
 
 /// The files of an earlier run that `--restart` sets aside: the journal, its GGF copy, the
 /// fingerprint, and whatever later stages wrote from them (`also`: the reports).
-const RUN_FILES: [&str; 3] = [JSONL_FILE, GGF_FILE, FINGERPRINT_FILE];
+const RUN_FILES: [&str; 4] = [
+    JSONL_FILE,
+    GGF_FILE,
+    FINGERPRINT_FILE,
+    crate::record::run_id::RUN_ID_FILE,
+];
 
 /// Set the games of an earlier run in `dir` aside (`--restart`): its files, and the files
 /// named in `also`, move into a new folder `dir/discarded-<UTC time>`, which is returned

@@ -152,6 +152,12 @@ impl<'t> Coordinator<'t> {
             None
         };
         let folder = OutputFolder::create(&t.out)?;
+        // The run's id, made when it first starts (a shard's is its shards' folder's).
+        let id_dir = match t.shard {
+            Some(_) => t.out.parent().unwrap_or(&t.out),
+            None => &t.out,
+        };
+        crate::record::run_id::ensure(id_dir).inspect_err(|_| folder.abandon())?;
         let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
             .await
             .inspect_err(|_| folder.abandon())?;

@@ -17,6 +17,7 @@ pub mod digest;
 pub mod ggf;
 pub mod journal;
 pub mod merge;
+pub mod run_id;
 pub mod tune;
 
 use othello_board::{Color, Move, Position};

@@ -67,7 +67,7 @@ pub struct Args {
 /// for them, whether or not an earlier merge wrote its output into it; any other folder with a
 /// `tournament.json` or a journal is one (`allow_none`: a watcher may start before any shard
 /// has made its folder, or the folder they go in).
-fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathBuf>> {
+pub(super) fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for dir in dirs {
         if !dir.is_dir() {
@@ -337,7 +337,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         reasons: v.reasons,
     };
     // An analysis made before the merge (of this folder) still describes its games.
-    super::run::write_reports(
+    crate::cli::reports::write_reports(
         &t,
         &records,
         None,

@@ -1,0 +1,130 @@
+//! `harness ledger`: runs remembered across folders and commits (`ledger`).
+
+use super::exit;
+use super::output::{say, say_raw};
+use crate::ledger::sqlite::SqliteLedger;
+use crate::ledger::{LedgerUrl, RunEntry, LEDGER_ENV};
+use crate::record::journal::FINGERPRINT_FILE;
+use anyhow::Context;
+use std::path::PathBuf;
+
+/// Record runs in a results ledger, and read them back.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Record the runs of output folders (finished, interrupted, sharded or merged); a game
+    /// already recorded is not counted again.
+    Add {
+        /// Output folders of `harness run` or `harness merge` (a folder of shard folders adds
+        /// each shard).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        #[command(flatten)]
+        at: Location,
+    },
+    /// List the recorded runs: id, when, conditions, games.
+    Runs {
+        /// One JSON object per run instead of the table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Location,
+    },
+}
+
+/// Where the ledger is.
+#[derive(clap::Args)]
+struct Location {
+    /// The ledger: a file path or sqlite://PATH (else the HARNESS_LEDGER variable).
+    #[arg(long, value_name = "URL")]
+    ledger: Option<String>,
+}
+
+impl Location {
+    /// The ledger, opened (and made, for a new file).
+    fn open(&self) -> anyhow::Result<SqliteLedger> {
+        let text = match &self.ledger {
+            Some(t) => t.clone(),
+            None => std::env::var(LEDGER_ENV)
+                .map_err(|_| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))?,
+        };
+        match LedgerUrl::parse(&text).map_err(anyhow::Error::msg)? {
+            LedgerUrl::Sqlite(path) => SqliteLedger::open(&path),
+            url @ LedgerUrl::Postgres(_) => anyhow::bail!(
+                "{url}: this harness keeps ledgers in SQLite files only so far (sqlite://PATH)"
+            ),
+        }
+    }
+}
+
+/// The command.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    match args.command {
+        Command::Add { dirs, at } => add(&dirs, &at),
+        Command::Runs { json, at } => runs(json, &at),
+    }
+}
+
+fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {
+    let mut ledger = at.open()?;
+    for dir in dirs {
+        // A folder of shard folders adds each shard, and its merge when it has one.
+        let mut folders = super::merge::shard_folders(std::slice::from_ref(dir), false)?;
+        if !folders.contains(dir) && dir.join(FINGERPRINT_FILE).exists() {
+            folders.push(dir.clone());
+        }
+        for folder in folders {
+            let entry = RunEntry::read(&folder)?;
+            let added = ledger
+                .add(&entry)
+                .with_context(|| format!("cannot record {}", folder.display()))?;
+            say!(
+                "{}: run {}: {} games, {added} new",
+                folder.display(),
+                entry.id,
+                entry.games.len()
+            );
+        }
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
+    let rows = at.open()?.runs()?;
+    if json {
+        for r in &rows {
+            say_raw!("{}\n", serde_json::to_string(r)?);
+        }
+        return Ok(exit::SUCCESS);
+    }
+    say_raw!(
+        "{:<28} {:<19} {:>7} {:>8}  {:<10} source\n",
+        "run",
+        "recorded (UTC)",
+        "games",
+        "planned",
+        "outcome"
+    );
+    for r in &rows {
+        let outcome = r
+            .verdict
+            .as_ref()
+            .and_then(|v| v["outcome"].as_str())
+            .unwrap_or("-");
+        say_raw!(
+            "{:<28} {:<19} {:>7} {:>8}  {:<10} {}\n",
+            r.id,
+            r.recorded,
+            r.games,
+            r.planned_games,
+            outcome,
+            r.source
+        );
+    }
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,172 @@
+//! What the ledger records of a run, read from its output folder alone: `run-id` (made if an
+//! older run has none), `tournament.json` (engines, digests, options, conditions), the journal
+//! (each game's result, not its moves) and the last report's verdict.
+
+use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::{run_id, GameRecord};
+use anyhow::Context;
+use serde_json::Value;
+use std::path::Path;
+
+/// One run as the ledger keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunEntry {
+    pub id: String,
+    /// The folder it was read from, as given.
+    pub folder: String,
+    pub host: String,
+    pub harness_version: String,
+    /// The tournament file (`source`) and format.
+    pub source: String,
+    pub format: String,
+    /// What makes two runs' results comparable, as canonical JSON: each engine's time control,
+    /// the opening set (not its seed: other seeds of one set are samples of the same thing),
+    /// adjudication, the margin and stall timeout, the NPS reference.
+    pub conditions: String,
+    /// The `[sprt]` table as `tournament.json` pins it (JSON), when the run has one.
+    pub sprt: Option<String>,
+    /// The verdict of the run's last report (JSON), when it ended.
+    pub verdict: Option<String>,
+    pub planned_games: u64,
+    pub engines: Vec<EngineEntry>,
+    pub games: Vec<GameEntry>,
+}
+
+/// One engine of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineEntry {
+    pub index: usize,
+    pub name: String,
+    /// FNV-1a of the plugin file: with the options, the player.
+    pub digest: String,
+    /// The options as JSON (`[["Depth","3"]]`).
+    pub options: String,
+    pub bench: Option<u64>,
+}
+
+/// One game's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameEntry {
+    pub game: u64,
+    pub pair: u64,
+    pub black: String,
+    pub white: String,
+    /// Black's disc difference (±64 for a forfeit).
+    pub score: i64,
+    pub termination: String,
+    pub forfeit_by: Option<String>,
+    pub time_ms_black: u64,
+    pub time_ms_white: u64,
+}
+
+impl GameEntry {
+    fn of(r: &GameRecord) -> GameEntry {
+        GameEntry {
+            game: r.game as u64,
+            pair: r.pair as u64,
+            black: r.black.clone(),
+            white: r.white.clone(),
+            score: i64::from(r.score),
+            termination: r.termination.as_str().to_string(),
+            forfeit_by: r.forfeit_by.map(|c| {
+                match c {
+                    othello_board::Color::Black => "black",
+                    othello_board::Color::White => "white",
+                }
+                .to_string()
+            }),
+            time_ms_black: r.time_ms.black,
+            time_ms_white: r.time_ms.white,
+        }
+    }
+}
+
+impl RunEntry {
+    /// The run whose output folder is `dir` (a plain or merged run, or one shard: a shard's
+    /// id is its shards' folder's). Its `run-id` is made when it has none.
+    pub fn read(dir: &Path) -> anyhow::Result<RunEntry> {
+        let pinned_path = dir.join(FINGERPRINT_FILE);
+        let pinned = std::fs::read_to_string(&pinned_path).with_context(|| {
+            format!(
+                "{}: no {FINGERPRINT_FILE}: not an output folder of `harness run` or `merge`",
+                dir.display()
+            )
+        })?;
+        let v: Value = serde_json::from_str(&pinned)
+            .with_context(|| format!("{}: not JSON", pinned_path.display()))?;
+        let id_dir = match v.get("shard") {
+            Some(s) if !s.is_null() => dir.parent().unwrap_or(dir),
+            _ => dir,
+        };
+        let id = run_id::ensure(id_dir)?;
+        let journal = dir.join(JSONL_FILE);
+        let records = if journal.exists() {
+            read_journal(&journal)?
+        } else {
+            Vec::new()
+        };
+        let t = crate::play::resume::tournament_of(&pinned)
+            .with_context(|| format!("{}: cannot rebuild the tournament", pinned_path.display()))?;
+        let engines = v["engines"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .enumerate()
+                    .map(|(index, e)| EngineEntry {
+                        index,
+                        name: e["name"].as_str().unwrap_or_default().to_string(),
+                        digest: e["plugin_fnv1a"].as_str().unwrap_or_default().to_string(),
+                        options: e["options"].to_string(),
+                        bench: e["bench"].as_u64(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let verdict = crate::show::report::read_conclusion(dir)
+            .and_then(|(_, verdict)| verdict)
+            .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));
+        Ok(RunEntry {
+            id,
+            folder: dir.display().to_string(),
+            host: std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_default(),
+            harness_version: env!("CARGO_PKG_VERSION").to_string(),
+            source: t.source.clone(),
+            format: t.format.as_str().to_string(),
+            conditions: conditions(&v),
+            sprt: v.get("sprt").filter(|s| !s.is_null()).map(Value::to_string),
+            verdict,
+            planned_games: t
+                .schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize)
+                .games_of(t.shard)
+                .count() as u64,
+            engines,
+            games: records.iter().map(GameEntry::of).collect(),
+        })
+    }
+}
+
+/// The conditions of a pinned tournament (see [`RunEntry::conditions`]), as canonical JSON
+/// (serde_json's maps are sorted).
+fn conditions(v: &Value) -> String {
+    let engines: Vec<Value> = v["engines"]
+        .as_array()
+        .map(|list| list.iter().map(|e| e["time"].clone()).collect())
+        .unwrap_or_default();
+    let openings = &v["openings"];
+    serde_json::json!({
+        "time": v["time"],
+        "engine_time": engines,
+        "margin_ms": v["margin_ms"],
+        "stall_timeout_ms": v["stall_timeout_ms"],
+        "openings": {
+            "source": openings["source"],
+            "count": openings["count"],
+            "fnv1a": openings["fnv1a"],
+        },
+        "adjudication": v.get("adjudication").cloned().unwrap_or(Value::Null),
+        "nps_reference": v.get("nps_reference").cloned().unwrap_or(Value::Null),
+    })
+    .to_string()
+}

@@ -1,0 +1,143 @@
+//! The results ledger (`harness ledger`, SQLite): runs recorded from their folders, each game
+//! once however often a folder is added (again, resumed, as shards and then merged), 8
+//! processes adding at once, and a file that is not a ledger refused and left untouched.
+
+use crate::support::{artifacts, harness, s, Output, TempDir};
+use serde_json::Value;
+use std::path::Path;
+
+/// A depth-2 match of minimax against greedy with `flags` (split at spaces).
+fn play(dir: &Path, flags: &str) -> Output {
+    let a = artifacts();
+    let first = format!("name=mm,plugin={},Depth=2", s(&a.minimax));
+    let second = format!("name=g,plugin={}", s(&a.greedy));
+    let mut args = vec![
+        "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui", "--time",
+        "depth=2",
+    ];
+    args.extend(flags.split_whitespace());
+    harness(dir, &args)
+}
+
+/// `ledger runs --json` of the ledger `db`.
+fn runs(dir: &Path, db: &str) -> Vec<Value> {
+    let out = harness(dir, &["ledger", "runs", "--json", "--ledger", db]);
+    out.assert_success();
+    out.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON run"))
+        .collect()
+}
+
+/// Added twice, resumed and added again, shards then their merge: every game once; the run's
+/// id is its folder's `run-id`, the shards' the one of the folder that holds them.
+#[test]
+fn every_game_is_recorded_once() {
+    let dir = TempDir::new("ledger-once");
+    play(dir.path(), "--pairs 2 --out a").assert_success();
+    let add = |folder: &str| harness(dir.path(), &["ledger", "add", folder, "--ledger", "l.db"]);
+    add("a").assert_success();
+    let again = add("a");
+    again.assert_success();
+    assert!(again.stdout.contains("4 games, 0 new"), "{again}");
+    // Extended to 3 pairs: two games more, the same run.
+    play(dir.path(), "--pairs 3 --out a").assert_success();
+    assert!(add("a").stdout.contains("6 games, 2 new"));
+    let id = std::fs::read_to_string(dir.join("a/run-id")).unwrap();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["id"], id.trim());
+    assert_eq!(listed[0]["games"], 6);
+    assert_eq!(listed[0]["verdict"]["outcome"], "pass");
+    // Shards, then their merge: one run (the shards' folder's id), 4 games.
+    for i in 0..2 {
+        play(dir.path(), &format!("--pairs 2 --out sh --shard {i}/2")).assert_success();
+    }
+    add("sh").assert_success();
+    harness(dir.path(), &["merge", "sh"]).assert_success();
+    let merged = add("sh");
+    merged.assert_success();
+    assert!(merged.stdout.contains("\nsh: run "), "{merged}");
+    assert!(merged.stdout.contains(": 4 games, 0 new"), "{merged}");
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    let sharded = std::fs::read_to_string(dir.join("sh/run-id")).unwrap();
+    let run = listed
+        .iter()
+        .find(|r| r["id"] == sharded.trim())
+        .expect("the sharded run");
+    assert_eq!(run["games"], 4);
+}
+
+/// Eight processes add eight folders into one file at once: every game once, no error.
+#[test]
+fn eight_writers_at_once() {
+    let dir = TempDir::new("ledger-concurrent");
+    for i in 0..8 {
+        play(dir.path(), &format!("--pairs 1 --out r{i}")).assert_success();
+    }
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            std::process::Command::new(&artifacts().harness)
+                .args(["ledger", "add", &format!("r{i}"), "--ledger", "l.db"])
+                .current_dir(dir.path())
+                .output()
+                .expect("the harness starts")
+        })
+        .collect();
+    for c in &children {
+        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    }
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 8);
+    assert!(listed.iter().all(|r| r["games"] == 2), "{listed:?}");
+}
+
+/// A file that is not a ledger (text, or an SQLite database of something else) is refused
+/// with exit 2 and left byte for byte as it was; no ledger named is an error too.
+#[test]
+fn a_file_that_is_not_a_ledger_is_refused_untouched() {
+    let dir = TempDir::new("ledger-bad");
+    play(dir.path(), "--pairs 1 --out a").assert_success();
+    dir.write("notes.txt", "not a database\n");
+    let before = std::fs::read(dir.join("notes.txt")).unwrap();
+    harness(dir.path(), &["ledger", "add", "a", "--ledger", "notes.txt"])
+        .assert_error()
+        .assert_stderr_has(&["notes.txt", "not a ledger"]);
+    assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), before);
+    // An SQLite database of something else (made by Python's sqlite3), and a ledger of a
+    // newer schema: refused, unchanged.
+    let sqlite = |script: &str| {
+        let status = std::process::Command::new("python3")
+            .args([
+                "-c",
+                &format!("import sqlite3; c = sqlite3.connect('other.db'); {script}; c.commit()"),
+            ])
+            .current_dir(dir.path())
+            .status()
+            .expect("python3 runs");
+        assert!(status.success());
+    };
+    sqlite("c.execute('CREATE TABLE birds (name TEXT)')");
+    let other = std::fs::read(dir.join("other.db")).unwrap();
+    harness(
+        dir.path(),
+        &["ledger", "add", "a", "--ledger", "sqlite://other.db"],
+    )
+    .assert_error()
+    .assert_stderr_has(&["other.db", "not a ledger"]);
+    assert_eq!(std::fs::read(dir.join("other.db")).unwrap(), other);
+    harness(dir.path(), &["ledger", "add", "a", "--ledger", "new.db"]).assert_success();
+    std::fs::rename(dir.join("new.db"), dir.join("other.db")).unwrap();
+    let _ = std::fs::remove_file(dir.join("new.db-wal"));
+    let _ = std::fs::remove_file(dir.join("new.db-shm"));
+    sqlite("c.execute('PRAGMA user_version = 99')");
+    let newer = std::fs::read(dir.join("other.db")).unwrap();
+    harness(dir.path(), &["ledger", "runs", "--ledger", "other.db"])
+        .assert_error()
+        .assert_stderr_has(&["schema version 99", "newer harness"]);
+    assert_eq!(std::fs::read(dir.join("other.db")).unwrap(), newer);
+    harness(dir.path(), &["ledger", "runs"])
+        .assert_error()
+        .assert_stderr_has(&["--ledger", "HARNESS_LEDGER"]);
+}
