@@ -141,3 +141,36 @@ fn a_file_that_is_not_a_ledger_is_refused_untouched() {
         .assert_error()
         .assert_stderr_has(&["--ledger", "HARNESS_LEDGER"]);
 }
+
+/// `ledger stats RUN` prints the Results table and the sequential test of a run from the
+/// ledger alone, byte for byte as `harness stats` prints them from its folder (a round robin's
+/// joint rating included); an unknown run is an error.
+#[test]
+fn ledger_stats_equals_harness_stats() {
+    let dir = TempDir::new("ledger-stats");
+    play(dir.path(), "--pairs 30 --sprt elo0=-50,elo1=0 --out s");
+    harness(dir.path(), &["ledger", "add", "s", "--ledger", "l.db"]).assert_success();
+    let id = std::fs::read_to_string(dir.join("s/run-id")).unwrap();
+    let from_ledger = harness(
+        dir.path(),
+        &["ledger", "stats", id.trim(), "--ledger", "l.db"],
+    );
+    from_ledger.assert_success();
+    let from_folder = harness(dir.path(), &["stats", "s"]);
+    from_folder.assert_success();
+    let (results, test) = from_ledger
+        .stdout
+        .split_once("\nSPRT ")
+        .expect("the test's summary");
+    assert!(
+        from_folder.stdout.starts_with(results),
+        "{from_ledger}\n{from_folder}"
+    );
+    assert!(
+        from_folder.stdout.ends_with(&format!("\nSPRT {test}")),
+        "{from_ledger}\n{from_folder}"
+    );
+    harness(dir.path(), &["ledger", "stats", "nope", "--ledger", "l.db"])
+        .assert_error()
+        .assert_stderr_has(&["no run `nope`"]);
+}

@@ -27,6 +27,14 @@ enum Command {
         #[command(flatten)]
         at: Location,
     },
+    /// The Results table and the sequential test of one recorded run, as `harness stats`
+    /// prints them for its folder.
+    Stats {
+        /// The run's id (`ledger runs` lists them).
+        run: String,
+        #[command(flatten)]
+        at: Location,
+    },
     /// List the recorded runs: id, when, conditions, games.
     Runs {
         /// One JSON object per run instead of the table.
@@ -67,7 +75,27 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     match args.command {
         Command::Add { dirs, at } => add(&dirs, &at),
         Command::Runs { json, at } => runs(json, &at),
+        Command::Stats { run, at } => stats(&run, &at),
     }
+}
+
+fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
+    let (pinned, records) = at.open()?.run(id)?.with_context(|| {
+        format!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
+    })?;
+    anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
+    let t = crate::play::resume::tournament_of(&pinned)
+        .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
+    let (results, _) =
+        crate::show::table::results_tables_within(&records, crate::show::table::terminal_width());
+    say_raw!("{results}");
+    if let Some(status) = super::merge::test_decided(&t, &records, None) {
+        say_raw!(
+            "{}",
+            crate::show::table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
+        );
+    }
+    Ok(exit::SUCCESS)
 }
 
 fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {

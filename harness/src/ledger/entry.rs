@@ -28,6 +28,8 @@ pub struct RunEntry {
     /// The verdict of the run's last report (JSON), when it ended.
     pub verdict: Option<String>,
     pub planned_games: u64,
+    /// The folder's `tournament.json`, whole: `ledger stats` rebuilds the tournament from it.
+    pub tournament: String,
     pub engines: Vec<EngineEntry>,
     pub games: Vec<GameEntry>,
 }
@@ -141,6 +143,7 @@ impl RunEntry {
                 .schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize)
                 .games_of(t.shard)
                 .count() as u64,
+            tournament: pinned.clone(),
             engines,
             games: records.iter().map(GameEntry::of).collect(),
         })

@@ -35,7 +35,8 @@ CREATE TABLE runs (
     conditions TEXT NOT NULL,
     sprt TEXT,
     verdict TEXT,
-    planned_games INTEGER NOT NULL
+    planned_games INTEGER NOT NULL,
+    tournament TEXT NOT NULL
 );
 CREATE INDEX runs_by_conditions ON runs (conditions);
 CREATE TABLE engines (
@@ -136,10 +137,12 @@ impl SqliteLedger {
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT INTO runs (id, recorded, folder, host, harness_version, source, format, \
-             conditions, sprt, verdict, planned_games) \
-             VALUES (?1, datetime('now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
+             conditions, sprt, verdict, planned_games, tournament) \
+             VALUES (?1, datetime('now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(excluded.verdict, verdict), \
-             planned_games = MAX(planned_games, excluded.planned_games)",
+             planned_games = MAX(planned_games, excluded.planned_games), \
+             tournament = CASE WHEN excluded.planned_games >= planned_games \
+             THEN excluded.tournament ELSE tournament END",
             params![
                 run.id,
                 run.folder,
@@ -150,7 +153,8 @@ impl SqliteLedger {
                 run.conditions,
                 run.sprt,
                 run.verdict,
-                run.planned_games as i64
+                run.planned_games as i64,
+                run.tournament
             ],
         )?;
         for e in &run.engines {
@@ -218,18 +222,23 @@ impl SqliteLedger {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The games of run `id` in game order: (game, pair, black, white, score, termination,
-    /// forfeit_by); `None` for an unknown run.
-    pub fn games(&self, id: &str) -> anyhow::Result<Option<Vec<crate::record::GameRecord>>> {
-        let known: Option<String> = self
+    /// Run `id`: the `tournament.json` it pins and its games in game order, as records
+    /// without moves (result, termination, forfeit, times); `None` for an unknown run.
+    pub fn run(
+        &self,
+        id: &str,
+    ) -> anyhow::Result<Option<(String, Vec<crate::record::GameRecord>)>> {
+        let pinned: Option<String> = self
             .conn
-            .query_row("SELECT id FROM runs WHERE id = ?1", params![id], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT tournament FROM runs WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
             .optional()?;
-        if known.is_none() {
+        let Some(pinned) = pinned else {
             return Ok(None);
-        }
+        };
         let mut query = self.conn.prepare(
             "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
              time_ms_white FROM games WHERE run_id = ?1 ORDER BY game",
@@ -255,7 +264,7 @@ impl SqliteLedger {
             r.time_ms.white = row.get::<_, i64>(8)? as u64;
             Ok(r)
         })?;
-        Ok(Some(rows.collect::<Result<_, _>>()?))
+        Ok(Some((pinned, rows.collect::<Result<_, _>>()?)))
     }
 }
 

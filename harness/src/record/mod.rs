@@ -313,6 +313,16 @@ pub struct GameOutcome {
     pub forfeit: bool,
 }
 
+/// The records in game order: borrowed when they already are (a finished run's, a merge's).
+pub fn in_game_order(records: &[GameRecord]) -> std::borrow::Cow<'_, [GameRecord]> {
+    if records.is_sorted_by_key(|r| r.game) {
+        return std::borrow::Cow::Borrowed(records);
+    }
+    let mut v = records.to_vec();
+    v.sort_by_key(|r| r.game);
+    std::borrow::Cow::Owned(v)
+}
+
 /// The outcomes of records, in the same order.
 pub fn outcomes(records: &[GameRecord]) -> Vec<GameOutcome> {
     records.iter().map(GameRecord::outcome).collect()

@@ -34,13 +34,17 @@ pub fn terminal_width() -> Option<usize> {
 /// dropped by priority (pair ratio, normalised Elo, pentanomial counts, draws, LOS, discs,
 /// score) until a row fits; names, games, W-D-L and Elo always stay.
 pub fn final_tables_within(records: &[GameRecord], width: Option<usize>) -> String {
-    let sorted: std::borrow::Cow<[GameRecord]> = if records.is_sorted_by_key(|r| r.game) {
-        std::borrow::Cow::Borrowed(records)
-    } else {
-        let mut v = records.to_vec();
-        v.sort_by_key(|r| r.game);
-        std::borrow::Cow::Owned(v)
-    };
+    let sorted = crate::record::in_game_order(records);
+    let (mut s, w) = results_tables_within(&sorted, width);
+    let _ = write!(s, "{}", usage_table(&sorted, w));
+    s + &forfeit_lines(&sorted)
+}
+
+/// The results table (and, for more than two engines, the joint rating) of `records`: the
+/// part of [`final_tables`] that needs only each game's result, as the results ledger keeps
+/// it. Returns the text and the width of its name columns.
+pub fn results_tables_within(records: &[GameRecord], width: Option<usize>) -> (String, usize) {
+    let sorted = crate::record::in_game_order(records);
     let records = &sorted[..];
     let outcomes = outcomes(records);
     let matches = stats::all_matches(&outcomes);
@@ -106,7 +110,12 @@ pub fn final_tables_within(records: &[GameRecord], width: Option<usize>) -> Stri
             );
         }
     }
-    let _ = write!(s, "{}", usage_table(records, w));
+    (s, w)
+}
+
+/// The forfeits by engine and reason under the final tables (nothing without a forfeit).
+fn forfeit_lines(records: &[GameRecord]) -> String {
+    let mut s = String::new();
     let mut reasons: std::collections::BTreeMap<(String, String), usize> = Default::default();
     for r in records.iter().filter(|r| r.termination.is_forfeit()) {
         let who = match r.forfeit_by {

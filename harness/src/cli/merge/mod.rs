@@ -217,15 +217,22 @@ pub(super) fn test_of(
     records: &[GameRecord],
     folder: &Path,
 ) -> anyhow::Result<Option<SprtStatus>> {
-    let decided = match recorded_decision(folder)? {
-        Some(d) => Some(d),
-        None => first_crossing(t, records).map(|s| s.decision),
-    };
+    Ok(test_decided(t, records, recorded_decision(folder)?))
+}
+
+/// The test's status on `records` (in game order), with the decision the watcher recorded
+/// when there is one, else the one taken where it first crossed a bound.
+pub(super) fn test_decided(
+    t: &Tournament,
+    records: &[GameRecord],
+    recorded: Option<Decision>,
+) -> Option<SprtStatus> {
+    let decided = recorded.or_else(|| first_crossing(t, records).map(|s| s.decision));
     let mut status = t.sprt_status(records);
     if let (Some(s), Some(d)) = (status.as_mut(), decided) {
         s.decision = d;
     }
-    Ok(status)
+    status
 }
 
 /// The decision the watcher recorded in `folder`, if it did.

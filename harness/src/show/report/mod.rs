@@ -522,12 +522,7 @@ fn write_atomic(
 
 /// The records in game order: borrowed when they already are (a finished run's, a merge's).
 fn sorted(records: &[GameRecord]) -> std::borrow::Cow<'_, [GameRecord]> {
-    if records.is_sorted_by_key(|r| r.game) {
-        return std::borrow::Cow::Borrowed(records);
-    }
-    let mut v = records.to_vec();
-    v.sort_by_key(|r| r.game);
-    std::borrow::Cow::Owned(v)
+    crate::record::in_game_order(records)
 }
 
 /// Engines of the tournament, then any other name found in the records.
