@@ -174,3 +174,72 @@ fn ledger_stats_equals_harness_stats() {
         .assert_error()
         .assert_stderr_has(&["no run `nope`"]);
 }
+
+/// `run --ledger` checks the ledger before the first game (a file that is not one: exit 2,
+/// nothing played, the file unchanged) and records the run when it ends; `HARNESS_LEDGER`
+/// names it too; `merge --ledger` records a merged run; a shard says it leaves an SQLite
+/// ledger to the merge.
+#[test]
+fn run_and_merge_record_themselves() {
+    let dir = TempDir::new("ledger-run");
+    dir.write("notes.txt", "not a database\n");
+    let refused = play(dir.path(), "--pairs 1 --out a --ledger notes.txt");
+    refused
+        .assert_error()
+        .assert_stderr_has(&["notes.txt", "not a ledger"]);
+    assert!(!dir.join("a/games.jsonl").exists(), "a game was played");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "not a database\n"
+    );
+    let recorded = play(dir.path(), "--pairs 1 --out a --ledger l.db");
+    recorded.assert_success();
+    assert!(
+        recorded.stdout.contains("recorded (2 games, 2 new)"),
+        "{recorded}"
+    );
+    let mut by_env = std::process::Command::new(&artifacts().harness);
+    let a = artifacts();
+    by_env
+        .args([
+            "run",
+            "--engine",
+            &format!("name=x,plugin={}", s(&a.greedy)),
+            "--engine",
+            &format!("name=y,plugin={}", s(&a.greedy)),
+            "--format",
+            "match",
+            "--no-tui",
+            "--time",
+            "depth=1",
+            "--pairs",
+            "1",
+            "--out",
+            "b",
+        ])
+        .env("HARNESS_LEDGER", "sqlite://l.db")
+        .current_dir(dir.path());
+    let env_run = crate::support::run_with_timeout(by_env, crate::support::HARNESS_TIMEOUT);
+    env_run.assert_success();
+    for i in 0..2 {
+        let shard = play(
+            dir.path(),
+            &format!("--pairs 2 --out sh --shard {i}/2 --ledger l.db"),
+        );
+        shard.assert_success();
+        assert!(
+            shard
+                .stdout
+                .contains("a shard does not write an SQLite ledger"),
+            "{shard}"
+        );
+    }
+    let merged = harness(dir.path(), &["merge", "sh", "--ledger", "l.db"]);
+    merged.assert_success();
+    assert!(
+        merged.stdout.contains("recorded (4 games, 4 new)"),
+        "{merged}"
+    );
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 3, "{listed:?}");
+}

@@ -57,6 +57,10 @@ pub struct Args {
     /// plugin loaded in a worker with its options; print the schedule's size and exit.
     #[arg(long)]
     dry_run: bool,
+    /// Record the run in this results ledger when it ends (a file path or sqlite://PATH;
+    /// default: the HARNESS_LEDGER variable); checked before the first game.
+    #[arg(long, value_name = "URL")]
+    ledger: Option<String>,
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`).
@@ -75,13 +79,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return dry_run(&t, &plugin_dir, args.restart).map_err(named);
     }
     warn_if_oversubscribed(&t);
+    let mut ledger = super::ledger::RunLedger::for_run(args.ledger.as_deref(), t.shard.is_some())?;
     if args.restart {
         restart(&t, &plugin_dir, &[]).map_err(named)?;
     }
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = args.output.live_view();
     let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui).map_err(named)?;
-    Ok(conclude(&t, &summary, elapsed, signalled))
+    let code = conclude(&t, &summary, elapsed, signalled);
+    if let Some(ledger) = &mut ledger {
+        ledger.record(&t.out);
+    }
+    Ok(code)
 }
 
 /// An engine's refused option or failed bench, when the engine came from an `--engine`: the

@@ -61,6 +61,10 @@ pub struct Args {
     /// A shell command run when the test decides (e.g. `scancel --state=PENDING $JOB`).
     #[arg(long, value_name = "CMD")]
     on_decision: Option<String>,
+    /// Record the merged run in this results ledger (a file path or sqlite://PATH; default:
+    /// the HARNESS_LEDGER variable); checked before anything is written.
+    #[arg(long, value_name = "URL", conflicts_with = "watch")]
+    ledger: Option<String>,
 }
 
 /// The shard folders below the arguments: a folder holding `shard-I-of-N` sub-folders stands
@@ -255,6 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.watch {
         return watch::watch(args);
     }
+    let mut ledger = crate::cli::ledger::RunLedger::for_run(args.ledger.as_deref(), false)?;
     let started = Instant::now();
     let folders = shard_folders(&args.dirs, false)?;
     let fingerprint = common_tournament(&folders)?;
@@ -351,6 +356,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         v.outcome != Outcome::Incomplete,
         Some(&conclusion),
     );
+    if let Some(ledger) = &mut ledger {
+        ledger.record(&out);
+    }
     Ok(code)
 }
 
