@@ -14,7 +14,7 @@
 //! | [`host`] | engine workers: plugin loading, the worker protocol, the coordinator's handle |
 //! | [`play`] | the coordinator: games on workers, resume, the journal writer |
 //! | [`show`] | what people read: tables, reports, the terminal UI |
-//! | [`tools`] | one plugin outside a tournament: `solve`, the NBoard and GTP front-ends |
+//! | [`tools`] | one plugin outside a tournament: `solve`, `analyze`, `bench` (with its `positions`), `check`, the NBoard and GTP front-ends |
 //! | [`cli`] | the command line, which wires the stages together |
 
 pub mod cli;
