@@ -129,6 +129,7 @@ mod tests {
             forfeit_by: None,
             reason: String::new(),
             forfeit_position: None,
+            time_loss: None,
             time_ms: PerColor {
                 black: 300,
                 white: 100,
