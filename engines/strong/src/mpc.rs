@@ -150,3 +150,15 @@ pub const END_MPC_TABLE_SIMPLE: EndMpcTable = [
 
 /// A selective-endgame table: `(a, b, sigma)` per number of empties from 14 to 24.
 pub type EndMpcTable = [(f64, f64, f64); (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize];
+
+/// What a ProbCut test's shallow searches found (`Searcher::probcut_tests`).
+pub(crate) enum ProbCut {
+    /// The search was aborted meanwhile.
+    Aborted,
+    /// The shallow value reached the upper bound: the deep one is predicted above beta.
+    High,
+    /// It stayed at or below the lower bound: the deep one is predicted below alpha.
+    Low,
+    /// Neither: search the node.
+    Neither,
+}
