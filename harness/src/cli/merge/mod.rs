@@ -15,8 +15,6 @@
 
 mod watch;
 
-pub(crate) use watch::WatchPause;
-
 use super::output::{say, say_raw};
 use crate::plan::config::Tournament;
 use crate::plan::schedule::{PairedSchedule, Shard};
