@@ -7,7 +7,7 @@
 //! | stage | what it holds |
 //! | --- | --- |
 //! | [`record`] | the ground floor: a finished game ([`record::GameRecord`]), the journal that stores it, GGF |
-//! | [`search`] | what an engine is asked ([`search::SearchLimits`]) and what it reports ([`search::SearchInfo`]) |
+//! | [`search_terms`] | what an engine is asked ([`search_terms::SearchLimits`]) and what it reports ([`search_terms::SearchInfo`]) |
 //! | [`stats`] | pure statistics over records: estimates, ratings, the sequential test, the verdict |
 //! | [`events`] | the live event stream of a run and the scheduling control a viewer may send back |
 //! | [`plan`] | the tournament file, the opening sets, the schedule |
@@ -23,7 +23,7 @@ pub mod host;
 pub mod plan;
 pub mod play;
 pub mod record;
-pub mod search;
+pub mod search_terms;
 pub mod show;
 pub mod stats;
 pub mod tools;

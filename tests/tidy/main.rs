@@ -579,7 +579,7 @@ fn the_strong_engine_has_no_loop_but_the_search_recursion() {
 }
 
 /// Every module of a stage folder is in the stage table, and every module the table names is
-/// there (a stage that is one file, `search.rs`, lists its types instead). A module below a
+/// there (a stage that is one file, `search_terms.rs`, lists its types instead). A module below a
 /// stage's top level (`plan/config/raw.rs`, `show/tui/view/board.rs`) is named in its stage's
 /// row too, in the parentheses that describe its parent.
 #[test]

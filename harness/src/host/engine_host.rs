@@ -18,7 +18,7 @@
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
 use crate::record::TimeLoss;
-use crate::search::{SearchInfo, SearchLimits};
+use crate::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{GameHistory, Position};
 use std::future::Future;
 use std::os::unix::process::ExitStatusExt;

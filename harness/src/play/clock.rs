@@ -13,7 +13,7 @@
 use crate::events::SideClocks;
 use crate::host::SearchBudget;
 use crate::plan::config::{TimeControl, TimeRules};
-use crate::search::SearchLimits;
+use crate::search_terms::SearchLimits;
 use othello_board::Color;
 use std::time::Duration;
 

@@ -21,7 +21,7 @@ use crate::plan::schedule::ScheduledGame;
 use crate::record::{
     Adjudication, GameRecord, OpeningRef, PerColor, PlayedMove, Termination, TimeLoss,
 };
-use crate::search::SearchInfo;
+use crate::search_terms::SearchInfo;
 use othello_board::{Color, GameHistory, Move, Position};
 use std::sync::Arc;
 use std::time::Duration;

@@ -4,7 +4,7 @@
 use crate::events::{ControlState, Event, SideClocks};
 use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
-use crate::search::SearchInfo;
+use crate::search_terms::SearchInfo;
 use crate::show::standings::Standing;
 use crate::stats::sprt::{SprtParams, SprtStatus};
 use crate::stats::{self, Rating};
