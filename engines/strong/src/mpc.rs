@@ -55,8 +55,8 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 /// weights mean a refit.
 ///
 /// The positions matter: fitted on random games (uniform random moves) the errors came out
-/// 4.9-7.7 discs, wide enough that few nodes were cut; the table fitted on the engine's own
-/// positions gave +40.1 Elo [-0.6, +82.0] in self-play (100 pairs, 3 s + 0.03 s per game).
+/// wide enough that few nodes were cut; fitted on the engine's own positions the table plays
+/// better (figures: `docs/measurements.md`, "Figures behind the constants").
 pub const MPC_TABLE: MpcTable = [
     (1.0, 0.0, 0.0),        // d = 0: unused
     (1.0, 0.0, 0.0),        // d = 1: unused
