@@ -99,6 +99,7 @@ fn record(game: usize, rng: &mut SplitMix64) -> GameRecord {
         forfeit_by: None,
         reason: String::new(),
         forfeit_position: None,
+        time_loss: None,
         time_ms: PerColor {
             black: 9000,
             white: 9100,

@@ -7,7 +7,7 @@
 //! observer can touch a game in progress, and every finished game still reaches the journal.
 
 use crate::record::GameRecord;
-use crate::search::SearchInfo;
+use crate::search_terms::SearchInfo;
 use othello_board::{Color, Move, Position};
 use std::sync::mpsc::Sender;
 use std::time::Duration;

@@ -7,14 +7,14 @@
 //! | stage | what it holds |
 //! | --- | --- |
 //! | [`record`] | the ground floor: a finished game ([`record::GameRecord`]), the journal that stores it, GGF |
-//! | [`search`] | what an engine is asked ([`search::SearchLimits`]) and what it reports ([`search::SearchInfo`]) |
+//! | [`search_terms`] | what an engine is asked ([`search_terms::SearchLimits`]) and what it reports ([`search_terms::SearchInfo`]) |
 //! | [`stats`] | pure statistics over records: estimates, ratings, the sequential test, the verdict |
 //! | [`events`] | the live event stream of a run and the scheduling control a viewer may send back |
 //! | [`plan`] | the tournament file, the opening sets, the schedule |
 //! | [`host`] | engine workers: plugin loading, the worker protocol, the coordinator's handle |
 //! | [`play`] | the coordinator: games on workers, resume, the journal writer |
 //! | [`show`] | what people read: tables, reports, the terminal UI |
-//! | [`tools`] | one plugin outside a tournament: `solve`, the NBoard and GTP front-ends |
+//! | [`tools`] | one plugin outside a tournament: `solve`, `analyze`, `bench` (with its `positions`), `check`, the NBoard and GTP front-ends |
 //! | [`ledger`] | runs remembered across folders and commits: the results ledger (SQLite) |
 //! | [`cli`] | the command line, which wires the stages together |
 
@@ -25,7 +25,7 @@ pub mod ledger;
 pub mod plan;
 pub mod play;
 pub mod record;
-pub mod search;
+pub mod search_terms;
 pub mod show;
 pub mod stats;
 pub mod tools;

@@ -214,6 +214,7 @@ fn random_record(
         forfeit_by: None,
         reason: String::new(),
         forfeit_position: None,
+        time_loss: None,
         time_ms: PerColor::default(),
         time_us: PerColor::default(),
         adjudication: None,

@@ -1,5 +1,5 @@
 //! Exact-solver analysis (`harness analyze`) and adjudication by exact solve
-//! (`[adjudication]`), issue 33: real games of real plugins, solved by the real strong engine.
+//! (`[adjudication]`): real games of real plugins, solved by the real strong engine.
 //!
 //! The analysis is checked by its identity (the exact value at the first analysed position
 //! minus the final score is Black's losses minus White's, move by move), by resuming a killed

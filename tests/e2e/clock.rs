@@ -53,13 +53,6 @@ fn replay_clock((base, increment): (u64, u64), times: &[u64], ctx: &str) -> Vec<
     left
 }
 
-/// The number after `label` in `text`.
-fn number_after(text: &str, label: &str) -> Option<u64> {
-    let rest = &text[text.find(label)? + label.len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
-}
-
 /// "short" plays on the tournament's clock of 1 s + 20 ms, "long" (the same plugin at the same
 /// pace of 150 ms a move) on a clock of its own of 6 s + 20 ms. In both games short's clock
 /// runs down over several moves until it loses on time, the budget the coordinator gave its
@@ -121,10 +114,16 @@ fn a_clock_runs_down_to_a_time_forfeit_with_its_increments_credited() {
         );
         let left = replay_clock(SHORT, &times, &format!("{ctx}, short"));
         let last = *left.last().expect("the start");
-        // The coordinator's figures for the lost search, in the reason.
-        let budget = number_after(&r.reason, "budget of ").expect("the budget in the reason");
-        let margin = number_after(&r.reason, "margin ").expect("the margin in the reason");
-        let used = number_after(&r.reason, "(").expect("the time used in the reason");
+        // The coordinator's figures for the lost search, as the record keeps them.
+        let loss = r.time_loss.expect("a time forfeit's figures");
+        let (budget, margin, used) = (loss.budget_ms, loss.margin_ms, loss.used_ms);
+        assert!(
+            r.reason.contains(&format!(
+                "budget of {budget} ms + margin {margin} ms ({used} ms used)"
+            )),
+            "{ctx}: the reason says the same: {}",
+            r.reason
+        );
         // The record's times are whole milliseconds, rounded down: at most 1 ms each.
         let tolerance = times.len() as u64 + 1;
         assert!(

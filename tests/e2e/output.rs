@@ -3,7 +3,7 @@
 use crate::support::{artifacts, engine, read_games, s, spawn_harness, TempDir, TournamentFile};
 use std::io::{BufRead, BufReader};
 
-/// Regression (issue 19, bug 3): `harness run … | head -1` used to panic on the broken pipe
+/// Regression: `harness run … | head -1` used to panic on the broken pipe
 /// ("failed printing to stdout", exit 101) and stop the tournament after two games. Printing
 /// now stops and the run goes on to its end: every game, the reports, exit code 0.
 #[test]
@@ -32,7 +32,7 @@ fn a_closed_stdout_stops_the_printing_not_the_run() {
     assert!(report.contains("\"finished\": true"), "{report}");
 }
 
-/// Regression (issue 19, bug 4): `harness perft 99` ran forever without a word; depths that
+/// Regression: `harness perft 99` ran forever without a word; depths that
 /// cannot finish are refused with the range.
 #[test]
 fn perft_refuses_a_depth_that_cannot_finish() {

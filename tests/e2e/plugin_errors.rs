@@ -61,7 +61,7 @@ fn library_without_the_entry_symbol_is_refused() {
 
     // A file that is no library at all.
     let text = dir.write("libtext.so", "not an ELF file\n");
-    // With the system's reason, not only "dlopen failed" (issue 19).
+    // With the system's reason, not only "dlopen failed".
     harness(dir.path(), &["info", s(&text)])
         .assert_error()
         .assert_stderr_has(&[

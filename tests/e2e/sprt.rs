@@ -38,19 +38,30 @@ fn gate(
     (dir, run)
 }
 
-#[test]
-fn weaker_candidate_is_rejected_with_exit_code_1() {
-    let (dir, run) = gate("sprt-weaker", 1, 4, 200, "");
-    assert_eq!(run.status.code(), Some(1), "{run}");
-    assert!(run.stdout.contains("H0 accepted"), "{run}");
+/// A test on `candidate`'s depth against `baseline`'s that decides: exit code `code`, the
+/// decision `says` printed, and the run stopped long before its budget of 400 games, with only
+/// complete pairs played: the first pairs of the schedule, each with both its games.
+fn assert_decided(
+    label: &str,
+    (candidate, baseline): (u32, u32),
+    extra: &str,
+    code: i32,
+    says: &str,
+) {
+    let (dir, run) = gate(label, candidate, baseline, 200, extra);
+    assert_eq!(run.status.code(), Some(code), "{run}");
+    assert!(run.stdout.contains(says), "{run}");
     let games = read_games(&dir.join("out"));
-    // It stopped long before the budget of 400 games, and only complete pairs were played: the
-    // first pairs of the schedule, each with both its games.
-    assert!(games.len() < 200, "{} games", games.len());
+    assert!(games.len() < 200, "{} games:\n{run}", games.len());
     check_schedule(&games, &[("candidate", "baseline")], games.len() / 2);
     for g in &games {
         check_record(g);
     }
+}
+
+#[test]
+fn weaker_candidate_is_rejected_with_exit_code_1() {
+    assert_decided("sprt-weaker", (1, 4), "", 1, "H0 accepted");
 }
 
 /// Running a decided test again into its folder (a CI retry) keeps the decision: nothing new is
@@ -69,9 +80,8 @@ fn resumed_decided_test_plays_nothing_more() {
 
 #[test]
 fn stronger_candidate_is_accepted_with_exit_code_0() {
-    let (_dir, run) = gate("sprt-stronger", 4, 1, 200, "model = \"normalized\"");
-    assert_eq!(run.status.code(), Some(0), "{run}");
-    assert!(run.stdout.contains("H1 accepted"), "{run}");
+    let normalized = "model = \"normalized\"";
+    assert_decided("sprt-stronger", (4, 1), normalized, 0, "H1 accepted");
 }
 
 #[test]
@@ -181,8 +191,9 @@ fn fail_rule_run(
 /// `[sprt]` table's `fail-on-crash` fails the run (exit 1) on the candidate's crash but not on
 /// its illegal move, `fail-on-forfeit` on any forfeit of the candidate, neither on the
 /// baseline's; an engine's `fail-on = "forfeit"` fails a run without a test on its illegal move,
-/// where `fail-on = "crash"` does not. Without a rule, one pair decides nothing: exit 3 (with a
-/// test) or 0, which is what a rule changes.
+/// where `fail-on = "crash"` does not, and keeps failing it under a test whose own rule is only
+/// `fail-on-crash` (the test's rule makes an engine's stricter, never looser). Without a rule,
+/// one pair decides nothing: exit 3 (with a test) or 0, which is what a rule changes.
 #[test]
 fn fail_on_rules_fail_the_run_on_real_crashes_and_forfeits() {
     let a = artifacts();
@@ -196,7 +207,7 @@ fn fail_on_rules_fail_the_run_on_real_crashes_and_forfeits() {
     let greedy = |name: &str| engine(name, s(&a.greedy), "");
     let crash = || faulty("candidate", "segfault", "");
     let illegal = || faulty("candidate", "illegal", "");
-    let cases: [(&str, String, String, Option<&str>, i32); 7] = [
+    let cases: [(&str, String, String, Option<&str>, i32); 8] = [
         ("no-rule", crash(), greedy("baseline"), Some(""), 3),
         (
             "crash-on-crash",
@@ -231,6 +242,13 @@ fn fail_on_rules_fail_the_run_on_real_crashes_and_forfeits() {
             faulty("candidate", "illegal", "fail-on = \"forfeit\"\n"),
             greedy("baseline"),
             None,
+            1,
+        ),
+        (
+            "engine-forfeit-under-sprt-crash",
+            faulty("candidate", "illegal", "fail-on = \"forfeit\"\n"),
+            greedy("baseline"),
+            Some("fail-on-crash = true"),
             1,
         ),
         (

@@ -498,26 +498,36 @@ fn an_engine_with_its_own_time_rules_plays_under_them() {
         .assert_stderr_has(&["different tournament"]);
 }
 
-/// The cores a process's main thread may run on (`Cpus_allowed_list` of `/proc/<pid>/status`).
-fn cpus_allowed(pid: &str) -> Option<String> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("Cpus_allowed_list:"))?;
-    Some(line.split_whitespace().nth(1)?.to_string())
+/// The cores each thread of process `pid` may run on (`Cpus_allowed_list` of
+/// `/proc/<pid>/task/<tid>/status`), by thread id; a thread that ends meanwhile is left out.
+fn cpus_allowed(pid: &str) -> BTreeMap<String, String> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return BTreeMap::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| {
+            let status = std::fs::read_to_string(task.path().join("status")).ok()?;
+            let line = status
+                .lines()
+                .find(|l| l.starts_with("Cpus_allowed_list:"))?;
+            let list = line.split_whitespace().nth(1)?.to_string();
+            Some((task.file_name().to_string_lossy().into_owned(), list))
+        })
+        .collect()
 }
 
-/// `affinity = true`: while the games run, each worker is pinned to one core and the two
-/// games at once use different cores; more games than cores is an error that names the
-/// shortage, before anything is written.
+/// `affinity = true`: while the games run, each worker is pinned to one core, every thread of
+/// it (a worker reads requests on its main thread and searches on another), and the two games
+/// at once use different cores; more games than cores is an error that names the shortage,
+/// before anything is written.
 #[test]
 fn affinity_pins_each_game_to_its_own_core() {
     let a = artifacts();
     let dir = TempDir::new("affinity");
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cores < 2 {
-        eprintln!("affinity: one core only, nothing to pin apart");
-        return;
+        return crate::support::skip("affinity", "one core only, nothing to pin apart");
     }
     let toml = |concurrency: usize| {
         TournamentFile::new("match", 2, "move-time = 0.05")
@@ -534,18 +544,33 @@ fn affinity_pins_each_game_to_its_own_core() {
     let mut child =
         crate::support::spawn_harness(dir.path(), &["run", "t.toml", "--no-tui"], false);
     let pid = child.id();
-    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    // Each worker's threads as last seen: worker pid -> thread id -> its cores.
+    let mut seen: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     while child.try_wait().unwrap().is_none() {
         for worker in crate::support::processes_with(&crate::support::worker_marker(pid)) {
-            if let Some(list) = cpus_allowed(&worker.pid) {
-                seen.insert(worker.pid, list);
+            let threads = cpus_allowed(&worker.pid);
+            if !threads.is_empty() {
+                seen.insert(worker.pid, threads);
             }
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(read_games(&dir.join("out")).len(), 4);
-    // The workers started before the first game are not yet pinned; every one that played is.
-    let pinned: Vec<&String> = seen.values().filter(|l| !l.contains([',', '-'])).collect();
+    assert!(
+        seen.values().any(|threads| threads.len() >= 2),
+        "no worker with several threads: {seen:?}"
+    );
+    // The workers started before the first game are not yet pinned; every one that played is,
+    // with all its threads on the one core.
+    let one_core = |list: &String| !list.contains([',', '-']);
+    let mut pinned = Vec::new();
+    for (worker, threads) in &seen {
+        let lists: std::collections::BTreeSet<&String> = threads.values().collect();
+        if lists.iter().any(|l| one_core(l)) {
+            assert_eq!(lists.len(), 1, "worker {worker}'s threads: {threads:?}");
+            pinned.extend(lists);
+        }
+    }
     let distinct: std::collections::BTreeSet<&String> = pinned.iter().copied().collect();
     assert!(pinned.len() >= 2, "workers seen: {seen:?}");
     assert_eq!(distinct.len(), 2, "two games on two cores: {seen:?}");

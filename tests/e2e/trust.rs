@@ -1,4 +1,4 @@
-//! Regressions of issue 32 ("nothing lost, nothing misleading II"): a second merge of the same
+//! Regressions found in a review of what a run keeps and says: a second merge of the same
 //! folder, `--restart` with a broken tournament, the merge's Engines table, a plugin named in
 //! the tournament's own folder, progress numbering, `--dry-run` on runs that would fail,
 //! `sprt-sim`'s flags and closed pipes. Each test failed before its fix.
@@ -6,6 +6,7 @@
 use crate::support::{
     artifacts, engine, harness, read_games, s, spawn_harness, TempDir, TournamentFile,
 };
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// A match of deterministic engines (fixed depths) into `out/arena`.
@@ -145,21 +146,28 @@ fn the_merge_reports_searched_moves_and_depths() {
     merge.assert_success();
     let stats = harness(dir.path(), &["stats", "out/arena"]);
     stats.assert_success();
-    // Engine name, games, moves and depth: the columns that do not depend on timing.
-    let usage = |text: &str| -> Vec<String> {
+    // Each engine's row, found by its name: games, moves and depth, the columns that do not
+    // depend on timing.
+    let usage = |text: &str| -> BTreeMap<String, Vec<String>> {
         let start = text.find("\nEngines (").expect("an Engines table");
-        text[start..]
-            .lines()
-            .skip(3)
-            .take(2)
-            .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+        let mut lines = text[start + 1..].lines().skip(1);
+        let header: Vec<&str> = lines.next().expect("a header").split_whitespace().collect();
+        assert_eq!(header[..4], ["engine", "games", "moves", "depth"], "{text}");
+        lines
+            .take_while(|l| !l.trim().is_empty())
+            .map(|l| {
+                let cells: Vec<String> = l.split_whitespace().map(str::to_string).collect();
+                (cells[0].clone(), cells[1..4].to_vec())
+            })
             .collect()
     };
+    let merged = usage(&merge.stdout);
     assert_eq!(
-        usage(&merge.stdout),
-        usage(&stats.stdout),
-        "{merge}\n{stats}"
+        merged.keys().collect::<Vec<_>>(),
+        ["greedy", "mm"],
+        "{merge}"
     );
+    assert_eq!(merged, usage(&stats.stdout), "{merge}\n{stats}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("out/arena/report.json")).unwrap())
             .unwrap();
@@ -186,7 +194,7 @@ fn a_plugin_file_beside_the_tournament_file_is_found_from_its_folder() {
     let info = harness(dir.path(), &["info", "libmine.so"]);
     info.assert_success();
     assert!(
-        info.stdout.contains("Greedy") || info.stdout.contains("greedy"),
+        info.stdout.lines().any(|l| l == "name     Greedy"),
         "{info}"
     );
 }
@@ -342,11 +350,12 @@ fn commands_survive_a_closed_pipe() {
     }
 }
 
-/// `quit` during a deep search ends `harness nboard` at once (the search was carried on until
-/// killed); `go` and `quit` sent together by a script still get the move first.
+/// `quit` during a deep search (the session said it is thinking, the worker is spinning) ends
+/// `harness nboard` at once, with no answer (the search was carried on until killed); `go` and
+/// `quit` sent together by a script still get the move first.
 #[test]
 fn nboard_quit_ends_a_search_in_progress() {
-    use std::io::Write;
+    use std::io::{BufRead, BufReader, Write};
     use std::time::{Duration, Instant};
     let a = artifacts();
     let dir = TempDir::new("nboard-quit");
@@ -362,7 +371,34 @@ fn nboard_quit_ends_a_search_in_progress() {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"nboard 2\nset depth 40\ngo\n").unwrap();
     stdin.flush().unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    // The search is under way: the session said so, and the worker has a search to run.
+    let (lines, said) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let waiting = Instant::now();
+    let thinking = loop {
+        let line = said
+            .recv_timeout(Duration::from_secs(30).saturating_sub(waiting.elapsed()))
+            .expect("`status … is thinking` within 30 s");
+        if line.ends_with(" is thinking") {
+            break line;
+        }
+    };
+    // A worker has spun for 0.3 s of CPU time: it is searching, not starting.
+    let marker = crate::support::worker_marker(pid);
+    while crate::support::processes_with(&marker)
+        .iter()
+        .all(|w| w.cpu_ticks < 30)
+    {
+        assert!(waiting.elapsed() < Duration::from_secs(30), "no search");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Later than a `quit` sent with the `go` (which would be answered first).
+    std::thread::sleep(Duration::from_millis(150));
     stdin.write_all(b"quit\n").unwrap();
     stdin.flush().unwrap();
     let sent = Instant::now();
@@ -382,6 +418,12 @@ fn nboard_quit_ends_a_search_in_progress() {
     let out = child.wait_with_output().unwrap();
     let status = ended.expect("`quit` did not end the session within 20 s");
     assert!(status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    reader.join().unwrap();
+    let after: Vec<String> = said.try_iter().collect();
+    assert!(
+        after.iter().all(|l| !l.starts_with("=== ")),
+        "the search was answered, not ended, after `{thinking}`: {after:?}"
+    );
     let left = crate::support::workers_of(pid);
     assert!(left.is_empty(), "the searching worker is left: {left:?}");
     // A script: the answer comes before the session ends.

@@ -1,11 +1,11 @@
 //! The live terminal UI under tmux: a real tournament in a detached tmux session at 120x40,
 //! read with `capture-pane` and driven with `send-keys` (switch games, pause, resume, quit
-//! with "finish the games in flight"), then the journal is checked. Skipped with a note when
-//! tmux is missing (`.ci/run` installs it).
+//! with "finish the games in flight"), then the journal is checked. Skipped with a line on
+//! standard error when tmux is missing, and a failure then under CI (`.ci/run` installs it).
 
 use crate::support::{
-    artifacts, check_record, engine, processes_with, read_games, s, worker_marker, workers_of,
-    TempDir, TournamentFile,
+    artifacts, check_record, engine, processes_with, read_games, s, skip, worker_marker,
+    workers_of, TempDir, TournamentFile,
 };
 use std::collections::HashSet;
 use std::path::Path;
@@ -135,8 +135,7 @@ fn wait_for_file(path: &Path, timeout: Duration) -> Option<String> {
 #[test]
 fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
     if !Tmux::available() {
-        eprintln!("note: tmux is not installed; skipping the terminal UI test");
-        return;
+        return skip("the terminal UI test", "tmux is not installed");
     }
     let dir = TempDir::new("tui");
     let toml = TournamentFile::new("match", 1000, "move-time = 2.0")
@@ -273,14 +272,17 @@ fn live_tui_spectates_pauses_and_finishes_cleanly_under_tmux() {
     );
 }
 
+/// CPU time (clock ticks, usually 10 ms) that only a worker spinning in a search reaches: far
+/// more than a worker's start and a greedy search take.
+const SPINNING_TICKS: u64 = 50;
+
 /// "Stop now" from the quit prompt interrupts a search in progress: an engine spinning without
 /// looking at the stop flag (under a depth limit, so only the 120 s stall timeout would end it)
 /// is killed at once, the abandoned game is not recorded, and the harness exits within seconds.
 #[test]
 fn stop_now_interrupts_a_search_that_ignores_the_stop_flag() {
     if !Tmux::available() {
-        eprintln!("note: tmux is not installed; skipping the terminal UI test");
-        return;
+        return skip("the terminal UI test", "tmux is not installed");
     }
     let a = artifacts();
     let dir = TempDir::new("tui-stop-now");
@@ -304,8 +306,19 @@ stall-timeout = 120.0"#,
     tmux.wait_for("the game in progress", Duration::from_secs(60), |p| {
         p.contains("In progress (1)")
     });
-    // Let the spinner get into its search.
-    std::thread::sleep(Duration::from_millis(1500));
+    // The spinner is in its search: its worker has spun for half a second of CPU time.
+    let spinning_since = Instant::now();
+    while processes_with(&worker_marker(pid))
+        .iter()
+        .all(|w| w.cpu_ticks < SPINNING_TICKS)
+    {
+        assert!(
+            spinning_since.elapsed() < Duration::from_secs(30),
+            "no worker is searching:\n{}",
+            tmux.capture()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let spinning = workers_of(pid);
     assert_eq!(spinning.len(), 2, "a worker per engine: {spinning:#?}");
     tmux.keys(&["q"]);

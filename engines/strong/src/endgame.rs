@@ -40,42 +40,32 @@ use crate::bits::{
 };
 use crate::flips::count_last_flip;
 use crate::kernel::{with_kernel, Kernel};
-use crate::mpc::{end_mpc_shallow, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES, SELECTIVITY};
+use crate::mpc::{end_mpc_shallow, ProbCut, END_MPC_MAX_EMPTIES, END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::ordering::{pick_best, MoveEntry};
-use crate::score::{END_INF, MID_INF, SCALE};
+use crate::score::{END_INF, SCALE};
 use crate::search::Searcher;
 use crate::stability::{opponent_stable_count, stability_cutoff, stability_cutoff_below};
 use crate::tt::{hash, TtData, KIND_END, KIND_END_SELECTIVE, KIND_MID, NO_MOVE};
 use othello_sdk::board::Board;
 
-/// Nodes with fewer empties (down to 5) are solved by `nws_near`, with the thread's own table.
-/// FFO #40-#49 (1 thread, 64 MiB): the fastest-first solver down to 5 empties instead of 8
-/// (below it, parity order and no table) takes 0.73 G nodes instead of 1.21 G, but 46 s
-/// instead of 39 s with the shared table, 32 s with the local one below 10 empties.
+/// Nodes with fewer empties (down to 5) are solved by `nws_near`, with the thread's own table:
+/// the shared table's probes cost more time than they save this near the end (figures:
+/// `docs/measurements.md`, "Figures behind the constants").
 pub const LOCAL_EMPTIES: u32 = 10;
-/// From this many empties on, nodes try Enhanced Transposition Cutoff. FFO #40-#49 (1 thread,
-/// nodes, time): from 10 empties 650.5 M, 27.6 s; 11: 650.5 M, 26.1-26.2 s; 12: 660.7 M,
-/// 25.8-26.3 s; 14: 675.4 M, 26.4 s. From 11 the tree is 1.6% smaller but the time is not
-/// shorter (#56: 1.256 G nodes in 62.3 s against 1.275 G in 60.5 s), so 12 stays.
+/// From this many empties on, nodes try Enhanced Transposition Cutoff: from fewer, the tree
+/// is smaller but the time is not shorter (figures: `docs/measurements.md`, "Figures behind the constants").
 pub const ETC_EMPTIES: u32 = 12;
 /// From this many empties on, children are ordered by a one-ply probe (the best of their own
 /// children's evaluations) instead of their evaluation.
 pub const PROBE1_EMPTIES: u32 = 16;
-/// From this many empties on, by a two-ply midgame search. FFO #40-#49 (1 thread, nodes):
-/// from 18 empties 729.5 M, 20: 698.1 M, 21: 693.6 M, 22: 679.6 M, 23: 685.2 M, 24: 711.6 M,
-/// never: 719.5 M. The one-ply probe's start (16) and the value weight (1 << 8) were best
-/// in the same sweep: 15 and 17 empties took 711.9 M and 712.7 M, weights 3 << 7 and 3 << 6
-/// 731.9 M and 705.7 M (all with the two-ply probe from 20). Three-ply probes from 25 empties
-/// on were tried and not kept: FFO #55 10.57 G nodes instead of 10.21 G, #50 0.657 G instead
-/// of 0.641 G, #40-#49 671.0 M instead of 669.6 M, against #56 1.102 G instead of 1.281 G and
-/// #53 2.161 G instead of 2.242 G (from 24 empties: #56 1.069 G, #40-#49 682.9 M).
+/// From this many empties on, by a two-ply midgame search: the start, like the one-ply
+/// probe's and the value weight, that made the smallest trees in one sweep (figures, and the
+/// three-ply probes tried: `docs/measurements.md`, "Figures behind the constants").
 pub const PROBE2_EMPTIES: u32 = 22;
 /// Depth of the ordering probes at PV nodes (`end_pvs`) from [`PROBE2_EMPTIES`] on, instead
 /// of two plies: PV nodes are few, and the first move of each is searched with the whole
-/// window, so a better first choice there saves a larger subtree than at a null-window node.
-/// FFO nodes, 1 thread (two plies / four): #40-#49 669,618,367 / 660,730,336; #20-#39
-/// 82,834,280 / 82,846,361; #59 9,803,356 / 9,804,216. Four plies at PV nodes from 18
-/// empties instead: #40-#49 658.1 M, but #20-#39 85.4 M.
+/// window, so a better first choice there saves a larger subtree than at a null-window node
+/// (figures: `docs/measurements.md`, "Figures behind the constants").
 const PV_PROBE_DEPTH: u32 = 4;
 /// Weight of mobility (per weighted opponent move) in the ordering keys of `nws_deep`.
 const MOBILITY_WEIGHT: i32 = 1 << 15;
@@ -90,16 +80,12 @@ const PROBE_MARGIN: (i32, i32) = (6 * SCALE, 16 * SCALE);
 /// can keep one (or two): a race to a wipeout, where the evaluation (saturated near ±64) and
 /// its probes order moves no better than chance. There the attacker orders fastest first
 /// with fewer opponent discs first among equals ([`WIPEOUT_DISC_WEIGHT`]), the defender by
-/// its own stable discs first, since one of them ends the race ([`stable_first_key`]). FFO
-/// #59 (34 empties, +64 by wipeout), nodes, each step on the one before: 146.2 M (with
-/// [`stability_cutoff_below`]; 178.5 M without); fastest first in the race at 10+ empties
-/// 45.1 M; the defender's stable discs first there 24.1 M, and at 5-9 empties 13.6 M; the
-/// attacker's disc term 9.80 M. Only such races see these bounds: FFO #20-#49 order as
-/// before but for #39 (+64: 4,561,263 -> 4,547,263 nodes).
+/// its own stable discs first, since one of them ends the race ([`stable_first_key`]). Only
+/// such races see these bounds (figures, step by step on FFO #59: `docs/measurements.md`, "Figures behind the constants").
 pub const WIPEOUT_ALPHA: i32 = 60;
 /// The attacker's key per opponent disc left, in a wipeout race: one weighted reply
-/// ([`fastest_first_key`]'s mobility unit). FFO #59: 9.80 M nodes; twice as much 15.0 M; none
-/// 20.8 M.
+/// ([`fastest_first_key`]'s mobility unit), the weight that made the smallest tree (figures:
+/// `docs/measurements.md`, "Figures behind the constants").
 const WIPEOUT_DISC_WEIGHT: i32 = 1 << 15;
 
 /// Shallowest midgame entry whose best move the solver tries first.
@@ -265,26 +251,13 @@ impl Searcher<'_> {
     ) -> Option<i32> {
         // Above alpha: the prediction of alpha + 1 discs, with the margin, is exceeded.
         let hi = ((((alpha + 1) * SCALE) as f64 + margin - bias) / a).ceil() as i32;
-        if hi < MID_INF - 1 {
-            let v = self.mid_search_k(k, *b, ds, hi - 1, hi);
-            if self.aborted {
-                return Some(0);
-            }
-            if v >= hi {
-                return Some(alpha + 1);
-            }
-        }
         let lo = (((alpha * SCALE) as f64 - margin - bias) / a).floor() as i32;
-        if lo > -MID_INF + 1 {
-            let v = self.mid_search_k(k, *b, ds, lo, lo + 1);
-            if self.aborted {
-                return Some(0);
-            }
-            if v <= lo {
-                return Some(alpha);
-            }
+        match self.probcut_tests(k, b, ds, hi, lo) {
+            ProbCut::Aborted => Some(0),
+            ProbCut::High => Some(alpha + 1),
+            ProbCut::Low => Some(alpha),
+            ProbCut::Neither => None,
         }
-        None
     }
 
     /// Null-window solve of any position, with the searcher's kernel.
@@ -523,8 +496,7 @@ impl Searcher<'_> {
             // bounds already decide this node ends it, one already known to fail low is not
             // entered again (its bound joins `best`). Entering it only to read the same entry
             // would cost a call, a move generation and a node. Nearer the end a probe costs
-            // about what it saves (FFO #40-#49: from 7 empties 730 M nodes, 28.8 s; from 6
-            // empties 724 M, 30.3 s; without 757 M, 28.6 s).
+            // about what it saves (figures: `docs/measurements.md`, "Figures behind the constants").
             let probe_children = self.use_tt && n > 6;
             let defends = defends_wipeout(alpha);
             // At most 9 empty squares, so at most 9 moves.

@@ -14,8 +14,8 @@
 //!
 //! Nodes one ply above the leaves, most of the tree, skip the table, the stability test and
 //! the ordering: they evaluate each child straight from the incremental feature indices,
-//! corners first and X-squares last ([`Searcher::mid_leaf_parent`]); that took the time to
-//! depth 10 from 0.69 s to 0.46 s on `strong-bench nps 10 40`.
+//! corners first and X-squares last ([`Searcher::mid_leaf_parent`]), which saves a third of
+//! the midgame's time (figures: `docs/measurements.md`, "Figures behind the constants").
 //!
 //! Generic over the move-generation kernel like the solver (see [`crate::kernel`]): a node is
 //! entered through [`Kernel::enter`]; the public [`Searcher::mid_search`] picks the searcher's
@@ -23,7 +23,7 @@
 
 use crate::bits::{potential_mobility, weighted_mobility, SQUARE_CLASSES, SQUARE_VALUE};
 use crate::kernel::{with_kernel, Kernel};
-use crate::mpc::{mpc_shallow, MPC_MAX_DEPTH, MPC_MIN_DEPTH, MPC_MIN_DISCS};
+use crate::mpc::{mpc_shallow, ProbCut, MPC_MAX_DEPTH, MPC_MIN_DEPTH, MPC_MIN_DISCS};
 use crate::ordering::{pick_best, MoveEntry};
 use crate::score::{MID_INF, SCALE};
 use crate::search::Searcher;
@@ -174,14 +174,7 @@ impl Searcher<'_> {
     }
 
     #[inline(always)]
-    fn mid_node<K: Kernel>(
-        &mut self,
-        k: K,
-        b: Board,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+    fn mid_node<K: Kernel>(&mut self, k: K, b: Board, depth: u32, alpha: i32, beta: i32) -> i32 {
         let n = b.empties();
         self.nodes += 1;
         if self.nodes >= self.next_poll {
@@ -217,82 +210,168 @@ impl Searcher<'_> {
         }
         let pv_node = beta - alpha > 1;
         let h = hash(&b);
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt_probe(h) {
-            let usable = match e.kind {
-                KIND_END => Some((e.lower * SCALE, e.upper * SCALE)),
-                // Selective endgame entries are neither exact nor in evaluation units.
-                KIND_MID if e.depth as u32 >= depth => Some((e.lower, e.upper)),
-                _ => None,
-            };
-            if let Some((lo, up)) = usable {
-                if lo >= beta || (lo == up && !pv_node) {
-                    return lo;
-                }
-                if up <= alpha {
-                    return up;
-                }
-            }
-            tt_move = e.mv;
-        }
+        let tt_move = match self.mid_tt_probe(h, depth, alpha, beta, pv_node) {
+            Ok(mv) => mv,
+            Err(bound) => return bound,
+        };
         if depth >= MID_ETC_DEPTH && self.use_tt {
-            let mut m = moves;
-            while m != 0 {
-                let x = m.trailing_zeros();
-                m &= m - 1;
-                let child = b.play_with_flips(x, k.flips(b.player, b.opponent, x));
-                if let Some(e) = self.tt_probe(hash(&child)) {
-                    let up = match e.kind {
-                        KIND_END => Some(e.upper * SCALE),
-                        KIND_MID if e.depth as u32 + 1 >= depth => Some(e.upper),
-                        _ => None,
-                    };
-                    if let Some(up) = up {
-                        if -up >= beta {
-                            return -up;
-                        }
-                    }
-                }
+            if let Some(cut) = self.mid_etc(k, &b, moves, depth, beta) {
+                return cut;
             }
         }
-
-        // Multi-ProbCut (Buro): a shallow search predicts the deep one; if it lands far
-        // enough beyond a bound (t standard deviations of the prediction error), cut.
         if !pv_node
             && (MPC_MIN_DEPTH..=MPC_MAX_DEPTH).contains(&depth)
             && depth + 4 < n
             && b.player.count_ones().min(b.opponent.count_ones()) > MPC_MIN_DISCS
         {
-            if let Some(t) = self.mpc {
-                let (a, bias, sigma) = self.eval.mpc_tables().0[depth as usize];
-                let ds = mpc_shallow(depth);
-                let margin = t * sigma;
-                let hi = ((beta as f64 + margin - bias) / a).ceil() as i32;
-                if hi < MID_INF - 1 {
-                    let v = self.mid_search_k(k, b, ds, hi - 1, hi);
-                    if self.aborted {
-                        return 0;
-                    }
-                    if v >= hi {
-                        return beta;
-                    }
-                }
-                let lo = ((alpha as f64 - margin - bias) / a).floor() as i32;
-                if lo > -MID_INF + 1 {
-                    let v = self.mid_search_k(k, b, ds, lo, lo + 1);
-                    if self.aborted {
-                        return 0;
-                    }
-                    if v <= lo {
-                        return alpha;
+            if let Some(cut) = self.mid_probcut(k, &b, (alpha, beta), depth) {
+                return cut;
+            }
+        }
+        let mut list = self.take_list();
+        self.mid_order(k, &b, moves, depth, tt_move, &mut list);
+        let Some((best, best_move)) = self.mid_children(k, &b, list, depth, alpha, beta) else {
+            return 0;
+        };
+        self.tt_store(h, KIND_MID, depth, alpha, beta, best, best_move, MID_INF);
+        best
+    }
+
+    /// The table's entry for the node: `Err(bound)` when its bounds decide the node, else
+    /// `Ok(move)`, the entry's best move to try first (or [`NO_MOVE`]).
+    #[inline(always)]
+    fn mid_tt_probe(
+        &mut self,
+        h: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> Result<u8, i32> {
+        let Some(e) = self.tt_probe(h) else {
+            return Ok(NO_MOVE);
+        };
+        let usable = match e.kind {
+            KIND_END => Some((e.lower * SCALE, e.upper * SCALE)),
+            // Selective endgame entries are neither exact nor in evaluation units.
+            KIND_MID if e.depth as u32 >= depth => Some((e.lower, e.upper)),
+            _ => None,
+        };
+        if let Some((lo, up)) = usable {
+            if lo >= beta || (lo == up && !pv_node) {
+                return Err(lo);
+            }
+            if up <= alpha {
+                return Err(up);
+            }
+        }
+        Ok(e.mv)
+    }
+
+    /// Enhanced Transposition Cutoff: a child whose table entry already proves the node fails
+    /// high ends it, with that child's bound.
+    #[inline(always)]
+    fn mid_etc<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        moves: u64,
+        depth: u32,
+        beta: i32,
+    ) -> Option<i32> {
+        let mut m = moves;
+        while m != 0 {
+            let x = m.trailing_zeros();
+            m &= m - 1;
+            let child = b.play_with_flips(x, k.flips(b.player, b.opponent, x));
+            if let Some(e) = self.tt_probe(hash(&child)) {
+                let up = match e.kind {
+                    KIND_END => Some(e.upper * SCALE),
+                    KIND_MID if e.depth as u32 + 1 >= depth => Some(e.upper),
+                    _ => None,
+                };
+                if let Some(up) = up {
+                    if -up >= beta {
+                        return Some(-up);
                     }
                 }
             }
         }
+        None
+    }
 
-        let (a0, b0) = (alpha, beta);
-        let mut list = self.take_list();
-        self.mid_order(k, &b, moves, depth, tt_move, &mut list);
+    /// Multi-ProbCut (Buro): a shallow search predicts the deep one; if it lands far enough
+    /// beyond a bound (t standard deviations of the prediction error), cut: `Some` of the
+    /// bound (0 when the search was aborted meanwhile).
+    #[inline(always)]
+    fn mid_probcut<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        (alpha, beta): (i32, i32),
+        depth: u32,
+    ) -> Option<i32> {
+        let t = self.mpc?;
+        let (a, bias, sigma) = self.eval.mpc_tables().0[depth as usize];
+        let ds = mpc_shallow(depth);
+        let margin = t * sigma;
+        let hi = ((beta as f64 + margin - bias) / a).ceil() as i32;
+        let lo = ((alpha as f64 - margin - bias) / a).floor() as i32;
+        match self.probcut_tests(k, b, ds, hi, lo) {
+            ProbCut::Aborted => Some(0),
+            ProbCut::High => Some(beta),
+            ProbCut::Low => Some(alpha),
+            ProbCut::Neither => None,
+        }
+    }
+
+    /// ProbCut's two shallow null-window searches of `b` to depth `ds`, the upper one first:
+    /// does the value reach `hi`, or else stay at or below `lo`? A bound out of the
+    /// evaluation's range is not tested.
+    #[inline(always)]
+    pub(crate) fn probcut_tests<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        ds: u32,
+        hi: i32,
+        lo: i32,
+    ) -> ProbCut {
+        if hi < MID_INF - 1 {
+            let v = self.mid_search_k(k, *b, ds, hi - 1, hi);
+            if self.aborted {
+                return ProbCut::Aborted;
+            }
+            if v >= hi {
+                return ProbCut::High;
+            }
+        }
+        if lo > -MID_INF + 1 {
+            let v = self.mid_search_k(k, *b, ds, lo, lo + 1);
+            if self.aborted {
+                return ProbCut::Aborted;
+            }
+            if v <= lo {
+                return ProbCut::Low;
+            }
+        }
+        ProbCut::Neither
+    }
+
+    /// The children of `list` (ordered by [`Searcher::mid_order`]), best key first, the first
+    /// with the whole window, the others with a null window first (principal variation
+    /// search): the best value and move, or `None` when the search was aborted. The list goes
+    /// back to the searcher's pool.
+    #[inline(always)]
+    fn mid_children<K: Kernel>(
+        &mut self,
+        k: K,
+        b: &Board,
+        mut list: Vec<MoveEntry>,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, u8)> {
         let mut best = -MID_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
@@ -301,7 +380,7 @@ impl Searcher<'_> {
                 sq: x, flips: f, ..
             } = list[i];
             let child = b.play_with_flips(x, f);
-            self.eval.on_play(&b, x, f);
+            self.eval.on_play(b, x, f);
             let mut v;
             if i == 0 {
                 v = -self.mid_search_k(k, child, depth - 1, -beta, -alpha);
@@ -311,10 +390,10 @@ impl Searcher<'_> {
                     v = -self.mid_search_k(k, child, depth - 1, -beta, -alpha);
                 }
             }
-            self.eval.on_undo(&b, x, f);
+            self.eval.on_undo(b, x, f);
             if self.aborted {
                 self.give_list(list);
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -328,7 +407,6 @@ impl Searcher<'_> {
             }
         }
         self.give_list(list);
-        self.tt_store(h, KIND_MID, depth, a0, b0, best, best_move, MID_INF);
-        best
+        Some((best, best_move))
     }
 }

@@ -55,8 +55,8 @@ pub const fn mpc_shallow(d: u32) -> u32 {
 /// weights mean a refit.
 ///
 /// The positions matter: fitted on random games (uniform random moves) the errors came out
-/// 4.9-7.7 discs, wide enough that few nodes were cut; the table fitted on the engine's own
-/// positions gave +40.1 Elo [-0.6, +82.0] in self-play (100 pairs, 3 s + 0.03 s per game).
+/// wide enough that few nodes were cut; fitted on the engine's own positions the table plays
+/// better (figures: `docs/measurements.md`, "Figures behind the constants").
 pub const MPC_TABLE: MpcTable = [
     (1.0, 0.0, 0.0),        // d = 0: unused
     (1.0, 0.0, 0.0),        // d = 1: unused
@@ -150,3 +150,15 @@ pub const END_MPC_TABLE_SIMPLE: EndMpcTable = [
 
 /// A selective-endgame table: `(a, b, sigma)` per number of empties from 14 to 24.
 pub type EndMpcTable = [(f64, f64, f64); (END_MPC_MAX_EMPTIES - END_MPC_MIN_EMPTIES + 1) as usize];
+
+/// What a ProbCut test's shallow searches found (`Searcher::probcut_tests`).
+pub(crate) enum ProbCut {
+    /// The search was aborted meanwhile.
+    Aborted,
+    /// The shallow value reached the upper bound: the deep one is predicted above beta.
+    High,
+    /// It stayed at or below the lower bound: the deep one is predicted below alpha.
+    Low,
+    /// Neither: search the node.
+    Neither,
+}

@@ -15,14 +15,9 @@ pub struct MoveEntry {
 }
 
 /// From this many empties on, endgame move ordering adds the evaluation of each child, with
-/// the trained evaluation. FFO #20-#39, 1 thread (`harness solve`): without it 173.8 M nodes,
-/// 9.4-10.1 s; from 20 empties on 168.5 M, 8.7 s; 18: 163.5 M, 8.5 s; 16: 153.2 M, 8.5 s;
-/// 14: 146.6 M, 8.0 s; 12: 140.7 M, 8.3 s (the evaluation costs more than it saves). The
-/// hand-written evaluation turns it off ([`crate::eval::Evaluator::order_eval_empties`]):
-/// with it from 18 empties on the run took 472.6 M nodes against 447.7 M. At 12-13 empties the
-/// evaluation added to the fastest-first key (`- value * 96`) shrinks FFO #40-#49 by 4.4% and
-/// #20-#39 by 7.2%, but costs as much time as it saves (nodes per second -4 to -7%; see
-/// `docs/measurements.md`, eleventh session), so below 14 empties the key stays fastest first.
+/// the trained evaluation; nearer the end the evaluation costs as much time as it saves, and
+/// the hand-written evaluation, which orders worse, turns it off
+/// ([`crate::eval::Evaluator::order_eval_empties`]) (figures: `docs/measurements.md`, "Figures behind the constants").
 pub const ORDER_EVAL_EMPTIES: u32 = 14;
 
 /// Selection sort step: bring the highest key of `list[i..]` to `i` (lazily, so a cutoff on an

@@ -34,11 +34,8 @@ const ASPIRATION: i32 = 2 * SCALE;
 /// with the window (g - 3, g + 3) around the guess g (the last midgame iteration's score, or
 /// the previous endgame stage's), so that most of the tree is settled by null-window proofs
 /// near the true score instead of a wide window. A failed window costs a second root pass
-/// from the bound the first proved, so the width trades the saving against the misses.
-/// `harness solve`, 1 thread, nodes (full window / 1 disc / 3 discs): FFO #40-#49 730 M /
-/// 673 M / 683 M; FFO #50-#54 7.53 G / 8.71 G / 7.29 G (1 disc misses #54, -2 against a
-/// guess of 0, and loses more there than it gains on #40-#49); FFO #20-#39 88.3 M / - /
-/// 88.9 M.
+/// from the bound the first proved, so the width trades the saving against the misses
+/// (figures: `docs/measurements.md`, "Figures behind the constants").
 const END_ASPIRATION: i32 = 3;
 
 /// The state of one search thread.

@@ -139,12 +139,9 @@ pub const CLOCK_HORIZON: u32 = 12;
 /// solve's threshold ([`solve_empties_for`]): a stage that finishes reads the game to its end
 /// at a known confidence, and one that does not leaves the midgame move.
 ///
-/// Six rather than four: with a 1-4 s budget (the late midgame of a 16 s game) the read to
-/// the end now starts at 26 empties instead of 24. On the 25-26-empty positions of 400 games
-/// against Egaroucid Light level 15, each scored exactly, the selective stages given the same
-/// 1.6 s chose a move that lost a result (win, draw, loss) less often than the midgame
-/// search that had played them: +6.5 points in the 159 games strong did not win, -3.0 in the
-/// 241 it won (engines/strong/docs/measurements.md, 2026-11-25, fourth session).
+/// Six rather than four: at the late midgame's budgets the selective stages, given the same
+/// time, chose moves that lost a result less often than the midgame search (figures:
+/// `docs/measurements.md`, "Figures behind the constants"; the fourth session).
 pub const READ_AHEAD_EMPTIES: u32 = 6;
 
 /// This move's share of the clock: `left` times its weight over the weights of the side's

@@ -80,10 +80,8 @@ struct Entry {
 
 /// One bucket: [`WAYS`] entries in one 64-byte cache line, so a probe costs one memory
 /// access. The alignment is the point: a `Vec<Entry>` of 64 MiB comes from `malloc` 16 bytes
-/// past a page boundary (its chunk header), which put every bucket across two cache lines.
-/// `harness bench strong --depth 14`, same node counts: 12.06 and 12.51 M nodes/s against
-/// 11.85 and 12.03 M for the unaligned entries (+2.5%); the exact solver, whose deep nodes
-/// use a thread-local table, is unchanged (FFO #40-#49: 26.8 M nodes/s both).
+/// past a page boundary (its chunk header), which put every bucket across two cache lines
+/// (figures: `docs/measurements.md`, "Figures behind the constants").
 #[repr(align(64))]
 struct Bucket([Entry; WAYS]);
 
@@ -101,18 +99,12 @@ pub struct Tt {
 /// at every node instead of maintaining Zobrist keys: the opponent's discs through SplitMix64's
 /// mixing function, XORed into the player's, and the result mixed again.
 ///
-/// Both words must be mixed in full before they meet. The first version multiplied each word
-/// by an odd constant (the opponent's rotated left by 31 first), XORed the products and mixed
-/// the result. A product carries a change only upwards, so a player disc added on a high
-/// square (56-63) and an opponent disc added on the square the rotation brings to the same bit
-/// (25-32) change only the products' top bits, where they can cancel: of the 39,513 positions
-/// of 8 or more empties below one 15-empty WTHOR endgame, 69 shared a key with another. One
-/// such pair, a 12-empty and a 10-empty node (`FIRST_VERSION_SHARED_KEY` in the tests below),
-/// sent the 10-empty node the other's exact bound (at least 38 where it is worth 32), and the
-/// solver returned -36 for that endgame, worth -32 (the crate's test
-/// `hash_collision_of_the_first_version_no_longer_misleads_the_solver`). Now two distinct
-/// boards share a key only if `mix(o1) ^ mix(o2) == p1 ^ p2` with `o1 != o2` (never when the
-/// opponents are equal: `mix` is a bijection), as rarely as random keys do.
+/// Both words are mixed in full before they meet: a product carries a change only upwards, so
+/// keys built from products let nearby boards share a key (the test
+/// `hash_collision_of_the_first_version_no_longer_misleads_the_solver`; the history:
+/// `docs/measurements.md`, "Figures behind the constants"). Two distinct boards share a key only if `mix(o1) ^ mix(o2) == p1 ^ p2` with
+/// `o1 != o2` (never when the opponents are equal: `mix` is a bijection), as rarely as random
+/// keys do.
 #[inline(always)]
 pub fn hash(b: &Board) -> u64 {
     SplitMix64::mix(b.player ^ SplitMix64::mix(b.opponent))
@@ -251,8 +243,8 @@ impl Tt {
 }
 
 /// Entries of a [`LocalTable`]: `1 << LOCAL_TABLE_BITS` of 24 bytes (384 KiB, within a core's
-/// L2 cache). FFO #40-#49: 12 bits 0.769 G nodes, 14 bits 0.758 G, 16 bits 0.750 G but
-/// slower (the table leaves the cache).
+/// L2 cache); a larger one makes a smaller tree, but slower, as it leaves the cache (figures:
+/// `docs/measurements.md`, "Figures behind the constants").
 pub const LOCAL_TABLE_BITS: u32 = 14;
 
 /// A small per-thread table for exact solver nodes close to the leaves: direct-mapped, keyed

@@ -9,6 +9,7 @@ mod exit;
 mod frontend;
 mod info;
 mod ledger;
+mod ledger_location;
 mod merge;
 mod output;
 mod perft;

@@ -79,7 +79,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         return dry_run(&t, &plugin_dir, args.restart).map_err(named);
     }
     warn_if_oversubscribed(&t);
-    let mut ledger = super::ledger::RunLedger::for_run(args.ledger.as_deref(), t.shard.is_some())?;
+    let mut ledger =
+        super::ledger_location::RunLedger::for_run(args.ledger.as_deref(), t.shard.is_some())?;
     if args.restart {
         restart(&t, &plugin_dir, &[]).map_err(named)?;
     }

@@ -9,7 +9,6 @@
 //! shards", says how, and what it costs against one machine).
 
 use super::exit;
-use super::merge::WatchPause;
 use super::output::{say, say_raw};
 use super::run::{
     coordinator_runtime, run_live, say_warnings, warn_if_oversubscribed, StopOnSignals,
@@ -19,12 +18,10 @@ use crate::events::{EventSink, RunControl};
 use crate::plan::config::Tournament;
 use crate::plan::schedule::Shard;
 use crate::play::tournament::{self, Observer, RunSummary};
-use crate::play::tune::aggregate::aggregate;
+use crate::play::tune::aggregate::{aggregate_shards as aggregate_shards_of, Ended, Progress};
 use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
 use crate::record::journal;
-use crate::record::tune::{
-    rewrite_lines, ThetaFile, TuneLine, DISPATCH_FILE, THETA_FILE, TUNE_FILE,
-};
+use crate::record::tune::{TuneLine, DISPATCH_FILE, THETA_FILE, TUNE_FILE};
 use crate::show::report::tune as tune_report;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -312,8 +309,8 @@ fn conclude_shard(
     Ok(exit::SUCCESS)
 }
 
-/// `harness tune --aggregate`: apply the shards' complete iterations (once, or every interval
-/// until all are applied) and write θ, `tune.jsonl` and, at the end, the final values.
+/// `harness tune --aggregate`: the shards' complete iterations applied (once, or every
+/// interval until all are), each new θ reported; at the end, the final values.
 fn aggregate_shards(
     t: &Tournament,
     m: &Tournament,
@@ -325,74 +322,43 @@ fn aggregate_shards(
     let runtime = coordinator_runtime(1)?;
     let params = runtime.block_on(check_plugin(t, cfg, plugin_dir))?;
     drop(runtime);
-    let tuned = t.engines[cfg.engine].name.clone();
-    let mut pause = args
-        .watch
-        .then(|| WatchPause::new(args.interval))
-        .transpose()?;
-    let mut last_applied = None;
-    let mut failures = 0;
-    loop {
-        let a = match aggregate(m, plugin_dir, Tuner::new(cfg, params.clone(), &tuned)) {
-            Ok(a) => a,
-            // A watcher rides out a bad look (a file caught while a shared file system
-            // catches up) and gives up on the third in a row: the error then holds.
-            Err(e) if pause.is_some() && failures < 2 => {
-                failures += 1;
-                eprintln!("warning: {e:#} (looking again)");
-                if let Some(signal) = pause.as_mut().and_then(WatchPause::wait) {
-                    say!("{signal}: the aggregator stops");
-                    return Ok(exit::UNDECIDED);
-                }
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        failures = 0;
-        let applied = a.tuner.applied;
-        if last_applied != Some(applied) {
-            std::fs::create_dir_all(&m.out)
-                .with_context(|| format!("cannot create {}", m.out.display()))?;
-            ThetaFile {
-                applied,
-                theta: a.tuner.theta_values(),
-                tune: cfg.pin(),
-            }
-            .write(&m.out)?;
-            rewrite_lines(&m.out.join(TUNE_FILE), &a.tuner.lines)?;
-            let worst = a.tuner.staleness.iter().max().copied().unwrap_or(0);
-            say!(
-                "aggregate: {} shard folders{}, {} games: {applied} of {} iterations applied ({} complete behind the first one not), worst staleness {worst}; θ in {}",
-                a.shards,
-                a.count.map(|n| format!(" of {n}")).unwrap_or_default(),
-                a.games,
-                cfg.schedule.iterations,
-                a.waiting,
-                m.out.join(THETA_FILE).display()
-            );
-            last_applied = Some(applied);
+    let watch = args.watch.then_some(args.interval);
+    let iterations = cfg.schedule.iterations;
+    let theta_file = m.out.join(THETA_FILE);
+    let report = |p: Progress| {
+        match p {
+        Progress::Retrying(e) => eprintln!("warning: {e:#} (looking again)"),
+        Progress::Applied(a) => say!(
+            "aggregate: {} shard folders{}, {} games: {} of {iterations} iterations applied ({} complete behind the first one not), worst staleness {}; θ in {}",
+            a.shards,
+            a.count.map(|n| format!(" of {n}")).unwrap_or_default(),
+            a.games,
+            a.tuner.applied,
+            a.waiting,
+            a.tuner.staleness.iter().max().copied().unwrap_or(0),
+            theta_file.display()
+        ),
+    }
+    };
+    match aggregate_shards_of(t, m, plugin_dir, params, watch, report)? {
+        Ended::Complete(a) => conclude(t, m, a.games, &a.tuner, started, None),
+        Ended::Pending { applied } => {
+            say!("{applied} of {iterations} iterations applied; aggregate again (or pass --watch) as the shards go on");
+            Ok(exit::UNDECIDED)
         }
-        if applied >= cfg.schedule.iterations {
-            return conclude(t, m, a.games, &a.tuner, started, None);
+        Ended::Stopped { why, applied: None } => {
+            say!("{why}: the aggregator stops");
+            Ok(exit::UNDECIDED)
         }
-        let Some(pause) = pause.as_mut() else {
+        Ended::Stopped {
+            why,
+            applied: Some(applied),
+        } => {
             say!(
-                "{applied} of {} iterations applied; aggregate again (or pass --watch) as the shards go on",
-                cfg.schedule.iterations
+                "{why}: the aggregator stops with {applied} of {iterations} iterations applied; θ is in {}",
+                theta_file.display()
             );
-            return Ok(exit::UNDECIDED);
-        };
-        let stopped = match &t.stop_file {
-            Some(f) if f.exists() => Some(format!("the stop file {}", f.display())),
-            _ => pause.wait().map(str::to_string),
-        };
-        if let Some(why) = stopped {
-            say!(
-                "{why}: the aggregator stops with {applied} of {} iterations applied; θ is in {}",
-                cfg.schedule.iterations,
-                m.out.join(THETA_FILE).display()
-            );
-            return Ok(exit::UNDECIDED);
+            Ok(exit::UNDECIDED)
         }
     }
 }

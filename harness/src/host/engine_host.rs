@@ -17,7 +17,8 @@
 
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
-use crate::search::{SearchInfo, SearchLimits};
+use crate::record::TimeLoss;
+use crate::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{GameHistory, Position};
 use std::future::Future;
 use std::os::unix::process::ExitStatusExt;
@@ -59,13 +60,13 @@ pub enum HostError {
     Option { engine: String, message: String },
     #[error("engine `{engine}` crashed: {detail}")]
     Crashed { engine: String, detail: String },
-    #[error("engine `{engine}` lost on time: no answer within its budget of {budget_ms} ms + margin {margin_ms} ms ({elapsed_ms} ms used)")]
-    TimeForfeit {
-        engine: String,
-        elapsed_ms: u64,
-        budget_ms: u64,
-        margin_ms: u64,
-    },
+    #[error(
+        "engine `{engine}` lost on time: no answer within its budget of {} ms + margin {} ms ({} ms used)",
+        .loss.budget_ms,
+        .loss.margin_ms,
+        .loss.used_ms
+    )]
+    TimeForfeit { engine: String, loss: TimeLoss },
     #[error("engine `{engine}` stalled: no answer within {waited_ms} ms")]
     Stalled { engine: String, waited_ms: u64 },
     #[error("engine `{engine}` reported an error: {message}")]
@@ -83,6 +84,31 @@ pub enum SearchBudget {
     Deadline { budget: Duration, margin: Duration },
     /// No time budget (depth or node limits): an answer must come within `timeout`.
     Stall { timeout: Duration },
+}
+
+impl SearchBudget {
+    /// When the engine is told to stop (`None`: never, it searches to its limit).
+    pub fn stop_after(self) -> Option<Duration> {
+        match self {
+            SearchBudget::Deadline { budget, .. } => Some(budget),
+            SearchBudget::Stall { .. } => None,
+        }
+    }
+
+    /// When the coordinator stops waiting: at budget + margin the engine has lost on time; at
+    /// the stall timeout it has stalled.
+    pub fn forfeit_after(self) -> Duration {
+        match self {
+            SearchBudget::Deadline { budget, margin } => budget + margin,
+            SearchBudget::Stall { timeout } => timeout,
+        }
+    }
+
+    /// Whether an answer that came `elapsed` after the request lost on time (later than budget
+    /// + margin). An answer to a search without a budget is never late.
+    pub fn forfeits(self, elapsed: Duration) -> bool {
+        matches!(self, SearchBudget::Deadline { .. }) && elapsed > self.forfeit_after()
+    }
 }
 
 /// An engine's answer to a search.
@@ -472,10 +498,9 @@ impl EngineHost {
         tokio::pin!(interrupted);
         loop {
             let deadline = started
-                + match budget {
-                    SearchBudget::Deadline { budget, margin } if stop_sent => budget + margin,
-                    SearchBudget::Deadline { budget, .. } => budget,
-                    SearchBudget::Stall { timeout } => timeout,
+                + match budget.stop_after() {
+                    Some(stop) if !stop_sent => stop,
+                    _ => budget.forfeit_after(),
                 };
             let waited = if Instant::now() >= deadline {
                 // The deadline has passed: look only at what already arrived, so a stream of
@@ -497,16 +522,9 @@ impl EngineHost {
                 Waited::Event(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, info),
                 Waited::Event(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
                     let elapsed = arrived.saturating_duration_since(started);
-                    if let SearchBudget::Deadline { budget, margin } = budget {
-                        if elapsed > budget + margin {
-                            let e = HostError::TimeForfeit {
-                                engine: self.name.clone(),
-                                elapsed_ms: elapsed.as_millis() as u64,
-                                budget_ms: budget.as_millis() as u64,
-                                margin_ms: margin.as_millis() as u64,
-                            };
-                            return Err(self.die(e).await);
-                        }
+                    if budget.forfeits(elapsed) {
+                        let e = self.lost_on_time(budget, elapsed);
+                        return Err(self.die(e).await);
                     }
                     return Ok(MoveReply {
                         mv,
@@ -541,13 +559,8 @@ impl EngineHost {
                         stop_sent = true;
                         self.send(&Request::Stop).await?;
                     }
-                    SearchBudget::Deadline { budget, margin } => {
-                        let e = HostError::TimeForfeit {
-                            engine: self.name.clone(),
-                            elapsed_ms: started.elapsed().as_millis() as u64,
-                            budget_ms: budget.as_millis() as u64,
-                            margin_ms: margin.as_millis() as u64,
-                        };
+                    SearchBudget::Deadline { .. } => {
+                        let e = self.lost_on_time(budget, started.elapsed());
                         return Err(self.die(e).await);
                     }
                     SearchBudget::Stall { timeout } => {
@@ -621,6 +634,23 @@ impl EngineHost {
     fn kill_group(&self) {
         if let Some(group) = self.group {
             let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
+    }
+
+    /// The time forfeit of a search under `budget` that got no answer in time, `elapsed` after
+    /// its request.
+    fn lost_on_time(&self, budget: SearchBudget, elapsed: Duration) -> HostError {
+        let (budget_ms, margin_ms) = match budget {
+            SearchBudget::Deadline { budget, margin } => (budget, margin),
+            SearchBudget::Stall { timeout } => (timeout, Duration::ZERO),
+        };
+        HostError::TimeForfeit {
+            engine: self.name.clone(),
+            loss: TimeLoss {
+                budget_ms: budget_ms.as_millis() as u64,
+                margin_ms: margin_ms.as_millis() as u64,
+                used_ms: elapsed.as_millis() as u64,
+            },
         }
     }
 

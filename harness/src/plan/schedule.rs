@@ -387,7 +387,7 @@ mod tests {
         ] {
             assert_eq!(Shard::from_folder_name(not_a_shard), None, "{not_a_shard}");
         }
-        // Regression (issue 32): messages that name what is wrong.
+        // Regression: messages that name what is wrong.
         let zero = Shard::parse("0/0", none).unwrap_err();
         assert!(zero.contains("count must be at least 1"), "{zero}");
         let k8s_missing = Shard::parse("auto/4", none).unwrap_err();

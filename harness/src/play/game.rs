@@ -11,14 +11,17 @@
 
 use super::adjudication::{Adjudicator, Verdict};
 use super::affinity::pin;
+use super::clock::GameClock;
 use super::pool::WorkerPool;
-use crate::events::{ControlState, Event, EventSink, RunControl, SideClocks};
-use crate::host::{EngineHost, HostError, SearchBudget};
-use crate::plan::config::{TimeControl, TimeRules};
+use crate::events::{ControlState, Event, EventSink, RunControl};
+use crate::host::{EngineHost, HostError};
+use crate::plan::config::TimeRules;
 use crate::plan::openings::Opening;
 use crate::plan::schedule::ScheduledGame;
-use crate::record::{Adjudication, GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
-use crate::search::{SearchInfo, SearchLimits};
+use crate::record::{
+    Adjudication, GameRecord, OpeningRef, PerColor, PlayedMove, Termination, TimeLoss,
+};
+use crate::search_terms::SearchInfo;
 use othello_board::{Color, GameHistory, Move, Position};
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,18 +37,6 @@ pub struct GameSetup<'a> {
     /// Options each side's worker is given before the game, [Black, White] (`harness tune`'s
     /// values; empty for `harness run`).
     pub options: [&'a [(String, String)]; 2],
-}
-
-impl GameSetup<'_> {
-    /// Each side's clock at the start (`None` for a side without one, which the live view then
-    /// does not show) and its increment (zero without a clock).
-    fn clocks(&self) -> (SideClocks, [Duration; 2]) {
-        let start = self.time.map(|rules| match rules.control {
-            TimeControl::Clock { base, increment } => (Some(base), increment),
-            _ => (None, Duration::ZERO),
-        });
-        (start.map(|(base, _)| base), start.map(|(_, inc)| inc))
-    }
 }
 
 /// How a forfeit maps to a termination.
@@ -80,7 +71,7 @@ pub(super) async fn play_game(
         opening: setup.opening.text.clone(),
         start: setup.opening.start,
         book: setup.opening.moves.clone(),
-        clocks: game.clock,
+        clocks: game.clock.left(),
     });
     for color in [Color::Black, Color::White] {
         let host = &mut *hosts[color.index()];
@@ -131,16 +122,16 @@ struct GameInPlay<'a> {
     /// the exact time for rates.
     time_used: [(u64, Duration); 2],
     nodes: [u64; 2],
-    clock: SideClocks,
-    increment: [Duration; 2],
+    clock: GameClock,
     forfeit: Option<(Color, Termination, String)>,
+    /// The figures of a search lost on time, when one ended the game.
+    time_loss: Option<TimeLoss>,
     /// The adjudication, once tried (at most once a game).
     adjudication: Option<Adjudication>,
 }
 
 impl<'a> GameInPlay<'a> {
     fn new(setup: &'a GameSetup<'a>) -> GameInPlay<'a> {
-        let (clock, increment) = setup.clocks();
         GameInPlay {
             setup,
             moves: book_moves(setup.opening),
@@ -153,9 +144,9 @@ impl<'a> GameInPlay<'a> {
             },
             time_used: [(0, Duration::ZERO); 2],
             nodes: [0; 2],
-            clock,
-            increment,
+            clock: GameClock::new(setup.time),
             forfeit: None,
+            time_loss: None,
             adjudication: None,
         }
     }
@@ -169,7 +160,7 @@ impl<'a> GameInPlay<'a> {
             by_engine: false,
             info: None,
             time_ms: 0,
-            clocks: self.clock,
+            clocks: self.clock.left(),
         });
         self.pos = self.pos.play(Move::PASS).expect("forced pass is legal");
         self.history.moves.push(Move::PASS);
@@ -192,7 +183,7 @@ impl<'a> GameInPlay<'a> {
         control: &RunControl,
     ) -> Option<()> {
         let (game, side) = (self.setup.scheduled.index, self.pos.side_to_move);
-        let (limits, budget) = limits_for(self.setup, &self.clock, self.increment, side);
+        let (limits, budget) = self.clock.next_search(side);
         let on_info = |info: &SearchInfo| {
             if events.is_active() {
                 events.send(Event::Thinking {
@@ -210,6 +201,9 @@ impl<'a> GameInPlay<'a> {
             Ok(r) => r,
             Err(HostError::Interrupted { .. }) => return None,
             Err(e) => {
+                if let HostError::TimeForfeit { loss, .. } = &e {
+                    self.time_loss = Some(*loss);
+                }
                 self.forfeit = Some((side, termination_of(&e), e.to_string()));
                 return Some(());
             }
@@ -218,9 +212,7 @@ impl<'a> GameInPlay<'a> {
         self.time_used[s].0 += reply.elapsed.as_millis() as u64;
         self.time_used[s].1 += reply.elapsed;
         self.nodes[s] += reply.info.nodes;
-        if let Some(left) = self.clock[s].as_mut() {
-            *left = left.saturating_sub(reply.elapsed) + self.increment[s];
-        }
+        self.clock.charge(side, reply.elapsed);
         let mv = match Move::from_wire(reply.mv as i64) {
             Some(mv) if self.pos.is_legal(mv) => mv,
             _ => {
@@ -253,7 +245,7 @@ impl<'a> GameInPlay<'a> {
             by_engine: true,
             info: Some(reply.info.clone()),
             time_ms: reply.elapsed.as_millis() as u64,
-            clocks: self.clock,
+            clocks: self.clock.left(),
         });
         Some(())
     }
@@ -297,7 +289,7 @@ impl<'a> GameInPlay<'a> {
                 by_engine: false,
                 info: None,
                 time_ms: 0,
-                clocks: self.clock,
+                clocks: self.clock.left(),
             });
             self.pos = self.pos.play(mv).expect("the solver's line is legal");
             self.history.moves.push(mv);
@@ -330,6 +322,7 @@ impl<'a> GameInPlay<'a> {
             record.termination = Termination::Adjudicated;
         }
         record.adjudication = self.adjudication;
+        record.time_loss = self.time_loss;
         record
     }
 }
@@ -405,6 +398,7 @@ fn build_record(
         forfeit_by,
         reason,
         forfeit_position,
+        time_loss: None,
         time_ms: PerColor {
             black: time_used[0].0,
             white: time_used[1].0,
@@ -419,42 +413,6 @@ fn build_record(
             white: nodes[1],
         },
         searched: Default::default(),
-    }
-}
-
-/// What the side to move is told, and the coordinator's deadline rule for it, under that
-/// side's own time rules.
-fn limits_for(
-    setup: &GameSetup,
-    clock: &SideClocks,
-    increment: [Duration; 2],
-    side: Color,
-) -> (SearchLimits, SearchBudget) {
-    let rules = setup.time[side.index()];
-    let stall = SearchBudget::Stall {
-        timeout: rules.stall_timeout,
-    };
-    match rules.control {
-        TimeControl::Clock { .. } => (
-            // An opponent without a clock is told it has none left.
-            SearchLimits::Clock {
-                left: clock.map(Option::unwrap_or_default),
-                increment,
-            },
-            SearchBudget::Deadline {
-                budget: clock[side.index()].unwrap_or_default(),
-                margin: rules.margin,
-            },
-        ),
-        TimeControl::MoveTime(t) => (
-            SearchLimits::MoveTime(t),
-            SearchBudget::Deadline {
-                budget: t,
-                margin: rules.margin,
-            },
-        ),
-        TimeControl::Depth(d) => (SearchLimits::Depth(d), stall),
-        TimeControl::Nodes(n) => (SearchLimits::Nodes(n), stall),
     }
 }
 
@@ -560,85 +518,4 @@ pub(super) async fn play_scheduled(
         }
     };
     FromGame::Finished(Box::new(record))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rules(control: TimeControl) -> TimeRules {
-        TimeRules {
-            control,
-            margin: Duration::from_millis(200),
-            stall_timeout: Duration::from_secs(60),
-        }
-    }
-
-    /// Time odds: each side is told, and held to, its own rules; a side on a clock sees its
-    /// own clock and increment, and an opponent without a clock as having none left.
-    #[test]
-    fn each_side_searches_under_its_own_time_rules() {
-        let scheduled = ScheduledGame {
-            index: 0,
-            pair: 0,
-            round: 0,
-            opening: 0,
-            black: 0,
-            white: 1,
-        };
-        let opening = Opening {
-            line: 1,
-            text: String::new(),
-            start: Position::START,
-            moves: Vec::new(),
-        };
-        let ms = Duration::from_millis;
-        let mut setup = GameSetup {
-            scheduled: &scheduled,
-            opening: &opening,
-            names: ["odds", "fixed"],
-            time: [
-                rules(TimeControl::Clock {
-                    base: ms(6000),
-                    increment: ms(20),
-                }),
-                rules(TimeControl::MoveTime(ms(500))),
-            ],
-            options: [&[], &[]],
-        };
-        let (clock, increment) = setup.clocks();
-        assert_eq!(clock, [Some(ms(6000)), None]);
-        assert_eq!(increment, [ms(20), Duration::ZERO]);
-        // Black has used part of its clock.
-        let clock = [Some(ms(4321)), None];
-        let deadline = |budget| SearchBudget::Deadline {
-            budget,
-            margin: ms(200),
-        };
-        assert_eq!(
-            limits_for(&setup, &clock, increment, Color::Black),
-            (
-                SearchLimits::Clock {
-                    left: [ms(4321), Duration::ZERO],
-                    increment: [ms(20), Duration::ZERO],
-                },
-                deadline(ms(4321))
-            )
-        );
-        assert_eq!(
-            limits_for(&setup, &clock, increment, Color::White),
-            (SearchLimits::MoveTime(ms(500)), deadline(ms(500)))
-        );
-        // Without a time limit the stall timeout bounds the search.
-        setup.time[1] = rules(TimeControl::Depth(7));
-        assert_eq!(
-            limits_for(&setup, &clock, increment, Color::White),
-            (
-                SearchLimits::Depth(7),
-                SearchBudget::Stall {
-                    timeout: Duration::from_secs(60)
-                }
-            )
-        );
-    }
 }

@@ -1,15 +1,16 @@
 //! Playing a tournament: the coordinator ([`tournament`]) hands scheduled games ([`game`]) to
-//! engine workers ([`pool`]); its [`books`] append every finished game to the journal, count it
-//! and decide what may start next; [`resume`] keeps an output folder to one tournament and lets
+//! engine workers ([`pool`]) under each game's [`clock`]; its [`results`] append every finished
+//! game to the journal, count it and decide what may start next; [`resume`] keeps an output folder to one tournament and lets
 //! an interrupted run continue; [`affinity`] pins each game's workers to cores of their own when
 //! asked; [`adjudication`] ends a game by an exact solve (`[adjudication]`);
 //! [`tune`] plays SPSA's θ ± c·Δ on that loop and updates θ (`harness tune`).
 
 mod adjudication;
 pub mod affinity;
-mod books;
+pub mod clock;
 pub mod game;
 pub mod pool;
+mod results;
 pub mod resume;
 pub mod tournament;
 pub mod tune;

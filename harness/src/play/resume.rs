@@ -456,8 +456,7 @@ pub fn check_against_schedule(
 mod tests {
     use super::*;
 
-    /// Regression (issue 19): tournament.json held Rust debug text (`Name("strong")`,
-    /// `Shuffled { seed: 7331 }`); it is plain JSON of the resolved tournament.
+    /// The stamps of the folders `--restart` sets aside: UTC, to the second, leap days included.
     #[test]
     fn utc_stamps() {
         assert_eq!(utc_stamp(0), "19700101T000000Z");
@@ -466,6 +465,8 @@ mod tests {
         assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
     }
 
+    /// Regression: tournament.json held Rust debug text (`Name("strong")`,
+    /// `Shuffled { seed: 7331 }`); it is plain JSON of the resolved tournament.
     #[test]
     fn tournament_json_is_plain_json() {
         let text = r#"
@@ -518,7 +519,7 @@ plugin = "dir/libb.so"
         other["shard"]["index"] = serde_json::json!(2);
         assert!(!same_tournament(&json, &other.to_string(), false));
         assert!(same_tournament(&json, &other.to_string(), true));
-        // Regression (issue 32): a refusal says what changed.
+        // Regression: a refusal says what changed.
         other["pairs"] = serde_json::json!(6);
         assert_eq!(
             fingerprint_changes(&json, &other.to_string()),

@@ -19,8 +19,8 @@
 //! ([`WorkerPool::start`]), so bad input stops the run before anything is written.
 //!
 //! The loop's state is a [`Coordinator`]: the games to play and in flight ([`Slots`]), and the
-//! bookkeeping of finished ones ([`Books`]: journal, totals, the test's decision, the claims
-//! on further games), which needs no engine and is tested on its own.
+//! results of finished ones ([`Results`]: journal, totals, the test's decision, the claims
+//! on further games), which need no engine and are tested on their own.
 //!
 //! A run may add a [`GameHook`] to the loop ([`run_with`]): options set on each side's worker
 //! before each game, and a look at each journaled game. `harness tune` plays θ ± c·Δ this way
@@ -28,10 +28,10 @@
 
 use super::adjudication::Adjudicator;
 use super::affinity::CoreSlots;
-pub use super::books::Progress;
-use super::books::{Books, Claims};
 use super::game::{play_scheduled, FromGame, GameContext, GameOptions};
 use super::pool::WorkerPool;
+pub use super::results::Progress;
+use super::results::{Claims, Results};
 use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::plan::config::Tournament;
@@ -119,7 +119,7 @@ pub async fn run_with(
 struct Coordinator<'t> {
     t: &'t Tournament,
     slots: Slots,
-    books: Books<'t>,
+    results: Results<'t>,
     control: Arc<RunControl>,
     events: EventSink,
     started: Instant,
@@ -172,7 +172,7 @@ impl<'t> Coordinator<'t> {
         }
         let held = previous.len();
         let journal = Journal::open(&t.out)?;
-        let books = Books::new(t, journal, previous, planned);
+        let results = Results::new(t, journal, previous, planned);
         if held > 0 {
             progress(Progress::Resuming {
                 held,
@@ -180,15 +180,15 @@ impl<'t> Coordinator<'t> {
                 to_play: todo.len(),
                 journal: &t.out.join(JSONL_FILE),
                 extended,
-                decided: books.decided.as_ref().map(|s| s.decision),
+                decided: results.decided.as_ref().map(|s| s.decision),
             });
         }
         observer.events.send(Event::RunStarted {
             engines: t.engines.iter().map(|e| e.name.clone()).collect(),
             total_games: planned,
-            already_played: books.records.clone(),
+            already_played: results.records.clone(),
             time_control: t.time_description(),
-            sprt: books.sprt_of_run().map(|s| s.params),
+            sprt: results.sprt_of_run().map(|s| s.params),
         });
         let context = Arc::new(GameContext {
             openings: openings.openings,
@@ -208,7 +208,7 @@ impl<'t> Coordinator<'t> {
         Ok(Coordinator {
             t,
             slots: Slots::new(context, todo, t.concurrency, core_slots),
-            books,
+            results,
             control: observer.control.clone(),
             events: observer.events.clone(),
             started: Instant::now(),
@@ -223,9 +223,9 @@ impl<'t> Coordinator<'t> {
             let state = *control_changes.borrow_and_update();
             // Paused: start nothing, wait; finishing or stopping: start nothing new.
             if state == ControlState::Running {
-                if let Err(e) = self.slots.start_games(&mut self.books.claims, hook) {
-                    self.books.fatal.get_or_insert(e);
-                    self.books.claims.closed = true;
+                if let Err(e) = self.slots.start_games(&mut self.results.claims, hook) {
+                    self.results.fatal.get_or_insert(e);
+                    self.results.claims.closed = true;
                 }
             }
             if self.slots.in_flight.is_empty() && state != ControlState::Paused {
@@ -243,21 +243,21 @@ impl<'t> Coordinator<'t> {
                 }
                 Some(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
                 Some(Err(e)) => {
-                    self.books
+                    self.results
                         .fatal
                         .get_or_insert(anyhow::anyhow!("a game's task was cancelled: {e}"));
-                    self.books.claims.closed = true;
+                    self.results.claims.closed = true;
                     continue;
                 }
             };
-            let journaled = self.books.records.len();
-            self.books
+            let journaled = self.results.records.len();
+            self.results
                 .take(message, &self.events, self.started, &mut *progress);
-            let record = self.books.records.get(journaled);
-            if let Some(record) = record.filter(|_| self.books.write_error.is_none()) {
+            let record = self.results.records.get(journaled);
+            if let Some(record) = record.filter(|_| self.results.write_error.is_none()) {
                 if let Err(e) = hook.finished(record) {
-                    self.books.fatal.get_or_insert(e);
-                    self.books.claims.closed = true;
+                    self.results.fatal.get_or_insert(e);
+                    self.results.claims.closed = true;
                 }
             }
         }
@@ -270,22 +270,22 @@ impl<'t> Coordinator<'t> {
         let Coordinator {
             t,
             slots,
-            books,
+            results,
             events,
             started,
             ..
         } = self;
         slots.context.pool.shutdown().await;
-        let planned = books.planned;
-        let sprt_of_run = books.sprt_of_run();
-        let Books {
+        let planned = results.planned;
+        let sprt_of_run = results.sprt_of_run();
+        let Results {
             mut records,
             write_error,
             fatal,
             claims,
             decided,
             ..
-        } = books;
+        } = results;
         if let Some(e) = write_error {
             return Err(e.context(format!(
                 "cannot append to the journal in {}",

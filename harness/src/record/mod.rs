@@ -44,6 +44,17 @@ pub enum Termination {
     Adjudicated,
 }
 
+/// The coordinator's figures for a search lost on time, as the game's record keeps them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeLoss {
+    /// The budget of the search: what was left on the clock, or the move time.
+    pub budget_ms: u64,
+    /// How far past the budget an answer could still come.
+    pub margin_ms: u64,
+    /// How long the coordinator waited, from the request to the answer or to giving up.
+    pub used_ms: u64,
+}
+
 impl Termination {
     /// The name the journal uses (`time_forfeit`, …), also in every table and report.
     pub fn as_str(self) -> &'static str {
@@ -162,6 +173,9 @@ pub struct GameRecord {
     /// For a forfeit: the position (board string) where it happened, for reproduction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit_position: Option<String>,
+    /// For a time forfeit: the budget, margin and time used of the search lost on time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_loss: Option<TimeLoss>,
     /// Each side's thinking time in the game, milliseconds (the sum of its moves' times).
     pub time_ms: PerColor<u64>,
     /// The same in microseconds, for rates: a fast engine's moves take less than a
@@ -204,6 +218,7 @@ impl GameRecord {
             forfeit_by: None,
             reason: String::new(),
             forfeit_position: None,
+            time_loss: None,
             time_ms: PerColor::default(),
             time_us: PerColor::default(),
             adjudication: None,

@@ -131,7 +131,7 @@ mod tests {
     use super::{elo_due, elo_line};
     use crate::show::tui::state::tests::record;
 
-    /// Regression (issue 32): in a gauntlet the line said "after 2 pairs" (the run's count)
+    /// Regression: in a gauntlet the line said "after 2 pairs" (the run's count)
     /// with the counts of one pairing's single pair.
     #[test]
     fn the_elo_line_counts_the_pairings_own_pairs() {

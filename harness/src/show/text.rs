@@ -192,7 +192,7 @@ mod tests {
         }
     }
 
-    /// Regression (issue 32): a non-regression test that accepts H1 said "is stronger".
+    /// Regression: a non-regression test that accepts H1 said "is stronger".
     #[test]
     fn the_meaning_follows_the_bounds() {
         let say = |d, e0, e1| decision_meaning(d, &params(e0, e1), "new", "old").unwrap();

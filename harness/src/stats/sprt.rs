@@ -581,8 +581,8 @@ mod tests {
         }
     }
 
-    /// One rule set for the file, `harness sprt` and `harness sprt-sim` (issue 32: sprt-sim
-    /// accepted elo0 > elo1).
+    /// One rule set for the file, `harness sprt` and `harness sprt-sim` (sprt-sim
+    /// once accepted elo0 > elo1).
     #[test]
     fn parameters_are_checked_in_one_place() {
         use Model::{Logistic, Normalized};

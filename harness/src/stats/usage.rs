@@ -129,6 +129,7 @@ mod tests {
             forfeit_by: None,
             reason: String::new(),
             forfeit_position: None,
+            time_loss: None,
             time_ms: PerColor {
                 black: 300,
                 white: 100,
@@ -158,7 +159,7 @@ mod tests {
             assert_eq!(a.nodes_per_second, Some(7_500.0));
             assert_eq!(a.seconds_per_game, 0.2);
         }
-        // Regression (issue 32): a fast engine's moves of less than a millisecond each.
+        // Regression: a fast engine's moves of less than a millisecond each.
         // 20 moves of 0.4 ms: 8 ms, 8,000 nodes: 1 M nodes/s (whole milliseconds per move
         // summed to 0 ms and gave no rate, or an absurd one).
         let mut fast = game("a", "b");

@@ -246,4 +246,57 @@ mod tests {
         assert!(!FailOn::Forfeit.fails(Termination::Normal));
         assert!(!FailOn::Nothing.fails(Termination::Crash));
     }
+
+    /// The rules of a match `cand` vs `base` whose own rules are `own`, under the `[sprt]`
+    /// rules `candidate` (`(fail_on_crash, fail_on_forfeit)`).
+    fn rules(own: (FailOn, FailOn), candidate: Option<(bool, bool)>) -> Vec<(String, FailOn)> {
+        fail_rules(
+            vec![("cand".into(), own.0), ("base".into(), own.1)],
+            candidate,
+        )
+    }
+
+    #[test]
+    fn without_a_test_each_engine_keeps_its_own_rule() {
+        use FailOn::{Crash, Forfeit, Nothing};
+        assert_eq!(
+            rules((Crash, Forfeit), None),
+            [("cand".into(), Crash), ("base".into(), Forfeit)]
+        );
+        assert_eq!(
+            rules((Nothing, Nothing), Some((false, false))),
+            [("cand".into(), Nothing), ("base".into(), Nothing)]
+        );
+        assert_eq!(fail_rules(Vec::new(), Some((true, true))), []);
+    }
+
+    /// The test's rules make the candidate's rule stricter, never looser, and never touch the
+    /// other engines' rules.
+    #[test]
+    fn the_tests_rules_only_make_the_candidates_stricter() {
+        use FailOn::{Crash, Forfeit, Nothing};
+        let cases = [
+            // (own rule, [sprt] fail-on-crash, fail-on-forfeit) → the candidate's rule
+            (Nothing, true, false, Crash),
+            (Crash, true, false, Crash),
+            (Forfeit, true, false, Forfeit),
+            (Nothing, false, true, Forfeit),
+            (Crash, false, true, Forfeit),
+            (Forfeit, true, true, Forfeit),
+            (Nothing, true, true, Forfeit),
+            (Forfeit, false, false, Forfeit),
+        ];
+        for (own, on_crash, on_forfeit, expected) in cases {
+            let got = rules((own, Nothing), Some((on_crash, on_forfeit)));
+            assert_eq!(
+                got,
+                [("cand".into(), expected), ("base".into(), Nothing)],
+                "own {own:?}, fail-on-crash {on_crash}, fail-on-forfeit {on_forfeit}"
+            );
+        }
+        assert_eq!(
+            rules((Nothing, Forfeit), Some((true, true)))[1],
+            ("base".into(), Forfeit)
+        );
+    }
 }

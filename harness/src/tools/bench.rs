@@ -10,7 +10,7 @@
 
 use super::positions::bench_positions;
 use crate::host::{EngineHost, SearchBudget};
-use crate::search::SearchLimits;
+use crate::search_terms::SearchLimits;
 use anyhow::Context;
 use othello_board::GameHistory;
 use std::io::Write;

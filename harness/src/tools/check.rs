@@ -23,7 +23,7 @@
 
 use super::positions::{bench_positions, playout_games};
 use crate::host::{EngineHost, HostError, Quit, SearchBudget, WorkerSpec};
-use crate::search::SearchLimits;
+use crate::search_terms::SearchLimits;
 use anyhow::Context;
 use othello_board::{GameHistory, Move, Position};
 use std::io::Write;
@@ -164,7 +164,7 @@ async fn search(
     game: &GameHistory,
     limits: SearchLimits,
     budget: SearchBudget,
-) -> anyhow::Result<(Move, crate::search::SearchInfo, Duration)> {
+) -> anyhow::Result<(Move, crate::search_terms::SearchInfo, Duration)> {
     let position = game.position().map_err(anyhow::Error::msg)?;
     let reply = host
         .search(game, &limits, budget, |_| {}, std::future::pending())

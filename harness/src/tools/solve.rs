@@ -10,7 +10,7 @@
 //! file with a score below the best (or not listed although the file lists moves).
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
-use crate::search::SearchLimits;
+use crate::search_terms::SearchLimits;
 use anyhow::Context;
 use othello_board::{Move, ObfLine};
 use std::io::Write;

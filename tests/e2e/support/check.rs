@@ -172,6 +172,14 @@ pub fn check_record(r: &GameRecord) -> Position {
             assert!(!r.reason.is_empty(), "{ctx}: a forfeit without a reason");
         }
     }
+    // A time forfeit, and only one, keeps the figures of the search it lost.
+    assert_eq!(
+        r.time_loss.is_some(),
+        r.termination == Termination::TimeForfeit,
+        "{ctx}: {:?} with {:?}",
+        r.termination,
+        r.time_loss
+    );
     // The totals are the sums over the recorded moves; an illegal answer is not recorded as a
     // move, but the search that produced it counts for its side.
     for (side, (total_nodes, total_time)) in [

@@ -15,8 +15,6 @@
 
 mod watch;
 
-pub(crate) use watch::WatchPause;
-
 use super::output::{say, say_raw};
 use crate::cli::exit;
 use crate::plan::config::{ClockScale, Tournament};
@@ -259,7 +257,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.watch {
         return watch::watch(args);
     }
-    let mut ledger = crate::cli::ledger::RunLedger::for_run(args.ledger.as_deref(), false)?;
+    let mut ledger =
+        crate::cli::ledger_location::RunLedger::for_run(args.ledger.as_deref(), false)?;
     let started = Instant::now();
     let folders = shard_folders(&args.dirs, false)?;
     let fingerprint = common_tournament(&folders)?;

@@ -5,6 +5,7 @@
 use super::super::output::say;
 use super::{recorded_decision, schedule_of, shard_folders, Args, DECISION_FILE};
 use crate::play::resume::{same_tournament, tournament_of};
+use crate::play::tune::aggregate::WatchPause;
 use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::merge::JournalFollower;
 use crate::show::text;
@@ -165,46 +166,6 @@ impl Shards {
             }
         }
         Ok(new_games)
-    }
-}
-
-/// The watcher's wait between two looks at the journals, on a small tokio runtime: the next
-/// look comes after the interval, or SIGINT/SIGTERM ends the watch at once. The journals are
-/// looked at on a timer by necessity: shards on other nodes write them to a shared file system,
-/// whose changes no notification of this node's kernel reports.
-pub(crate) struct WatchPause {
-    runtime: tokio::runtime::Runtime,
-    interval: Duration,
-    sigint: tokio::signal::unix::Signal,
-    sigterm: tokio::signal::unix::Signal,
-}
-
-impl WatchPause {
-    pub(crate) fn new(interval: Duration) -> anyhow::Result<WatchPause> {
-        use tokio::signal::unix::{signal, SignalKind};
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("cannot start the watcher's runtime")?;
-        let _entered = runtime.enter();
-        Ok(WatchPause {
-            sigint: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
-            sigterm: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
-            interval,
-            runtime,
-        })
-    }
-
-    /// Wait one interval; the name of the signal that ended the wait early, if one did.
-    pub(crate) fn wait(&mut self) -> Option<&'static str> {
-        let (sigint, sigterm) = (&mut self.sigint, &mut self.sigterm);
-        self.runtime.block_on(async {
-            tokio::select! {
-                () = tokio::time::sleep(self.interval) => None,
-                _ = sigint.recv() => Some("SIGINT"),
-                _ = sigterm.recv() => Some("SIGTERM"),
-            }
-        })
     }
 }
 

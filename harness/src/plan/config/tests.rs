@@ -55,7 +55,7 @@ fn edit(from: &str, to: &str) -> String {
 }
 
 /// `tournament.toml` claims every key is in it (set or commented): each table's keys, as
-/// serde lists them for an unknown one, must appear there as `key =` (issue 32: it lacked
+/// serde lists them for an unknown one, must appear there as `key =` (it once lacked
 /// `stop-file`, `fail-on` and the `[sprt]` fail keys).
 #[test]
 fn the_default_tournament_mentions_every_key() {
@@ -93,7 +93,7 @@ fn the_default_tournament_mentions_every_key() {
     );
 }
 
-/// Regression (issue 32): a seed without a shuffle was silently ignored.
+/// Regression: a seed without a shuffle was silently ignored.
 #[test]
 fn a_seed_needs_a_shuffle() {
     err(
@@ -108,7 +108,7 @@ fn a_seed_needs_a_shuffle() {
     );
 }
 
-/// Regression (issue 32): `memory-limit = 2147483648` said "expected a string", though
+/// Regression: `memory-limit = 2147483648` said "expected a string", though
 /// the comment says bytes or a size; `pairs = -3` said "from 0", though 0 is refused.
 #[test]
 fn memory_limits_in_bytes_and_ranges_that_start_at_one() {
@@ -450,7 +450,7 @@ fn time_specs_of_the_command_line() {
     }
 }
 
-/// Regression (issue 19, bug 4): `pairs = 4000000000` was accepted and the schedule's
+/// Regression: `pairs = 4000000000` was accepted and the schedule's
 /// allocation aborted the process; now it is an error before anything is allocated.
 #[test]
 fn a_schedule_too_large_is_refused() {

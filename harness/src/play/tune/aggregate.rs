@@ -10,7 +10,9 @@
 //!
 //! Nothing is carried from one look to the next: the same files give the same θ, so the
 //! aggregator may be killed, requeued or run twice (see the module above for what the order
-//! costs in freshness).
+//! costs in freshness). [`aggregate_shards`] is the aggregator's loop: a look, θ's file and
+//! `tune.jsonl` written when more iterations are applied, and with `--watch` the next look after
+//! an interval ([`WatchPause`], which `merge --watch` waits with too).
 
 use super::Tuner;
 use crate::plan::config::Tournament;
@@ -18,10 +20,13 @@ use crate::plan::schedule::Shard;
 use crate::play::resume::{fingerprint, same_tournament};
 use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::tune::{read_lines, Dispatch, DISPATCH_FILE};
+use crate::record::tune::{rewrite_lines, ThetaFile, TUNE_FILE};
 use crate::record::GameRecord;
+use crate::stats::spsa::Param;
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// What one look at the shards gives.
 #[derive(Debug)]
@@ -180,4 +185,130 @@ pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Res
         games,
         waiting,
     })
+}
+
+/// What [`aggregate_shards`] tells its caller as it goes.
+pub enum Progress<'a> {
+    /// θ and `tune.jsonl` were written, with more iterations applied than the last look.
+    Applied(&'a Aggregate),
+    /// A look failed; the watcher looks again after its interval.
+    Retrying(&'a anyhow::Error),
+}
+
+/// How [`aggregate_shards`] ended.
+pub enum Ended {
+    /// Every iteration is applied: the last look.
+    Complete(Box<Aggregate>),
+    /// Not every iteration is, and there is no watch: aggregate again later.
+    Pending { applied: u64 },
+    /// A signal or the stop file ended the watch (`why`), after `applied` iterations (`None`:
+    /// while looking again after a failed look).
+    Stopped { why: String, applied: Option<u64> },
+}
+
+/// `harness tune --aggregate`: apply the shards' complete iterations to the tuned parameters
+/// `params` of tune `t` (played as the match `m`), once, or with `watch` every interval until
+/// all are applied, writing θ's file and `tune.jsonl` each time more are. A watcher rides out
+/// a bad look (a file caught while a shared file system catches up) and gives up on the third
+/// in a row: the error then holds.
+pub fn aggregate_shards(
+    t: &Tournament,
+    m: &Tournament,
+    plugin_dir: &Path,
+    params: Vec<Param>,
+    watch: Option<Duration>,
+    mut progress: impl FnMut(Progress),
+) -> anyhow::Result<Ended> {
+    let cfg = t.tune.as_ref().expect("a [tune] table");
+    let tuned = t.engines[cfg.engine].name.clone();
+    let mut pause = watch.map(WatchPause::new).transpose()?;
+    let mut last_applied = None;
+    let mut failures = 0;
+    loop {
+        let a = match aggregate(m, plugin_dir, Tuner::new(cfg, params.clone(), &tuned)) {
+            Ok(a) => a,
+            Err(e) if pause.is_some() && failures < 2 => {
+                failures += 1;
+                progress(Progress::Retrying(&e));
+                if let Some(signal) = pause.as_mut().and_then(WatchPause::wait) {
+                    let why = signal.to_string();
+                    return Ok(Ended::Stopped { why, applied: None });
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        failures = 0;
+        let applied = a.tuner.applied;
+        if last_applied != Some(applied) {
+            std::fs::create_dir_all(&m.out)
+                .with_context(|| format!("cannot create {}", m.out.display()))?;
+            ThetaFile {
+                applied,
+                theta: a.tuner.theta_values(),
+                tune: cfg.pin(),
+            }
+            .write(&m.out)?;
+            rewrite_lines(&m.out.join(TUNE_FILE), &a.tuner.lines)?;
+            progress(Progress::Applied(&a));
+            last_applied = Some(applied);
+        }
+        if applied >= cfg.schedule.iterations {
+            return Ok(Ended::Complete(Box::new(a)));
+        }
+        let Some(pause) = pause.as_mut() else {
+            return Ok(Ended::Pending { applied });
+        };
+        let stopped = match &t.stop_file {
+            Some(f) if f.exists() => Some(format!("the stop file {}", f.display())),
+            _ => pause.wait().map(str::to_string),
+        };
+        if let Some(why) = stopped {
+            return Ok(Ended::Stopped {
+                why,
+                applied: Some(applied),
+            });
+        }
+    }
+}
+
+/// A watcher's wait between two looks at the shards' files (`merge --watch`, `tune --aggregate
+/// --watch`), on a small tokio runtime: the next look comes after the interval, or
+/// SIGINT/SIGTERM ends the watch at once. The files are looked at on a timer by necessity:
+/// shards on other nodes write them to a shared file system, whose changes no notification of
+/// this node's kernel reports.
+pub struct WatchPause {
+    runtime: tokio::runtime::Runtime,
+    interval: Duration,
+    sigint: tokio::signal::unix::Signal,
+    sigterm: tokio::signal::unix::Signal,
+}
+
+impl WatchPause {
+    pub fn new(interval: Duration) -> anyhow::Result<WatchPause> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("cannot start the watcher's runtime")?;
+        let _entered = runtime.enter();
+        Ok(WatchPause {
+            sigint: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
+            sigterm: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
+            interval,
+            runtime,
+        })
+    }
+
+    /// Wait one interval; the name of the signal that ended the wait early, if one did.
+    pub fn wait(&mut self) -> Option<&'static str> {
+        let (sigint, sigterm) = (&mut self.sigint, &mut self.sigterm);
+        self.runtime.block_on(async {
+            tokio::select! {
+                () = tokio::time::sleep(self.interval) => None,
+                _ = sigint.recv() => Some("SIGINT"),
+                _ = sigterm.recv() => Some("SIGTERM"),
+            }
+        })
+    }
 }

@@ -88,6 +88,7 @@ fn record(game: usize, pair: usize, black: &str, white: &str, score: i32) -> Gam
         forfeit_by: None,
         reason: String::new(),
         forfeit_position: None,
+        time_loss: None,
         time_ms: PerColor {
             black: 1500,
             white: 500,

@@ -185,7 +185,7 @@ mod tests {
         KeyEvent::new(c, KeyModifiers::NONE)
     }
 
-    /// Regression (issue 32): the finished screen waited for `q`, so the README's first
+    /// Regression: the finished screen waited for `q`, so the README's first
     /// command blocked in a terminal. It leaves on its own unless a key says someone is there.
     #[test]
     fn a_key_on_the_finished_screen_keeps_it() {

@@ -4,7 +4,7 @@
 use crate::events::{ControlState, Event, SideClocks};
 use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
-use crate::search::SearchInfo;
+use crate::search_terms::SearchInfo;
 use crate::show::standings::Standing;
 use crate::stats::sprt::{SprtParams, SprtStatus};
 use crate::stats::{self, Rating};
@@ -794,7 +794,7 @@ pub(crate) mod tests {
         assert_eq!(s.shown, Some(2));
     }
 
-    /// Regression (issue 19, bug 5): the first game to finish had the second engine as Black;
+    /// Regression: the first game to finish had the second engine as Black;
     /// the live row still reads as the final table does, first engine first.
     #[test]
     fn live_standings_keep_the_tournament_orientation() {

@@ -20,7 +20,7 @@ pub mod nboard;
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
 use crate::plan::config::PluginRef;
-use crate::search::{SearchInfo, SearchLimits};
+use crate::search_terms::{SearchInfo, SearchLimits};
 use anyhow::Context;
 use othello_board::{Color, GameHistory, Move, Position};
 use std::io::BufRead;

@@ -2,7 +2,7 @@
 //! list and the engines' evaluations over the game.
 
 use super::board::{board_lines, disc};
-use crate::search::SearchInfo;
+use crate::search_terms::SearchInfo;
 use crate::show::text::{count_compact, duration_clock};
 use crate::show::tui::state::GameState;
 use othello_board::{Color as Side, Move};

@@ -110,7 +110,7 @@ fn a_clock_is_shown_when_only_one_side_has_one() {
         let line = |name: &str| {
             text.lines()
                 .find(|l| l.contains(name) && l.contains("discs"))
-                .unwrap_or_default()
+                .unwrap_or_else(|| panic!("{w}x{h}: no line of {name}:\n{text}"))
                 .to_string()
         };
         // Game 2: beta is Black (no clock), alpha White (30 s, to move).

@@ -1,4 +1,4 @@
-//! The bookkeeping of a run's finished games: the journal (the coordinator is its only
+//! The results of a run's finished games: the journal (the coordinator is its only
 //! writer), the running totals and sequential test, the claims on further games, and what went
 //! wrong. It needs no engine: the coordinator ([`super::tournament`]) feeds it what its game
 //! tasks hand back, and its rules (a decision lets only the pairs begun finish, a stop file
@@ -55,9 +55,9 @@ pub enum Progress<'a> {
     },
 }
 
-/// The bookkeeping of finished games: the journal, the running totals and test, the claims on
+/// The results of finished games: the journal, the running totals and test, the claims on
 /// further games, and what went wrong. No engine is needed to drive it.
-pub(super) struct Books<'t> {
+pub(super) struct Results<'t> {
     pub(super) journal: Journal,
     pub(super) totals: RunningTotals,
     pub(super) claims: Claims<'t>,
@@ -71,14 +71,14 @@ pub(super) struct Books<'t> {
     pub(super) t: &'t Tournament,
 }
 
-impl<'t> Books<'t> {
-    /// The books of a run that has `previous` games already and plays `todo` of `planned`.
+impl<'t> Results<'t> {
+    /// The results of a run that has `previous` games already and plays `todo` of `planned`.
     pub(super) fn new(
         t: &'t Tournament,
         journal: Journal,
         previous: Vec<GameRecord>,
         planned: usize,
-    ) -> Books<'t> {
+    ) -> Results<'t> {
         let sprt_of_run = t.sprt.filter(|_| t.shard.is_none());
         let mut totals = RunningTotals::new(
             planned / 2,
@@ -105,7 +105,7 @@ impl<'t> Books<'t> {
             claims.max_pair = last_begun;
             claims.closed = last_begun.is_none();
         }
-        Books {
+        Results {
             journal,
             totals,
             claims,
@@ -293,24 +293,24 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// A finished game as the books take it: `score` from Black's view.
+    /// A finished game as the results take it: `score` from Black's view.
     fn finished(game: usize, black: &str, white: &str, score: i32) -> FromGame {
         FromGame::Finished(Box::new(GameRecord::skeleton(game, black, white, score)))
     }
 
-    /// The books of a match with a test that decides after a few won pairs: each game is
+    /// The results of a match with a test that decides after a few won pairs: each game is
     /// journaled and counted, the decision is taken at the crossing and lets only the pair
     /// begun finish; a fatal error starts nothing more.
     #[test]
-    fn the_books_decide_and_close_the_claims() {
-        let dir = std::env::temp_dir().join(format!("books-{}", std::process::id()));
+    fn the_results_decide_and_close_the_claims() {
+        let dir = std::env::temp_dir().join(format!("results-{}", std::process::id()));
         let toml = "[tournament]\nformat = \"match\"\npairs = 100\n[time]\ndepth = 1\n\
                     [openings]\nbuiltin = \"xot-small\"\n[sprt]\nelo0 = 0\nelo1 = 200\n\
                     alpha = 0.2\nbeta = 0.2\n[[engine]]\nname = \"a\"\nplugin = \"x\"\n\
                     [[engine]]\nname = \"b\"\nplugin = \"y\"\n";
         let t = crate::plan::config::parse(toml, "t.toml", &dir).unwrap();
         let journal = Journal::open(&dir).unwrap();
-        let mut books = Books::new(&t, journal, Vec::new(), 200);
+        let mut results = Results::new(&t, journal, Vec::new(), 200);
         let todo = todo(100);
         let mut pairs_heard = 0;
         let mut decided_at = None;
@@ -318,13 +318,13 @@ mod tests {
         while decided_at.is_none() {
             // Claim the pair's two games, then a's wins in both.
             for _ in 0..2 {
-                assert_eq!(books.claims.claim(&todo).map(|g| g.index), Some(game));
+                assert_eq!(results.claims.claim(&todo).map(|g| g.index), Some(game));
                 let (black, white, score) = if game % 2 == 0 {
                     ("a", "b", 20)
                 } else {
                     ("b", "a", -20)
                 };
-                books.take(
+                results.take(
                     finished(game, black, white, score),
                     &EventSink::none(),
                     Instant::now(),
@@ -336,28 +336,31 @@ mod tests {
                 );
                 game += 1;
             }
-            if books.decided.is_some() {
+            if results.decided.is_some() {
                 decided_at = Some(game);
             }
             assert!(game < 200, "never decided");
         }
-        assert_eq!(books.decided.as_ref().unwrap().decision, Decision::AcceptH1);
+        assert_eq!(
+            results.decided.as_ref().unwrap().decision,
+            Decision::AcceptH1
+        );
         assert_eq!(pairs_heard, game / 2);
         // Decided after a complete pair: no game of a later pair starts.
-        assert_eq!(books.claims.claim(&todo), None);
+        assert_eq!(results.claims.claim(&todo), None);
         let journaled = crate::record::journal::read_journal(&dir.join(JSONL_FILE)).unwrap();
         assert_eq!(journaled.len(), game);
-        assert_eq!(books.records.len(), game);
+        assert_eq!(results.records.len(), game);
         // A fatal error closes the claims and is kept for the end.
-        books.claims.max_pair = None;
-        books.take(
+        results.claims.max_pair = None;
+        results.take(
             FromGame::Fatal(anyhow::anyhow!("no workers")),
             &EventSink::none(),
             Instant::now(),
             &mut |_| {},
         );
-        assert!(books.fatal.is_some() && books.claims.closed);
-        assert_eq!(books.claims.claim(&todo), None);
+        assert!(results.fatal.is_some() && results.claims.closed);
+        assert_eq!(results.claims.claim(&todo), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
