@@ -8,6 +8,7 @@
 mod support;
 
 mod analysis;
+mod bisect;
 mod c_plugins;
 mod checks;
 mod cli;

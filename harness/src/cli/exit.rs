@@ -9,6 +9,8 @@
 //! | 1 | H0 accepted, or a fail-on rule was broken |
 //! | 2 | an error (bad input, missing plugin, …); never a verdict |
 //! | 3 | the test ended undecided, or the run was stopped before its end |
+//!
+//! `run --exit-codes bisect` uses `git bisect run`'s convention instead ([`Convention`]).
 
 use crate::stats::verdict::Outcome;
 
@@ -24,6 +26,36 @@ pub const FAILURE: i32 = 1;
 pub const ERROR: i32 = 2;
 /// The test ended undecided (the game budget ran out, or the run was stopped first).
 pub const UNDECIDED: i32 = 3;
+
+/// `git bisect run`'s "skip this commit": the test could not decide.
+pub const BISECT_SKIP: i32 = 125;
+/// `git bisect run` stops on an exit code above 127: an error of the harness.
+pub const BISECT_ERROR: i32 = 128;
+/// `git bisect run` stops: the run was interrupted (128 + SIGINT's number, as a shell says).
+pub const BISECT_INTERRUPTED: i32 = 130;
+
+/// How `run` turns its outcome into an exit code (`--exit-codes`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Convention {
+    /// 0 pass, 1 fail, 3 undecided or interrupted (errors 2).
+    #[default]
+    Verdict,
+    /// `git bisect run`'s: 0 good, 1 bad, 125 skip, 128 and 130 stop.
+    Bisect,
+}
+
+impl Convention {
+    /// The exit code of `outcome`.
+    pub fn code(self, outcome: Outcome) -> i32 {
+        match (self, outcome) {
+            (Convention::Verdict, o) => of(o),
+            (Convention::Bisect, Outcome::Pass) => H1,
+            (Convention::Bisect, Outcome::Fail) => H0,
+            (Convention::Bisect, Outcome::Undecided) => BISECT_SKIP,
+            (Convention::Bisect, Outcome::Interrupted | Outcome::Incomplete) => BISECT_INTERRUPTED,
+        }
+    }
+}
 
 /// The exit code of a run's outcome.
 pub fn of(outcome: Outcome) -> i32 {

@@ -61,10 +61,36 @@ pub struct Args {
     /// default: the HARNESS_LEDGER variable); checked before the first game.
     #[arg(long, value_name = "URL")]
     ledger: Option<String>,
+    /// How the verdict becomes the exit code: `verdict` (0 pass, 1 fail, 2 error, 3
+    /// undecided or interrupted) or `bisect`, `git bisect run`'s convention (0 no regression:
+    /// H1 accepted; 1 regression: H0 accepted or a fail-on rule broken; 125 undecided: skip;
+    /// 128 an error and 130 an interruption: bisect stops). `bisect` needs an [sprt] table.
+    #[arg(long, value_enum, default_value = "verdict")]
+    exit_codes: exit::Convention,
 }
 
-/// Play a tournament; the exit code is the verdict (see `stats::verdict`).
+/// Play a tournament; the exit code is the verdict (see `stats::verdict`), in the convention
+/// `--exit-codes` names.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.exit_codes == exit::Convention::Bisect {
+        // Checked before anything is played, with the usual error code: the flag is misused.
+        let plugin_dir = args.output.plugin_dir()?;
+        let t = args.tournament(&plugin_dir)?;
+        anyhow::ensure!(
+            t.sprt.is_some(),
+            "{}: --exit-codes bisect needs an [sprt] table (or --sprt): a bisection step is a sequential test of the commit against a known-good baseline",
+            t.source
+        );
+        // An error is `git bisect run`'s "stop": 128, not 2 (which it reads as a bad commit).
+        return Ok(play_run(args).unwrap_or_else(|e| {
+            eprintln!("error: {e:#}");
+            exit::BISECT_ERROR
+        }));
+    }
+    play_run(args)
+}
+
+fn play_run(args: Args) -> anyhow::Result<i32> {
     let plugin_dir = args.output.plugin_dir()?;
     let mut t = args.tournament(&plugin_dir)?;
     if args.flags.print_toml {
@@ -87,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = args.output.live_view();
     let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui).map_err(named)?;
-    let code = conclude(&t, &summary, elapsed, signalled);
+    let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
     if let Some(ledger) = &mut ledger {
         ledger.record(&t.out);
     }
@@ -291,6 +317,7 @@ fn conclude(
     summary: &RunSummary,
     elapsed: Duration,
     signalled: Option<&'static str>,
+    convention: exit::Convention,
 ) -> i32 {
     say_raw!("{}", table::final_tables(&summary.records));
     say!(
@@ -339,7 +366,7 @@ fn conclude(
     if v.outcome == Outcome::Interrupted {
         say!("{}", v.reasons.join("; "));
     }
-    let code = exit::of(v.outcome);
+    let code = convention.code(v.outcome);
     let conclusion = report::VerdictReport {
         exit_code: code,
         outcome: v.outcome,
