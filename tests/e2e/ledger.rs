@@ -243,3 +243,53 @@ fn run_and_merge_record_themselves() {
     let listed = runs(dir.path(), "l.db");
     assert_eq!(listed.len(), 3, "{listed:?}");
 }
+
+/// `build.commit` and friends on `--engine` (the `build` table in a file) say which commit
+/// claims a plugin; the ledger keeps them with the plugin's digest, so one build claimed by two
+/// commits (a commit that changed nothing) shows as one digest under both. An unknown key of
+/// `build` is refused.
+#[test]
+fn build_metadata_is_recorded_with_the_digest() {
+    let dir = TempDir::new("ledger-build");
+    for (commit, out) in [("aaa1111", "c1"), ("bbb2222", "c2")] {
+        let a = artifacts();
+        let cand = format!(
+            "name=cand,plugin={},build.commit={commit},build.ref=main,build.date=2026-11-27,build.label=step",
+            s(&a.greedy)
+        );
+        let base = format!("name=base,plugin={}", s(&a.minimax));
+        harness(
+            dir.path(),
+            &[
+                "run", "--engine", &cand, "--engine", &base, "--format", "match", "--no-tui",
+                "--time", "depth=1", "--pairs", "1", "--out", out, "--ledger", "l.db",
+            ],
+        )
+        .assert_success();
+    }
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 2);
+    let mut commits: Vec<&str> = listed
+        .iter()
+        .map(|r| r["engines"][0]["build"]["commit"].as_str().unwrap())
+        .collect();
+    commits.sort();
+    assert_eq!(commits, ["aaa1111", "bbb2222"]);
+    assert_eq!(
+        listed[0]["engines"][0]["digest"],
+        listed[1]["engines"][0]["digest"]
+    );
+    assert_eq!(listed[0]["engines"][0]["build"]["ref"], "main");
+    assert_eq!(listed[0]["engines"][1]["build"], serde_json::json!({}));
+    let bad = format!("name=cand,plugin={},build.sha=1", s(&artifacts().greedy));
+    let base = format!("name=base,plugin={}", s(&artifacts().minimax));
+    harness(
+        dir.path(),
+        &[
+            "run", "--engine", &bad, "--engine", &base, "--format", "match", "--no-tui", "--out",
+            "bad",
+        ],
+    )
+    .assert_error()
+    .assert_stderr_has(&["build.sha=1", "sha"]);
+}

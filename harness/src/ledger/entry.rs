@@ -44,6 +44,8 @@ pub struct EngineEntry {
     /// The options as JSON (`[["Depth","3"]]`).
     pub options: String,
     pub bench: Option<u64>,
+    /// The commit that claims this build (`build = { … }`), when the tournament says.
+    pub build: crate::plan::config::Build,
 }
 
 /// One game's result.
@@ -120,6 +122,7 @@ impl RunEntry {
                         digest: e["plugin_fnv1a"].as_str().unwrap_or_default().to_string(),
                         options: e["options"].to_string(),
                         bench: e["bench"].as_u64(),
+                        build: serde_json::from_value(e["build"].clone()).unwrap_or_default(),
                     })
                     .collect()
             })

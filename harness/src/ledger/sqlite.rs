@@ -46,6 +46,10 @@ CREATE TABLE engines (
     digest TEXT NOT NULL,
     options TEXT NOT NULL,
     bench INTEGER,
+    build_commit TEXT,
+    build_ref TEXT,
+    build_date TEXT,
+    build_label TEXT,
     PRIMARY KEY (run_id, idx)
 );
 CREATE INDEX engines_by_player ON engines (digest, options);
@@ -83,6 +87,17 @@ pub struct RunRow {
     pub games: u64,
     pub planned_games: u64,
     pub verdict: Option<serde_json::Value>,
+    /// Its engines in tournament order.
+    pub engines: Vec<EngineRow>,
+}
+
+/// An engine of a listed run: the player (digest and options) and the build that claims it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct EngineRow {
+    pub name: String,
+    pub digest: String,
+    pub options: serde_json::Value,
+    pub build: crate::plan::config::Build,
 }
 
 impl SqliteLedger {
@@ -159,17 +174,24 @@ impl SqliteLedger {
         )?;
         for e in &run.engines {
             tx.execute(
-                "INSERT INTO engines (run_id, idx, name, digest, options, bench) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+                "INSERT INTO engines (run_id, idx, name, digest, options, bench, build_commit, \
+                 build_ref, build_date, build_label) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) \
                  ON CONFLICT (run_id, idx) DO UPDATE SET name = excluded.name, \
-                 digest = excluded.digest, options = excluded.options, bench = excluded.bench",
+                 digest = excluded.digest, options = excluded.options, bench = excluded.bench, \
+                 build_commit = excluded.build_commit, build_ref = excluded.build_ref, \
+                 build_date = excluded.build_date, build_label = excluded.build_label",
                 params![
                     run.id,
                     e.index as i64,
                     e.name,
                     e.digest,
                     e.options,
-                    e.bench.map(|b| b as i64)
+                    e.bench.map(|b| b as i64),
+                    e.build.commit,
+                    e.build.git_ref,
+                    e.build.date,
+                    e.build.label
                 ],
             )?;
         }
@@ -217,9 +239,33 @@ impl SqliteLedger {
                 games: row.get::<_, i64>(5)? as u64,
                 planned_games: row.get::<_, i64>(6)? as u64,
                 verdict: verdict.and_then(|v| serde_json::from_str(&v).ok()),
+                engines: Vec::new(),
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut runs: Vec<RunRow> = rows.collect::<Result<_, _>>()?;
+        let mut engines = self.conn.prepare(
+            "SELECT name, digest, options, build_commit, build_ref, build_date, build_label \
+             FROM engines WHERE run_id = ?1 ORDER BY idx",
+        )?;
+        for run in &mut runs {
+            run.engines = engines
+                .query_map(params![run.id], |row| {
+                    let options: String = row.get(2)?;
+                    Ok(EngineRow {
+                        name: row.get(0)?,
+                        digest: row.get(1)?,
+                        options: serde_json::from_str(&options).unwrap_or_default(),
+                        build: crate::plan::config::Build {
+                            commit: row.get(3)?,
+                            git_ref: row.get(4)?,
+                            date: row.get(5)?,
+                            label: row.get(6)?,
+                        },
+                    })
+                })?
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(runs)
     }
 
     /// Run `id`: the `tournament.json` it pins and its games in game order, as records

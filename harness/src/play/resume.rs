@@ -323,6 +323,9 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             if let Some(n) = e.bench {
                 engine["bench"] = n.into();
             }
+            if let Some(build) = &e.build {
+                engine["build"] = serde_json::to_value(build).expect("plain strings");
+            }
             if let Some(rules) = e.time {
                 engine["time"] = serde_json::json!({
                     "control": rules.control.to_string(),

@@ -458,6 +458,10 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
                     vec!["options".into(), k.to_string()],
                     value_of(Kind::Literal, &value),
                 ),
+                Some(("build", k)) => edit(
+                    vec!["build".into(), k.to_string()],
+                    value_of(Kind::Text, &value),
+                ),
                 _ => edit(
                     vec!["options".into(), key.clone()],
                     value_of(Kind::Literal, &value),

@@ -296,6 +296,23 @@ pub struct EngineConfig {
     pub time: Option<TimeRules>,
     /// The `harness bench` signature the plugin must give at start (`bench`), if any.
     pub bench: Option<u64>,
+    /// Which commit claims this build (`build`), for the results ledger; never compared
+    /// with the plugin (its digest is what identifies it).
+    pub build: Option<Build>,
+}
+
+/// An engine's `build = { commit, ref, date, label }`: all optional text, as the user's CI
+/// knows it (`git rev-parse HEAD`, the branch, the commit's date, a release name).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Build {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub git_ref: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 impl Tournament {

@@ -98,6 +98,18 @@ pub(super) struct RawEngine {
     pub(super) memory_limit: Option<Spanned<toml::Value>>,
     pub(super) time: Option<Spanned<RawTime>>,
     pub(super) bench: Option<Spanned<u64>>,
+    pub(super) build: Option<RawBuild>,
+}
+
+/// An engine's `build` table: which commit of which repository the plugin was built from.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBuild {
+    pub(super) commit: Option<String>,
+    #[serde(rename = "ref")]
+    pub(super) git_ref: Option<String>,
+    pub(super) date: Option<String>,
+    pub(super) label: Option<String>,
 }
 
 /// Engine options in file order.

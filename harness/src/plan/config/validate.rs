@@ -7,9 +7,10 @@ use super::raw::{
     RawAdjudication, RawEngine, RawFile, RawOpenings, RawOptions, RawOrder, RawSprt, RawTime,
 };
 use super::{
-    rules, AdjudicationConfig, Definition, EngineConfig, Format, OpeningOrder, OpeningSource,
-    OpeningsConfig, Overrides, PluginRef, SprtConfig, TimeControl, TimeRules, Tournament,
-    DEFAULT_MARGIN_SECS, DEFAULT_SOLVER, DEFAULT_SOLVE_TIMEOUT_SECS, DEFAULT_STALL_TIMEOUT_SECS,
+    rules, AdjudicationConfig, Build, Definition, EngineConfig, Format, OpeningOrder,
+    OpeningSource, OpeningsConfig, Overrides, PluginRef, SprtConfig, TimeControl, TimeRules,
+    Tournament, DEFAULT_MARGIN_SECS, DEFAULT_SOLVER, DEFAULT_SOLVE_TIMEOUT_SECS,
+    DEFAULT_STALL_TIMEOUT_SECS,
 };
 use crate::plan::openings::BUILTIN_NAMES;
 use crate::stats::analysis::MOST_EMPTIES;
@@ -535,6 +536,12 @@ impl Validator<'_> {
                 fail_on: entry.fail_on.unwrap_or_default(),
                 memory_limit,
                 bench,
+                build: entry.build.map(|b| Build {
+                    commit: b.commit,
+                    git_ref: b.git_ref,
+                    date: b.date,
+                    label: b.label,
+                }),
             });
         }
         Ok(engines)
