@@ -1,0 +1,98 @@
+//! Benchmark of the results ledger: `cargo bench -p harness --bench ledger`.
+//!
+//! A run folder of 20,000 games (random legal games with engine-like move annotations, the
+//! size of real records; `LEDGER_GAMES` for another number) is recorded into a new SQLite
+//! ledger: the time to read the folder (journal and tournament.json), the time to add it,
+//! the time to add it again (every game already there), the time to list the runs, and the
+//! ledger's size per game and per million games. Data goes to `target/bench-ledger`.
+
+use harness::ledger::sqlite::SqliteLedger;
+use harness::ledger::RunEntry;
+use harness::plan::config;
+use harness::record::journal::{FINGERPRINT_FILE, JSONL_FILE};
+use othello_board::playout::SplitMix64;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+mod common;
+
+use common::{record, TOURNAMENT};
+
+fn main() {
+    let games: usize = std::env::var("LEDGER_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-ledger");
+    let _ = std::fs::remove_dir_all(&root);
+    let folder = root.join("run");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut t = config::parse(
+        &TOURNAMENT.replace("pairs = 100000", &format!("pairs = {}", games.div_ceil(2))),
+        "bench.toml",
+        &root,
+    )
+    .expect("a valid tournament");
+    t.out = folder.clone();
+    let openings = t.openings.load().expect("built-in openings");
+    let pinned = harness::play::resume::fingerprint(&t, &openings, &root);
+    std::fs::write(folder.join(FINGERPRINT_FILE), pinned).unwrap();
+    let mut journal =
+        std::io::BufWriter::new(std::fs::File::create(folder.join(JSONL_FILE)).unwrap());
+    let mut rng = SplitMix64(7);
+    for game in 0..games {
+        serde_json::to_writer(&mut journal, &record(game, &mut rng)).unwrap();
+        journal.write_all(b"\n").unwrap();
+    }
+    drop(journal);
+    let journal_bytes = std::fs::metadata(folder.join(JSONL_FILE)).unwrap().len();
+
+    let started = Instant::now();
+    let entry = RunEntry::read(&folder).expect("the run");
+    let read = started.elapsed();
+    let db = root.join("ledger.db");
+    let started = Instant::now();
+    let mut ledger = SqliteLedger::open(&db).expect("a new ledger");
+    let added = ledger.add(&entry).expect("added");
+    let add = started.elapsed();
+    let started = Instant::now();
+    let again = ledger.add(&entry).expect("added again");
+    let add_again = started.elapsed();
+    let started = Instant::now();
+    let runs = ledger.runs().expect("listed");
+    let list = started.elapsed();
+    drop(ledger);
+    let size: u64 = ["ledger.db", "ledger.db-wal"]
+        .iter()
+        .filter_map(|f| std::fs::metadata(root.join(f)).ok())
+        .map(|m| m.len())
+        .sum();
+    println!(
+        "ledger bench: a folder of {games} games ({:.1} MB of journal)",
+        journal_bytes as f64 / 1e6
+    );
+    println!(
+        "  read the folder (journal, tournament.json): {:>8.3} s",
+        read.as_secs_f64()
+    );
+    println!(
+        "  add it to a new SQLite ledger:              {:>8.3} s ({added} games new)",
+        add.as_secs_f64()
+    );
+    println!(
+        "  add it again (every game already there):   {:>8.3} s ({again} new)",
+        add_again.as_secs_f64()
+    );
+    println!(
+        "  list the runs:                               {:>8.3} s ({} run)",
+        list.as_secs_f64(),
+        runs.len()
+    );
+    println!(
+        "  ledger size: {:.1} MB, {:.0} bytes per game, {:.0} MB per million games",
+        size as f64 / 1e6,
+        size as f64 / games as f64,
+        size as f64 / games as f64
+    );
+}
