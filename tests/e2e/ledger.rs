@@ -293,3 +293,78 @@ fn build_metadata_is_recorded_with_the_digest() {
     .assert_error()
     .assert_stderr_has(&["build.sha=1", "sha"]);
 }
+
+/// `ledger history`: one row per player in commit order, rated jointly against the first
+/// (heuristic, a stronger build, above greedy); one digest claimed by two commits is one row
+/// listing both; a run under other conditions is a series of its own, never mixed in;
+/// `--anchor` moves the zero.
+#[test]
+fn history_rates_builds_in_commit_order_per_conditions() {
+    let dir = TempDir::new("ledger-history");
+    let a = artifacts();
+    let step = |plugin: &Path, commit: &str, date: &str, time: &str, out: &str| {
+        let cand = format!(
+            "name=cand,plugin={},build.commit={commit},build.date={date}",
+            s(plugin)
+        );
+        let base = format!("name=base,plugin={},Depth=1", s(&a.minimax));
+        harness(
+            dir.path(),
+            &[
+                "run",
+                "--engine",
+                &cand,
+                "--engine",
+                &base,
+                "--format",
+                "match",
+                "--no-tui",
+                "--time",
+                time,
+                "--pairs",
+                "20",
+                "--openings",
+                "xot-large",
+                "--out",
+                out,
+                "--ledger",
+                "l.db",
+            ],
+        )
+        .assert_success();
+    };
+    step(&a.greedy, "c1", "2026-11-01", "depth=1", "r1");
+    step(&a.heuristic, "c2", "2026-11-02", "depth=1", "r2");
+    step(&a.greedy, "c3", "2026-11-03", "depth=1", "r3");
+    step(&a.greedy, "c9", "2026-11-04", "depth=2", "r9");
+    let rows = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec![
+            "ledger", "history", "--json", "--ledger", "l.db", "--engine", "cand",
+        ];
+        args.extend(extra);
+        let out = harness(dir.path(), &args);
+        out.assert_success();
+        out.stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let all = rows(&[]);
+    assert_eq!(all.len(), 3, "{all:#?}");
+    assert_eq!(all[0]["commits"], serde_json::json!(["c1", "c3"]));
+    assert_eq!(all[0]["elo"], 0.0);
+    assert_eq!(all[0]["runs"], 2);
+    assert_eq!(all[1]["commits"], serde_json::json!(["c2"]));
+    assert!(all[1]["elo"].as_f64().unwrap() > 0.0, "{:#}", all[1]);
+    assert_eq!(all[2]["commits"], serde_json::json!(["c9"]));
+    assert_ne!(
+        all[2]["series"], all[0]["series"],
+        "other conditions, another series"
+    );
+    let anchored = rows(&["--anchor", "c2"]);
+    assert_eq!(anchored[1]["elo"], 0.0);
+    assert!(anchored[0]["elo"].as_f64().unwrap() < 0.0);
+    let table = harness(dir.path(), &["ledger", "history", "--ledger", "l.db"]);
+    table.assert_success();
+    assert!(table.stdout.contains("c1,c3"), "{table}");
+}

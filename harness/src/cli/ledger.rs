@@ -36,6 +36,23 @@ enum Command {
         #[command(flatten)]
         at: Location,
     },
+    /// Elo over commits: one row per player (a plugin digest with its options) in commit
+    /// order, from a joint rating of every comparable result; one series per engine name and
+    /// conditions class.
+    History {
+        /// Only this engine name's series.
+        #[arg(long)]
+        engine: Option<String>,
+        /// The player at 0 Elo: a commit, label, ref or digest prefix (default: the first
+        /// player of each series).
+        #[arg(long, value_name = "BUILD")]
+        anchor: Option<String>,
+        /// One JSON object per row instead of the table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Location,
+    },
     /// List the recorded runs: id, when, conditions, games.
     Runs {
         /// One JSON object per run instead of the table.
@@ -69,6 +86,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Command::Add { dirs, at } => add(&dirs, &at),
         Command::Runs { json, at } => runs(json, &at),
         Command::Stats { run, at } => stats(&run, &at),
+        Command::History {
+            engine,
+            anchor,
+            json,
+            at,
+        } => history(engine.as_deref(), anchor.as_deref(), json, &at),
     }
 }
 
@@ -145,6 +168,55 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
             r.planned_games,
             outcome,
             r.source
+        );
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn history(
+    engine: Option<&str>,
+    anchor: Option<&str>,
+    json: bool,
+    at: &Location,
+) -> anyhow::Result<i32> {
+    let (engines, games) = at.open()?.history_input()?;
+    let rows = crate::ledger::history::history(&engines, &games, engine, anchor);
+    if json {
+        for r in &rows {
+            say_raw!("{}\n", serde_json::to_string(r)?);
+        }
+        return Ok(exit::SUCCESS);
+    }
+    let mut series = None;
+    for r in &rows {
+        if series != Some((r.series, r.engine.clone())) {
+            series = Some((r.series, r.engine.clone()));
+            say_raw!(
+                "\n{} under conditions #{} {}\n{:<24} {:>8} {:>20} {:>6} {:>5}  verdicts\n",
+                r.engine,
+                r.series + 1,
+                r.conditions,
+                "commits",
+                "Elo",
+                "95% interval",
+                "games",
+                "runs"
+            );
+        }
+        let commits = if r.commits.is_empty() {
+            format!("({})", &r.digest[..r.digest.len().min(8)])
+        } else {
+            r.commits.join(",")
+        };
+        let (elo, interval) = match (r.elo, r.low, r.high) {
+            (Some(e), Some(l), Some(h)) => (format!("{e:+.1}"), format!("[{l:+.1}, {h:+.1}]")),
+            _ => ("-".to_string(), "-".to_string()),
+        };
+        say_raw!(
+            "{commits:<24} {elo:>8} {interval:>20} {:>6} {:>5}  {}\n",
+            r.games,
+            r.runs,
+            r.verdicts.join(",")
         );
     }
     Ok(exit::SUCCESS)

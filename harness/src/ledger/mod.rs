@@ -10,6 +10,8 @@
 //! - [`url`]: where a ledger is (`PATH`, `sqlite://PATH`; `postgres://…` is recognised and
 //!   refused until its store exists), with any password kept out of what is printed;
 //! - [`entry`]: what is recorded of a run, read from its folder alone;
+//! - [`history`]: Elo over commits, one series per conditions class, from a joint rating of
+//!   every comparable result;
 //! - [`sqlite`]: the embedded store (one file, no server), versioned by `PRAGMA user_version`
 //!   with numbered migrations, in WAL mode with a busy timeout so that several processes add
 //!   at once.
@@ -18,6 +20,7 @@
 //! anything is written, and the file is left byte for byte as it was.
 
 pub mod entry;
+pub mod history;
 pub mod sqlite;
 pub mod url;
 

@@ -312,6 +312,63 @@ impl SqliteLedger {
         })?;
         Ok(Some((pinned, rows.collect::<Result<_, _>>()?)))
     }
+
+    /// Every engine of every run and every game, as `ledger history` rates them.
+    pub fn history_input(
+        &self,
+    ) -> anyhow::Result<(
+        Vec<super::history::EngineSeen>,
+        Vec<super::history::GameSeen>,
+    )> {
+        let mut query = self.conn.prepare(
+            "SELECT r.id, r.recorded, r.conditions, e.idx, e.name, e.digest, e.options, \
+             e.build_commit, e.build_ref, e.build_date, e.build_label, r.verdict, r.sprt \
+             FROM engines e JOIN runs r ON r.id = e.run_id ORDER BY r.recorded, r.id, e.idx",
+        )?;
+        let engines = query
+            .query_map([], |row| {
+                let idx: i64 = row.get(3)?;
+                let verdict: Option<String> = row.get(11)?;
+                let sprt: Option<String> = row.get(12)?;
+                let outcome = verdict
+                    .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
+                    .and_then(|v| v["outcome"].as_str().map(str::to_string))
+                    .filter(|_| idx == 0 && sprt.is_some());
+                Ok(super::history::EngineSeen {
+                    run_id: row.get(0)?,
+                    recorded: row.get(1)?,
+                    conditions: row.get(2)?,
+                    name: row.get(4)?,
+                    digest: row.get(5)?,
+                    options: row.get(6)?,
+                    build: crate::plan::config::Build {
+                        commit: row.get(7)?,
+                        git_ref: row.get(8)?,
+                        date: row.get(9)?,
+                        label: row.get(10)?,
+                    },
+                    verdict: outcome,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut query = self
+            .conn
+            .prepare("SELECT run_id, pair, black, white, score, termination FROM games")?;
+        let games = query
+            .query_map([], |row| {
+                let termination: String = row.get(5)?;
+                Ok(super::history::GameSeen {
+                    run_id: row.get(0)?,
+                    pair: row.get::<_, i64>(1)? as u64,
+                    black: row.get(2)?,
+                    white: row.get(3)?,
+                    score: row.get::<_, i64>(4)? as i32,
+                    forfeit: !matches!(termination.as_str(), "normal" | "adjudicated"),
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((engines, games))
+    }
 }
 
 /// Refuse a file that is not this harness's ledger, or one of a newer harness, reading it
