@@ -95,4 +95,49 @@ fn main() {
         size as f64 / games as f64,
         size as f64 / games as f64
     );
+    history_bench(&root, &entry);
+}
+
+/// `ledger history` over 5,000 runs of 500 builds: each run is a copy of `template`'s first
+/// 10 games under another id, its candidate one of 500 builds (other digests).
+fn history_bench(root: &Path, template: &RunEntry) {
+    let db = root.join("history.db");
+    let mut ledger = SqliteLedger::open(&db).expect("a new ledger");
+    let started = Instant::now();
+    for run in 0..5000 {
+        let mut entry = template.clone();
+        entry.id = format!("run-{run:05}");
+        entry.games.truncate(10);
+        let build = run % 500;
+        entry.engines[0].digest = format!("{build:016x}");
+        entry.engines[0].build.commit = Some(format!("c{build:03}"));
+        entry.engines[0].build.date =
+            Some(format!("2026-{:02}-{:02}", 1 + build / 50, 1 + build % 28));
+        ledger.add(&entry).expect("added");
+    }
+    let filled = started.elapsed();
+    let started = Instant::now();
+    let (engines, games) = ledger.history_input().expect("read");
+    let read = started.elapsed();
+    let started = Instant::now();
+    let rows = harness::ledger::history::history(&engines, &games, None, None);
+    let rated = started.elapsed();
+    println!(
+        "ledger history bench: 5000 runs of 500 builds, {} games (filled in {:.2} s)",
+        games.len(),
+        filled.as_secs_f64()
+    );
+    println!(
+        "  read every engine and game from the ledger: {:>8.3} s",
+        read.as_secs_f64()
+    );
+    println!(
+        "  rate them (joint Bradley-Terry), {} rows:  {:>8.3} s",
+        rows.len(),
+        rated.as_secs_f64()
+    );
+    println!(
+        "  history in all:                             {:>8.3} s",
+        (read + rated).as_secs_f64()
+    );
 }
