@@ -361,6 +361,26 @@ fn history_rates_builds_in_commit_order_per_conditions() {
         all[2]["series"], all[0]["series"],
         "other conditions, another series"
     );
+    // Recorded in another order (the latest build first): the same rows, in commit order.
+    harness(
+        dir.path(),
+        &["ledger", "add", "r3", "r2", "r1", "r9", "--ledger", "l2.db"],
+    )
+    .assert_success();
+    let reordered = harness(
+        dir.path(),
+        &[
+            "ledger", "history", "--json", "--ledger", "l2.db", "--engine", "cand",
+        ],
+    );
+    let reordered: Vec<Value> = reordered
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let commits =
+        |rows: &[Value]| -> Vec<Value> { rows.iter().map(|r| r["commits"].clone()).collect() };
+    assert_eq!(commits(&reordered), commits(&all));
     let anchored = rows(&["--anchor", "c2"]);
     assert_eq!(anchored[1]["elo"], 0.0);
     assert!(anchored[0]["elo"].as_f64().unwrap() < 0.0);

@@ -18,8 +18,8 @@ use std::collections::{BTreeSet, HashMap};
 #[derive(Clone, Debug)]
 pub struct EngineSeen {
     pub run_id: String,
-    /// When the run was first recorded (for the order of builds without a date).
-    pub recorded: String,
+    /// The order the run was first recorded in (for the order of builds without a date).
+    pub recorded: i64,
     pub conditions: String,
     pub name: String,
     pub digest: String,
@@ -65,6 +65,11 @@ pub struct HistoryRow {
     pub series: usize,
 }
 
+/// A player's key: its plugin's digest with its options.
+fn player(e: &EngineSeen) -> String {
+    format!("{}|{}", e.digest, e.options)
+}
+
 /// The rows of every series, series by series (conditions classes in the order first
 /// recorded, engine names in the order first seen), players in commit order. `engine` keeps
 /// one engine name; `anchor` names the player at 0 by a commit, label, ref or digest prefix.
@@ -74,7 +79,6 @@ pub fn history(
     engine: Option<&str>,
     anchor: Option<&str>,
 ) -> Vec<HistoryRow> {
-    let player = |e: &EngineSeen| format!("{}|{}", e.digest, e.options);
     let mut classes: Vec<&str> = Vec::new();
     for e in engines {
         if !classes.contains(&e.conditions.as_str()) {
@@ -131,18 +135,20 @@ fn series_rows(
     series: usize,
     class: &str,
 ) -> Vec<HistoryRow> {
-    let player = |e: &EngineSeen| format!("{}|{}", e.digest, e.options);
-    // Players in the order of their builds' dates, else the order first recorded.
-    let mut order: Vec<(String, Option<String>, String)> = Vec::new();
+    // Players in the order of their earliest builds' dates, else the order first recorded.
+    let mut order: Vec<(String, Option<String>, i64)> = Vec::new();
     for e in in_class.iter().filter(|e| e.name == name) {
         let key = player(e);
         match order.iter_mut().find(|(k, _, _)| *k == key) {
+            // A player's place is its earliest build and its first record.
             Some(entry) => {
-                if entry.1.is_none() {
-                    entry.1 = e.build.date.clone();
-                }
+                entry.1 = match (entry.1.take(), e.build.date.clone()) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                entry.2 = entry.2.min(e.recorded);
             }
-            None => order.push((key, e.build.date.clone(), e.recorded.clone())),
+            None => order.push((key, e.build.date.clone(), e.recorded)),
         }
     }
     order.sort_by(|a, b| match (&a.1, &b.1) {
@@ -150,11 +156,14 @@ fn series_rows(
         _ => a.2.cmp(&b.2),
     });
     let claims = |key: &str, pick: fn(&Build) -> Option<&String>| -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
-        for e in in_class
+        // In the order of the builds' dates, then as recorded.
+        let mut mine: Vec<&&EngineSeen> = in_class
             .iter()
             .filter(|e| e.name == name && player(e) == key)
-        {
+            .collect();
+        mine.sort_by(|a, b| (&a.build.date, &a.recorded).cmp(&(&b.build.date, &b.recorded)));
+        let mut out: Vec<String> = Vec::new();
+        for e in mine {
             if let Some(v) = pick(&e.build) {
                 if !out.contains(v) {
                     out.push(v.clone());

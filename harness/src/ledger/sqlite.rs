@@ -221,12 +221,12 @@ impl SqliteLedger {
         Ok(added)
     }
 
-    /// Every run, oldest recorded first, with its number of games.
+    /// Every run in the order first recorded, with its number of games.
     pub fn runs(&self) -> anyhow::Result<Vec<RunRow>> {
         let mut query = self.conn.prepare(
             "SELECT r.id, r.recorded, r.folder, r.source, r.conditions, \
              (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id), r.planned_games, r.verdict \
-             FROM runs r ORDER BY r.recorded, r.id",
+             FROM runs r ORDER BY r.rowid",
         )?;
         let rows = query.query_map([], |row| {
             let verdict: Option<String> = row.get(7)?;
@@ -321,9 +321,9 @@ impl SqliteLedger {
         Vec<super::history::GameSeen>,
     )> {
         let mut query = self.conn.prepare(
-            "SELECT r.id, r.recorded, r.conditions, e.idx, e.name, e.digest, e.options, \
+            "SELECT r.id, r.rowid, r.conditions, e.idx, e.name, e.digest, e.options, \
              e.build_commit, e.build_ref, e.build_date, e.build_label, r.verdict, r.sprt \
-             FROM engines e JOIN runs r ON r.id = e.run_id ORDER BY r.recorded, r.id, e.idx",
+             FROM engines e JOIN runs r ON r.id = e.run_id ORDER BY r.rowid, e.idx",
         )?;
         let engines = query
             .query_map([], |row| {
