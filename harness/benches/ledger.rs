@@ -7,6 +7,7 @@
 //! ledger's size per game and per million games. Data goes to `target/bench-ledger`.
 
 use harness::ledger::sqlite::SqliteLedger;
+use harness::ledger::LedgerStore;
 use harness::ledger::RunEntry;
 use harness::plan::config;
 use harness::record::journal::{FINGERPRINT_FILE, JSONL_FILE};

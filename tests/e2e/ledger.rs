@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::path::Path;
 
 /// A depth-2 match of minimax against greedy with `flags` (split at spaces).
-fn play(dir: &Path, flags: &str) -> Output {
+pub fn play(dir: &Path, flags: &str) -> Output {
     let a = artifacts();
     let first = format!("name=mm,plugin={},Depth=2", s(&a.minimax));
     let second = format!("name=g,plugin={}", s(&a.greedy));
@@ -20,7 +20,7 @@ fn play(dir: &Path, flags: &str) -> Output {
 }
 
 /// `ledger runs --json` of the ledger `db`.
-fn runs(dir: &Path, db: &str) -> Vec<Value> {
+pub fn runs(dir: &Path, db: &str) -> Vec<Value> {
     let out = harness(dir, &["ledger", "runs", "--json", "--ledger", db]);
     out.assert_success();
     out.stdout
@@ -73,22 +73,34 @@ fn every_game_is_recorded_once() {
 #[test]
 fn eight_writers_at_once() {
     let dir = TempDir::new("ledger-concurrent");
+    eight_writers(&dir, "l.db");
+}
+
+/// Eight processes add eight new folders into the ledger `url` at once: every game once.
+pub fn eight_writers(dir: &TempDir, url: &str) {
     for i in 0..8 {
         play(dir.path(), &format!("--pairs 1 --out r{i}")).assert_success();
     }
     let children: Vec<_> = (0..8)
         .map(|i| {
             std::process::Command::new(&artifacts().harness)
-                .args(["ledger", "add", &format!("r{i}"), "--ledger", "l.db"])
+                .args(["ledger", "add", &format!("r{i}"), "--ledger", url])
                 .current_dir(dir.path())
-                .output()
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
                 .expect("the harness starts")
         })
         .collect();
-    for c in &children {
-        assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+    for c in children {
+        let out = c.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
-    let listed = runs(dir.path(), "l.db");
+    let listed = runs(dir.path(), url);
     assert_eq!(listed.len(), 8);
     assert!(listed.iter().all(|r| r["games"] == 2), "{listed:?}");
 }

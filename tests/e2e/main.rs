@@ -21,6 +21,7 @@ mod fault_matrix;
 mod faults;
 mod frontend;
 mod ledger;
+mod ledger_postgres;
 mod misleading;
 mod output;
 mod plugin_errors;

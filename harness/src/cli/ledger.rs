@@ -3,8 +3,7 @@
 use super::exit;
 use super::ledger_location::{located, open};
 use super::output::{say, say_raw};
-use crate::ledger::sqlite::SqliteLedger;
-use crate::ledger::{RunEntry, LEDGER_ENV};
+use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
 use crate::record::journal::FINGERPRINT_FILE;
 use anyhow::Context;
 use std::path::PathBuf;
@@ -66,14 +65,15 @@ enum Command {
 /// Where the ledger is.
 #[derive(clap::Args)]
 struct Location {
-    /// The ledger: a file path or sqlite://PATH (else the HARNESS_LEDGER variable).
+    /// The ledger: a file path, sqlite://PATH or postgres://USER@HOST/DB (else the
+    /// HARNESS_LEDGER variable).
     #[arg(long, value_name = "URL")]
     ledger: Option<String>,
 }
 
 impl Location {
     /// The ledger, opened (and made, for a new file).
-    fn open(&self) -> anyhow::Result<SqliteLedger> {
+    fn open(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
         let url = located(self.ledger.as_deref())?
             .ok_or_else(|| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))?;
         open(&url)

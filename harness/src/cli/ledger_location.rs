@@ -2,8 +2,9 @@
 //! records itself in when it ends.
 
 use super::output::say;
-use crate::ledger::sqlite::SqliteLedger;
-use crate::ledger::{LedgerUrl, RunEntry, LEDGER_ENV};
+use crate::ledger::{LedgerStore, LedgerUrl, RunEntry, LEDGER_ENV};
+use crate::record::journal::JSONL_FILE;
+use std::path::Path;
 
 /// The ledger `flag` names, else the one `HARNESS_LEDGER` names, else none.
 pub(super) fn located(flag: Option<&str>) -> anyhow::Result<Option<LedgerUrl>> {
@@ -19,21 +20,31 @@ pub(super) fn located(flag: Option<&str>) -> anyhow::Result<Option<LedgerUrl>> {
         .map_err(|e| anyhow::anyhow!("--ledger: {e}"))
 }
 
-pub(super) fn open(url: &LedgerUrl) -> anyhow::Result<SqliteLedger> {
-    match url {
-        LedgerUrl::Sqlite(path) => SqliteLedger::open(path),
-        LedgerUrl::Postgres(_) => anyhow::bail!(
-            "{url}: this harness keeps ledgers in SQLite files only so far (sqlite://PATH)"
-        ),
-    }
+pub(super) fn open(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
+    crate::ledger::open(url)
 }
 
 /// The ledger a run or a merge records itself in (`--ledger`, else `HARNESS_LEDGER`): opened
-/// before the first game, so that a file that is not a ledger stops the run before it plays.
+/// before the first game, so that a file that is not a ledger, or a server that cannot be
+/// reached, stops the run before it plays. A PostgreSQL ledger also takes the run's games as
+/// they finish ([`RunLedger::follow`]), so that a team sees a run (or each shard of one) while
+/// it plays.
 pub(super) struct RunLedger {
     url: LedgerUrl,
-    ledger: SqliteLedger,
+    /// The open store; `None` while a follower holds it, or after a write failed (it is opened
+    /// again for the next write).
+    ledger: Option<Box<dyn LedgerStore>>,
+    follower: Option<Follower>,
 }
+
+/// A thread that adds a run's new games to the ledger as its journal grows.
+struct Follower {
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<Option<Box<dyn LedgerStore>>>,
+}
+
+/// How often a follower looks at the journal.
+const FOLLOW_INTERVAL: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl RunLedger {
     /// The ledger of a run, if one is named. A shard does not write an SQLite ledger (its
@@ -47,15 +58,42 @@ impl RunLedger {
             say!("ledger {url}: a shard does not write an SQLite ledger; `harness merge --ledger` records the merged run");
             return Ok(None);
         }
-        let ledger = open(&url)?;
-        Ok(Some(RunLedger { url, ledger }))
+        let ledger = Some(open(&url)?);
+        Ok(Some(RunLedger {
+            url,
+            ledger,
+            follower: None,
+        }))
+    }
+
+    /// For a PostgreSQL ledger, add the games of the run in `dir` as they are journaled,
+    /// every [`FOLLOW_INTERVAL`], until [`RunLedger::record`]. A failed write is said once and
+    /// tried again at the next look; the run goes on either way.
+    pub(super) fn follow(&mut self, dir: &Path) {
+        if !matches!(self.url, LedgerUrl::Postgres(_)) || self.follower.is_some() {
+            return;
+        }
+        let (stop, stopped) = std::sync::mpsc::channel();
+        let (url, dir, store) = (self.url.clone(), dir.to_path_buf(), self.ledger.take());
+        let thread = std::thread::spawn(move || follow_journal(&url, &dir, store, &stopped));
+        self.follower = Some(Follower { stop, thread });
     }
 
     /// Record the run of folder `dir`. A failure is said loudly and never changes the run's
     /// outcome: the folder keeps everything, and `harness ledger add` catches up.
-    pub(super) fn record(&mut self, dir: &std::path::Path) {
+    pub(super) fn record(&mut self, dir: &Path) {
+        if let Some(f) = self.follower.take() {
+            let _ = f.stop.send(());
+            self.ledger = f.thread.join().unwrap_or(None);
+        }
+        let url = &self.url;
+        let store = &mut self.ledger;
         let recorded = RunEntry::read(dir).and_then(|entry| {
-            let added = self.ledger.add(&entry)?;
+            let ledger = match store {
+                Some(l) => l,
+                None => store.insert(open(url)?),
+            };
+            let added = ledger.add(&entry)?;
             Ok((entry, added))
         });
         match recorded {
@@ -73,4 +111,47 @@ impl RunLedger {
             ),
         }
     }
+}
+
+/// The follower's loop: at each look, when the journal has grown, the games not yet added are
+/// added; the store is reopened after a failure. Returns the store, if open, when told to stop.
+fn follow_journal(
+    url: &LedgerUrl,
+    dir: &Path,
+    mut store: Option<Box<dyn LedgerStore>>,
+    stopped: &std::sync::mpsc::Receiver<()>,
+) -> Option<Box<dyn LedgerStore>> {
+    let journal = dir.join(JSONL_FILE);
+    let mut sent = std::collections::HashSet::new();
+    let (mut seen_len, mut warned) = (0, false);
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        stopped.recv_timeout(FOLLOW_INTERVAL)
+    {
+        let len = std::fs::metadata(&journal).map_or(0, |m| m.len());
+        if len == seen_len {
+            continue;
+        }
+        let added = RunEntry::read(dir).and_then(|mut entry| {
+            entry.games.retain(|g| !sent.contains(&g.game));
+            let ledger = match &mut store {
+                Some(l) => l,
+                None => store.insert(open(url)?),
+            };
+            ledger.add(&entry)?;
+            Ok(entry.games.iter().map(|g| g.game).collect::<Vec<_>>())
+        });
+        match added {
+            Ok(games) => {
+                sent.extend(games);
+                seen_len = len;
+            }
+            Err(e) => {
+                store = None;
+                if !std::mem::replace(&mut warned, true) {
+                    eprintln!("warning: ledger {url}: cannot add the run's games as they finish ({e:#}); trying again, and the run goes on");
+                }
+            }
+        }
+    }
+    store
 }

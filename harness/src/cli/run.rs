@@ -57,8 +57,9 @@ pub struct Args {
     /// plugin loaded in a worker with its options; print the schedule's size and exit.
     #[arg(long)]
     dry_run: bool,
-    /// Record the run in this results ledger when it ends (a file path or sqlite://PATH;
-    /// default: the HARNESS_LEDGER variable); checked before the first game.
+    /// Record the run in this results ledger when it ends (a file path, sqlite://PATH, or
+    /// postgres://USER@HOST/DB, which also takes the games as they finish; default: the
+    /// HARNESS_LEDGER variable); checked before the first game.
     #[arg(long, value_name = "URL")]
     ledger: Option<String>,
     /// How the verdict becomes the exit code: `verdict` (0 pass, 1 fail, 2 error, 3
@@ -112,6 +113,9 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     }
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = args.output.live_view();
+    if let Some(ledger) = &mut ledger {
+        ledger.follow(&t.out);
+    }
     let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui).map_err(named)?;
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
     if let Some(ledger) = &mut ledger {

@@ -71,9 +71,11 @@ impl TournamentFlags {
         };
         if let Some(cl) = self.command_line() {
             let base = file.map_or(config::Base::Embedded, config::Base::File);
+            // The command as `tournament.json` pins it, with any password of a URL (a
+            // `--ledger postgres://user:secret@…`) replaced by `***`.
             let command: Vec<String> = std::env::args_os()
                 .skip(1)
-                .map(|a| a.to_string_lossy().into_owned())
+                .map(|a| crate::ledger::url::redacted(&a.to_string_lossy()))
                 .collect();
             let t = config::compose(&base, &cl, &command)?.tournament;
             plugins_exist(&t, &cl, plugin_dir)?;

@@ -7,25 +7,44 @@
 //! (run id, game number): adding a folder twice, a resumed run again, or shards and then their
 //! merge never counts a game twice. Moves stay in the journal.
 //!
-//! - [`url`]: where a ledger is (`PATH`, `sqlite://PATH`; `postgres://…` is recognised and
-//!   refused until its store exists), with any password kept out of what is printed;
+//! - [`url`]: where a ledger is (`PATH`, `sqlite://PATH`, `postgres://…`), with any password
+//!   kept out of what is printed;
 //! - [`entry`]: what is recorded of a run, read from its folder alone;
 //! - [`history`]: Elo over commits, one series per conditions class, from a joint rating of
 //!   every comparable result;
+//! - [`store`]: what every kind of ledger does ([`store::LedgerStore`]), opened by [`open`];
 //! - [`sqlite`]: the embedded store (one file, no server), versioned by `PRAGMA user_version`
 //!   with numbered migrations, in WAL mode with a busy timeout so that several processes add
-//!   at once.
+//!   at once;
+//! - [`postgres`]: a team's store on a PostgreSQL server, the same tables, versioned in its
+//!   `meta` table and migrated under an advisory lock; [`pgpass`] reads PostgreSQL's password
+//!   file so that no password need be in a URL.
 //!
-//! A file that is not a ledger, or a ledger written by a newer harness, is an error before
-//! anything is written, and the file is left byte for byte as it was.
+//! A file or a database that is not a ledger, a ledger written by a newer harness, or a server
+//! that cannot be reached, is an error before anything is written, and the file (or database)
+//! is left as it was.
 
 pub mod entry;
 pub mod history;
+pub mod pgpass;
+pub mod postgres;
 pub mod sqlite;
+pub mod store;
 pub mod url;
 
 pub use entry::RunEntry;
+pub use store::LedgerStore;
 pub use url::LedgerUrl;
 
 /// The environment variable that names the ledger when `--ledger` does not.
 pub const LEDGER_ENV: &str = "HARNESS_LEDGER";
+
+/// Open the ledger at `url`: an SQLite file is made when missing, a PostgreSQL database gets
+/// the ledger's tables when it has none. Something that is not a ledger, a ledger of a newer
+/// harness, or a server that cannot be reached is an error, and nothing is written.
+pub fn open(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
+    Ok(match url {
+        LedgerUrl::Sqlite(path) => Box::new(sqlite::SqliteLedger::open(path)?),
+        LedgerUrl::Postgres(text) => Box::new(postgres::PostgresLedger::open(text)?),
+    })
+}

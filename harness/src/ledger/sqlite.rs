@@ -1,7 +1,7 @@
 //! The embedded ledger: one SQLite file, no server.
 //!
 //! The schema is versioned by `PRAGMA user_version` and built by numbered migrations
-//! ([`MIGRATIONS`]); a file whose version is newer than this harness knows is refused, so an
+//! ([`migrations`]); a file whose version is newer than this harness knows is refused, so an
 //! older harness never writes into a newer ledger. The file says what it is in its `meta`
 //! table (`kind` = [`KIND`]): an SQLite database of something else is refused too. WAL mode and
 //! a busy timeout let several processes add runs at once; each run is added in one
@@ -9,95 +9,32 @@
 //! however often its folder is added.
 
 use super::entry::RunEntry;
+use super::history::{EngineSeen, GameSeen};
+use super::store::{
+    forfeited, options_json, outcome, EngineRow, LedgerStore, RunRow, StoredGame, KIND,
+};
+use crate::plan::config::Build;
+use crate::record::GameRecord;
 use anyhow::{bail, Context};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
 use std::time::Duration;
-
-/// What the `meta` table says a ledger is.
-pub const KIND: &str = "othello-harness-ledger";
 
 /// How long a writer waits for another's lock before it gives up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema, one migration per version: migration `i` takes a ledger from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 1] = [r#"
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE runs (
-    id TEXT PRIMARY KEY,
-    recorded TEXT NOT NULL,
-    folder TEXT NOT NULL,
-    host TEXT NOT NULL,
-    harness_version TEXT NOT NULL,
-    source TEXT NOT NULL,
-    format TEXT NOT NULL,
-    conditions TEXT NOT NULL,
-    sprt TEXT,
-    verdict TEXT,
-    planned_games INTEGER NOT NULL,
-    tournament TEXT NOT NULL
-);
-CREATE INDEX runs_by_conditions ON runs (conditions);
-CREATE TABLE engines (
-    run_id TEXT NOT NULL REFERENCES runs (id),
-    idx INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    digest TEXT NOT NULL,
-    options TEXT NOT NULL,
-    bench INTEGER,
-    build_commit TEXT,
-    build_ref TEXT,
-    build_date TEXT,
-    build_label TEXT,
-    PRIMARY KEY (run_id, idx)
-);
-CREATE INDEX engines_by_player ON engines (digest, options);
-CREATE TABLE games (
-    run_id TEXT NOT NULL REFERENCES runs (id),
-    game INTEGER NOT NULL,
-    pair INTEGER NOT NULL,
-    black TEXT NOT NULL,
-    white TEXT NOT NULL,
-    score INTEGER NOT NULL,
-    termination TEXT NOT NULL,
-    forfeit_by TEXT,
-    time_ms_black INTEGER NOT NULL,
-    time_ms_white INTEGER NOT NULL,
-    PRIMARY KEY (run_id, game)
-);
-"#];
+fn migrations() -> [String; SCHEMA_VERSION as usize] {
+    [super::store::tables_v1("", "TEXT")]
+}
 
 /// The schema version this harness writes.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+pub const SCHEMA_VERSION: i64 = 1;
 
 /// An open SQLite ledger.
 pub struct SqliteLedger {
     conn: Connection,
-}
-
-/// A run as `ledger runs` lists it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct RunRow {
-    pub id: String,
-    pub recorded: String,
-    pub folder: String,
-    pub source: String,
-    pub conditions: String,
-    pub games: u64,
-    pub planned_games: u64,
-    pub verdict: Option<serde_json::Value>,
-    /// Its engines in tournament order.
-    pub engines: Vec<EngineRow>,
-}
-
-/// An engine of a listed run: the player (digest and options) and the build that claims it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct EngineRow {
-    pub name: String,
-    pub digest: String,
-    pub options: serde_json::Value,
-    pub build: crate::plan::config::Build,
 }
 
 impl SqliteLedger {
@@ -132,7 +69,7 @@ impl SqliteLedger {
             if version >= SCHEMA_VERSION {
                 return Ok(());
             }
-            tx.execute_batch(MIGRATIONS[version as usize])?;
+            tx.execute_batch(&migrations()[version as usize])?;
             if version == 0 {
                 tx.execute(
                     "INSERT INTO meta (key, value) VALUES ('kind', ?1)",
@@ -143,10 +80,10 @@ impl SqliteLedger {
             tx.commit()?;
         }
     }
+}
 
-    /// Record `run`: the run's row is made or brought up to date (a resumed run's verdict),
-    /// its engines replaced, its games added once each. Returns the games that were new.
-    pub fn add(&mut self, run: &RunEntry) -> anyhow::Result<usize> {
+impl LedgerStore for SqliteLedger {
+    fn add(&mut self, run: &RunEntry) -> anyhow::Result<usize> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -221,8 +158,7 @@ impl SqliteLedger {
         Ok(added)
     }
 
-    /// Every run in the order first recorded, with its number of games.
-    pub fn runs(&self) -> anyhow::Result<Vec<RunRow>> {
+    fn runs(&mut self) -> anyhow::Result<Vec<RunRow>> {
         let mut query = self.conn.prepare(
             "SELECT r.id, r.recorded, r.folder, r.source, r.conditions, \
              (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id), r.planned_games, r.verdict \
@@ -250,12 +186,11 @@ impl SqliteLedger {
         for run in &mut runs {
             run.engines = engines
                 .query_map(params![run.id], |row| {
-                    let options: String = row.get(2)?;
                     Ok(EngineRow {
                         name: row.get(0)?,
                         digest: row.get(1)?,
-                        options: serde_json::from_str(&options).unwrap_or_default(),
-                        build: crate::plan::config::Build {
+                        options: options_json(&row.get::<_, String>(2)?),
+                        build: Build {
                             commit: row.get(3)?,
                             git_ref: row.get(4)?,
                             date: row.get(5)?,
@@ -268,12 +203,7 @@ impl SqliteLedger {
         Ok(runs)
     }
 
-    /// Run `id`: the `tournament.json` it pins and its games in game order, as records
-    /// without moves (result, termination, forfeit, times); `None` for an unknown run.
-    pub fn run(
-        &self,
-        id: &str,
-    ) -> anyhow::Result<Option<(String, Vec<crate::record::GameRecord>)>> {
+    fn run(&mut self, id: &str) -> anyhow::Result<Option<(String, Vec<GameRecord>)>> {
         let pinned: Option<String> = self
             .conn
             .query_row(
@@ -290,36 +220,23 @@ impl SqliteLedger {
              time_ms_white FROM games WHERE run_id = ?1 ORDER BY game",
         )?;
         let rows = query.query_map(params![id], |row| {
-            let mut r = crate::record::GameRecord::skeleton(
-                row.get::<_, i64>(0)? as usize,
-                &row.get::<_, String>(2)?,
-                &row.get::<_, String>(3)?,
-                row.get::<_, i64>(4)? as i32,
-            );
-            r.pair = row.get::<_, i64>(1)? as usize;
-            let termination: String = row.get(5)?;
-            r.termination = serde_json::from_value(serde_json::Value::String(termination))
-                .unwrap_or(crate::record::Termination::Normal);
-            let forfeit_by: Option<String> = row.get(6)?;
-            r.forfeit_by = forfeit_by.and_then(|c| match c.as_str() {
-                "black" => Some(othello_board::Color::Black),
-                "white" => Some(othello_board::Color::White),
-                _ => None,
-            });
-            r.time_ms.black = row.get::<_, i64>(7)? as u64;
-            r.time_ms.white = row.get::<_, i64>(8)? as u64;
-            Ok(r)
+            Ok(StoredGame {
+                game: row.get(0)?,
+                pair: row.get(1)?,
+                black: row.get(2)?,
+                white: row.get(3)?,
+                score: row.get(4)?,
+                termination: row.get(5)?,
+                forfeit_by: row.get(6)?,
+                time_ms_black: row.get(7)?,
+                time_ms_white: row.get(8)?,
+            }
+            .into_record())
         })?;
         Ok(Some((pinned, rows.collect::<Result<_, _>>()?)))
     }
 
-    /// Every engine of every run and every game, as `ledger history` rates them.
-    pub fn history_input(
-        &self,
-    ) -> anyhow::Result<(
-        Vec<super::history::EngineSeen>,
-        Vec<super::history::GameSeen>,
-    )> {
+    fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {
         let mut query = self.conn.prepare(
             "SELECT r.id, r.rowid, r.conditions, e.idx, e.name, e.digest, e.options, \
              e.build_commit, e.build_ref, e.build_date, e.build_label, r.verdict, r.sprt \
@@ -327,27 +244,22 @@ impl SqliteLedger {
         )?;
         let engines = query
             .query_map([], |row| {
-                let idx: i64 = row.get(3)?;
                 let verdict: Option<String> = row.get(11)?;
                 let sprt: Option<String> = row.get(12)?;
-                let outcome = verdict
-                    .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
-                    .and_then(|v| v["outcome"].as_str().map(str::to_string))
-                    .filter(|_| idx == 0 && sprt.is_some());
-                Ok(super::history::EngineSeen {
+                Ok(EngineSeen {
                     run_id: row.get(0)?,
                     recorded: row.get(1)?,
                     conditions: row.get(2)?,
                     name: row.get(4)?,
                     digest: row.get(5)?,
                     options: row.get(6)?,
-                    build: crate::plan::config::Build {
+                    build: Build {
                         commit: row.get(7)?,
                         git_ref: row.get(8)?,
                         date: row.get(9)?,
                         label: row.get(10)?,
                     },
-                    verdict: outcome,
+                    verdict: outcome(row.get(3)?, verdict.as_deref(), sprt.as_deref()),
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -356,14 +268,13 @@ impl SqliteLedger {
             .prepare("SELECT run_id, pair, black, white, score, termination FROM games")?;
         let games = query
             .query_map([], |row| {
-                let termination: String = row.get(5)?;
-                Ok(super::history::GameSeen {
+                Ok(GameSeen {
                     run_id: row.get(0)?,
                     pair: row.get::<_, i64>(1)? as u64,
                     black: row.get(2)?,
                     white: row.get(3)?,
-                    score: row.get::<_, i64>(4)? as i32,
-                    forfeit: !matches!(termination.as_str(), "normal" | "adjudicated"),
+                    score: row.get(4)?,
+                    forfeit: forfeited(&row.get::<_, String>(5)?),
                 })
             })?
             .collect::<Result<Vec<_>, _>>()?;
@@ -376,6 +287,7 @@ impl SqliteLedger {
 fn check_kind(path: &Path) -> anyhow::Result<()> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .with_context(|| format!("{}: cannot open the ledger", path.display()))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     let not_a_ledger = || {
         anyhow::anyhow!(
             "{}: not a ledger of this harness (an SQLite file of something else, or not SQLite); give another --ledger (the file was not changed)",
@@ -385,6 +297,14 @@ fn check_kind(path: &Path) -> anyhow::Result<()> {
     let version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(|_| not_a_ledger())?;
+    let tables: i64 = conn
+        .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
+        .map_err(|_| not_a_ledger())?;
+    if version == 0 && tables == 0 {
+        // An empty database: a ledger another process is making at this moment, which
+        // `migrate` waits for under the write lock.
+        return Ok(());
+    }
     let kind: Option<String> = conn
         .query_row("SELECT value FROM meta WHERE key = 'kind'", [], |r| {
             r.get(0)

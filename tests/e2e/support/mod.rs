@@ -4,6 +4,7 @@
 
 mod artifacts;
 mod check;
+pub mod postgres;
 mod process;
 mod temp;
 
@@ -12,6 +13,7 @@ pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     games_of, read_games,
 };
+pub use postgres::PostgresServer;
 pub use process::{
     harness, processes_with, run_with_timeout, spawn_harness, worker_marker, workers_of, Output,
     Process, HARNESS_TIMEOUT,

@@ -59,8 +59,9 @@ pub struct Args {
     /// A shell command run when the test decides (e.g. `scancel --state=PENDING $JOB`).
     #[arg(long, value_name = "CMD")]
     on_decision: Option<String>,
-    /// Record the merged run in this results ledger (a file path or sqlite://PATH; default:
-    /// the HARNESS_LEDGER variable); checked before anything is written.
+    /// Record the merged run in this results ledger (a file path, sqlite://PATH or
+    /// postgres://USER@HOST/DB; default: the HARNESS_LEDGER variable); checked before anything
+    /// is written.
     #[arg(long, value_name = "URL", conflicts_with = "watch")]
     ledger: Option<String>,
 }

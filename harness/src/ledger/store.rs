@@ -1,0 +1,161 @@
+//! What a ledger store does, whichever kind it is: record a run, list the runs, give one run's
+//! games back, and hand `ledger history` its input ([`super::open`] opens one by its URL). The embedded SQLite file and a team's
+//! PostgreSQL server implement it with the same tables; the rows they read are turned into the
+//! harness's types here, once for both.
+
+use super::entry::RunEntry;
+use super::history::{EngineSeen, GameSeen};
+use crate::plan::config::Build;
+use crate::record::{GameRecord, Termination};
+
+/// A results ledger, open.
+pub trait LedgerStore: Send {
+    /// Record `run`: the run's row is made or brought up to date (a resumed run's verdict),
+    /// its engines replaced, its games added once each. Returns the games that were new.
+    fn add(&mut self, run: &RunEntry) -> anyhow::Result<usize>;
+
+    /// Every run in the order first recorded, with its number of games and its engines.
+    fn runs(&mut self) -> anyhow::Result<Vec<RunRow>>;
+
+    /// Run `id`: the `tournament.json` it pins and its games in game order, as records
+    /// without moves (result, termination, forfeit, times); `None` for an unknown run.
+    fn run(&mut self, id: &str) -> anyhow::Result<Option<(String, Vec<GameRecord>)>>;
+
+    /// Every engine of every run (in the order recorded) and every game, as `ledger history`
+    /// rates them.
+    fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)>;
+}
+
+/// What the `meta` table says a ledger is.
+pub const KIND: &str = "othello-harness-ledger";
+
+/// The tables of schema version 1, the same in both stores: `order` is the column that keeps
+/// the order runs were first recorded in (empty for SQLite, whose `rowid` keeps it) and
+/// `time` the type of `recorded`. Integers are `BIGINT` (SQLite gives them integer affinity).
+pub fn tables_v1(order: &str, time: &str) -> String {
+    format!(
+        r#"
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE runs (
+    {order}
+    id TEXT PRIMARY KEY,
+    recorded {time} NOT NULL,
+    folder TEXT NOT NULL,
+    host TEXT NOT NULL,
+    harness_version TEXT NOT NULL,
+    source TEXT NOT NULL,
+    format TEXT NOT NULL,
+    conditions TEXT NOT NULL,
+    sprt TEXT,
+    verdict TEXT,
+    planned_games BIGINT NOT NULL,
+    tournament TEXT NOT NULL
+);
+CREATE INDEX runs_by_conditions ON runs (conditions);
+CREATE TABLE engines (
+    run_id TEXT NOT NULL REFERENCES runs (id),
+    idx BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    options TEXT NOT NULL,
+    bench BIGINT,
+    build_commit TEXT,
+    build_ref TEXT,
+    build_date TEXT,
+    build_label TEXT,
+    PRIMARY KEY (run_id, idx)
+);
+CREATE INDEX engines_by_player ON engines (digest, options);
+CREATE TABLE games (
+    run_id TEXT NOT NULL REFERENCES runs (id),
+    game BIGINT NOT NULL,
+    pair BIGINT NOT NULL,
+    black TEXT NOT NULL,
+    white TEXT NOT NULL,
+    score BIGINT NOT NULL,
+    termination TEXT NOT NULL,
+    forfeit_by TEXT,
+    time_ms_black BIGINT NOT NULL,
+    time_ms_white BIGINT NOT NULL,
+    PRIMARY KEY (run_id, game)
+);
+"#
+    )
+}
+
+/// A run as `ledger runs` lists it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RunRow {
+    pub id: String,
+    /// When it was first recorded, UTC, `YYYY-MM-DD HH:MM:SS`.
+    pub recorded: String,
+    pub folder: String,
+    pub source: String,
+    pub conditions: String,
+    pub games: u64,
+    pub planned_games: u64,
+    pub verdict: Option<serde_json::Value>,
+    /// Its engines in tournament order.
+    pub engines: Vec<EngineRow>,
+}
+
+/// An engine of a listed run: the player (digest and options) and the build that claims it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct EngineRow {
+    pub name: String,
+    pub digest: String,
+    pub options: serde_json::Value,
+    pub build: Build,
+}
+
+/// The columns of a stored game, in the order both stores select them.
+pub struct StoredGame {
+    pub game: i64,
+    pub pair: i64,
+    pub black: String,
+    pub white: String,
+    pub score: i32,
+    pub termination: String,
+    pub forfeit_by: Option<String>,
+    pub time_ms_black: i64,
+    pub time_ms_white: i64,
+}
+
+impl StoredGame {
+    /// The game as a record without moves.
+    pub fn into_record(self) -> GameRecord {
+        let mut r = GameRecord::skeleton(self.game as usize, &self.black, &self.white, self.score);
+        r.pair = self.pair as usize;
+        r.termination = serde_json::from_value(serde_json::Value::String(self.termination))
+            .unwrap_or(Termination::Normal);
+        r.forfeit_by = self.forfeit_by.and_then(|c| match c.as_str() {
+            "black" => Some(othello_board::Color::Black),
+            "white" => Some(othello_board::Color::White),
+            _ => None,
+        });
+        r.time_ms.black = self.time_ms_black as u64;
+        r.time_ms.white = self.time_ms_white as u64;
+        r
+    }
+}
+
+/// The SPRT outcome history shows beside a player: the run's `outcome`, for the first engine
+/// (the one tested) of a run with a test.
+pub fn outcome(idx: i64, verdict: Option<&str>, sprt: Option<&str>) -> Option<String> {
+    if idx != 0 || sprt.is_none() {
+        return None;
+    }
+    let verdict: serde_json::Value = serde_json::from_str(verdict?).ok()?;
+    verdict["outcome"].as_str().map(str::to_string)
+}
+
+/// Whether a game with this stored termination was lost by a forfeit (history leaves those out
+/// of the rating).
+pub fn forfeited(termination: &str) -> bool {
+    !matches!(termination, "normal" | "adjudicated")
+}
+
+/// An engine's stored options as JSON (`{}` where the text is not).
+pub fn options_json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_default()
+}

@@ -1,0 +1,196 @@
+//! The results ledger on a real PostgreSQL server (Debian's package, a new cluster per test):
+//! checked before the first game, every game once (added again, shards then their merge, eight
+//! writers at once), the password kept out of every file and line, PostgreSQL's password file,
+//! games taken while the run plays, and a server that goes away mid-run.
+
+use crate::ledger::{eight_writers, play, runs};
+use crate::support::postgres::PASSWORD;
+use crate::support::{
+    artifacts, engine, harness, s, spawn_harness, PostgresServer, TempDir, TournamentFile,
+};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Every file under `dir`, read as bytes: none holds `secret`.
+fn assert_nowhere(dir: &Path, secret: &str) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            assert_nowhere(&path, secret);
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            let found = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+            assert!(!found, "the password is in {}", path.display());
+        }
+    }
+}
+
+/// Refused before the first game (no server, a database of something else: exit 2, nothing
+/// played, the database unchanged); a run, the same folder again, shards then their merge:
+/// every game once; the password in no file or line; PostgreSQL's password file instead of a
+/// password in the URL; `ledger stats` as `harness stats`.
+#[test]
+fn a_team_ledger_on_postgresql() {
+    let dir = TempDir::new("ledger-pg");
+    let Some(pg) = PostgresServer::start("a_team_ledger_on_postgresql", &dir) else {
+        return;
+    };
+    let unreachable = play(
+        dir.path(),
+        "--pairs 1 --out a --ledger postgres://postgres@127.0.0.1:1/arena",
+    );
+    unreachable
+        .assert_error()
+        .assert_stderr_has(&["cannot reach"]);
+    pg.psql("postgres", "CREATE DATABASE other");
+    pg.psql(
+        "other",
+        "CREATE TABLE runs (x INTEGER); INSERT INTO runs VALUES (7)",
+    );
+    let other = play(
+        dir.path(),
+        &format!("--pairs 1 --out a --ledger {}", pg.url("other")),
+    );
+    other.assert_error().assert_stderr_has(&["not a ledger"]);
+    assert!(!dir.join("a/games.jsonl").exists(), "a game was played");
+    assert_eq!(pg.psql("other", "SELECT x FROM runs"), "7");
+    assert_eq!(pg.psql("other", "SELECT to_regclass('meta') IS NULL"), "t");
+
+    pg.psql("postgres", "CREATE DATABASE arena");
+    let url = pg.url("arena");
+    let recorded = play(dir.path(), &format!("--pairs 2 --out a --ledger {url}"));
+    recorded.assert_success();
+    assert!(
+        recorded.stdout.contains("recorded (4 games, 4 new)"),
+        "{recorded}"
+    );
+    assert!(
+        recorded.stdout.contains("postgres:***@127.0.0.1"),
+        "{recorded}"
+    );
+    for text in [&recorded.stdout, &recorded.stderr] {
+        assert!(!text.contains(PASSWORD), "{recorded}");
+    }
+    assert_nowhere(&dir.join("a"), PASSWORD);
+    let again = harness(dir.path(), &["ledger", "add", "a", "--ledger", &url]);
+    assert!(again.stdout.contains("4 games, 0 new"), "{again}");
+    for i in 0..2 {
+        play(
+            dir.path(),
+            &format!("--pairs 2 --out sh --shard {i}/2 --ledger {url}"),
+        )
+        .assert_success();
+    }
+    let merged = harness(dir.path(), &["merge", "sh", "--ledger", &url]);
+    assert!(
+        merged.stdout.contains("recorded (4 games, 0 new)"),
+        "{merged}"
+    );
+    assert_nowhere(&dir.join("sh"), PASSWORD);
+
+    // No password in the URL: PostgreSQL's password file gives it, or the server refuses.
+    let pgpass = dir.write(
+        "pgpass",
+        &format!("127.0.0.1:{}:arena:postgres:{PASSWORD}\n", pg.port),
+    );
+    std::fs::set_permissions(&pgpass, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let bare = format!("postgres://postgres@127.0.0.1:{}/arena", pg.port);
+    let listed = |passfile: &Path| {
+        let mut cmd = std::process::Command::new(&artifacts().harness);
+        cmd.args(["ledger", "runs", "--json", "--ledger", &bare])
+            .env("PGPASSFILE", passfile)
+            .current_dir(dir.path());
+        crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
+    };
+    let with_file = listed(&pgpass);
+    with_file.assert_success();
+    assert_eq!(with_file.stdout.lines().count(), 2, "{with_file}");
+    listed(&dir.join("none"))
+        .assert_error()
+        .assert_stderr_has(&["password"]);
+
+    let listed = runs(dir.path(), &url);
+    assert!(listed.iter().all(|r| r["games"] == 4), "{listed:?}");
+    let id = std::fs::read_to_string(dir.join("a/run-id")).unwrap();
+    let from_ledger = harness(
+        dir.path(),
+        &["ledger", "stats", id.trim(), "--ledger", &url],
+    );
+    from_ledger.assert_success();
+    let from_folder = harness(dir.path(), &["stats", "a"]);
+    assert!(
+        from_folder.stdout.starts_with(&from_ledger.stdout),
+        "{from_ledger}\n{from_folder}"
+    );
+}
+
+/// Eight processes add eight folders into one PostgreSQL ledger at once: every game once.
+#[test]
+fn eight_writers_into_postgresql() {
+    let dir = TempDir::new("ledger-pg-concurrent");
+    let Some(pg) = PostgresServer::start("eight_writers_into_postgresql", &dir) else {
+        return;
+    };
+    eight_writers(&dir, &pg.url("postgres"));
+}
+
+/// A run with a PostgreSQL ledger: its games are in the ledger while it plays; the server stops
+/// mid-run; the run still plays every game and exits 0, saying loudly that the ledger was not
+/// written; once the server is back, `ledger add` records the rest.
+#[test]
+fn a_server_that_goes_away_mid_run() {
+    let dir = TempDir::new("ledger-pg-lost");
+    let Some(pg) = PostgresServer::start("a_server_that_goes_away_mid_run", &dir) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let a = artifacts();
+    let toml = TournamentFile::new("match", 12, "move-time = 0.05")
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .text();
+    dir.write("t.toml", &toml);
+    let child = spawn_harness(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--ledger", &url],
+        true,
+    );
+    let started = Instant::now();
+    let streamed = loop {
+        let games = runs(dir.path(), &url)
+            .first()
+            .map_or(0, |r| r["games"].as_u64().unwrap());
+        if games > 0 {
+            break games;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no game in the ledger"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(streamed < 24, "the run ended before the server stopped");
+    pg.stop();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("THE LEDGER WAS NOT WRITTEN"), "{stderr}");
+    assert!(!stderr.contains(PASSWORD), "{stderr}");
+    let journal = std::fs::read_to_string(dir.join("out/games.jsonl")).unwrap();
+    assert_eq!(journal.lines().count(), 24);
+    pg.resume();
+    let held = runs(dir.path(), &url)[0]["games"].as_u64().unwrap();
+    assert!(
+        held < 24,
+        "the ledger has every game though the server went away"
+    );
+    let caught_up = harness(dir.path(), &["ledger", "add", "out", "--ledger", &url]);
+    caught_up.assert_success();
+    assert!(
+        caught_up
+            .stdout
+            .contains(&format!("24 games, {} new", 24 - held)),
+        "{caught_up} after {held} held"
+    );
+    assert_eq!(runs(dir.path(), &url)[0]["games"], 24);
+}
