@@ -117,10 +117,10 @@ pub fn history(
                 names.push(&e.name);
             }
         }
+        // One fit per class; each engine name's series is anchored in it.
+        let fit = crate::stats::ratings::RatingFit::new(&outcomes);
         for name in names {
-            rows.extend(series_rows(
-                &in_class, &outcomes, name, anchor, series, class,
-            ));
+            rows.extend(series_rows(&in_class, &fit, name, anchor, series, class));
         }
     }
     rows
@@ -129,7 +129,7 @@ pub fn history(
 /// The players that played as `name` in one class, in commit order, rated against the anchor.
 fn series_rows(
     in_class: &[&EngineSeen],
-    outcomes: &[GameOutcome],
+    fit: &crate::stats::ratings::RatingFit,
     name: &str,
     anchor: Option<&str>,
     series: usize,
@@ -184,7 +184,7 @@ fn series_rows(
         })
     });
     let anchor_key = named.or(order.first()).map(|(k, _, _)| k.clone());
-    let ratings = crate::stats::ratings(outcomes, anchor_key.as_deref());
+    let ratings = fit.ratings(anchor_key.as_deref());
     order
         .iter()
         .map(|(key, _, _)| {

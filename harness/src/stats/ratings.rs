@@ -86,98 +86,135 @@ pub struct Rating {
 /// docs. Engines with no game against another engine are left out. Ties keep the order of first
 /// appearance. Never panics and never returns NaN.
 pub fn ratings(outcomes: &[GameOutcome], anchor: Option<&str>) -> Vec<Rating> {
-    // Engines that played at least one game against another engine, by first appearance.
-    let mut names: Vec<String> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for o in outcomes.iter().filter(|o| o.black != o.white) {
-        for name in [&o.black, &o.white] {
-            if !index.contains_key(name.as_str()) {
-                index.insert(name.as_str(), names.len());
-                names.push(name.clone());
+    RatingFit::new(outcomes).ratings(anchor)
+}
+
+/// One joint fit of a set of games, which [`RatingFit::ratings`] can anchor at any engine
+/// without fitting again (the anchor only shifts the ratings and picks which differences the
+/// intervals are of).
+pub struct RatingFit {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    games: Vec<Vec<u64>>,
+    half_points: Vec<Vec<u64>>,
+    theta: Vec<f64>,
+    cov: Vec<Vec<f64>>,
+}
+
+impl RatingFit {
+    /// The maximum-likelihood ratings and their covariance.
+    pub fn new(outcomes: &[GameOutcome]) -> RatingFit {
+        // Engines that played at least one game against another engine, by first appearance.
+        let mut names: Vec<String> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for o in outcomes.iter().filter(|o| o.black != o.white) {
+            for name in [&o.black, &o.white] {
+                if !index.contains_key(name.as_str()) {
+                    index.insert(name.clone(), names.len());
+                    names.push(name.clone());
+                }
             }
         }
-    }
-    let k = names.len();
-    if k == 0 {
-        return Vec::new();
-    }
+        let k = names.len();
 
-    // Per ordered engine pair: games and points (in half points, to stay exact).
-    let mut games = vec![vec![0u64; k]; k];
-    let mut half_points = vec![vec![0u64; k]; k];
-    for o in outcomes.iter().filter(|o| o.black != o.white) {
-        let (ib, iw) = (index[o.black.as_str()], index[o.white.as_str()]);
-        let hp_black = result_half_points(i64::from(o.black_disc_diff));
-        games[ib][iw] += 1;
-        games[iw][ib] += 1;
-        half_points[ib][iw] += hp_black;
-        half_points[iw][ib] += 2 - hp_black;
-    }
-    let mut matchups = Vec::new();
-    for i in 0..k {
-        for j in (i + 1)..k {
-            if games[i][j] > 0 {
-                matchups.push(Matchup {
-                    i,
-                    j,
-                    games: games[i][j] as f64,
-                    points_i: half_points[i][j] as f64 / 2.0,
-                });
+        // Per ordered engine pair: games and points (in half points, to stay exact).
+        let mut games = vec![vec![0u64; k]; k];
+        let mut half_points = vec![vec![0u64; k]; k];
+        for o in outcomes.iter().filter(|o| o.black != o.white) {
+            let (ib, iw) = (index[o.black.as_str()], index[o.white.as_str()]);
+            let hp_black = result_half_points(i64::from(o.black_disc_diff));
+            games[ib][iw] += 1;
+            games[iw][ib] += 1;
+            half_points[ib][iw] += hp_black;
+            half_points[iw][ib] += 2 - hp_black;
+        }
+        let mut matchups = Vec::new();
+        for i in 0..k {
+            for j in (i + 1)..k {
+                if games[i][j] > 0 {
+                    matchups.push(Matchup {
+                        i,
+                        j,
+                        games: games[i][j] as f64,
+                        points_i: half_points[i][j] as f64 / 2.0,
+                    });
+                }
             }
         }
-    }
-
-    let model = BradleyTerry {
-        k,
-        matchups,
-        prior: !strongly_connected(&half_points),
-    };
-    let theta = model.solve();
-    let cov = model.covariance(&theta);
-
-    let anchor_index = anchor.and_then(|name| index.get(name).copied());
-    let (centre, variances): (f64, Vec<f64>) = match anchor_index {
-        Some(a) => (
-            theta[a],
-            (0..k)
-                .map(|i| cov[i][i] + cov[a][a] - 2.0 * cov[i][a])
-                .collect(),
-        ),
-        None => {
-            let kf = k as f64;
-            let total: f64 = cov.iter().flatten().sum();
-            (
-                theta.iter().sum::<f64>() / kf,
-                (0..k)
-                    .map(|i| cov[i][i] - 2.0 * cov[i].iter().sum::<f64>() / kf + total / (kf * kf))
-                    .collect(),
-            )
-        }
-    };
-
-    let mut out: Vec<Rating> = (0..k)
-        .map(|i| {
-            let elo = finite_or_zero((theta[i] - centre) * ELO_PER_NAT);
-            let variance = variances[i];
-            let half = if variance.is_finite() && variance > 0.0 {
-                Z95 * variance.sqrt() * ELO_PER_NAT
-            } else {
-                0.0
+        let (theta, cov) = if k == 0 {
+            (Vec::new(), Vec::new())
+        } else {
+            let model = BradleyTerry {
+                k,
+                matchups,
+                prior: !strongly_connected(&half_points),
             };
-            let played: u64 = games[i].iter().sum();
-            let points: u64 = half_points[i].iter().sum();
-            Rating {
-                name: names[i].clone(),
-                elo,
-                low: elo - half,
-                high: elo + half,
-                games: saturating_u32(played),
-                score: ratio(points as f64 / 2.0, played as f64),
+            let theta = model.solve();
+            let cov = model.covariance(&theta);
+            (theta, cov)
+        };
+        RatingFit {
+            names,
+            index,
+            games,
+            half_points,
+            theta,
+            cov,
+        }
+    }
+
+    /// The ratings anchored at `anchor` (see [`ratings`]), best first.
+    pub fn ratings(&self, anchor: Option<&str>) -> Vec<Rating> {
+        let k = self.names.len();
+        if k == 0 {
+            return Vec::new();
+        }
+        let (theta, cov) = (&self.theta, &self.cov);
+        let anchor_index = anchor.and_then(|name| self.index.get(name).copied());
+        let (centre, variances): (f64, Vec<f64>) = match anchor_index {
+            Some(a) => (
+                theta[a],
+                (0..k)
+                    .map(|i| cov[i][i] + cov[a][a] - 2.0 * cov[i][a])
+                    .collect(),
+            ),
+            None => {
+                let kf = k as f64;
+                let total: f64 = cov.iter().flatten().sum();
+                (
+                    theta.iter().sum::<f64>() / kf,
+                    (0..k)
+                        .map(|i| {
+                            cov[i][i] - 2.0 * cov[i].iter().sum::<f64>() / kf + total / (kf * kf)
+                        })
+                        .collect(),
+                )
             }
-        })
-        .collect();
-    out.sort_by(|x, y| y.elo.total_cmp(&x.elo));
-    out
+        };
+        let mut out: Vec<Rating> = (0..k)
+            .map(|i| {
+                let elo = finite_or_zero((theta[i] - centre) * ELO_PER_NAT);
+                let variance = variances[i];
+                let half = if variance.is_finite() && variance > 0.0 {
+                    Z95 * variance.sqrt() * ELO_PER_NAT
+                } else {
+                    0.0
+                };
+                let played: u64 = self.games[i].iter().sum();
+                let points: u64 = self.half_points[i].iter().sum();
+                Rating {
+                    name: self.names[i].clone(),
+                    elo,
+                    low: elo - half,
+                    high: elo + half,
+                    games: saturating_u32(played),
+                    score: ratio(points as f64 / 2.0, played as f64),
+                }
+            })
+            .collect();
+        out.sort_by(|x, y| y.elo.total_cmp(&x.elo));
+        out
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
