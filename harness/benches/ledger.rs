@@ -5,6 +5,9 @@
 //! ledger: the time to read the folder (journal and tournament.json), the time to add it,
 //! the time to add it again (every game already there), the time to list the runs, and the
 //! ledger's size per game and per million games. Data goes to `target/bench-ledger`.
+//!
+//! With `LEDGER_BENCH_POSTGRES=postgres://…` (an empty database, or one this bench filled
+//! before), the same folder is added to that PostgreSQL ledger too, first and again.
 
 use harness::ledger::sqlite::SqliteLedger;
 use harness::ledger::LedgerStore;
@@ -96,7 +99,32 @@ fn main() {
         size as f64 / games as f64,
         size as f64 / games as f64
     );
+    if let Ok(url) = std::env::var("LEDGER_BENCH_POSTGRES") {
+        postgres_bench(&url, &entry);
+    }
     history_bench(&root, &entry);
+}
+
+/// The folder added to the PostgreSQL ledger `url`: under a new run id, then again.
+fn postgres_bench(url: &str, entry: &RunEntry) {
+    let mut entry = entry.clone();
+    entry.id = format!("bench-{}", std::process::id());
+    let started = Instant::now();
+    let mut ledger = harness::ledger::postgres::PostgresLedger::open(url).expect("the server");
+    let connect = started.elapsed();
+    let started = Instant::now();
+    let added = ledger.add(&entry).expect("added");
+    let add = started.elapsed();
+    let started = Instant::now();
+    let again = ledger.add(&entry).expect("added again");
+    let add_again = started.elapsed();
+    println!(
+        "  PostgreSQL {}: connect {:.3} s, add {:.3} s ({added} new), again {:.3} s ({again} new)",
+        harness::ledger::url::redacted(url),
+        connect.as_secs_f64(),
+        add.as_secs_f64(),
+        add_again.as_secs_f64()
+    );
 }
 
 /// `ledger history` over 5,000 runs of 500 builds: each run is a copy of `template`'s first
