@@ -2,7 +2,7 @@
 //! once however often a folder is added (again, resumed, as shards and then merged), 8
 //! processes adding at once, and a file that is not a ledger refused and left untouched.
 
-use crate::support::{artifacts, harness, s, Output, TempDir};
+use crate::support::{artifacts, harness, s, screenshot_path, Browser, Output, TempDir};
 use serde_json::Value;
 use std::path::Path;
 
@@ -399,4 +399,57 @@ fn history_rates_builds_in_commit_order_per_conditions() {
     let table = harness(dir.path(), &["ledger", "history", "--ledger", "l.db"]);
     table.assert_success();
     assert!(table.stdout.contains("c1,c3"), "{table}");
+    history_page_in_a_browser(&dir);
+}
+
+/// `ledger history --html`, opened in a real Chromium: a heading, a chart and a table per
+/// series; every rated build a point drawn on the page, every build a row.
+fn history_page_in_a_browser(dir: &TempDir) {
+    let json = harness(
+        dir.path(),
+        &["ledger", "history", "--json", "--ledger", "l.db"],
+    );
+    let rows: Vec<Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let series: std::collections::BTreeSet<String> = rows
+        .iter()
+        .map(|r| format!("{}/{}", r["series"], r["engine"]))
+        .collect();
+    let rated = rows.iter().filter(|r| !r["elo"].is_null()).count();
+    let page = harness(
+        dir.path(),
+        &[
+            "ledger",
+            "history",
+            "--ledger",
+            "l.db",
+            "--html",
+            "history.html",
+        ],
+    );
+    page.assert_success();
+    let Some(mut browser) = Browser::start("ledger history --html", dir) else {
+        return;
+    };
+    browser.goto(&format!("file://{}", dir.join("history.html").display()));
+    let seen = browser.eval(
+        "({ headings: document.querySelectorAll('h2').length, \
+            charts: document.querySelectorAll('figure svg').length, \
+            drawn: [...document.querySelectorAll('figure svg circle')] \
+              .filter(c => c.getBoundingClientRect().width > 0).length, \
+            rows: document.querySelectorAll('table.builds tbody tr').length })",
+    );
+    assert_eq!(seen["headings"], series.len(), "{seen} {series:?}");
+    assert_eq!(seen["charts"], series.len(), "{seen}");
+    assert_eq!(seen["drawn"], rated, "{seen}");
+    assert_eq!(seen["rows"], rows.len(), "{seen}");
+    assert!(rated >= 4, "{rows:#?}");
+    for width in [1400, 800] {
+        let shot = screenshot_path(dir, &format!("ledger-history-{width}.png"));
+        browser.screenshot(width, &shot);
+        assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
+    }
 }

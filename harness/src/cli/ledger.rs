@@ -3,10 +3,11 @@
 use super::exit;
 use super::ledger_location::{located, open};
 use super::output::{say, say_raw};
+use crate::ledger::history::HistoryRow;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
 use crate::record::journal::FINGERPRINT_FILE;
 use anyhow::Context;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Record runs in a results ledger, and read them back.
 #[derive(clap::Args)]
@@ -49,6 +50,9 @@ enum Command {
         /// One JSON object per row instead of the table.
         #[arg(long)]
         json: bool,
+        /// Also write the history as a page: Elo over commits with interval bars, per series.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         at: Location,
     },
@@ -90,8 +94,23 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             engine,
             anchor,
             json,
+            html,
             at,
-        } => history(engine.as_deref(), anchor.as_deref(), json, &at),
+        } => {
+            let rows = {
+                let (engines, games) = at.open()?.history_input()?;
+                crate::ledger::history::history(
+                    &engines,
+                    &games,
+                    engine.as_deref(),
+                    anchor.as_deref(),
+                )
+            };
+            if let Some(file) = html {
+                write_history_page(&rows, anchor.as_deref(), &file)?;
+            }
+            history(&rows, json)
+        }
     }
 }
 
@@ -173,22 +192,58 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
     Ok(exit::SUCCESS)
 }
 
-fn history(
-    engine: Option<&str>,
+/// The history page of `rows` in `file`.
+fn write_history_page(
+    rows: &[HistoryRow],
     anchor: Option<&str>,
-    json: bool,
-    at: &Location,
-) -> anyhow::Result<i32> {
-    let (engines, games) = at.open()?.history_input()?;
-    let rows = crate::ledger::history::history(&engines, &games, engine, anchor);
+    file: &Path,
+) -> anyhow::Result<()> {
+    use crate::show::report::commits::{CommitBuild, CommitSeries};
+    let mut series: Vec<CommitSeries> = Vec::new();
+    let mut current = None;
+    for r in rows {
+        if current != Some((r.series, &r.engine)) {
+            current = Some((r.series, &r.engine));
+            series.push(CommitSeries {
+                engine: r.engine.clone(),
+                conditions: r.conditions.to_string(),
+                class: r.series + 1,
+                builds: Vec::new(),
+            });
+        }
+        let elo = match (r.elo, r.low, r.high) {
+            (Some(e), Some(l), Some(h)) => Some((e, l, h)),
+            _ => None,
+        };
+        series
+            .last_mut()
+            .expect("a series")
+            .builds
+            .push(CommitBuild {
+                commits: r.commits.clone(),
+                labels: r.labels.clone(),
+                digest: r.digest.clone(),
+                elo,
+                games: r.games,
+                runs: r.runs,
+                verdicts: r.verdicts.clone(),
+            });
+    }
+    let page = crate::show::report::commits::html(&series, anchor)?;
+    std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
+    say!("history page: {}", file.display());
+    Ok(())
+}
+
+fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
     if json {
-        for r in &rows {
+        for r in rows {
             say_raw!("{}\n", serde_json::to_string(r)?);
         }
         return Ok(exit::SUCCESS);
     }
     let mut series = None;
-    for r in &rows {
+    for r in rows {
         if series != Some((r.series, r.engine.clone())) {
             series = Some((r.series, r.engine.clone()));
             say_raw!(

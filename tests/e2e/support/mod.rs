@@ -3,12 +3,14 @@
 //! and checks of the journal files against the rules of Othello.
 
 mod artifacts;
+pub mod browser;
 mod check;
 pub mod postgres;
 mod process;
 mod temp;
 
 pub use artifacts::{artifacts, compile_first_move};
+pub use browser::Browser;
 pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     games_of, read_games,
@@ -206,4 +208,22 @@ pub fn toml_string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// Whether the tests run as root (CI's machines do): servers and browsers that refuse root are
+/// started accordingly.
+pub fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Where a test's screenshots of pages go: `HARNESS_SCREENSHOTS` when set (the pictures in
+/// `docs/` are made so), else the test's folder.
+pub fn screenshot_path(dir: &TempDir, name: &str) -> std::path::PathBuf {
+    match std::env::var_os("HARNESS_SCREENSHOTS") {
+        Some(d) => std::path::PathBuf::from(d).join(name),
+        None => dir.join(name),
+    }
 }

@@ -30,7 +30,7 @@ impl PostgresServer {
         let data = dir.join("pg");
         std::fs::create_dir_all(&data).unwrap();
         let pwfile = dir.write("pg-password", PASSWORD);
-        if is_root() {
+        if super::is_root() {
             let chown = Command::new("chown")
                 .args(["-R", "postgres", &s(&data), &s(&pwfile)])
                 .status();
@@ -151,7 +151,7 @@ fn server_programs() -> Option<PathBuf> {
 
 /// Run `args` as the `postgres` user when this is root (`runuser`), else as this user.
 fn as_server_user(args: &[&str]) -> std::process::Output {
-    let mut cmd = if is_root() {
+    let mut cmd = if super::is_root() {
         let mut c = Command::new("runuser");
         c.args(["-u", "postgres", "--"]).args(args);
         c
@@ -161,13 +161,6 @@ fn as_server_user(args: &[&str]) -> std::process::Output {
         c
     };
     cmd.output().expect("the command starts")
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
 /// A loopback port nobody listens on now.

@@ -380,6 +380,71 @@ pub(super) fn trajectory_chart(
     })
 }
 
+/// An Elo with its 95% interval: (value, low, high).
+pub(super) type EloBar = (f64, f64, f64);
+
+/// Elo over commits: one point per player in commit order with its 95% interval as a bar,
+/// joined by a line; `points` are (tick label, Elo and interval, or `None` for a player with no
+/// rated game, which keeps its place on the axis unmarked).
+pub(super) fn commits_chart(points: &[(String, Option<EloBar>)]) -> anyhow::Result<String> {
+    let rated: Vec<(f64, EloBar)> = points
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, r))| r.map(|r| (i as f64, r)))
+        .collect();
+    if rated.is_empty() {
+        return placeholder("No rated build yet");
+    }
+    let lo = rated.iter().map(|p| p.1 .1).fold(0.0f64, f64::min);
+    let hi = rated.iter().map(|p| p.1 .2).fold(0.0f64, f64::max);
+    let pad = ((hi - lo) * 0.08).max(5.0);
+    let xmax = (points.len() as f64 - 0.5).max(0.5);
+    let label = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() > 1e-9 || i < 0.0 {
+            return String::new();
+        }
+        points
+            .get(i as usize)
+            .map_or(String::new(), |p| p.0.clone())
+    };
+    let frame = Frame {
+        title: "Elo over commits",
+        keys: &[
+            (Key::Line(BLUE), "Elo against the anchor".to_string()),
+            (Key::Line(GREY), "95% interval".to_string()),
+        ],
+        x: -0.5..xmax,
+        x_desc: "builds in commit order",
+        x_ticks: points.len().clamp(1, 8),
+        x_label: &label,
+        x_grid: false,
+        y: (lo - pad).max(-2450.0)..(hi + pad).min(2450.0),
+        y_desc: "Elo",
+        y_label: Some(&|y| format!("{y:+.0}")),
+        y_label_width: 58,
+    };
+    chart(frame, |chart| {
+        chart.draw_series(LineSeries::new(
+            [(-0.5, 0.0), (xmax, 0.0)],
+            GREY.stroke_width(1),
+        ))?;
+        chart.draw_series(rated.iter().map(|&(x, (_, low, high))| {
+            PathElement::new(vec![(x, low), (x, high)], GREY.stroke_width(2))
+        }))?;
+        chart.draw_series(LineSeries::new(
+            rated.iter().map(|&(x, (elo, _, _))| (x, elo)),
+            BLUE.stroke_width(2),
+        ))?;
+        chart.draw_series(
+            rated
+                .iter()
+                .map(|&(x, (elo, _, _))| Circle::new((x, elo), 4, BLUE.filled())),
+        )?;
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod chart_tests {
     use super::*;

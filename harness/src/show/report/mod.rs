@@ -23,6 +23,7 @@
 //! a single complete pair) is `null`, and so is a ratio whose denominator is zero.
 
 mod chart;
+pub mod commits;
 mod html;
 mod markdown;
 #[cfg(test)]

@@ -1,0 +1,173 @@
+//! The ledger's history page (`harness ledger history --html FILE`): for each series (an engine
+//! name under one conditions class), Elo over commits with 95% interval bars, then the table
+//! of its builds. One self-contained page in the style of `report.html`.
+
+use super::chart::{commits_chart, EloBar};
+use super::html::{esc, CSS};
+use std::fmt::Write;
+
+/// One series of the page.
+pub struct CommitSeries {
+    /// The engine name.
+    pub engine: String,
+    /// Its conditions class, as the ledger keeps it (canonical JSON), and its number there
+    /// (from 1).
+    pub conditions: String,
+    pub class: usize,
+    /// The builds in commit order.
+    pub builds: Vec<CommitBuild>,
+}
+
+/// One build (a player: a plugin digest with its options) of a series.
+pub struct CommitBuild {
+    /// Every commit that claims it, then its labels (either may be empty).
+    pub commits: Vec<String>,
+    pub labels: Vec<String>,
+    pub digest: String,
+    /// Elo against the anchor with its 95% interval; `None` without a rated game.
+    pub elo: Option<(f64, f64, f64)>,
+    pub games: u32,
+    pub runs: usize,
+    pub verdicts: Vec<String>,
+}
+
+impl CommitBuild {
+    /// The build's short name on the chart's axis: its first label, else its first commit (12
+    /// characters), else its digest's first 8.
+    fn tick(&self) -> String {
+        if let Some(l) = self.labels.first() {
+            return l.clone();
+        }
+        match self.commits.first() {
+            Some(c) => c.chars().take(12).collect(),
+            None => self.digest.chars().take(8).collect(),
+        }
+    }
+}
+
+/// The page of `series`, anchored as `anchor` says (for the text only).
+pub fn html(series: &[CommitSeries], anchor: Option<&str>) -> anyhow::Result<String> {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>Elo over commits</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n\
+         <h1>Elo over commits</h1>\n<p class=\"meta\">From the results ledger: every \
+         comparable result rated jointly (Bradley-Terry), one series per engine name and \
+         conditions class; Elo against {}, with 95% intervals.</p>\n",
+        match anchor {
+            Some(a) => format!("the build <code>{}</code>", esc(a)),
+            None => "the first build of each series".to_string(),
+        }
+    );
+    if series.is_empty() {
+        let _ = writeln!(s, "<p>The ledger holds no run yet.</p>");
+    }
+    for (i, one) in series.iter().enumerate() {
+        series_section(&mut s, i, one)?;
+    }
+    let _ = writeln!(
+        s,
+        "<footer>Written by <code>harness ledger history --html</code>.</footer>\n\
+         </main>\n</body>\n</html>"
+    );
+    Ok(s)
+}
+
+/// One series: its heading, its chart and its table.
+fn series_section(s: &mut String, i: usize, one: &CommitSeries) -> anyhow::Result<()> {
+    let points: Vec<(String, Option<EloBar>)> =
+        one.builds.iter().map(|b| (b.tick(), b.elo)).collect();
+    let _ = write!(
+        s,
+        "<h2 id=\"series-{}\">{} under conditions #{}</h2>\n\
+         <details><summary class=\"meta\">conditions</summary><code>{}</code></details>\n\
+         <div class=\"charts\"><figure>{}<figcaption>Each point a build in commit order (the \
+         builds' dates, else the order recorded); bars are 95% intervals.</figcaption>\
+         </figure></div>\n",
+        i + 1,
+        esc(&one.engine),
+        one.class,
+        esc(&one.conditions),
+        commits_chart(&points)?
+    );
+    let _ = writeln!(
+        s,
+        "<div class=\"scroll\"><table class=\"builds\"><thead><tr><th class=\"l\">commits</th>\
+         <th class=\"l\">labels</th><th class=\"l\">digest</th><th>Elo</th><th>95% interval</th>\
+         <th>games</th><th>runs</th><th class=\"l\">verdicts</th></tr></thead><tbody>"
+    );
+    for b in &one.builds {
+        let (elo, interval) = match b.elo {
+            Some((e, l, h)) => (
+                format!("<span class=\"{}\">{e:+.1}</span>", sign_class(e)),
+                format!("[{l:+.1}, {h:+.1}]"),
+            ),
+            None => ("–".to_string(), "–".to_string()),
+        };
+        let _ = writeln!(
+            s,
+            "<tr><td class=\"l\"><code>{}</code></td><td class=\"l\">{}</td>\
+             <td class=\"l\"><code>{}</code></td><td>{elo}</td><td>{interval}</td>\
+             <td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            esc(&b.commits.join(", ")),
+            esc(&b.labels.join(", ")),
+            esc(&b.digest.chars().take(16).collect::<String>()),
+            b.games,
+            b.runs,
+            esc(&b.verdicts.join(", "))
+        );
+    }
+    let _ = writeln!(s, "</tbody></table></div>");
+    Ok(())
+}
+
+fn sign_class(elo: f64) -> &'static str {
+    if elo > 0.0 {
+        "pos"
+    } else if elo < 0.0 {
+        "neg"
+    } else {
+        ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(commit: &str, elo: Option<(f64, f64, f64)>) -> CommitBuild {
+        CommitBuild {
+            commits: vec![commit.to_string()],
+            labels: Vec::new(),
+            digest: "0123456789abcdef".into(),
+            elo,
+            games: 10,
+            runs: 1,
+            verdicts: vec!["pass".into()],
+        }
+    }
+
+    #[test]
+    fn every_rated_build_is_a_point_with_a_bar_and_a_row() {
+        let series = [CommitSeries {
+            engine: "mine<1>".into(),
+            conditions: "{\"time\":\"depth 2\"}".into(),
+            class: 1,
+            builds: vec![
+                build("aaaaaaaaaaaaaaaa", Some((0.0, -20.0, 20.0))),
+                build("bbbb", Some((-150.0, -190.0, -110.0))),
+                build("cccc", None),
+            ],
+        }];
+        let page = html(&series, Some("aaaa")).unwrap();
+        assert_eq!(page.matches("<circle").count(), 2, "{page}");
+        assert_eq!(page.matches("<tr><td").count(), 3);
+        assert!(page.contains("mine&lt;1&gt; under conditions #1"));
+        assert!(page.contains("<span class=\"neg\">-150.0</span>"));
+        // Tick labels are the short commits.
+        assert!(page.contains("\naaaaaaaaaaaa\n</text>"), "{page}");
+        assert!(!page.contains("<script"), "the page needs no script");
+    }
+}
