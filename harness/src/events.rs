@@ -77,28 +77,37 @@ pub enum Event {
     RunFinished,
 }
 
-/// Where events go: a channel, or nowhere.
+/// Where events go: channels (the terminal view, the browser view), or nowhere.
 #[derive(Clone, Default)]
-pub struct EventSink(Option<Sender<Event>>);
+pub struct EventSink(Vec<Sender<Event>>);
 
 impl EventSink {
     pub fn new(tx: Sender<Event>) -> EventSink {
-        EventSink(Some(tx))
+        EventSink(vec![tx])
     }
 
     /// A sink that drops everything.
     pub fn none() -> EventSink {
-        EventSink(None)
+        EventSink(Vec::new())
+    }
+
+    /// This sink, and `tx` too.
+    pub fn and(mut self, tx: Option<Sender<Event>>) -> EventSink {
+        self.0.extend(tx);
+        self
     }
 
     pub fn is_active(&self) -> bool {
-        self.0.is_some()
+        !self.0.is_empty()
     }
 
     /// Send, ignoring an observer that went away.
     pub fn send(&self, event: Event) {
-        if let Some(tx) = &self.0 {
-            let _ = tx.send(event);
+        if let Some((last, others)) = self.0.split_last() {
+            for tx in others {
+                let _ = tx.send(event.clone());
+            }
+            let _ = last.send(event);
         }
     }
 }

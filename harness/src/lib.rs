@@ -15,7 +15,8 @@
 //! | [`play`] | the coordinator: games on workers, resume, the journal writer |
 //! | [`show`] | what people read: tables, reports, the terminal UI |
 //! | [`tools`] | one plugin outside a tournament: `solve`, `analyze`, `bench` (with its `positions`), `check`, the NBoard and GTP front-ends |
-//! | [`ledger`] | runs remembered across folders and commits: the results ledger (SQLite) |
+//! | [`ledger`] | runs remembered across folders and commits: the results ledger (SQLite, PostgreSQL) |
+//! | [`web`] | the browser view: runs and games served live over HTTP, read-only |
 //! | [`cli`] | the command line, which wires the stages together |
 
 pub mod cli;
@@ -29,3 +30,4 @@ pub mod search_terms;
 pub mod show;
 pub mod stats;
 pub mod tools;
+pub mod web;

@@ -33,3 +33,4 @@ mod tournament;
 mod trust;
 mod tui;
 mod tune;
+mod web;

@@ -198,6 +198,21 @@ fn write_history_page(
     anchor: Option<&str>,
     file: &Path,
 ) -> anyhow::Result<()> {
+    let page = history_page(rows, anchor)?;
+    std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
+    say!("history page: {}", file.display());
+    Ok(())
+}
+
+/// The whole ledger's history page, every series, anchored at each series' first build.
+pub(super) fn ledger_history_page(ledger: &mut dyn LedgerStore) -> anyhow::Result<String> {
+    let (engines, games) = ledger.history_input()?;
+    let rows = crate::ledger::history::history(&engines, &games, None, None);
+    history_page(&rows, None)
+}
+
+/// The history page of `rows`.
+fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<String> {
     use crate::show::report::commits::{CommitBuild, CommitSeries};
     let mut series: Vec<CommitSeries> = Vec::new();
     let mut current = None;
@@ -229,10 +244,7 @@ fn write_history_page(
                 verdicts: r.verdicts.clone(),
             });
     }
-    let page = crate::show::report::commits::html(&series, anchor)?;
-    std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
-    say!("history page: {}", file.display());
-    Ok(())
+    crate::show::report::commits::html(&series, anchor)
 }
 
 fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {

@@ -16,6 +16,7 @@ mod perft;
 mod replay;
 mod reports;
 mod run;
+mod serve;
 mod solve;
 mod sprt;
 mod sprt_sim;
@@ -49,6 +50,8 @@ enum Command {
     Check(check::Args),
     Tune(tune::Args),
     Ledger(ledger::Args),
+    /// Serve run folders (and a ledger's history) in a browser, live while they play.
+    Serve(serve::Args),
     Perft(perft::Args),
     Info(info::Args),
     Solve(solve::Args),
@@ -74,6 +77,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Ledger(args) => ledger::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Info(args) => info::run(args),
         Command::Solve(args) => solve::run(args),

@@ -68,6 +68,15 @@ pub struct Args {
     /// 128 an error and 130 an interruption: bisect stops). `bisect` needs an [sprt] table.
     #[arg(long, value_enum, default_value = "verdict")]
     exit_codes: exit::Convention,
+    /// Serve the run in a browser while it plays: `--serve` on 127.0.0.1:8080, `--serve=ADDR`
+    /// elsewhere (port 0: a free one; a non-loopback address needs --token). The URL is
+    /// printed on a line of its own; serving stops when the run ends.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, require_equals = true,
+          default_missing_value = crate::web::DEFAULT_ADDRESS)]
+    serve: Option<String>,
+    /// The token a browser presents once (`?token=T`) to a server on a non-loopback address.
+    #[arg(long, value_name = "T", requires = "serve")]
+    token: Option<String>,
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`), in the convention
@@ -116,7 +125,15 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     if let Some(ledger) = &mut ledger {
         ledger.follow(&t.out);
     }
-    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui).map_err(named)?;
+    let (web, events) = match &args.serve {
+        Some(address) => {
+            let (server, events) = serve_run(address, args.token.clone(), &t)?;
+            (Some(server), Some(events))
+        }
+        None => (None, None),
+    };
+    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui, events).map_err(named)?;
+    drop(web);
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
     if let Some(ledger) = &mut ledger {
         ledger.record(&t.out);
@@ -270,12 +287,31 @@ pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyh
     Ok(())
 }
 
+/// The browser view of the run `t` about to be played, on `address`: the server (its URL
+/// printed on a line of its own) and the sender its model hears the coordinator's events on.
+fn serve_run(
+    address: &str,
+    token: Option<String>,
+    t: &Tournament,
+) -> anyhow::Result<(crate::web::WebServer, mpsc::Sender<Event>)> {
+    let address = crate::web::address(address, token.as_deref())?;
+    let (tx, rx) = mpsc::channel::<Event>();
+    let run = crate::web::server::ServedRun {
+        dir: t.out.clone(),
+        feed: crate::web::feed::start(crate::web::feed::Source::Events(rx)),
+    };
+    let server = crate::web::WebServer::start(address, token, vec![run], None)?;
+    say_raw!("{}\n", server.url);
+    Ok((server, tx))
+}
+
 /// Play `t` on the coordinator's runtime, with the live view or plain lines, refreshing the
 /// reports; the summary, the time it took and the signal that stopped it, if one did.
 fn play(
     t: &Tournament,
     plugin_dir: &Path,
     tui: bool,
+    web: Option<mpsc::Sender<Event>>,
 ) -> anyhow::Result<(RunSummary, Duration, Option<&'static str>)> {
     let header = header_line(t);
     let mut reports = ReportRefresh::new(t);
@@ -284,7 +320,7 @@ fn play(
     let signals = StopOnSignals::start(&runtime, control.clone())?;
     let played = if tui {
         let reports = &mut reports;
-        run_live(control, |observer, lines| {
+        run_live(control, web, |observer, lines| {
             runtime.block_on(tournament::run(t, plugin_dir, observer, |p| {
                 if let Some(line) = progress_line(&p, t) {
                     let _ = lines.send(line);
@@ -295,7 +331,7 @@ fn play(
     } else {
         let started = Instant::now();
         let observer = Observer {
-            events: EventSink::none(),
+            events: EventSink::none().and(web),
             control,
         };
         runtime
@@ -500,12 +536,13 @@ impl<'t> ReportRefresh<'t> {
 /// returns, whatever happens.
 pub(super) fn run_live<T: Send>(
     control: Arc<RunControl>,
+    also: Option<mpsc::Sender<Event>>,
     play: impl FnOnce(&Observer, mpsc::Sender<String>) -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<(T, Duration)> {
     let (tx, rx) = mpsc::channel::<Event>();
     let (line_tx, line_rx) = mpsc::channel::<String>();
     let observer = Observer {
-        events: EventSink::new(tx),
+        events: EventSink::new(tx).and(also),
         control: control.clone(),
     };
     let failed = AtomicBool::new(false);

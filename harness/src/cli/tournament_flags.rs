@@ -71,11 +71,22 @@ impl TournamentFlags {
         };
         if let Some(cl) = self.command_line() {
             let base = file.map_or(config::Base::Embedded, config::Base::File);
-            // The command as `tournament.json` pins it, with any password of a URL (a
+            // The command as `tournament.json` pins it, without how it is served (`--serve`,
+            // `--token`: an address and a secret) and with any password of a URL (a
             // `--ledger postgres://user:secret@…`) replaced by `***`.
+            let mut skip_next = false;
             let command: Vec<String> = std::env::args_os()
                 .skip(1)
-                .map(|a| crate::ledger::url::redacted(&a.to_string_lossy()))
+                .map(|a| a.to_string_lossy().into_owned())
+                .filter(|a| {
+                    let skip = std::mem::replace(&mut skip_next, a == "--token");
+                    !(skip
+                        || a == "--token"
+                        || a.starts_with("--token=")
+                        || a == "--serve"
+                        || a.starts_with("--serve="))
+                })
+                .map(|a| crate::ledger::url::redacted(&a))
                 .collect();
             let t = config::compose(&base, &cl, &command)?.tournament;
             plugins_exist(&t, &cl, plugin_dir)?;

@@ -149,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         )
     };
     let played = if tui {
-        run_live(control, |observer, lines| {
+        run_live(control, None, |observer, lines| {
             let mut hook = open(
                 observer.events.clone(),
                 Box::new(move |line, tuner| {

@@ -215,6 +215,22 @@ pub fn draw_sequence(
         .collect()
 }
 
+/// The `shard-I-of-N` folders directly in `dir`, sorted by name.
+pub fn shard_folders_in(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut shards: Vec<std::path::PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.is_dir()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(Shard::from_folder_name)
+                    .is_some()
+        })
+        .collect();
+    shards.sort();
+    Ok(shards)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -164,6 +164,23 @@ impl Browser {
         }
     }
 
+    /// A key pressed and released in the page (`key` as the DOM names it: `ArrowRight`, `End`).
+    pub fn key(&mut self, key: &str) {
+        let code = match key {
+            "End" => 35,
+            "Home" => 36,
+            "ArrowLeft" => 37,
+            "ArrowRight" => 39,
+            _ => 0,
+        };
+        for kind in ["rawKeyDown", "keyUp"] {
+            self.page(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+            );
+        }
+    }
+
     /// A PNG of the whole page laid out `width` pixels wide, written to `path`.
     pub fn screenshot(&mut self, width: u32, path: &Path) {
         let metrics = |b: &mut Browser, height: u32| {
@@ -239,4 +256,44 @@ fn base64_decode(text: &str) -> Vec<u8> {
             bytes.into_iter().take(c.len().saturating_sub(1))
         })
         .collect()
+}
+
+/// A GET of `url` (`http://HOST:PORT/PATH`) with extra `headers`: the status and the body (of
+/// a response that ends; an event stream is cut after what `limit` bytes hold).
+pub fn http_get(url: &str, headers: &[(&str, &str)], limit: usize) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let rest = url.strip_prefix("http://").expect("an http:// URL");
+    let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut stream = TcpStream::connect(host).expect("the server");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut request = format!(
+        "GET {} HTTP/1.1\r\nConnection: close\r\n",
+        if path.is_empty() { "/" } else { path }
+    );
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: {host}\r\n"));
+    }
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 8192];
+    while bytes.len() < limit {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_string(), body.to_string())
 }

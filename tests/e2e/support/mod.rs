@@ -10,7 +10,7 @@ mod process;
 mod temp;
 
 pub use artifacts::{artifacts, compile_first_move};
-pub use browser::Browser;
+pub use browser::{http_get, Browser};
 pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     games_of, read_games,

@@ -18,7 +18,7 @@ mod watch;
 use super::output::{say, say_raw};
 use crate::cli::exit;
 use crate::plan::config::{ClockScale, Tournament};
-use crate::plan::schedule::{PairedSchedule, Shard};
+use crate::plan::schedule::PairedSchedule;
 use crate::play::resume::{extension, same_tournament, shard_of, tournament_of};
 use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
 use crate::record::merge::JournalIndex;
@@ -79,18 +79,8 @@ pub(super) fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Resul
             }
             bail!("{}: no such folder", dir.display());
         }
-        let mut shards: Vec<PathBuf> = std::fs::read_dir(dir)
-            .with_context(|| format!("cannot read {}", dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                p.is_dir()
-                    && p.file_name()
-                        .and_then(|n| n.to_str())
-                        .and_then(Shard::from_folder_name)
-                        .is_some()
-            })
-            .collect();
-        shards.sort();
+        let shards = crate::plan::schedule::shard_folders_in(dir)
+            .with_context(|| format!("cannot read {}", dir.display()))?;
         if !shards.is_empty() {
             out.extend(shards);
         } else if dir.join(FINGERPRINT_FILE).exists() || dir.join(JSONL_FILE).exists() {

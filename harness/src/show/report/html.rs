@@ -46,7 +46,7 @@ footer { margin-top: 36px; color: #8c959f; font-size: 13px; }
 ";
 
 /// Escapes text for HTML element content and attribute values.
-pub(super) fn esc(text: &str) -> String {
+pub fn esc(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -30,7 +30,7 @@ mod markdown;
 mod tests;
 pub mod tune;
 
-pub use html::html;
+pub use html::{esc, html};
 pub use markdown::markdown;
 
 use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};

@@ -1,0 +1,68 @@
+//! `harness serve DIR…`: the browser view of run folders (finished, running, sharded) and,
+//! with a ledger, of its history. Read-only; see the `web` stage.
+
+use super::exit;
+use super::ledger_location::{located, open};
+use super::output::say_raw;
+use crate::web::feed::{self, Source};
+use crate::web::server::{HistoryPage, ServedRun};
+use crate::web::{WebServer, DEFAULT_ADDRESS};
+use std::path::PathBuf;
+
+/// Serve run folders in a browser: their standings, games and reports, followed live while
+/// they play (a folder of shard folders shows the shards merged).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Output folders of `harness run` (or folders of shard-I-of-N folders).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The address to serve on (port 0: a free one); a non-loopback address needs --token.
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_ADDRESS)]
+    bind: String,
+    /// The token a browser presents once (`?token=T`) to a server on a non-loopback address.
+    #[arg(long, value_name = "T")]
+    token: Option<String>,
+    /// Also show this results ledger's history (Elo over commits): a file path, sqlite://PATH
+    /// or postgres://… (else the HARNESS_LEDGER variable, when set).
+    #[arg(long, value_name = "URL")]
+    ledger: Option<String>,
+}
+
+/// The command: serves until stopped (Ctrl-C).
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let address = crate::web::address(&args.bind, args.token.as_deref())?;
+    for dir in &args.dirs {
+        // A run started after the server (a queued cluster job) is shown once it writes.
+        if !dir.exists() {
+            eprintln!(
+                "{}: not there yet; shown once the run writes it",
+                dir.display()
+            );
+        } else {
+            anyhow::ensure!(dir.is_dir(), "{}: not a folder", dir.display());
+        }
+    }
+    let history: Option<HistoryPage> = match located(args.ledger.as_deref())? {
+        Some(url) => {
+            // Checked now: a ledger that cannot be opened is an error before serving.
+            drop(open(&url)?);
+            Some(Box::new(move || {
+                let mut ledger = open(&url)?;
+                super::ledger::ledger_history_page(ledger.as_mut())
+            }))
+        }
+        None => None,
+    };
+    let runs = args
+        .dirs
+        .iter()
+        .map(|dir| ServedRun {
+            dir: dir.clone(),
+            feed: feed::start(Source::Folder(dir.clone())),
+        })
+        .collect();
+    let server = WebServer::start(address, args.token, runs, history)?;
+    say_raw!("{}\n", server.url);
+    server.wait();
+    Ok(exit::SUCCESS)
+}

@@ -1,0 +1,257 @@
+//! The browser view's model of one run, kept by a thread of its own and published as
+//! snapshots through a `watch` channel: a viewer only ever borrows the latest snapshot, so a
+//! slow or stalled browser is left behind (it skips to the newest when it reads again), never
+//! a queue that grows and never back-pressure into the coordinator.
+//!
+//! The model is the terminal view's (`show::tui::state::State`), fed from one of two sources:
+//! the coordinator's events (`run --serve`: live games move by move), or the folder's journals
+//! (`serve DIR`: finished games, a sharded run's shards included, followed from their last
+//! offset as `merge --watch` follows them). A game's snapshot is published at most every
+//! [`GAME_INTERVAL`], the run's at most every [`RUN_INTERVAL`].
+
+use super::snapshot;
+use crate::events::Event;
+use crate::record::journal::{FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::merge::JournalFollower;
+use crate::show::tui::state::State;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// The most often a game's snapshot is published (a move reaches the page within about this).
+pub const GAME_INTERVAL: Duration = Duration::from_millis(100);
+/// The most often the run's snapshot is published.
+pub const RUN_INTERVAL: Duration = Duration::from_millis(400);
+/// How often a folder's journals are looked at.
+const FOLLOW_INTERVAL: Duration = Duration::from_millis(500);
+/// How many finished games keep their last snapshot (a viewer of a game that just ended sees
+/// its end; older games are read from the journal).
+const KEEP_FINISHED: usize = 64;
+
+/// One published state of a run: its page's JSON and each recent game's.
+#[derive(Default)]
+pub struct Published {
+    pub run: Arc<str>,
+    pub games: BTreeMap<usize, Arc<str>>,
+}
+
+/// Where a run's model comes from.
+pub enum Source {
+    /// The coordinator's events of the run this process plays.
+    Events(Receiver<Event>),
+    /// A run folder (or a folder of shard folders) on disk.
+    Folder(PathBuf),
+}
+
+/// Start the thread that keeps the model of `source`; the receiver of its snapshots. The
+/// thread ends when the events end (the run is over), or, for a folder, when every receiver
+/// is gone.
+pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
+    let (tx, rx) = watch::channel(Arc::new(Published::default()));
+    std::thread::spawn(move || {
+        let mut model = Model::new(tx);
+        match source {
+            Source::Events(events) => model.follow_events(&events),
+            Source::Folder(dir) => model.follow_folder(&dir),
+        }
+    });
+    rx
+}
+
+/// The model and what changed since it was last published.
+struct Model {
+    state: State,
+    tx: watch::Sender<Arc<Published>>,
+    run: Arc<str>,
+    games: BTreeMap<usize, Arc<str>>,
+    finished: Vec<usize>,
+    dirty_games: BTreeSet<usize>,
+    dirty_run: bool,
+    run_at: Instant,
+    /// Whether games are published: from events (whole games), not from a folder's
+    /// followed journals (results without moves: a game's page reads its journal line).
+    games_too: bool,
+}
+
+impl Model {
+    fn new(tx: watch::Sender<Arc<Published>>) -> Model {
+        Model {
+            state: State::new(),
+            tx,
+            run: Arc::from("{}"),
+            games: BTreeMap::new(),
+            finished: Vec::new(),
+            dirty_games: BTreeSet::new(),
+            dirty_run: true,
+            run_at: Instant::now() - RUN_INTERVAL,
+            games_too: true,
+        }
+    }
+
+    /// Apply one event, noting what it changed.
+    fn hear(&mut self, event: Event) {
+        let game = match &event {
+            Event::GameStarted { game, .. }
+            | Event::Thinking { game, .. }
+            | Event::Moved { game, .. } => Some(*game),
+            Event::GameFinished { record } => {
+                self.finished.push(record.game);
+                Some(record.game)
+            }
+            _ => None,
+        };
+        if self.games_too {
+            self.dirty_games.extend(game);
+        }
+        self.dirty_run = true;
+        self.state.apply(event, Instant::now());
+    }
+
+    /// Publish what changed: the changed games at once, the run when its interval passed.
+    fn publish(&mut self) {
+        let now = Instant::now();
+        let run_due = self.dirty_run && now.duration_since(self.run_at) >= RUN_INTERVAL;
+        if self.dirty_games.is_empty() && !run_due {
+            return;
+        }
+        for game in std::mem::take(&mut self.dirty_games) {
+            let g = self
+                .state
+                .live
+                .get(&game)
+                .or_else(|| self.state.recent.iter().find(|g| g.game == game));
+            if let Some(g) = g {
+                let text = snapshot::game(g, &[], now).to_string();
+                self.games.insert(game, Arc::from(text));
+            }
+        }
+        while self.finished.len() > KEEP_FINISHED {
+            let old = self.finished.remove(0);
+            self.games.remove(&old);
+        }
+        if run_due {
+            self.state.refresh();
+            self.run = Arc::from(snapshot::run(&self.state, now).to_string());
+            self.run_at = now;
+            self.dirty_run = false;
+        }
+        self.tx.send_replace(Arc::new(Published {
+            run: self.run.clone(),
+            games: self.games.clone(),
+        }));
+    }
+
+    fn follow_events(&mut self, events: &Receiver<Event>) {
+        loop {
+            match events.recv_timeout(GAME_INTERVAL) {
+                Ok(event) => {
+                    self.hear(event);
+                    while let Ok(more) = events.try_recv() {
+                        self.hear(more);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            self.publish();
+        }
+        self.state.finish(Instant::now());
+        self.dirty_run = true;
+        self.run_at = Instant::now() - RUN_INTERVAL;
+        self.publish();
+    }
+
+    fn follow_folder(&mut self, dir: &Path) {
+        self.games_too = false;
+        let mut folder = FolderFollower::default();
+        loop {
+            if !folder.started {
+                if let Some(start) = folder.start(dir) {
+                    self.hear(start);
+                }
+            }
+            if folder.started {
+                for record in folder.poll(dir) {
+                    self.hear(Event::GameFinished {
+                        record: Box::new(record),
+                    });
+                }
+                let (done, total) = self.state.progress();
+                if done >= total && total > 0 && !self.state.run_finished {
+                    self.hear(Event::RunFinished);
+                }
+            }
+            self.run_at = self.run_at.min(Instant::now() - RUN_INTERVAL);
+            self.publish();
+            if self.tx.is_closed() {
+                return;
+            }
+            std::thread::park_timeout(FOLLOW_INTERVAL);
+        }
+    }
+}
+
+/// A run folder's journals, followed: the folder's own, or each shard's.
+#[derive(Default)]
+struct FolderFollower {
+    started: bool,
+    followers: BTreeMap<PathBuf, JournalFollower>,
+    seen: HashSet<usize>,
+}
+
+impl FolderFollower {
+    /// The run's start, from the first `tournament.json` found (the folder's or a shard's):
+    /// its engines, its games, its time control and its test.
+    fn start(&mut self, dir: &Path) -> Option<Event> {
+        let pinned = run_folders(dir)
+            .iter()
+            .find_map(|f| std::fs::read_to_string(f.join(FINGERPRINT_FILE)).ok())?;
+        let t = crate::play::resume::tournament_of(&pinned).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&pinned).ok()?;
+        let openings = v["openings"]["count"].as_u64().unwrap_or(0) as usize;
+        self.started = true;
+        Some(Event::RunStarted {
+            engines: t.engines.iter().map(|e| e.name.clone()).collect(),
+            total_games: t.schedule(openings).games_of(None).count(),
+            already_played: Vec::new(),
+            time_control: t.time_description(),
+            sprt: t.sprt.map(|s| s.params),
+        })
+    }
+
+    /// The games finished since the last look, each once (a shard's and its merge's alike).
+    fn poll(&mut self, dir: &Path) -> Vec<crate::record::GameRecord> {
+        for folder in run_folders(dir) {
+            self.followers
+                .entry(folder.clone())
+                .or_insert_with(|| JournalFollower::new(folder.join(JSONL_FILE)));
+        }
+        let mut fresh = Vec::new();
+        for follower in self.followers.values_mut() {
+            let Ok(polled) = follower.poll() else {
+                continue;
+            };
+            fresh.extend(
+                polled
+                    .records
+                    .into_iter()
+                    .filter(|r| self.seen.insert(r.game)),
+            );
+        }
+        fresh
+    }
+}
+
+/// The folders that hold a run's journals: the `shard-I-of-N` folders of `dir` when it has
+/// some, else `dir` itself.
+pub fn run_folders(dir: &Path) -> Vec<PathBuf> {
+    let shards = crate::plan::schedule::shard_folders_in(dir).unwrap_or_default();
+    if shards.is_empty() {
+        vec![dir.to_path_buf()]
+    } else {
+        shards
+    }
+}

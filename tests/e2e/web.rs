@@ -1,0 +1,399 @@
+//! The browser view (`run --serve`, `harness serve`) in a real headless Chromium, against real
+//! runs: a live game's moves reach the page, the standings move when a game ends, a finished
+//! game stepped to its end shows the journal's final board, a sharded run is shown merged
+//! while its shards play; refusals (a non-loopback address without a token, `..` paths, an
+//! unknown run, a foreign `Host`); and 50 event streams plus one that never reads while 256
+//! games play at once.
+
+use crate::support::{
+    artifacts, engine, harness, http_get, read_games, s, screenshot_path, Browser, TempDir,
+    TournamentFile,
+};
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A harness that serves, killed when dropped (a failed test leaves no server behind).
+struct Serving(Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The harness started with `args` in `dir`, and the URL it printed on a line of its own.
+/// Its output after that line is drained so that it never blocks.
+fn start_serving(dir: &Path, args: &[&str]) -> (Serving, String) {
+    let mut child = Command::new(&artifacts().harness)
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the harness starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("the URL line").unwrap();
+        if line.starts_with("http://") && line.ends_with('/') && !line.contains(' ') {
+            break line;
+        }
+    };
+    std::thread::spawn(move || lines.for_each(drop));
+    (Serving(child), url)
+}
+
+/// A timed match of greedy against heuristic at `move_time` seconds a move (about 30 times that
+/// a game), one game at a time.
+fn timed_match(dir: &TempDir, pairs: usize, move_time: &str) {
+    let a = artifacts();
+    let toml = TournamentFile::new("match", pairs, &format!("move-time = {move_time}"))
+        .concurrency(1)
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .text();
+    dir.write("t.toml", &toml);
+}
+
+/// The games the run page says are done.
+fn done(browser: &mut Browser) -> u64 {
+    browser
+        .eval("Number((document.getElementById('progress').textContent.match(/^(\\d+) of/) || [0, -1])[1])")
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// `run --serve`: the run page shows the games in progress and its standings move when a game
+/// ends; a live game's page keeps up with the moves played (each within a second) and its
+/// clocks and engines' reports are there.
+#[test]
+fn a_live_run_in_the_browser() {
+    let dir = TempDir::new("web-live");
+    timed_match(&dir, 2, "0.1");
+    let (mut child, url) = start_serving(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--serve=127.0.0.1:0"],
+    );
+    let Some(mut browser) = Browser::start("a_live_run_in_the_browser", &dir) else {
+        return;
+    };
+    browser.goto(&format!("{url}run/0"));
+    browser.wait_for(
+        "document.querySelectorAll('#live .mini').length > 0",
+        Duration::from_secs(20),
+    );
+    let before = done(&mut browser);
+    browser.wait_for(
+        &format!(
+            "document.getElementById('progress').textContent.startsWith('{} of')",
+            before + 1
+        ),
+        Duration::from_secs(20),
+    );
+    let rows =
+        browser.eval("document.querySelectorAll('#standings table.standings tbody tr').length");
+    assert_eq!(rows, 1, "one pairing in the standings");
+    let games =
+        browser.eval("document.querySelector('#standings tbody tr td:nth-child(3)').textContent");
+    assert_eq!(games.as_str(), Some(&*(before + 1).to_string()));
+    browser.screenshot(1400, &screenshot_path(&dir, "web-run-1400.png"));
+    browser.screenshot(800, &screenshot_path(&dir, "web-run-800.png"));
+
+    // A live game: the page shows each ply the server has within a second.
+    let game = browser.eval("document.querySelector('#live .mini').dataset.game");
+    let game = game.as_str().unwrap().to_string();
+    browser.goto(&format!("{url}run/0/game/{game}"));
+    let mut checked = 0;
+    let started = Instant::now();
+    while checked < 5 && started.elapsed() < Duration::from_secs(30) {
+        let (status, _, body) = http_get(&format!("{url}run/0/game/{game}/state"), &[], 1 << 20);
+        assert_eq!(status, 200);
+        let state: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if state["finished"] == true {
+            break;
+        }
+        let plies = state["boards"].as_array().unwrap().len() - 1;
+        browser.wait_for(
+            &format!("Number(document.getElementById('ply').dataset.ply) >= {plies}"),
+            Duration::from_secs(1),
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} live plies checked");
+    let clocks = browser.eval("document.querySelectorAll('#clocks .clock').length");
+    assert_eq!(clocks, 2);
+    browser.screenshot(1400, &screenshot_path(&dir, "web-game-1400.png"));
+    browser.screenshot(800, &screenshot_path(&dir, "web-game-800.png"));
+    let status = child.0.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "run --serve exits as the run does");
+    let pinned = std::fs::read_to_string(dir.join("out/tournament.json")).unwrap();
+    assert!(
+        !pinned.contains("--serve") && !pinned.contains("127.0.0.1:0"),
+        "{pinned}"
+    );
+}
+
+/// `harness serve DIR` of a finished run: a game stepped to its end (the End key) shows the
+/// journal's final board; stepping back (the left arrow) shows the board before the last move.
+#[test]
+fn a_finished_game_stepped_through() {
+    let dir = TempDir::new("web-finished");
+    let a = artifacts();
+    harness(
+        dir.path(),
+        &[
+            "run",
+            "--engine",
+            &format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
+            "--engine",
+            &format!("name=g,plugin={}", s(&a.greedy)),
+            "--format",
+            "match",
+            "--no-tui",
+            "--time",
+            "depth=2",
+            "--pairs",
+            "1",
+            "--out",
+            "out",
+        ],
+    )
+    .assert_success();
+    let records = read_games(&dir.join("out"));
+    let record = records.iter().find(|r| r.game == 1).expect("game 1");
+    let (child, url) = start_serving(dir.path(), &["serve", "out", "--bind", "127.0.0.1:0"]);
+    let Some(mut browser) = Browser::start("a_finished_game_stepped_through", &dir) else {
+        return;
+    };
+    browser.goto(&format!("{url}run/0/game/1"));
+    browser.wait_for(
+        "document.querySelector('#board .board')",
+        Duration::from_secs(10),
+    );
+    browser.key("Home");
+    assert_eq!(
+        browser.eval("document.getElementById('ply').dataset.ply"),
+        "0"
+    );
+    browser.key("End");
+    let plies = record.moves.len();
+    assert_eq!(
+        browser.eval("document.getElementById('ply').dataset.ply"),
+        plies.to_string().as_str()
+    );
+    let squares = browser.eval("document.querySelector('#board .board').dataset.squares");
+    let squares = squares.as_str().unwrap();
+    let count = |c: char| squares.chars().filter(|&x| x == c).count() as u32;
+    assert_eq!(
+        (count('X'), count('O')),
+        (record.discs.black, record.discs.white)
+    );
+    assert_eq!(squares, final_board(record));
+    browser.key("ArrowLeft");
+    assert_eq!(
+        browser.eval("document.getElementById('ply').dataset.ply"),
+        (plies - 1).to_string().as_str()
+    );
+    drop(child);
+}
+
+/// The journal's final board of `record`: its start with its moves played.
+fn final_board(record: &harness::record::GameRecord) -> String {
+    let mut position: othello_board::Position = record.start.parse().expect("a start position");
+    for m in &record.moves {
+        let mv: othello_board::Move = m.mv.parse().expect("a move");
+        position = position.play(mv).expect("a legal move");
+    }
+    position.squares_string()
+}
+
+/// `harness serve` of a sharded run's folder shows both shards' games, merged, while they
+/// play.
+#[test]
+fn a_sharded_run_followed_while_it_plays() {
+    let dir = TempDir::new("web-shards");
+    timed_match(&dir, 4, "0.05");
+    let shards: Vec<Child> = (0..2)
+        .map(|i| {
+            crate::support::spawn_harness(
+                dir.path(),
+                &["run", "t.toml", "--no-tui", "--shard", &format!("{i}/2")],
+                false,
+            )
+        })
+        .collect();
+    let (server, url) = start_serving(dir.path(), &["serve", "out", "--bind", "127.0.0.1:0"]);
+    let Some(mut browser) = Browser::start("a_sharded_run_followed_while_it_plays", &dir) else {
+        return;
+    };
+    browser.goto(&format!("{url}run/0"));
+    let journal = |i: usize| {
+        std::fs::read_to_string(dir.join(format!("out/shard-{i}-of-2/games.jsonl")))
+            .map_or(0, |t| t.lines().count())
+    };
+    let started = Instant::now();
+    let seen = loop {
+        let (a, b) = (journal(0), journal(1));
+        if a > 0 && b > 0 && done(&mut browser) as usize >= a + b {
+            break (a, b, done(&mut browser));
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "never both shards' games"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let total = browser.eval("document.getElementById('progress').textContent");
+    assert!(total.as_str().unwrap().contains(" of 8 games"), "{total}");
+    let running = shards.len();
+    for mut shard in shards {
+        assert!(shard.wait().unwrap().success());
+    }
+    assert_eq!(running, 2);
+    assert!(
+        seen.2 < 8,
+        "the shards had finished before the page showed them: {seen:?}"
+    );
+    browser.wait_for(
+        "document.getElementById('progress').textContent.startsWith('8 of 8')",
+        Duration::from_secs(10),
+    );
+    drop(server);
+}
+
+/// Refused: a non-loopback address without a token (exit 2, nothing played); without the
+/// token a page is not shown, with it (then with its cookie) it is; a `..` path, an unknown
+/// run, a foreign `Host`.
+#[test]
+fn refusals_of_the_browser_view() {
+    let dir = TempDir::new("web-refusals");
+    timed_match(&dir, 1, "0.05");
+    let refused = harness(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--serve=0.0.0.0:0"],
+    );
+    refused.assert_error().assert_stderr_has(&["--token"]);
+    assert!(!dir.join("out/games.jsonl").exists(), "a game was played");
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    harness(dir.path(), &["serve", "empty", "--bind", "0.0.0.0:0"])
+        .assert_error()
+        .assert_stderr_has(&["not a loopback address"]);
+    dir.write("a-file", "not a run\n");
+    harness(dir.path(), &["serve", "a-file"])
+        .assert_error()
+        .assert_stderr_has(&["not a folder"]);
+
+    let (child, url) = start_serving(
+        dir.path(),
+        &["serve", "empty", "--bind", "0.0.0.0:0", "--token", "t0ken"],
+    );
+    let port = url.rsplit(':').next().unwrap().trim_end_matches('/');
+    let local = format!("http://127.0.0.1:{port}/");
+    assert_eq!(http_get(&format!("{local}run/0"), &[], 1 << 16).0, 401);
+    let (status, head, _) = http_get(&format!("{local}run/0?token=t0ken"), &[], 1 << 16);
+    assert_eq!(status, 200);
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("set-cookie: harness_token=t0ken"),
+        "{head}"
+    );
+    let cookie = [("Cookie", "harness_token=t0ken")];
+    assert_eq!(http_get(&format!("{local}run/0"), &cookie, 1 << 16).0, 200);
+    assert_eq!(
+        http_get(&format!("{local}run/0?token=wrong"), &[], 1 << 16).0,
+        401
+    );
+    for path in [
+        "run/0/../../../etc/passwd",
+        "run/0/%2e%2e/%2e%2e/etc/passwd",
+        "run/1",
+        "run/x/state",
+        "run/0/game/x",
+    ] {
+        let (status, _, body) = http_get(&format!("{local}{path}"), &cookie, 1 << 16);
+        assert_eq!(status, 404, "{path}: {body}");
+    }
+    drop(child);
+
+    let (child, url) = start_serving(dir.path(), &["serve", "empty", "--bind", "127.0.0.1:0"]);
+    assert_eq!(http_get(&url, &[], 1 << 16).0, 200);
+    let (status, _, _) = http_get(&url, &[("Host", "evil.example:80")], 1 << 16);
+    assert_eq!(
+        status, 421,
+        "a foreign Host (DNS rebinding) is not answered"
+    );
+    drop(child);
+}
+
+/// 256 games at once, served, with 50 event-stream clients reading and one that connects and
+/// never reads: every game is played and the harness's memory stays bounded.
+#[test]
+fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
+    let dir = TempDir::new("web-load");
+    let a = artifacts();
+    let toml = TournamentFile::new("match", 128, "depth = 1")
+        .concurrency(256)
+        .engine(engine("g1", s(&a.greedy), ""))
+        .engine(engine("g2", s(&a.greedy), ""))
+        .text();
+    dir.write("t.toml", &toml);
+    let (mut child, url) = start_serving(
+        dir.path(),
+        &["run", "t.toml", "--no-tui", "--serve=127.0.0.1:0"],
+    );
+    let address = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let stalled = std::net::TcpStream::connect(&address).unwrap();
+    std::io::Write::write_all(
+        &mut &stalled,
+        format!("GET /run/0/events HTTP/1.1\r\nHost: {address}\r\n\r\n").as_bytes(),
+    )
+    .unwrap();
+    let readers: Vec<_> = (0..50)
+        .map(|_| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                let Ok(mut s) = std::net::TcpStream::connect(&address) else {
+                    return 0;
+                };
+                let request = format!("GET /run/0/events HTTP/1.1\r\nHost: {address}\r\n\r\n");
+                let _ = std::io::Write::write_all(&mut s, request.as_bytes());
+                let mut total = 0;
+                let mut buf = [0u8; 65536];
+                while let Ok(n) = s.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    total += n;
+                }
+                total
+            })
+        })
+        .collect();
+    let pid = child.0.id();
+    let mut peak_kb = 0u64;
+    let status = loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            break status;
+        }
+        if let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            let rss = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+                .unwrap_or(0);
+            peak_kb = peak_kb.max(rss);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(read_games(&dir.join("out")).len(), 256);
+    let received: Vec<usize> = readers.into_iter().map(|r| r.join().unwrap()).collect();
+    assert!(received.iter().all(|&n| n > 1000), "{received:?}");
+    assert!(peak_kb < 400_000, "the harness peaked at {peak_kb} kB");
+    drop(stalled);
+}
