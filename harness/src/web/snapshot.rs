@@ -12,6 +12,9 @@ use std::time::Instant;
 
 /// How many finished games the run view lists.
 const RECENT: usize = 12;
+/// How many games in progress the run view shows as boards (the most recently started); the
+/// rest are counted. Hundreds of boards help no viewer and would make every snapshot large.
+const LIVE_BOARDS: usize = 24;
 
 /// The run as its page shows it.
 pub fn run(state: &State, now: Instant) -> Value {
@@ -24,7 +27,13 @@ pub fn run(state: &State, now: Instant) -> Value {
             "observations": s.observations,
         })
     });
-    let live: Vec<Value> = state.live.values().map(|g| small(g, now)).collect();
+    let live: Vec<Value> = state
+        .live
+        .values()
+        .rev()
+        .take(LIVE_BOARDS)
+        .map(|g| small(g, now))
+        .collect();
     let recent: Vec<Value> = state
         .records
         .iter()
@@ -49,6 +58,7 @@ pub fn run(state: &State, now: Instant) -> Value {
         "ratings": standings.map(|s| &s.ratings),
         "sprt": sprt,
         "live": live,
+        "playing": state.live.len(),
         "recent": recent,
     })
 }

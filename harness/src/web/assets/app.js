@@ -66,6 +66,7 @@ function runPage(run) {
         el('div', { class: 'meta' }, `${g.discs[0]}–${g.discs[1]} · ply ${g.ply}`));
       return a;
     }));
+    if (s.playing > s.live.length) live.append(el('p', { class: 'meta' }, `and ${s.playing - s.live.length} more games in progress`));
     if (!s.live.length) live.replaceChildren(el('p', { class: 'meta' }, s.finished ? 'The run is over.' : 'No game in progress.'));
     const rows = s.recent.map((r) => el('tr', {},
       el('td', {}, el('a', { href: `/run/${run}/game/${r.game}` }, r.game + 1)),
