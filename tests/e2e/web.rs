@@ -135,8 +135,9 @@ fn a_live_run_in_the_browser() {
     );
 }
 
-/// `harness serve DIR` of a finished run: a game stepped to its end (the End key) shows the
-/// journal's final board; stepping back (the left arrow) shows the board before the last move.
+/// `harness serve DIR --ledger URL` of a finished run: its report and the ledger's history are
+/// served; a game stepped to its end (the End key) shows the journal's final board; stepping
+/// back (the left arrow) shows the board before the last move.
 #[test]
 fn a_finished_game_stepped_through() {
     let dir = TempDir::new("web-finished");
@@ -163,7 +164,23 @@ fn a_finished_game_stepped_through() {
     .assert_success();
     let records = read_games(&dir.join("out"));
     let record = records.iter().find(|r| r.game == 1).expect("game 1");
-    let (child, url) = start_serving(dir.path(), &["serve", "out", "--bind", "127.0.0.1:0"]);
+    harness(dir.path(), &["ledger", "add", "out", "--ledger", "l.db"]).assert_success();
+    let (child, url) = start_serving(
+        dir.path(),
+        &["serve", "out", "--bind", "127.0.0.1:0", "--ledger", "l.db"],
+    );
+    let (status, _, report) = http_get(&format!("{url}run/0/report"), &[], 1 << 22);
+    assert_eq!(status, 200);
+    assert!(
+        report.contains("Othello tournament report"),
+        "the folder's report.html"
+    );
+    let (status, _, history) = http_get(&format!("{url}history"), &[], 1 << 22);
+    assert_eq!(status, 200);
+    assert!(
+        history.contains("Elo over commits") && history.contains("<svg"),
+        "{history}"
+    );
     let Some(mut browser) = Browser::start("a_finished_game_stepped_through", &dir) else {
         return;
     };
