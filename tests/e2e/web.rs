@@ -165,6 +165,7 @@ fn a_finished_game_stepped_through() {
     let records = read_games(&dir.join("out"));
     let record = records.iter().find(|r| r.game == 1).expect("game 1");
     harness(dir.path(), &["ledger", "add", "out", "--ledger", "l.db"]).assert_success();
+    harness(dir.path(), &["analyze", "out", "--from-empties", "14"]).assert_success();
     let (child, url) = start_serving(
         dir.path(),
         &["serve", "out", "--bind", "127.0.0.1:0", "--ledger", "l.db"],
@@ -181,9 +182,33 @@ fn a_finished_game_stepped_through() {
         history.contains("Elo over commits") && history.contains("<svg"),
         "{history}"
     );
+    // The analysis's marks: the moves that lost discs, in the snapshot and on the page.
+    let lost = |game: usize| {
+        let (_, _, body) = http_get(&format!("{url}run/0/game/{game}/state"), &[], 1 << 22);
+        let state: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let moves = state["moves"].as_array().unwrap().clone();
+        moves
+            .iter()
+            .filter(|m| m["loss"].as_u64().unwrap_or(0) > 0)
+            .count()
+    };
+    let marked = (lost(0), lost(1));
+    assert!(
+        marked.0 + marked.1 > 0,
+        "no analysed move lost a disc: {marked:?}"
+    );
     let Some(mut browser) = Browser::start("a_finished_game_stepped_through", &dir) else {
         return;
     };
+    browser.goto(&format!("{url}run/0/game/0"));
+    browser.wait_for(
+        "document.querySelector('#board .board')",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        browser.eval("document.querySelectorAll('.mv.lost').length"),
+        marked.0
+    );
     browser.goto(&format!("{url}run/0/game/1"));
     browser.wait_for(
         "document.querySelector('#board .board')",
