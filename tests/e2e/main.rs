@@ -25,6 +25,7 @@ mod misleading;
 mod output;
 mod plugin_errors;
 mod resume;
+mod sandbox;
 mod scale_out;
 mod sprt;
 mod stats;

@@ -58,6 +58,10 @@ pub struct TournamentFlags {
     /// Draw the openings shuffled with this seed (overrides the file's order and seed).
     #[arg(long, value_name = "N")]
     openings_seed: Option<u64>,
+    /// Every engine's sandbox (and the adjudication solver's): `strict`, `required` or `off`
+    /// (overrides the file's and each `--engine`'s).
+    #[arg(long, value_name = "MODE", value_parser = config::SandboxMode::parse)]
+    sandbox: Option<config::SandboxMode>,
 }
 
 impl TournamentFlags {
@@ -75,8 +79,13 @@ impl TournamentFlags {
                 .skip(1)
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect();
-            let t = config::compose(&base, &cl, &command)?.tournament;
+            let mut t = config::compose(&base, &cl, &command)?.tournament;
             plugins_exist(&t, &cl, plugin_dir)?;
+            let sandbox = config::Overrides {
+                sandbox: self.sandbox,
+                ..config::Overrides::default()
+            };
+            sandbox.apply(&mut t).map_err(anyhow::Error::msg)?;
             return Ok(t);
         }
         let mut t = match file {
@@ -126,6 +135,7 @@ impl TournamentFlags {
             pairs: self.pairs,
             time: self.time.clone(),
             openings_seed: self.openings_seed,
+            sandbox: self.sandbox,
         }
     }
 }

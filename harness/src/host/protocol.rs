@@ -184,6 +184,9 @@ impl WireGame {
 pub enum Reply {
     Hello {
         plugin: PluginInfo,
+        /// What the kernel enforced of the worker's sandbox (absent: the sandbox is off).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sandbox: Option<Box<super::sandbox::WorkerSandbox>>,
     },
     Failed {
         message: String,

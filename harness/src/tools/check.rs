@@ -23,6 +23,7 @@
 
 use super::positions::{bench_positions, playout_games};
 use crate::host::{EngineHost, HostError, Quit, SearchBudget, WorkerSpec};
+use crate::plan::config::SandboxMode;
 use crate::search_terms::SearchLimits;
 use anyhow::Context;
 use othello_board::{GameHistory, Move, Position};
@@ -50,6 +51,8 @@ pub struct CheckSpec {
     /// Where the workers' stderr goes (appended): a crash under the memory limit is told from
     /// the allocation failure written there.
     pub stderr_log: PathBuf,
+    /// How each worker is confined.
+    pub sandbox: SandboxMode,
 }
 
 /// The result of one item.
@@ -148,6 +151,7 @@ async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
         options: spec.options.clone(),
         stderr_log: Some(spec.stderr_log.clone()),
         memory_limit: Some(spec.memory_limit),
+        sandbox: super::confinement(spec.sandbox),
     })
     .await
 }
