@@ -254,3 +254,97 @@ fn a_fork_bomb_stops_at_the_process_cap() {
     }
     run.output.assert_no_workers_left();
 }
+
+/// `sandbox-read` (here on the command line, paths joined by `:`) opens a private file to the
+/// engine: what the README's "Allowing a data file" promises.
+#[test]
+fn sandbox_read_allows_a_data_file() {
+    let a = artifacts();
+    let dir = TempDir::new("sandbox-read-allowed");
+    let secret = secret_file(&dir);
+    let faulty = format!(
+        "name=faulty,plugin={},Fault=read-secret,StrikeAt=2,Target={},sandbox-read={}:{}",
+        s(&a.faulty),
+        s(&secret),
+        s(dir.path()),
+        s(&secret)
+    );
+    let greedy = format!("name=greedy,plugin={}", s(&a.greedy));
+    let out = dir.join("out");
+    let args = [
+        "run",
+        "--engine",
+        &faulty,
+        "--engine",
+        &greedy,
+        "--format",
+        "match",
+        "--pairs",
+        "1",
+        "--time",
+        "depth=2",
+        "--out",
+        s(&out),
+        "--no-tui",
+    ];
+    harness(dir.path(), &args).assert_success();
+    let games = read_games(&out);
+    assert!(nodes_reported(&games).contains(&secret_as_nodes()));
+    let pinned = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+    assert!(pinned.contains("secret-key"), "{pinned}");
+}
+
+/// A run resumed with another sandbox setting is refused like any changed condition; what
+/// the kernel enforced is recorded, not compared (a run recorded under another kernel
+/// resumes). The reports and `harness info` say what was enforced.
+#[test]
+fn the_setting_pins_the_run_and_what_was_enforced_is_shown() {
+    let a = artifacts();
+    let dir = TempDir::new("sandbox-pinned");
+    let file = TournamentFile::new("match", 2, "depth = 2")
+        .engine(engine("faulty", s(&a.faulty), ""))
+        .engine(engine("greedy", s(&a.greedy), ""));
+    let path = dir.write("t.toml", &file.text());
+    let out = dir.join("out");
+    harness(dir.path(), &["run", s(&path), "--no-tui"]).assert_success();
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("Sandbox: faulty: strict (Landlock"),
+        "{report}"
+    );
+
+    harness(
+        dir.path(),
+        &[
+            "run",
+            s(&path),
+            "--no-tui",
+            "--pairs",
+            "3",
+            "--sandbox",
+            "off",
+        ],
+    )
+    .assert_error()
+    .assert_stderr_has(&["sandbox.mode", "\"strict\"", "\"off\""]);
+
+    let pinned_path = out.join("tournament.json");
+    let mut pinned: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&pinned_path).unwrap()).unwrap();
+    pinned["sandbox_enforced"]["faulty"] = serde_json::json!({
+        "landlock_abi": 3, "landlock_full": false, "seccomp": true, "process_cap": null,
+        "missing": ["an older kernel"]
+    });
+    std::fs::write(&pinned_path, pinned.to_string()).unwrap();
+    harness(dir.path(), &["run", s(&path), "--no-tui", "--pairs", "3"]).assert_success();
+    assert_eq!(read_games(&out).len(), 6);
+
+    let info = harness(dir.path(), &["info", s(&a.greedy)]);
+    info.assert_success();
+    assert!(
+        info.stdout.contains("sandbox  strict (Landlock ABI"),
+        "{info}"
+    );
+    let info = harness(dir.path(), &["info", s(&a.greedy), "--sandbox", "off"]);
+    assert!(info.stdout.contains("sandbox  off"), "{info}");
+}

@@ -122,6 +122,15 @@ pub struct MoveReply {
     pub elapsed: Duration,
 }
 
+/// What a worker could do of what its sandbox forbids ([`EngineHost::probe`]): `None` where
+/// it succeeded, else the refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probed {
+    pub write: Option<String>,
+    pub connect: Option<String>,
+    pub signal: Option<String>,
+}
+
 /// An exact solve's answer ([`EngineHost::solve_exactly`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExactAnswer {
@@ -228,13 +237,15 @@ fn worker_command(
     stderr: Stdio,
     scratch: Option<&Scratch>,
 ) -> Command {
+    // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
+    let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
     let mut command = Command::new(exe);
     command
         .arg("worker")
         .arg("--connect")
         .arg(socket)
         .arg("--plugin")
-        .arg(&spec.plugin)
+        .arg(&plugin)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(stderr)
@@ -256,7 +267,7 @@ fn worker_command(
             .arg(scratch.path())
             .current_dir(scratch.path())
             .env("TMPDIR", scratch.path());
-        let plugin = spec.plugin.canonicalize().unwrap_or(spec.plugin.clone());
+        let plugin = plugin.canonicalize().unwrap_or(plugin);
         let named = sandbox::option_paths(&spec.options);
         for path in std::iter::once(plugin)
             .chain(named)
@@ -458,6 +469,35 @@ impl EngineHost {
             HostError::EngineError { engine, message } => HostError::Option { engine, message },
             other => other,
         })
+    }
+
+    /// Ask the worker to try what its sandbox forbids ([`Request::Probe`]): for the write, the
+    /// TCP connection and the signal to the coordinator, `None` when it succeeded, else the
+    /// system's refusal.
+    pub async fn probe(&mut self, write: &Path, port: u16) -> Result<Probed, HostError> {
+        self.send(&Request::Probe {
+            write: write.to_path_buf(),
+            port,
+        })
+        .await?;
+        match self.next_event(CALL_TIMEOUT).await? {
+            Reply::Probed {
+                write,
+                connect,
+                signal,
+            } => Ok(Probed {
+                write,
+                connect,
+                signal,
+            }),
+            other => {
+                let e = HostError::Protocol {
+                    engine: self.name.clone(),
+                    message: format!("unexpected reply to a probe: {other:?}"),
+                };
+                Err(self.die(e).await)
+            }
+        }
     }
 
     /// Tell the engine a new game starts.

@@ -31,6 +31,6 @@ pub fn session_runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 pub use engine_host::{
-    EngineHost, ExactAnswer, HostError, MoveReply, Quit, SearchBudget, WorkerSpec,
+    EngineHost, ExactAnswer, HostError, MoveReply, Probed, Quit, SearchBudget, WorkerSpec,
 };
 pub use plugin::{LoadError, OptionInfo, Plugin, PluginInfo};

@@ -108,7 +108,7 @@ impl EngineThread {
                     limits,
                 } => self.search(search, &game, &limits),
                 // The reader thread handles these itself and never forwards them.
-                Request::Stop | Request::Quit => continue,
+                Request::Stop | Request::Quit | Request::Probe { .. } => continue,
             };
             if self.replies.send(reply).is_err() {
                 break;
@@ -244,6 +244,14 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
         match receive::<Request>(&mut reader) {
             Ok(Some(Request::Stop)) => stop.store(1, Ordering::Relaxed),
             Ok(Some(Request::Quit)) | Ok(None) => break,
+            Ok(Some(Request::Probe { write, port })) => {
+                let (write, connect, signal) = sandbox::probe(&write, port);
+                let _ = out_tx.send(Reply::Probed {
+                    write,
+                    connect,
+                    signal,
+                });
+            }
             Ok(Some(req @ Request::Go { .. })) => {
                 stop.store(0, Ordering::Relaxed);
                 if work_tx.send(req).is_err() {

@@ -158,6 +158,25 @@ pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbo
     Ok(WorkerSandbox { enforced, cgroup })
 }
 
+/// Try, from this process, three things the sandbox forbids: create the file `write`, open a
+/// TCP connection to `127.0.0.1:port`, and signal the parent (signal 0: the permission check
+/// alone). Each is `None` when it succeeded, else the refusal.
+pub fn probe(write: &Path, port: u16) -> (Option<String>, Option<String>, Option<String>) {
+    let refusal = |r: std::io::Result<()>| r.err().map(|e| e.to_string());
+    let wrote = std::fs::write(write, b"written from inside the sandbox\n");
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let connected = std::net::TcpStream::connect_timeout(&address, PROBE_TIMEOUT).map(drop);
+    let parent = std::os::unix::process::parent_id() as i32;
+    let signalled = rustix::process::Pid::from_raw(parent)
+        .ok_or(rustix::io::Errno::SRCH)
+        .and_then(rustix::process::test_kill_process)
+        .map_err(std::io::Error::from);
+    (refusal(wrote), refusal(connected), refusal(signalled))
+}
+
+/// How long [`probe`] waits for its TCP connection.
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The existing files and folders that an engine's option values name, which its sandbox lets
 /// it read: a value that is a path, each word of a command line that is a path (`external`'s
 /// `Command`), and the folder of a command's program, also when found through `PATH`.
