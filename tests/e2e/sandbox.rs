@@ -115,6 +115,11 @@ fn a_plugin_that_plays_normally_plays_every_game_under_the_sandbox() {
     );
     let enforced = &pinned["sandbox_enforced"]["faulty"];
     assert!(enforced["landlock_abi"].is_u64(), "{pinned}");
+    // Where the kernel enforces it all, `required` plays as `strict` does.
+    if enforced["landlock_full"] == true && enforced["seccomp"] == true {
+        let dir = TempDir::new("sandbox-control-required");
+        hostile(&dir, "none", "", "required").assert_every_game_played();
+    }
 }
 
 #[test]

@@ -404,7 +404,7 @@ impl EngineHost {
             Ok(Reply::Hello { plugin, sandbox }) => {
                 self.plugin = plugin;
                 if let Some(s) = sandbox {
-                    if !s.enforced.is_complete() {
+                    if !s.enforced.confines_fully() {
                         warn_of_a_partial_sandbox(&engine, &s.enforced);
                     }
                     self.sandbox = Some(s.enforced);

@@ -63,9 +63,11 @@ pub struct Enforced {
 }
 
 impl Enforced {
-    /// Everything asked for is enforced.
-    pub fn is_complete(&self) -> bool {
-        self.missing.is_empty()
+    /// Landlock (every right asked for) and seccomp are enforced: what `required` demands,
+    /// and short of which `strict` warns. A missing process cap is recorded, not warned of
+    /// (no pids cgroup can be made without root or a delegated controller).
+    pub fn confines_fully(&self) -> bool {
+        self.landlock_full && self.seccomp
     }
 }
 
@@ -147,7 +149,7 @@ pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbo
         Ok(()) => enforced.seccomp = true,
         Err(e) => enforced.missing.push(e),
     }
-    if confinement.required && !(enforced.landlock_full && enforced.seccomp) {
+    if confinement.required && !enforced.confines_fully() {
         let mut unmet = enforced.missing.clone();
         unmet.retain(|m| !m.starts_with("no process cap"));
         return Err(format!(
