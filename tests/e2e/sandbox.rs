@@ -353,3 +353,40 @@ fn the_setting_pins_the_run_and_what_was_enforced_is_shown() {
     let info = harness(dir.path(), &["info", s(&a.greedy), "--sandbox", "off"]);
     assert!(info.stdout.contains("sandbox  off"), "{info}");
 }
+
+/// The shipped engines play under the default sandbox with the files their options name:
+/// `strong` with `EvalFile` (its committed weights), and `external` driving this harness's
+/// NBoard front-end (a nested harness, whose own worker is sandboxed inside this one's).
+#[test]
+fn shipped_engines_play_under_the_sandbox_with_their_files() {
+    let a = artifacts();
+    let dir = TempDir::new("sandbox-shipped");
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engines/strong/data/eval.weights");
+    let weights = weights.canonicalize().unwrap();
+    let strong = engine(
+        "strong",
+        s(&a.strong),
+        &format!("EvalFile = {}", crate::support::toml_string(s(&weights))),
+    );
+    let command = format!("{} nboard --engine {}", s(&a.harness), s(&a.minimax));
+    let external = engine(
+        "external",
+        s(&a.external),
+        &format!(
+            "Command = {}, Protocol = \"nboard\"",
+            crate::support::toml_string(&command)
+        ),
+    );
+    let file = TournamentFile::new("match", 1, "depth = 2")
+        .engine(strong)
+        .engine(external);
+    let path = dir.write("t.toml", &file.text());
+    let run = harness(dir.path(), &["run", s(&path), "--no-tui"]);
+    run.assert_success();
+    assert!(!run.stderr.contains("warning"), "{run}");
+    let games = read_games(&dir.join("out"));
+    assert_eq!(games.len(), GAMES, "{run}");
+    for g in &games {
+        check_normal_record(g);
+    }
+}
