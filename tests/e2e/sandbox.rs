@@ -390,3 +390,69 @@ fn shipped_engines_play_under_the_sandbox_with_their_files() {
         check_normal_record(g);
     }
 }
+
+/// On a kernel without Landlock (here: the harness under a seccomp filter that makes the
+/// Landlock calls fail as such a kernel's do, `tests/fixtures/without_landlock.py`), `strict`
+/// warns once and plays with what the kernel has (seccomp, the process cap), and says so in
+/// `tournament.json`; `required` refuses to start the engine (exit 2); `harness check` says
+/// its sandbox items are not checked.
+#[test]
+fn a_kernel_without_landlock_is_warned_of_once_and_required_refuses() {
+    let a = artifacts();
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/without_landlock.py");
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        return crate::support::skip("without Landlock", "no python3 to run the fixture");
+    }
+    let dir = TempDir::new("sandbox-no-landlock");
+    let without = |args: &[&str]| {
+        let mut cmd = std::process::Command::new("python3");
+        cmd.arg(&wrapper)
+            .arg(&a.harness)
+            .args(args)
+            .current_dir(dir.path());
+        crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
+    };
+    let file = TournamentFile::new("match", 2, "depth = 2")
+        .engine(engine("faulty", s(&a.faulty), ""))
+        .engine(engine("greedy", s(&a.greedy), ""));
+    let path = dir.write("t.toml", &file.text());
+    let run = without(&["run", s(&path), "--no-tui"]);
+    run.assert_success();
+    assert_eq!(read_games(&dir.join("out")).len(), 4, "{run}");
+    let warnings = run.stderr.matches("only part of the sandbox").count();
+    assert_eq!(warnings, 1, "{run}");
+    assert!(run.stderr.contains("no Landlock in this kernel"), "{run}");
+    let pinned = std::fs::read_to_string(dir.join("out/tournament.json")).unwrap();
+    let pinned: serde_json::Value = serde_json::from_str(&pinned).unwrap();
+    let enforced = &pinned["sandbox_enforced"]["faulty"];
+    assert_eq!(enforced["landlock_abi"], 0, "{pinned}");
+    assert_eq!(enforced["seccomp"], true, "{pinned}");
+
+    let out = dir.join("required");
+    without(&[
+        "run",
+        s(&path),
+        "--no-tui",
+        "--sandbox",
+        "required",
+        "--out",
+        s(&out),
+    ])
+    .assert_error()
+    .assert_stderr_has(&["sandbox = \"required\"", "cannot enforce", "no Landlock"]);
+    assert!(!out.join("games.jsonl").exists());
+
+    let check = without(&["check", s(&a.greedy)]);
+    for item in ["sandbox-write", "sandbox-connect", "sandbox-signal"] {
+        let row = check
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(item))
+            .unwrap_or_default();
+        assert!(row.contains("not checked"), "{item}: {row}\n{check}");
+    }
+}
