@@ -271,10 +271,16 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
             }
         }
     }
-    // Stop any search, let the engine thread destroy the instance, but do not wait for long: a
-    // search that ignores the stop flag or a hanging destroy must not keep the process alive.
     stop.store(1, Ordering::Relaxed);
     drop(work_tx);
+    exit_after_the_engine(&done_rx)
+}
+
+/// Exit once the engine thread has destroyed the instance (status 0), but do not wait for
+/// long: a search that ignores the stop flag or a hanging destroy must not keep the process
+/// alive ([`EXIT_ENGINE_HUNG`] after [`DESTROY_GRACE`]). The caller has raised the stop flag
+/// and closed the engine thread's requests.
+fn exit_after_the_engine(done_rx: &mpsc::Receiver<()>) -> ! {
     if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(DESTROY_GRACE) {
         // In the engine's log: which end the worker came to. The line goes out in one write:
         // the workers of one engine share its log, and `eprintln!` with arguments writes piece
