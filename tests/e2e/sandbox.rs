@@ -456,3 +456,46 @@ fn a_kernel_without_landlock_is_warned_of_once_and_required_refuses() {
         assert!(row.contains("not checked"), "{item}: {row}\n{check}");
     }
 }
+
+/// The scratch folders of a coordinator killed outright (its workers die with it, their
+/// folders stay) are removed by the next coordinator's first worker.
+#[test]
+fn a_killed_runs_scratch_folders_are_swept_by_the_next() {
+    let a = artifacts();
+    let dir = TempDir::new("sandbox-sweep");
+    let temp = dir.join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let scratch = || -> Vec<PathBuf> {
+        let entries = std::fs::read_dir(&temp).unwrap().flatten();
+        let names = entries.map(|e| e.path());
+        names
+            .filter(|p| p.to_string_lossy().ends_with(".scratch"))
+            .collect()
+    };
+    let greedy = format!("name=greedy,plugin={}", s(&a.greedy));
+    let slow = format!("name=slow,plugin={},Fault=sleep,StrikeAt=1", s(&a.faulty));
+    let mut run = std::process::Command::new(&a.harness)
+        .args([
+            "run", "--engine", &greedy, "--engine", &slow, "--format", "match",
+        ])
+        .args(["--pairs", "1", "--time", "0.5/move", "--no-tui", "--out"])
+        .arg(dir.join("out"))
+        .env("TMPDIR", &temp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while scratch().len() < 2 && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let left = scratch();
+    assert!(left.len() >= 2, "no scratch folders while it ran: {left:?}");
+
+    let mut info = std::process::Command::new(&a.harness);
+    info.args(["info", s(&a.greedy)]).env("TMPDIR", &temp);
+    crate::support::run_with_timeout(info, crate::support::HARNESS_TIMEOUT).assert_success();
+    assert_eq!(scratch(), Vec::<PathBuf>::new());
+}
