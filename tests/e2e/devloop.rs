@@ -373,9 +373,35 @@ fn assert_check_passes(check: &crate::support::Output) {
     assert!(
         check
             .stdout
-            .contains("check: 8 passed, 0 failed, 2 not checked"),
+            .contains("check: 11 passed, 0 failed, 2 not checked"),
         "{check}"
     );
+}
+
+/// The sandbox items of `harness check` pass because the sandbox refuses each attempt: with
+/// `--sandbox off` the write, the connection and the signal go through and each item fails.
+#[test]
+fn the_sandbox_items_fail_without_the_sandbox() {
+    let a = artifacts();
+    let dir = TempDir::new("devloop-check-sandbox");
+    let items = ["sandbox-write", "sandbox-connect", "sandbox-signal"];
+    let strict = harness(dir.path(), &["check", s(&a.greedy)]);
+    for item in items {
+        let row = check_row(&strict, item);
+        assert!(
+            row.contains("pass") && row.contains("refused"),
+            "{row}\n{strict}"
+        );
+    }
+    let off = harness(dir.path(), &["check", s(&a.greedy), "--sandbox", "off"]);
+    assert_eq!(off.status.code(), Some(1), "{off}");
+    for item in items {
+        let row = check_row(&off, item);
+        assert!(
+            row.contains("FAIL") && row.contains("the sandbox is off"),
+            "{row}\n{off}"
+        );
+    }
 }
 
 /// `harness check` of the `external` plugin driving a real program over NBoard: this harness's
@@ -466,7 +492,7 @@ fn each_fault_fails_the_check_on_its_item() {
         if fault == "destroy-hang" {
             assert!(
                 c.stdout
-                    .contains("check: 7 passed, 1 failed, 2 not checked"),
+                    .contains("check: 10 passed, 1 failed, 2 not checked"),
                 "{c}"
             );
         }

@@ -26,6 +26,7 @@ mod misleading;
 mod output;
 mod plugin_errors;
 mod resume;
+mod sandbox;
 mod scale_out;
 mod sprt;
 mod stats;

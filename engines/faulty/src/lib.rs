@@ -26,15 +26,25 @@
 //!   - `destroy-hang`: plays normally, but destroying the instance never returns (it says
 //!     `faulty: destroy reached; it never returns` on stderr first);
 //!   - `allocate`: allocates memory and touches every page of it, without end (only ever run
-//!     under a memory limit: it ends when an allocation fails, which aborts the process).
+//!     under a memory limit: it ends when an allocation fails, which aborts the process);
+//!   - the hostile faults ([`hostile`]), what the sandbox is for: `write-journal` appends a
+//!     line to the file `Target`; `delete-output` removes the folder `Target`; `read-secret`
+//!     reads the file `Target` and reports its first 8 bytes as its node count;
+//!     `connect` opens a TCP connection to `127.0.0.1:Target`; `kill-parent` sends SIGKILL to
+//!     its parent (the coordinator); `exec-shell` runs `/bin/sh -c 'touch Target'`;
+//!     `fork-bomb` starts processes until it cannot. Each says on stderr what it did or what
+//!     was refused, then answers its normal move.
 //! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
 //!   the count restarts at every `new_game`.
+//! - `Target` (string, default empty): the path or port of a hostile fault.
 //!
 //! This crate holds the only `unsafe` of the Rust engines besides the SDK: the deliberate
 //! segfault, and a thin wrapper around the SDK's `search` entry that rewrites the answered move
 //! value for `out-of-range` (the SDK's `Move` cannot hold 99, by design).
 
 #![deny(unsafe_code)]
+
+pub mod hostile;
 
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{
@@ -69,11 +79,18 @@ pub enum Fault {
     StdoutGarbage,
     DestroyHang,
     Allocate,
+    WriteJournal,
+    DeleteOutput,
+    ReadSecret,
+    Connect,
+    KillParent,
+    ExecShell,
+    ForkBomb,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 14] = [
+    pub const ALL: [Fault; 21] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -88,10 +105,17 @@ impl Fault {
         Fault::StdoutGarbage,
         Fault::DestroyHang,
         Fault::Allocate,
+        Fault::WriteJournal,
+        Fault::DeleteOutput,
+        Fault::ReadSecret,
+        Fault::Connect,
+        Fault::KillParent,
+        Fault::ExecShell,
+        Fault::ForkBomb,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 21] = [
         "none",
         "segfault",
         "abort",
@@ -106,6 +130,13 @@ impl Fault {
         "stdout-garbage",
         "destroy-hang",
         "allocate",
+        "write-journal",
+        "delete-output",
+        "read-secret",
+        "connect",
+        "kill-parent",
+        "exec-shell",
+        "fork-bomb",
     ];
 
     /// The option value naming this fault.
@@ -133,6 +164,8 @@ pub struct Faulty {
     strike_at: u32,
     /// Searches since the last new game.
     searches: u32,
+    /// The path or port of a hostile fault.
+    target: String,
 }
 
 /// The greedy choice: the lowest square among the legal moves flipping the most discs, with
@@ -256,6 +289,7 @@ impl Engine for Faulty {
                 1000,
                 "which search of each game strikes (1 = the first)",
             ),
+            OptionSpec::string("Target", "", "the path or port of a hostile fault"),
         ]
     }
 
@@ -264,6 +298,7 @@ impl Engine for Faulty {
             fault: Fault::None,
             strike_at: 3,
             searches: 0,
+            target: String::new(),
         }
     }
 
@@ -275,6 +310,7 @@ impl Engine for Faulty {
             ("StrikeAt", OptionValue::Int(n)) => {
                 self.strike_at = u32::try_from(*n).map_err(|e| e.to_string())?
             }
+            ("Target", OptionValue::String(t)) => self.target = t.clone(),
             _ => return Err(format!("option {name}: unexpected value {value:?}")),
         }
         Ok(())
@@ -320,6 +356,15 @@ impl Engine for Faulty {
             Fault::InfoFlood => return Faulty::flood(request, ctx),
             Fault::StdoutGarbage => Faulty::print_garbage(self.searches),
             Fault::Allocate => allocate_without_end(),
+            Fault::WriteJournal => hostile::write_journal(&self.target),
+            Fault::DeleteOutput => hostile::delete_output(&self.target),
+            Fault::ReadSecret => {
+                return Faulty::answer(request, hostile::read_secret(&self.target))
+            }
+            Fault::Connect => hostile::connect(&self.target),
+            Fault::KillParent => hostile::kill_parent(),
+            Fault::ExecShell => hostile::exec_shell(&self.target),
+            Fault::ForkBomb => hostile::fork_bomb(),
         }
         Faulty::answer(request, 1)
     }

@@ -37,6 +37,8 @@ pub struct Args {
     /// Folder where a bare plugin name is looked up.
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
+    #[command(flatten)]
+    sandbox: super::SandboxFlag,
 }
 
 /// Analyse, print the per-engine table, write analysis.jsonl and refresh the reports.
@@ -51,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         jobs: args.jobs.unwrap_or(cores).max(1),
         threads: args.threads,
         timeout: args.timeout,
+        sandbox: args.sandbox.mode,
     };
     let summary = crate::tools::analyze::run(&analyze, |line| say!("{line}"))?;
     let errors = engine_errors(&summary.games);

@@ -14,6 +14,8 @@ pub struct Args {
     /// Depth of every search, in plies.
     #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: u32,
+    #[command(flatten)]
+    sandbox: super::SandboxFlag,
 }
 
 /// One line per position, then the totals.
@@ -24,6 +26,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         plugin,
         options,
         depth: args.depth,
+        sandbox: crate::tools::confinement(args.sandbox.mode),
     };
     crate::tools::bench::run(&spec, &mut Stdout)?;
     Ok(exit::SUCCESS)

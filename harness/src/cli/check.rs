@@ -16,6 +16,8 @@ pub struct Args {
     /// that allocates without end fails its item with the limit named.
     #[arg(long, default_value = "2GiB", value_parser = parse_memory_limit)]
     memory_limit: u64,
+    #[command(flatten)]
+    sandbox: super::SandboxFlag,
 }
 
 /// A `--memory-limit`: a size of at least [`MIN_MEMORY_LIMIT`].
@@ -41,6 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         options,
         memory_limit: args.memory_limit,
         stderr_log: stderr_log.clone(),
+        sandbox: args.sandbox.mode,
     };
     let results = crate::tools::check::run(&spec, &mut Stdout);
     let _ = std::fs::remove_file(&stderr_log);

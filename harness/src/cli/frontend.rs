@@ -22,6 +22,8 @@ pub struct Args {
     /// Search every move for this many seconds.
     #[arg(long, value_name = "SECONDS", conflicts_with = "depth", value_parser = super::parse_seconds, allow_negative_numbers = true)]
     move_time: Option<std::time::Duration>,
+    #[command(flatten)]
+    sandbox: super::SandboxFlag,
 }
 
 impl Args {
@@ -32,6 +34,7 @@ impl Args {
             options: self.options,
             depth: self.depth,
             move_time: self.move_time.map(|d| d.as_secs_f64()),
+            sandbox: self.sandbox.mode,
         }
     }
 }

@@ -1,7 +1,9 @@
-//! `harness info`: a plugin's metadata and options, as its worker would load it.
+//! `harness info`: a plugin's metadata and options, loaded in a worker as a run loads it, and
+//! what the kernel enforced of that worker's sandbox.
 
 use super::exit;
 use super::output::say;
+use crate::host::{EngineHost, WorkerSpec};
 use crate::plan::config::PluginRef;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,8 @@ pub struct Args {
     /// Folder where a bare name is looked up.
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
+    #[command(flatten)]
+    sandbox: super::SandboxFlag,
 }
 
 /// A plugin's metadata and options.
@@ -22,12 +26,27 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let path = PluginRef::parse(&args.plugin, Path::new(""))
         .locate(args.plugin_dir.as_deref())
         .context("cannot find the harness binary's folder")?;
-    let (_, info) = crate::host::Plugin::load(&path)?;
+    let spec = WorkerSpec {
+        name: args.plugin.clone(),
+        plugin: path,
+        options: Vec::new(),
+        stderr_log: None,
+        memory_limit: None,
+        sandbox: crate::tools::confinement(args.sandbox.mode),
+    };
+    let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
+    let host = runtime.block_on(EngineHost::spawn(&spec))?;
+    let (info, enforced) = (host.plugin.clone(), host.sandbox.clone());
+    runtime.block_on(host.shutdown());
     say!("path     {}", info.path.display());
     say!("name     {}", info.name);
     say!("version  {}", info.version);
     say!("author   {}", info.author);
     say!("abi      {}.{}", info.abi_major, info.abi_minor);
+    match &enforced {
+        Some(e) => say!("sandbox  {} ({e})", args.sandbox.mode),
+        None => say!("sandbox  off"),
+    }
     say!(
         "options  {}",
         if info.options.is_empty() {

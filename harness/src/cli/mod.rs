@@ -106,6 +106,15 @@ struct OnePlugin {
     plugin_dir: Option<std::path::PathBuf>,
 }
 
+/// `--sandbox MODE`: how the plugin's worker is confined (`strict`, the default: what the
+/// kernel enforces; `required`: all of it or exit 2; `off`: not at all).
+#[derive(clap::Args)]
+struct SandboxFlag {
+    /// The plugin's sandbox: `strict` (default), `required` or `off`.
+    #[arg(long = "sandbox", value_name = "MODE", default_value = "strict", value_parser = crate::plan::config::SandboxMode::parse)]
+    mode: crate::plan::config::SandboxMode,
+}
+
 impl OnePlugin {
     /// The plugin file, which must exist, and the options.
     fn locate(&self) -> anyhow::Result<(std::path::PathBuf, Vec<(String, String)>)> {

@@ -3,7 +3,9 @@
 //! folder's files alone. Every writer takes the folder's analysis along, so a rewrite never
 //! drops it.
 
+use crate::host::sandbox::Enforced;
 use crate::plan::config::Tournament;
+use crate::play::resume::ENFORCED_KEY;
 use crate::record::analysis::read_analysis;
 use crate::record::journal;
 use crate::record::GameRecord;
@@ -28,6 +30,7 @@ pub fn write_reports(
             Vec::new()
         }
     };
+    let enforced = sandbox_enforced(&t.out);
     let input = report::ReportInput {
         tournament: t,
         records,
@@ -35,6 +38,7 @@ pub fn write_reports(
         finished,
         analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
         verdict,
+        sandbox_enforced: &enforced,
     };
     if let Err(e) = report::write_reports(&t.out, &input) {
         eprintln!(
@@ -42,6 +46,27 @@ pub fn write_reports(
             t.out.display()
         );
     }
+}
+
+/// What the kernel enforced of each engine's sandbox, in words, as the folder's
+/// `tournament.json` records it (empty for a folder without one, or of an earlier version).
+fn sandbox_enforced(folder: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)).unwrap_or_default();
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return Vec::new();
+    };
+    let Some(by_engine) = value[ENFORCED_KEY].as_object() else {
+        return Vec::new();
+    };
+    let words =
+        |record: &serde_json::Value| match serde_json::from_value::<Enforced>(record.clone()) {
+            Ok(enforced) => enforced.to_string(),
+            Err(_) => record.as_str().unwrap_or("unknown").to_string(),
+        };
+    by_engine
+        .iter()
+        .map(|(name, r)| (name.clone(), words(r)))
+        .collect()
 }
 
 /// Rewrite the reports of an output folder from its files alone: the tournament it is pinned
@@ -66,6 +91,7 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     // finished one.
     let (finished, verdict) =
         report::read_conclusion(folder).unwrap_or_else(|| (records.len() >= t.game_count(), None));
+    let enforced = sandbox_enforced(folder);
     let input = report::ReportInput {
         tournament: &t,
         records: &records,
@@ -73,6 +99,7 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
         finished,
         analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
         verdict: verdict.as_ref(),
+        sandbox_enforced: &enforced,
     };
     report::write_reports(folder, &input)
 }

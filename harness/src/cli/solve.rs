@@ -26,6 +26,8 @@ pub struct Args {
     /// Seconds to wait for one position before giving up.
     #[arg(long, value_name = "SECONDS", default_value = "3600", value_parser = super::parse_seconds, allow_negative_numbers = true)]
     timeout: std::time::Duration,
+    #[command(flatten)]
+    sandbox: super::SandboxFlag,
 }
 
 /// One line per position and the totals on standard output; exit code 1 when a score is wrong.
@@ -37,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         options: args.options,
         threads: args.threads,
         timeout: args.timeout,
+        sandbox: args.sandbox.mode,
     };
     let summary = crate::tools::solve::run(&solve, &mut Stdout)?;
     Ok(if summary.wrong > 0 {

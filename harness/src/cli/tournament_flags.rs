@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 pub struct TournamentFlags {
     /// An engine, as the keys of an `[[engine]]` table: `name=NEW,plugin=./libmine.so,Hash=64`
     /// (repeat for each engine). `name`, `plugin`, `time` (a --time SPEC), `time.KEY`,
-    /// `memory-limit`, `fail-on` and `bench` are the table's; any other key is a plugin option.
+    /// `memory-limit`, `fail-on`, `bench`, `sandbox` and `sandbox-read`/`sandbox-write` (paths
+    /// joined by `:`) are the table's; any other key is a plugin option.
     /// Replaces every engine of the file. A value in double quotes may hold commas.
     #[arg(long = "engine", value_name = "KEY=VALUE,…")]
     pub engines: Vec<String>,
@@ -58,6 +59,10 @@ pub struct TournamentFlags {
     /// Draw the openings shuffled with this seed (overrides the file's order and seed).
     #[arg(long, value_name = "N")]
     openings_seed: Option<u64>,
+    /// Every engine's sandbox (and the adjudication solver's): `strict`, `required` or `off`
+    /// (overrides the file's and each `--engine`'s).
+    #[arg(long, value_name = "MODE", value_parser = config::SandboxMode::parse)]
+    sandbox: Option<config::SandboxMode>,
 }
 
 impl TournamentFlags {
@@ -88,8 +93,13 @@ impl TournamentFlags {
                 })
                 .map(|a| crate::ledger::url::redacted(&a))
                 .collect();
-            let t = config::compose(&base, &cl, &command)?.tournament;
+            let mut t = config::compose(&base, &cl, &command)?.tournament;
             plugins_exist(&t, &cl, plugin_dir)?;
+            let sandbox = config::Overrides {
+                sandbox: self.sandbox,
+                ..config::Overrides::default()
+            };
+            sandbox.apply(&mut t).map_err(anyhow::Error::msg)?;
             return Ok(t);
         }
         let mut t = match file {
@@ -139,6 +149,7 @@ impl TournamentFlags {
             pairs: self.pairs,
             time: self.time.clone(),
             openings_seed: self.openings_seed,
+            sandbox: self.sandbox,
         }
     }
 }

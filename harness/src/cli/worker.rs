@@ -1,6 +1,8 @@
 //! `harness worker`: the process an engine runs in, started by the coordinator (hidden).
 
 use super::exit;
+use crate::host::sandbox::Confinement;
+use crate::host::worker::Setup;
 use std::path::PathBuf;
 
 /// Internal: an engine worker process (started by the coordinator).
@@ -15,10 +17,36 @@ pub struct Args {
     /// Address-space limit in bytes, set before the plugin loads.
     #[arg(long)]
     memory_limit: Option<u64>,
+    /// Confine the worker before the plugin loads: `strict` (what the kernel enforces) or
+    /// `required` (refuse to load where it cannot enforce it all). Absent: no sandbox.
+    #[arg(long, value_parser = ["strict", "required"], requires = "scratch")]
+    sandbox: Option<String>,
+    /// The sandbox's scratch folder (its only writable place by default).
+    #[arg(long)]
+    scratch: Option<PathBuf>,
+    /// A file or folder the sandboxed engine may read and execute (repeated).
+    #[arg(long)]
+    sandbox_read: Vec<PathBuf>,
+    /// A file or folder the sandboxed engine may write (repeated).
+    #[arg(long)]
+    sandbox_write: Vec<PathBuf>,
 }
 
 /// Serve the coordinator until it says quit or goes away.
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    crate::host::worker::run(&args.connect, &args.plugin, args.memory_limit)?;
+    let sandbox = args.sandbox.zip(args.scratch).map(|(mode, scratch)| {
+        let confinement = Confinement {
+            required: mode == "required",
+            read: args.sandbox_read,
+            write: args.sandbox_write,
+        };
+        (confinement, scratch)
+    });
+    crate::host::worker::run(&Setup {
+        socket: args.connect,
+        plugin: args.plugin,
+        memory_limit: args.memory_limit,
+        sandbox,
+    })?;
     Ok(exit::SUCCESS)
 }

@@ -17,6 +17,7 @@
 
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
+use super::sandbox::{self, scratch::Scratch, Confinement, Enforced};
 use crate::record::TimeLoss;
 use crate::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{GameHistory, Position};
@@ -121,6 +122,15 @@ pub struct MoveReply {
     pub elapsed: Duration,
 }
 
+/// What a worker could do of what its sandbox forbids ([`EngineHost::probe`]): `None` where
+/// it succeeded, else the refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probed {
+    pub write: Option<String>,
+    pub connect: Option<String>,
+    pub signal: Option<String>,
+}
+
 /// An exact solve's answer ([`EngineHost::solve_exactly`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExactAnswer {
@@ -167,6 +177,11 @@ pub struct EngineHost {
     alive: bool,
     /// Searches sent so far; the current one's number tags its info reports.
     searches: u64,
+    /// What the kernel enforced of the worker's sandbox (`None`: no sandbox).
+    pub sandbox: Option<Enforced>,
+    /// The worker's scratch folder and pids cgroup, removed when the worker is gone.
+    scratch: Option<Scratch>,
+    cgroup: Option<PathBuf>,
 }
 
 static SOCKET_COUNTER: AtomicUsize = AtomicUsize::new(0);
@@ -190,6 +205,9 @@ pub struct WorkerSpec {
     pub stderr_log: Option<PathBuf>,
     /// The worker's address-space limit in bytes (`RLIMIT_AS`), inherited by what it starts.
     pub memory_limit: Option<u64>,
+    /// The worker's sandbox (`None`: off). The plugin file and the paths named by `options`
+    /// are added to what it may read.
+    pub sandbox: Option<Confinement>,
 }
 
 fn describe_exit(status: ExitStatus) -> String {
@@ -212,14 +230,22 @@ fn describe_exit(status: ExitStatus) -> String {
 
 /// The worker process for `spec`: the harness binary itself, connecting to `socket`, its stderr
 /// to `stderr`, in a process group of its own (ending the worker ends what its plugin started).
-fn worker_command(exe: &Path, socket: &Path, spec: &WorkerSpec, stderr: Stdio) -> Command {
+fn worker_command(
+    exe: &Path,
+    socket: &Path,
+    spec: &WorkerSpec,
+    stderr: Stdio,
+    scratch: Option<&Scratch>,
+) -> Command {
+    // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
+    let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
     let mut command = Command::new(exe);
     command
         .arg("worker")
         .arg("--connect")
         .arg(socket)
         .arg("--plugin")
-        .arg(&spec.plugin)
+        .arg(&plugin)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(stderr)
@@ -228,7 +254,43 @@ fn worker_command(exe: &Path, socket: &Path, spec: &WorkerSpec, stderr: Stdio) -
     if let Some(bytes) = spec.memory_limit {
         command.arg("--memory-limit").arg(bytes.to_string());
     }
+    if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
+        let mode = if confinement.required {
+            "required"
+        } else {
+            "strict"
+        };
+        command
+            .arg("--sandbox")
+            .arg(mode)
+            .arg("--scratch")
+            .arg(scratch.path())
+            .current_dir(scratch.path())
+            .env("TMPDIR", scratch.path());
+        let plugin = plugin.canonicalize().unwrap_or(plugin);
+        let named = sandbox::option_paths(&spec.options);
+        for path in std::iter::once(plugin)
+            .chain(named)
+            .chain(confinement.read.clone())
+        {
+            command.arg("--sandbox-read").arg(path);
+        }
+        for path in &confinement.write {
+            command.arg("--sandbox-write").arg(path);
+        }
+    }
     command
+}
+
+/// Say once per process, on stderr, that the kernel enforced less of the sandbox than asked.
+fn warn_of_a_partial_sandbox(engine: &str, enforced: &Enforced) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        eprintln!(
+            "warning: engine `{engine}`: the kernel enforces only part of the sandbox ({enforced}: {}); engines run with what is available (sandbox = \"required\" refuses to)",
+            enforced.missing.join("; ")
+        );
+    });
 }
 
 impl EngineHost {
@@ -241,6 +303,13 @@ impl EngineHost {
         };
         let exe = std::env::current_exe().map_err(|e| spawn_err(e.to_string()))?;
         let n = SOCKET_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let scratch =
+            match &spec.sandbox {
+                Some(_) => Some(Scratch::make(n).map_err(|e| {
+                    spawn_err(format!("cannot make the worker's scratch folder: {e}"))
+                })?),
+                None => None,
+            };
         let socket =
             std::env::temp_dir().join(format!("othello-harness-{}-{n}.sock", std::process::id()));
         let _ = std::fs::remove_file(&socket);
@@ -258,7 +327,7 @@ impl EngineHost {
             }
             None => (Stdio::null(), 0),
         };
-        let child = worker_command(&exe, &socket, spec, stderr).spawn();
+        let child = worker_command(&exe, &socket, spec, stderr, scratch.as_ref()).spawn();
         let mut child = match child {
             Ok(c) => c,
             Err(e) => {
@@ -321,6 +390,9 @@ impl EngineHost {
             reader,
             alive: true,
             searches: 0,
+            sandbox: None,
+            scratch,
+            cgroup: None,
         };
         host.greet(spec).await
     }
@@ -329,7 +401,16 @@ impl EngineHost {
     async fn greet(mut self, spec: &WorkerSpec) -> Result<EngineHost, HostError> {
         let engine = spec.name.clone();
         match self.next_event(STARTUP_TIMEOUT).await {
-            Ok(Reply::Hello { plugin }) => self.plugin = plugin,
+            Ok(Reply::Hello { plugin, sandbox }) => {
+                self.plugin = plugin;
+                if let Some(s) = sandbox {
+                    if !s.enforced.confines_fully() {
+                        warn_of_a_partial_sandbox(&engine, &s.enforced);
+                    }
+                    self.sandbox = Some(s.enforced);
+                    self.cgroup = s.cgroup;
+                }
+            }
             Ok(Reply::Failed { message }) => {
                 self.kill().await;
                 return Err(HostError::Load { engine, message });
@@ -388,6 +469,35 @@ impl EngineHost {
             HostError::EngineError { engine, message } => HostError::Option { engine, message },
             other => other,
         })
+    }
+
+    /// Ask the worker to try what its sandbox forbids ([`Request::Probe`]): for the write, the
+    /// TCP connection and the signal to the coordinator, `None` when it succeeded, else the
+    /// system's refusal.
+    pub async fn probe(&mut self, write: &Path, port: u16) -> Result<Probed, HostError> {
+        self.send(&Request::Probe {
+            write: write.to_path_buf(),
+            port,
+        })
+        .await?;
+        match self.next_event(CALL_TIMEOUT).await? {
+            Reply::Probed {
+                write,
+                connect,
+                signal,
+            } => Ok(Probed {
+                write,
+                connect,
+                signal,
+            }),
+            other => {
+                let e = HostError::Protocol {
+                    engine: self.name.clone(),
+                    message: format!("unexpected reply to a probe: {other:?}"),
+                };
+                Err(self.die(e).await)
+            }
+        }
     }
 
     /// Tell the engine a new game starts.
@@ -618,6 +728,7 @@ impl EngineHost {
             self.kill().await;
         }
         self.alive = false;
+        self.release_sandbox();
         outcome
     }
 
@@ -627,6 +738,16 @@ impl EngineHost {
         self.reader.abort();
         self.kill_group();
         let _ = self.child.kill().await;
+        self.release_sandbox();
+    }
+
+    /// Remove the worker's scratch folder and pids cgroup (the worker and its group are gone,
+    /// or killed: a cgroup still in use is left to the next worker's sweep).
+    fn release_sandbox(&mut self) {
+        self.scratch = None;
+        if let Some(dir) = self.cgroup.take() {
+            sandbox::remove_process_cap(&dir);
+        }
     }
 
     /// SIGKILL to the worker's process group. The group's id stays the worker's until every
@@ -774,6 +895,7 @@ impl Drop for EngineHost {
         if self.alive {
             self.kill_group();
         }
+        self.release_sandbox();
     }
 }
 

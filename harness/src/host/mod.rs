@@ -5,6 +5,8 @@
 //! - `protocol`: the framed messages between coordinator and worker (JSON lines);
 //! - `worker`: the worker process (`harness worker`), which loads one plugin, creates one
 //!   instance and serves the coordinator's requests;
+//! - `sandbox`: what the kernel holds a worker to (Landlock, seccomp, a pids cgroup), applied
+//!   by the worker to itself before the plugin loads, and the scratch folder it writes in;
 //! - `engine_host`: the coordinator's handle on a worker ([`EngineHost`]): spawning, the
 //!   handshake, and a search with deadlines; async, on the caller's tokio runtime.
 //!
@@ -16,6 +18,7 @@
 pub mod engine_host;
 pub mod plugin;
 pub mod protocol;
+pub mod sandbox;
 pub mod worker;
 
 /// The runtime of a one-engine session (`harness solve`, the front-ends): a current-thread
@@ -28,6 +31,6 @@ pub fn session_runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 pub use engine_host::{
-    EngineHost, ExactAnswer, HostError, MoveReply, Quit, SearchBudget, WorkerSpec,
+    EngineHost, ExactAnswer, HostError, MoveReply, Probed, Quit, SearchBudget, WorkerSpec,
 };
 pub use plugin::{LoadError, OptionInfo, Plugin, PluginInfo};

@@ -136,6 +136,13 @@ pub enum Request {
     },
     Stop,
     Quit,
+    /// Try what the sandbox forbids, from inside the worker (`harness check`): write the file
+    /// `write` (outside the scratch folder), connect to `127.0.0.1:port`, and signal the
+    /// coordinator (signal 0, which only asks whether it could). Answered by `Probed`.
+    Probe {
+        write: std::path::PathBuf,
+        port: u16,
+    },
 }
 
 /// A game on the wire: its start position and the moves since (ABI move values); the worker
@@ -184,6 +191,9 @@ impl WireGame {
 pub enum Reply {
     Hello {
         plugin: PluginInfo,
+        /// What the kernel enforced of the worker's sandbox (absent: the sandbox is off).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sandbox: Option<Box<super::sandbox::WorkerSandbox>>,
     },
     Failed {
         message: String,
@@ -200,6 +210,13 @@ pub enum Reply {
     Moved {
         mv: i32,
         info: WireInfo,
+    },
+    /// The answer to `Probe`: for each attempt, `None` when it succeeded, else the system's
+    /// refusal.
+    Probed {
+        write: Option<String>,
+        connect: Option<String>,
+        signal: Option<String>,
     },
 }
 

@@ -12,13 +12,18 @@
 //! first (even by SIGKILL), the kernel sends the worker SIGHUP (`PR_SET_PDEATHSIG`), on which
 //! the worker kills its group, itself included: nothing of a run outlives it. With a memory
 //! limit, `RLIMIT_AS` is set before the plugin loads and is inherited by what it starts.
+//!
+//! With a sandbox ([`super::sandbox`]), the worker confines itself right after it connects
+//! to the coordinator, while it has one thread and before the plugin loads; a sandbox that is
+//! `required` and cannot be enforced is the worker's `Failed` message, and no plugin code runs.
 
 use super::plugin::{InfoSink, Instance, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
+use super::sandbox::{self, Confinement};
 use othello_abi as abi;
 use std::io::{BufReader, Write};
 use std::os::unix::net::UnixStream;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -103,7 +108,7 @@ impl EngineThread {
                     limits,
                 } => self.search(search, &game, &limits),
                 // The reader thread handles these itself and never forwards them.
-                Request::Stop | Request::Quit => continue,
+                Request::Stop | Request::Quit | Request::Probe { .. } => continue,
             };
             if self.replies.send(reply).is_err() {
                 break;
@@ -138,16 +143,32 @@ impl EngineThread {
     }
 }
 
+/// How a worker is to run: what `harness worker` is told on its command line.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The coordinator's socket.
+    pub socket: PathBuf,
+    pub plugin: PathBuf,
+    /// `RLIMIT_AS` in bytes, set before the plugin loads.
+    pub memory_limit: Option<u64>,
+    /// The sandbox, and the scratch folder it writes in (`None`: no sandbox).
+    pub sandbox: Option<(Confinement, PathBuf)>,
+}
+
+/// Set the address-space limit of this process (and what it starts).
+fn limit_memory(bytes: u64) -> anyhow::Result<()> {
+    let limit = rustix::process::Rlimit {
+        current: Some(bytes),
+        maximum: Some(bytes),
+    };
+    rustix::process::setrlimit(rustix::process::Resource::As, limit)
+        .map_err(|e| anyhow::anyhow!("cannot set the memory limit of {bytes} bytes: {e}"))
+}
+
 /// Run the worker until the coordinator sends `Quit` or goes away.
-pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyhow::Result<()> {
-    die_with_the_coordinator()?;
-    if let Some(bytes) = memory_limit {
-        let limit = rustix::process::Rlimit {
-            current: Some(bytes),
-            maximum: Some(bytes),
-        };
-        rustix::process::setrlimit(rustix::process::Resource::As, limit)
-            .map_err(|e| anyhow::anyhow!("cannot set the memory limit of {bytes} bytes: {e}"))?;
+pub fn run(setup: &Setup) -> anyhow::Result<()> {
+    if let Some(bytes) = setup.memory_limit {
+        limit_memory(bytes)?;
     }
     // A worker's life is the coordinator's to decide: the SIGINT of a Ctrl-C (sent to the whole
     // process group) or the SIGTERM a batch system sends every process of a job must not kill it
@@ -157,7 +178,20 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, Arc::new(std::sync::atomic::AtomicBool::new(false)))?;
     }
-    let stream = UnixStream::connect(socket)?;
+    let mut stream = UnixStream::connect(&setup.socket)?;
+    // The sandbox, while this process has one thread: every thread and program started from
+    // here on inherits it, and nothing of the plugin has run yet.
+    let sandbox = match &setup.sandbox {
+        Some((confinement, scratch)) => match sandbox::confine(confinement, scratch) {
+            Ok(s) => Some(Box::new(s)),
+            Err(message) => {
+                let _ = send(&mut stream, &Reply::Failed { message });
+                return Ok(());
+            }
+        },
+        None => None,
+    };
+    die_with_the_coordinator()?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let (out_tx, out_rx) = mpsc::channel::<Reply>();
     let mut writer_stream = stream;
@@ -175,7 +209,7 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
         reports: info_tx,
         current_search: current_search.clone(),
     };
-    let loaded = Plugin::load(plugin_path)
+    let loaded = Plugin::load(&setup.plugin)
         .map_err(|e| e.to_string())
         .and_then(|(plugin, info)| Ok((plugin.instantiate(sink)?, info)));
     let (instance, info) = match loaded {
@@ -187,7 +221,10 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
             return Ok(());
         }
     };
-    let _ = out_tx.send(Reply::Hello { plugin: info });
+    let _ = out_tx.send(Reply::Hello {
+        plugin: info,
+        sandbox,
+    });
 
     forward_info(info_rx, out_tx.clone());
 
@@ -207,6 +244,14 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
         match receive::<Request>(&mut reader) {
             Ok(Some(Request::Stop)) => stop.store(1, Ordering::Relaxed),
             Ok(Some(Request::Quit)) | Ok(None) => break,
+            Ok(Some(Request::Probe { write, port })) => {
+                let (write, connect, signal) = sandbox::probe(&write, port);
+                let _ = out_tx.send(Reply::Probed {
+                    write,
+                    connect,
+                    signal,
+                });
+            }
             Ok(Some(req @ Request::Go { .. })) => {
                 stop.store(0, Ordering::Relaxed);
                 if work_tx.send(req).is_err() {
@@ -226,10 +271,16 @@ pub fn run(socket: &Path, plugin_path: &Path, memory_limit: Option<u64>) -> anyh
             }
         }
     }
-    // Stop any search, let the engine thread destroy the instance, but do not wait for long: a
-    // search that ignores the stop flag or a hanging destroy must not keep the process alive.
     stop.store(1, Ordering::Relaxed);
     drop(work_tx);
+    exit_after_the_engine(&done_rx)
+}
+
+/// Exit once the engine thread has destroyed the instance (status 0), but do not wait for
+/// long: a search that ignores the stop flag or a hanging destroy must not keep the process
+/// alive ([`EXIT_ENGINE_HUNG`] after [`DESTROY_GRACE`]). The caller has raised the stop flag
+/// and closed the engine thread's requests.
+fn exit_after_the_engine(done_rx: &mpsc::Receiver<()>) -> ! {
     if let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(DESTROY_GRACE) {
         // In the engine's log: which end the worker came to. The line goes out in one write:
         // the workers of one engine share its log, and `eprintln!` with arguments writes piece

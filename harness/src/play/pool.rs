@@ -7,8 +7,9 @@
 //! or an engine that cannot play stops the run with a clear error before anything is written.
 
 use crate::host::engine_host::WorkerSpec;
+use crate::host::sandbox::{Confinement, Enforced};
 use crate::host::{EngineHost, HostError};
-use crate::plan::config::Tournament;
+use crate::plan::config::{Sandbox, SandboxMode, Tournament};
 use anyhow::bail;
 use std::path::Path;
 use std::sync::Mutex;
@@ -20,6 +21,9 @@ pub const SOLVER_NAME: &str = "adjudication-solver";
 pub struct WorkerPool {
     specs: Vec<WorkerSpec>,
     idle: Mutex<Vec<Vec<EngineHost>>>,
+    /// What the kernel enforced of each engine's first worker's sandbox, by name (`None`:
+    /// the sandbox is off).
+    enforced: Vec<(String, Option<Enforced>)>,
 }
 
 impl WorkerPool {
@@ -47,6 +51,7 @@ impl WorkerPool {
                 options: e.options.clone(),
                 stderr_log: Some(logs.join(format!("{}.stderr.log", file_name_for(&e.name)))),
                 memory_limit: e.memory_limit,
+                sandbox: confinement(&e.sandbox),
             });
         }
         // The adjudication solver is one more engine, after the tournament's.
@@ -65,12 +70,17 @@ impl WorkerPool {
                 options: a.solver_options.clone(),
                 stderr_log: Some(logs.join(format!("{SOLVER_NAME}.stderr.log"))),
                 memory_limit: None,
+                sandbox: confinement(&Sandbox {
+                    mode: t.sandbox,
+                    ..Sandbox::default()
+                }),
             });
         }
         // Start every engine once and begin a game: load errors, bad options and an engine
         // that cannot play (an external program that does not start) end the run before any
         // game.
         let mut idle = Vec::new();
+        let mut enforced = Vec::new();
         for spec in &specs {
             let ready = match EngineHost::spawn(spec).await {
                 Ok(mut host) => host.new_game().await.map(|()| host),
@@ -87,14 +97,23 @@ impl WorkerPool {
                 (ready, _) => ready,
             };
             match ready {
-                Ok(host) => idle.push(vec![host]),
+                Ok(host) => {
+                    enforced.push((spec.name.clone(), host.sandbox.clone()));
+                    idle.push(vec![host]);
+                }
                 Err(e) => return Err(anyhow::Error::new(e).context(t.source.clone())),
             }
         }
         Ok(WorkerPool {
             specs,
             idle: Mutex::new(idle),
+            enforced,
         })
+    }
+
+    /// What the kernel enforced of each engine's sandbox (the adjudication solver last).
+    pub fn enforced(&self) -> &[(String, Option<Enforced>)] {
+        &self.enforced
     }
 
     /// An idle worker of engine `engine`, or a new one.
@@ -146,4 +165,13 @@ fn file_name_for(name: &str) -> String {
             }
         })
         .collect()
+}
+
+/// The worker sandbox of an engine's setting (`None`: `sandbox = "off"`).
+pub fn confinement(sandbox: &Sandbox) -> Option<Confinement> {
+    (sandbox.mode != SandboxMode::Off).then(|| Confinement {
+        required: sandbox.mode == SandboxMode::Required,
+        read: sandbox.read.clone(),
+        write: sandbox.write.clone(),
+    })
 }

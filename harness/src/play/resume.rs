@@ -6,7 +6,10 @@
 //! tournament is refused before anything is touched, unless `--restart` discards its games.
 //! A run refused before its first game leaves no folder behind that it created.
 
-use crate::plan::config::{OpeningOrder, OpeningSource, PluginRef, Tournament};
+use crate::host::sandbox::Enforced;
+use crate::plan::config::{
+    OpeningOrder, OpeningSource, PluginRef, Sandbox, SandboxMode, Tournament,
+};
 use crate::plan::openings::OpeningSet;
 use crate::plan::schedule::PairedSchedule;
 use crate::record::digest::{file_digest, fnv1a};
@@ -198,6 +201,22 @@ fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
     let object = v.as_object_mut()?;
     object.remove("definition");
     object.remove("clock_scale");
+    // What the kernel enforced is recorded, not compared: a shard requeued on another kernel
+    // resumes. The setting is compared; a folder of an earlier version, without one, was
+    // played under the default.
+    object.remove(ENFORCED_KEY);
+    for engine in object
+        .get_mut("engines")
+        .and_then(|e| e.as_array_mut())
+        .into_iter()
+        .flatten()
+    {
+        if let Some(engine) = engine.as_object_mut() {
+            engine
+                .entry("sandbox")
+                .or_insert_with(|| Sandbox::default().pin());
+        }
+    }
     if any_shard {
         object.remove("shard");
     }
@@ -254,7 +273,7 @@ pub fn fingerprint_changes(written: &str, current: &str) -> Vec<String> {
             _ => out.push(format!("{path} {a} → {b}")),
         }
     }
-    let parse = |t: &str| serde_json::from_str::<serde_json::Value>(t).ok();
+    let parse = |t: &str| essence(t, false);
     let mut out = Vec::new();
     if let (Some(a), Some(b)) = (parse(written), parse(current)) {
         walk("", &a, &b, &mut out);
@@ -315,6 +334,7 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
                 "plugin": plugin_json(&e.plugin),
                 "plugin_fnv1a": digest,
                 "options": e.options,
+                "sandbox": e.sandbox.pin(),
             });
             // Only when set, so that the runs of earlier versions still resume.
             if let Some(bytes) = e.memory_limit {
@@ -373,6 +393,9 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             "solver_options": a.solver_options,
             "solve_timeout_ms": a.solve_timeout.as_millis() as u64,
         });
+        if t.sandbox != SandboxMode::default() {
+            value["adjudication"]["sandbox"] = t.sandbox.as_str().into();
+        }
     }
     if let Some(nps) = t.nps {
         value["nps_reference"] = serde_json::json!({
@@ -391,6 +414,30 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
         value["clock_scale"] = serde_json::to_value(scale).expect("plain values");
     }
     value["definition"] = serde_json::to_value(&t.definition).expect("plain strings");
+    serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+}
+
+/// The key of `tournament.json` that records what the kernel enforced of each engine's
+/// sandbox (not compared on resume).
+pub const ENFORCED_KEY: &str = "sandbox_enforced";
+
+/// `tournament.json`'s text with what the kernel enforced of each engine's sandbox, by name
+/// (`"off"` for an engine without one).
+pub fn with_enforced(fingerprint: &str, enforced: &[(String, Option<Enforced>)]) -> String {
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(fingerprint) else {
+        return fingerprint.to_string();
+    };
+    let by_engine: serde_json::Map<String, serde_json::Value> = enforced
+        .iter()
+        .map(|(name, e)| {
+            let record = match e {
+                Some(e) => serde_json::to_value(e).expect("plain values"),
+                None => "off".into(),
+            };
+            (name.clone(), record)
+        })
+        .collect();
+    value[ENFORCED_KEY] = by_engine.into();
     serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
 }
 

@@ -167,7 +167,8 @@ impl<'t> Coordinator<'t> {
         let extended = resume::extension(&written, &fingerprint, false);
         // An extended run's folder now pins the tournament with its new pairs.
         if previous.is_empty() || written.is_empty() || extended.is_some() {
-            write_durably(&fingerprint_path, fingerprint.as_bytes())
+            let recorded = resume::with_enforced(&fingerprint, pool.enforced());
+            write_durably(&fingerprint_path, recorded.as_bytes())
                 .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
         }
         let held = previous.len();

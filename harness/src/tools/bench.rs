@@ -9,6 +9,7 @@
 //! `[time] nps-reference` scales the clocks by the speed of the engine `nps-engine` names.
 
 use super::positions::bench_positions;
+use crate::host::sandbox::Confinement;
 use crate::host::{EngineHost, SearchBudget};
 use crate::search_terms::SearchLimits;
 use anyhow::Context;
@@ -31,6 +32,8 @@ pub struct BenchSpec {
     pub plugin: PathBuf,
     pub options: Vec<(String, String)>,
     pub depth: u32,
+    /// How the worker is confined (`None`: not at all).
+    pub sandbox: Option<Confinement>,
 }
 
 /// A bench: the signature (nodes) and the time the searches took.
@@ -61,7 +64,8 @@ pub fn run(spec: &BenchSpec, out: &mut dyn Write) -> anyhow::Result<Bench> {
     let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
     runtime.block_on(async {
         let mut host =
-            super::start_single_threaded(&spec.name, &spec.plugin, &spec.options).await?;
+            super::start_single_threaded(&spec.name, &spec.plugin, &spec.options, &spec.sandbox)
+                .await?;
         let bench = searches(&mut host, spec, out).await;
         host.shutdown().await;
         bench

@@ -13,7 +13,8 @@ pub mod frontend;
 pub mod positions;
 pub mod solve;
 
-use crate::plan::config::PluginRef;
+use crate::host::sandbox::Confinement;
+use crate::plan::config::{PluginRef, SandboxMode};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -43,6 +44,7 @@ pub(crate) async fn start_single_threaded(
     name: &str,
     plugin: &Path,
     options: &[(String, String)],
+    sandbox: &Option<Confinement>,
 ) -> anyhow::Result<crate::host::EngineHost> {
     let worker = crate::host::WorkerSpec {
         name: name.to_string(),
@@ -50,6 +52,7 @@ pub(crate) async fn start_single_threaded(
         options: options.to_vec(),
         stderr_log: None,
         memory_limit: None,
+        sandbox: sandbox.clone(),
     };
     start_worker_single_threaded(&worker).await
 }
@@ -63,4 +66,13 @@ pub(crate) async fn start_worker_single_threaded(
         host.set_option("Threads", "1").await?;
     }
     Ok(host)
+}
+
+/// The worker sandbox of a tool's plugin under `--sandbox MODE` (no extra paths: the option
+/// values that name files are readable, [`crate::host::sandbox::option_paths`]).
+pub(crate) fn confinement(mode: SandboxMode) -> Option<Confinement> {
+    (mode != SandboxMode::Off).then(|| Confinement {
+        required: mode == SandboxMode::Required,
+        ..Confinement::default()
+    })
 }

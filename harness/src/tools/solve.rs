@@ -10,6 +10,7 @@
 //! file with a score below the best (or not listed although the file lists moves).
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
+use crate::plan::config::SandboxMode;
 use crate::search_terms::SearchLimits;
 use anyhow::Context;
 use othello_board::{Move, ObfLine};
@@ -29,6 +30,8 @@ pub struct SolveArgs {
     pub threads: Option<u32>,
     /// Longest wait for one answer.
     pub timeout: Duration,
+    /// How the engine's worker is confined.
+    pub sandbox: SandboxMode,
 }
 
 /// One solved position.
@@ -118,6 +121,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         options,
         stderr_log: None,
         memory_limit: None,
+        sandbox: super::confinement(args.sandbox),
     };
     let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
     let mut host = runtime.block_on(EngineHost::spawn(&spec))?;

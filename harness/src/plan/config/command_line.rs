@@ -6,7 +6,7 @@
 //!
 //! | flag | table | written |
 //! | --- | --- | --- |
-//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `fail-on`, `bench` are the table's; any other key (or `options.KEY`) is a plugin option |
+//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `fail-on`, `bench`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
 //! | `--format F`, `--pairs N`, `--concurrency N`, `--affinity` | `[tournament]` | |
 //! | `--time SPEC[,KEY=VALUE…]` | `[time]` | `10+0.1`, `0.5/move`, `depth=6`, `nodes=100000`, then any `[time]` key (`margin=0.5`, `nps-reference=…`) |
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
@@ -78,7 +78,7 @@ fn kind_of(table: &str, key: &str) -> Kind {
     match (table, key) {
         ("tournament", "pairs" | "concurrency") => Integer,
         ("tournament", "affinity") => Bool,
-        ("tournament", "format" | "out" | "stop-file") => Text,
+        ("tournament", "format" | "out" | "stop-file" | "sandbox") => Text,
         ("time", "base" | "increment" | "move-time" | "margin" | "stall-timeout") => Float,
         ("time", "depth" | "nodes" | "nps-reference") => Integer,
         ("time", "nps-engine") => Text,
@@ -93,7 +93,7 @@ fn kind_of(table: &str, key: &str) -> Kind {
         ("tune", "engine" | "opponent") => Text,
         ("tune", "iterations" | "seed") => Integer,
         ("tune", "A" | "alpha" | "gamma") => Float,
-        ("engine", "name" | "plugin" | "fail-on") => Text,
+        ("engine", "name" | "plugin" | "fail-on" | "sandbox") => Text,
         ("engine", "bench") => Integer,
         ("engine", "memory-limit") => Size,
         _ => Literal,
@@ -441,7 +441,13 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
                 };
                 edit(vec!["plugin".into()], plugin.into());
             }
-            "name" | "fail-on" | "bench" | "memory-limit" => {
+            "sandbox-read" | "sandbox-write" => {
+                // Colon-separated, as `PATH` is; relative to the current folder.
+                let paths = value.split(':').filter(|p| !p.is_empty());
+                let list = paths.map(|p| toml::Value::from(path_for(p, base_dir)));
+                edit(vec![key.clone()], toml::Value::Array(list.collect()));
+            }
+            "name" | "fail-on" | "bench" | "memory-limit" | "sandbox" => {
                 edit(vec![key.clone()], value_of(kind_of("engine", &key), &value));
             }
             "time" => {

@@ -21,7 +21,8 @@
 //!   measured);
 //! - [`command_line`] and [`compose`]: a tournament from the command line (`run --engine …`),
 //!   alone or over a file, as one TOML document checked by the same validator;
-//! - [`tune`]: the `[tune]` table of `harness tune`, and the match a tune plays.
+//! - [`tune`]: the `[tune]` table of `harness tune`, and the match a tune plays;
+//! - [`sandbox`]: an engine's sandbox setting (`sandbox`, `sandbox-read`, `sandbox-write`).
 
 mod clock;
 pub mod command_line;
@@ -31,6 +32,7 @@ mod overrides;
 mod plugin;
 mod raw;
 pub mod rules;
+pub mod sandbox;
 mod tune;
 mod validate;
 mod warnings;
@@ -42,6 +44,7 @@ pub use error::ConfigError;
 pub use overrides::Overrides;
 pub use plugin::{default_plugin_dir, PluginRef};
 pub use rules::{parse_bytes, parse_time_spec, MAX_CONCURRENCY, MAX_GAMES};
+pub use sandbox::{Sandbox, SandboxMode};
 pub use tune::{minus_name, plus_name, TuneConfig};
 
 use crate::plan::openings::{self, OpeningError, OpeningSet};
@@ -110,6 +113,8 @@ pub struct Tournament {
     pub definition: Definition,
     /// The `[tune]` table, if any (`harness tune`; `harness run` plays the file without it).
     pub tune: Option<TuneConfig>,
+    /// `[tournament] sandbox`: the default of every engine, and the adjudication solver's.
+    pub sandbox: SandboxMode,
 }
 
 /// A tournament file's text, the folder its relative paths are resolved against, and the
@@ -299,6 +304,8 @@ pub struct EngineConfig {
     /// Which commit claims this build (`build`), for the results ledger; never compared
     /// with the plugin (its digest is what identifies it).
     pub build: Option<Build>,
+    /// How its worker is confined (`sandbox`, `sandbox-read`, `sandbox-write`).
+    pub sandbox: Sandbox,
 }
 
 /// An engine's `build = { commit, ref, date, label }`: all optional text, as the user's CI

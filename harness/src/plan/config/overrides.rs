@@ -1,7 +1,7 @@
 //! The command line's values that replace the file's (`run --concurrency/--pairs/--time/
-//! --openings-seed`), checked by the same [`super::rules`] as the file's.
+//! --openings-seed/--sandbox`), checked by the same [`super::rules`] as the file's.
 
-use super::{rules, OpeningOrder, Tournament};
+use super::{rules, OpeningOrder, SandboxMode, Tournament};
 use serde::{Deserialize, Serialize};
 
 /// Values of the command line (`run --concurrency/--pairs/--time/--openings-seed`) that
@@ -20,6 +20,9 @@ pub struct Overrides {
     pub time: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub openings_seed: Option<u64>,
+    /// `--sandbox MODE`: every engine's sandbox and the tournament's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxMode>,
 }
 
 impl Overrides {
@@ -42,6 +45,12 @@ impl Overrides {
         }
         if let Some(seed) = self.openings_seed {
             t.openings.order = OpeningOrder::Shuffled { seed };
+        }
+        if let Some(mode) = self.sandbox {
+            t.sandbox = mode;
+            for e in &mut t.engines {
+                e.sandbox.mode = mode;
+            }
         }
         t.definition.overrides = self;
         Ok(())

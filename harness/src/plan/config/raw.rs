@@ -53,6 +53,7 @@ pub(super) struct RawTournament {
     pub(super) affinity: Option<bool>,
     pub(super) out: Option<Spanned<String>>,
     pub(super) stop_file: Option<Spanned<String>>,
+    pub(super) sandbox: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -99,6 +100,9 @@ pub(super) struct RawEngine {
     pub(super) time: Option<Spanned<RawTime>>,
     pub(super) bench: Option<Spanned<u64>>,
     pub(super) build: Option<RawBuild>,
+    pub(super) sandbox: Option<Spanned<String>>,
+    pub(super) sandbox_read: Option<Spanned<Vec<String>>>,
+    pub(super) sandbox_write: Option<Spanned<Vec<String>>>,
 }
 
 /// An engine's `build` table: which commit of which repository the plugin was built from.

@@ -7,10 +7,10 @@ use super::raw::{
     RawAdjudication, RawEngine, RawFile, RawOpenings, RawOptions, RawOrder, RawSprt, RawTime,
 };
 use super::{
-    rules, AdjudicationConfig, Build, Definition, EngineConfig, Format, OpeningOrder,
-    OpeningSource, OpeningsConfig, Overrides, PluginRef, SprtConfig, TimeControl, TimeRules,
-    Tournament, DEFAULT_MARGIN_SECS, DEFAULT_SOLVER, DEFAULT_SOLVE_TIMEOUT_SECS,
-    DEFAULT_STALL_TIMEOUT_SECS,
+    rules, sandbox, AdjudicationConfig, Build, Definition, EngineConfig, Format, OpeningOrder,
+    OpeningSource, OpeningsConfig, Overrides, PluginRef, Sandbox, SandboxMode, SprtConfig,
+    TimeControl, TimeRules, Tournament, DEFAULT_MARGIN_SECS, DEFAULT_SOLVER,
+    DEFAULT_SOLVE_TIMEOUT_SECS, DEFAULT_STALL_TIMEOUT_SECS,
 };
 use crate::plan::openings::BUILTIN_NAMES;
 use crate::stats::analysis::MOST_EMPTIES;
@@ -97,13 +97,14 @@ impl Validator<'_> {
         let openings = self.openings(raw.openings.into_inner(), openings_span, base_dir)?;
         // A tune plays a match of its own (`Tournament::tune_match`): one engine is enough.
         let tuning = raw.tune.is_some();
+        let sandbox = self.sandbox_mode(t.sandbox.as_ref(), SandboxMode::default())?;
         let engines = self.engines(
             raw.engine,
-            format,
-            t.format.span(),
+            (format, t.format.span()),
             base_dir,
             shared,
             tuning,
+            sandbox,
         )?;
         let nps = self.nps(nps_keys, shared, &engines)?;
         // Checked before anything is allocated: the schedule holds every game.
@@ -144,6 +145,7 @@ impl Validator<'_> {
             sprt,
             adjudication,
             stop_file,
+            sandbox,
             shard: None,
             nps,
             clock_scale: None,
@@ -446,14 +448,48 @@ impl Validator<'_> {
         })
     }
 
+    /// A `sandbox` key's mode, or `default` without one.
+    fn sandbox_mode(
+        &self,
+        raw: Option<&Spanned<String>>,
+        default: SandboxMode,
+    ) -> Result<SandboxMode, ConfigError> {
+        match raw {
+            None => Ok(default),
+            Some(m) => {
+                SandboxMode::parse(m.get_ref()).map_err(|e| self.invalid(m.span(), "sandbox", e))
+            }
+        }
+    }
+
+    /// An engine's sandbox: its mode (else the tournament's) and its paths, which must exist.
+    fn sandbox(
+        &self,
+        entry: &RawEngine,
+        base_dir: &Path,
+        default: SandboxMode,
+    ) -> Result<Sandbox, ConfigError> {
+        let mode = self.sandbox_mode(entry.sandbox.as_ref(), default)?;
+        let paths = |raw: &Option<Spanned<Vec<String>>>, key: &str| match raw {
+            None => Ok(Vec::new()),
+            Some(list) => sandbox::existing_paths(list.get_ref(), base_dir)
+                .map_err(|e| self.invalid(list.span(), key, e)),
+        };
+        Ok(Sandbox {
+            mode,
+            read: paths(&entry.sandbox_read, "sandbox-read")?,
+            write: paths(&entry.sandbox_write, "sandbox-write")?,
+        })
+    }
+
     fn engines(
         &self,
         raw: Option<Spanned<Vec<Spanned<RawEngine>>>>,
-        format: Format,
-        format_span: Range<usize>,
+        (format, format_span): (Format, Range<usize>),
         base_dir: &Path,
         shared: TimeRules,
         tuning: bool,
+        sandbox: SandboxMode,
     ) -> Result<Vec<EngineConfig>, ConfigError> {
         let raw = raw.map(Spanned::into_inner).unwrap_or_default();
         let count = raw.len();
@@ -497,6 +533,7 @@ impl Validator<'_> {
                 return Err(self.invalid(entry.plugin.span(), "plugin", "must not be empty"));
             }
             let plugin = PluginRef::parse(plugin_text, base_dir);
+            let engine_sandbox = self.sandbox(&entry, base_dir, sandbox)?;
             let options = self.options(entry.options, "options")?;
             let memory_limit = match &entry.memory_limit {
                 None => None,
@@ -529,6 +566,7 @@ impl Validator<'_> {
             };
             name_lines.push(self.line(&entry.name.span()));
             engines.push(EngineConfig {
+                sandbox: engine_sandbox,
                 time,
                 name: entry.name.into_inner(),
                 plugin,

@@ -318,6 +318,7 @@ pub async fn check_plugin(
         options: e.options.clone(),
         stderr_log: None,
         memory_limit: e.memory_limit,
+        sandbox: super::pool::confinement(&e.sandbox),
     };
     if !spec.plugin.exists() {
         bail!(

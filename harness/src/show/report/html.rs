@@ -152,6 +152,7 @@ fn summary(s: &mut String, report: &Report) {
         format!("<b>Engines</b> {}", esc(&t.engines.join(", "))),
         format!("<b>Format</b> {}", esc(&t.format)),
         format!("<b>Time control</b> {}", esc(&t.time_control)),
+        format!("<b>Sandbox</b> {}", esc(&t.sandbox_line())),
         format!(
             "<b>Games</b> {} of {}{}",
             report.totals.games,

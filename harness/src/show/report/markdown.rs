@@ -42,6 +42,7 @@ pub fn markdown(report: &Report) -> String {
             .unwrap_or_default(),
         t.source
     );
+    let _ = writeln!(s, "Sandbox: {}.\n", t.sandbox_line());
     if let Some(sp) = &report.sprt {
         let p = &sp.params;
         let _ = writeln!(

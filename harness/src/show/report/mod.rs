@@ -73,6 +73,9 @@ pub struct ReportInput<'a> {
     pub analysis: Option<&'a [crate::record::analysis::AnalysedGame]>,
     /// How the run ended, once it has: its outcome and the exit code the command gave.
     pub verdict: Option<&'a VerdictReport>,
+    /// What the kernel enforced of each engine's sandbox, by engine name, in words
+    /// (`Landlock ABI 7, seccomp, at most 256 tasks`), as `tournament.json` records it.
+    pub sandbox_enforced: &'a [(String, String)],
 }
 
 /// How the run ended (`verdict` of report.json): the outcome, the process's exit code and
@@ -179,6 +182,29 @@ pub struct TournamentSummary {
     pub openings: String,
     /// `sequential` or `shuffled (seed N)`.
     pub opening_order: String,
+    /// Each engine's sandbox setting and what the kernel enforced of it.
+    pub sandbox: Vec<EngineSandbox>,
+}
+
+/// One engine's sandbox in a report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineSandbox {
+    pub engine: String,
+    /// `strict`, `required` or `off`.
+    pub setting: String,
+    /// What the kernel enforced, in words; `not recorded` for a folder of an earlier version.
+    pub enforced: String,
+}
+
+impl TournamentSummary {
+    /// `a: strict (Landlock ABI 7, seccomp, at most 256 tasks); b: off`.
+    pub fn sandbox_line(&self) -> String {
+        let each = self.sandbox.iter().map(|s| match s.setting.as_str() {
+            "off" => format!("{}: off", s.engine),
+            setting => format!("{}: {setting} ({})", s.engine, s.enforced),
+        });
+        each.collect::<Vec<_>>().join("; ")
+    }
 }
 
 /// Totals over the run.
@@ -361,7 +387,7 @@ pub fn build(input: &ReportInput) -> Report {
         schema_version: SCHEMA_VERSION,
         finished: input.finished,
         verdict: input.verdict.cloned(),
-        tournament: summary(t),
+        tournament: summary(t, input.sandbox_enforced),
         totals: Totals {
             games: records.len(),
             complete_pairs: matches.iter().map(|m| m.pairs).sum(),
@@ -595,7 +621,19 @@ fn prefix_stats(records: &[GameRecord], a: &str, b: &str) -> Vec<(usize, MatchTa
     points
 }
 
-fn summary(t: &Tournament) -> TournamentSummary {
+fn summary(t: &Tournament, enforced: &[(String, String)]) -> TournamentSummary {
+    let sandbox = t
+        .engines
+        .iter()
+        .map(|e| EngineSandbox {
+            engine: e.name.clone(),
+            setting: e.sandbox.mode.as_str().to_string(),
+            enforced: enforced
+                .iter()
+                .find(|(name, _)| *name == e.name)
+                .map_or("not recorded".to_string(), |(_, line)| line.clone()),
+        })
+        .collect();
     TournamentSummary {
         source: t.source.clone(),
         format: t.format.as_str().to_string(),
@@ -612,6 +650,7 @@ fn summary(t: &Tournament) -> TournamentSummary {
             OpeningOrder::Sequential => "sequential".to_string(),
             OpeningOrder::Shuffled { seed } => format!("shuffled (seed {seed})"),
         },
+        sandbox,
     }
 }
 

@@ -146,6 +146,7 @@ fn input<'a>(t: &'a Tournament, records: &'a [GameRecord], finished: bool) -> Re
         finished,
         analysis: None,
         verdict: None,
+        sandbox_enforced: &[],
     }
 }
 
@@ -546,6 +547,7 @@ fn render_real_report() {
             finished: true,
             analysis: None,
             verdict: None,
+            sandbox_enforced: &[],
         },
     )
     .unwrap();

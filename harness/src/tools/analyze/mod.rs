@@ -18,6 +18,7 @@ mod cache;
 pub use cache::{Solver, CACHE_FILE};
 
 use crate::host::{EngineHost, HostError, WorkerSpec};
+use crate::plan::config::SandboxMode;
 use crate::record::analysis::{AnalysedGame, ANALYSIS_FILE};
 use crate::record::digest::file_digest;
 use crate::record::journal::{read_journal, replace_durably, JSONL_FILE};
@@ -47,6 +48,8 @@ pub struct AnalyzeArgs {
     pub threads: Option<u32>,
     /// The longest one solve may take.
     pub timeout: Duration,
+    /// How the solver's workers are confined.
+    pub sandbox: SandboxMode,
 }
 
 /// What an analysis did.
@@ -129,6 +132,7 @@ pub fn run(args: &AnalyzeArgs, mut say: impl FnMut(&str)) -> anyhow::Result<Anal
         options,
         stderr_log: Some(args.dir.join("logs").join("analyze.stderr.log")),
         memory_limit: None,
+        sandbox: super::confinement(args.sandbox),
     };
     let _ = std::fs::create_dir_all(args.dir.join("logs"));
     let outcome = Solves::new(&spec, args, todo.len()).run(todo, &mut cache, &mut say)?;

@@ -19,7 +19,7 @@ pub mod gtp;
 pub mod nboard;
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
-use crate::plan::config::PluginRef;
+use crate::plan::config::{PluginRef, SandboxMode};
 use crate::search_terms::{SearchInfo, SearchLimits};
 use anyhow::Context;
 use othello_board::{Color, GameHistory, Move, Position};
@@ -38,6 +38,8 @@ pub struct FrontendArgs {
     pub depth: Option<u32>,
     /// Fixed time per move, seconds.
     pub move_time: Option<f64>,
+    /// How the engine's worker is confined.
+    pub sandbox: SandboxMode,
 }
 
 /// How long a depth-limited search may run before the session gives up on it.
@@ -208,6 +210,7 @@ impl Seat {
             options: args.options.clone(),
             stderr_log: None,
             memory_limit: None,
+            sandbox: crate::tools::confinement(args.sandbox),
         };
         let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
         let host = runtime.block_on(EngineHost::spawn(&spec))?;

@@ -12,6 +12,7 @@
 //! | `option-ranges` | each declared int or float option refuses a value below its minimum and above its maximum; an enum an undeclared value; a bool `maybe` |
 //! | `memory` | the worker's resident memory grows by at most 32 MiB from the 100th to the 1,000th depth-1 search |
 //! | `destroy` | after a search and `new_game`, the quit destroys the instance and the worker exits by itself (within the worker's grace of 2 s) |
+//! | `sandbox-write`, `sandbox-connect`, `sandbox-signal` ([`sandbox`]) | from inside the worker, a write outside its scratch folder, a TCP connection and a signal to the coordinator are refused (not checked without Landlock; they fail with `--sandbox off`) |
 //!
 //! Every worker runs under an address-space limit ([`CheckSpec::memory_limit`]), so a plugin
 //! that allocates without end fails the item it is in with the limit named, and the machine
@@ -23,6 +24,7 @@
 
 use super::positions::{bench_positions, playout_games};
 use crate::host::{EngineHost, HostError, Quit, SearchBudget, WorkerSpec};
+use crate::plan::config::SandboxMode;
 use crate::search_terms::SearchLimits;
 use anyhow::Context;
 use othello_board::{GameHistory, Move, Position};
@@ -50,6 +52,8 @@ pub struct CheckSpec {
     /// Where the workers' stderr goes (appended): a crash under the memory limit is told from
     /// the allocation failure written there.
     pub stderr_log: PathBuf,
+    /// How each worker is confined.
+    pub sandbox: SandboxMode,
 }
 
 /// The result of one item.
@@ -60,8 +64,10 @@ pub enum Outcome {
     NotChecked(String),
 }
 
+mod sandbox;
+
 /// The items, in the order they run and print.
-pub const ITEMS: [&str; 10] = [
+pub const ITEMS: [&str; 13] = [
     "stop",
     "limits",
     "passes-and-end",
@@ -72,6 +78,9 @@ pub const ITEMS: [&str; 10] = [
     "destroy",
     "search-game-vs-search",
     "two-instances",
+    sandbox::ITEMS[0],
+    sandbox::ITEMS[1],
+    sandbox::ITEMS[2],
 ];
 
 /// Run every item, writing the table to `out`; the items and their outcomes.
@@ -125,6 +134,7 @@ async fn check_item(spec: &CheckSpec, item: &str) -> Outcome {
         "option-ranges" => option_ranges(spec).await,
         "memory" => memory(spec).await,
         "destroy" => destroy(spec).await,
+        item if sandbox::ITEMS.contains(&item) => return sandbox::check(spec, item).await,
         "search-game-vs-search" => {
             return Outcome::NotChecked("the worker chooses the ABI entry point".into())
         }
@@ -148,6 +158,7 @@ async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
         options: spec.options.clone(),
         stderr_log: Some(spec.stderr_log.clone()),
         memory_limit: Some(spec.memory_limit),
+        sandbox: super::confinement(spec.sandbox),
     })
     .await
 }

@@ -1,0 +1,145 @@
+//! What the engine workers' sandbox costs: `cargo bench -p harness --bench sandbox` (after
+//! `cargo build --release --workspace`, which builds the plugins beside the harness binary).
+//! Prints figures; not a test. Each measure alternates the sandbox on (`strict`) and off, so
+//! that drift in the machine's speed falls on both alike.
+//!
+//! 1. Worker start-up: `harness info greedy`, which starts one worker, loads the plugin in it
+//!    and quits; the same process either way but for the sandbox, so the difference of the
+//!    medians is what the sandbox adds to a worker's start (Landlock's ruleset, the seccomp
+//!    filter, the pids cgroup, the scratch folder);
+//! 2. games per second of a depth-2 match, minimax against greedy, 400 games, one at a time
+//!    (workers are reused across games: this is the cost of the sandbox while engines play);
+//! 3. nodes per second of `strong` (`harness bench strong --depth 8`, one thread).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const HARNESS: &str = env!("CARGO_BIN_EXE_harness");
+
+/// The wall time of a command that must succeed, and its standard output.
+fn timed(args: &[&str]) -> (Duration, String) {
+    let started = Instant::now();
+    let out = Command::new(HARNESS)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("the harness binary starts");
+    let elapsed = started.elapsed();
+    assert!(out.status.success(), "harness {args:?} failed");
+    (elapsed, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// `name`'s plugin beside the harness binary, which must have been built.
+fn plugin(name: &str) -> PathBuf {
+    let dir = Path::new(HARNESS).parent().expect("the binary's folder");
+    let path = dir.join(format!("lib{name}.so"));
+    assert!(
+        path.is_file(),
+        "{} missing: run `cargo build --release --workspace` first",
+        path.display()
+    );
+    path
+}
+
+/// Run `measure` `rounds` times with the sandbox on and off, alternating; the medians.
+fn both(rounds: usize, mut measure: impl FnMut(&str) -> f64) -> (f64, f64) {
+    let (mut on, mut off) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        on.push(measure("strict"));
+        off.push(measure("off"));
+    }
+    (median(on), median(off))
+}
+
+fn startup() {
+    let greedy = plugin("greedy");
+    let (on, off) = both(40, |mode| {
+        let (t, _) = timed(&["info", greedy.to_str().unwrap(), "--sandbox", mode]);
+        t.as_secs_f64() * 1e3
+    });
+    println!(
+        "worker start-up (harness info, median of 40): sandbox {on:.2} ms, off {off:.2} ms: +{:.2} ms, ratio {:.3}",
+        on - off,
+        on / off
+    );
+}
+
+fn games_per_second() {
+    let (minimax, greedy) = (plugin("minimax"), plugin("greedy"));
+    let root = std::env::temp_dir().join(format!("sandbox-bench-{}", std::process::id()));
+    let engines = [
+        format!("name=mm,plugin={}", minimax.display()),
+        format!("name=greedy,plugin={}", greedy.display()),
+    ];
+    let (on, off) = both(9, |mode| {
+        let out = root.join(mode);
+        let _ = std::fs::remove_dir_all(&out);
+        let args = [
+            "run",
+            "--engine",
+            &engines[0],
+            "--engine",
+            &engines[1],
+            "--format",
+            "match",
+            "--time",
+            "depth=2",
+            "--pairs",
+            "50",
+            "--concurrency",
+            "1",
+            "--no-tui",
+            "--sandbox",
+            mode,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let (t, _) = timed(&args);
+        400.0 / t.as_secs_f64()
+    });
+    let _ = std::fs::remove_dir_all(&root);
+    println!(
+        "depth-2 match, 400 games one at a time (median of 9): sandbox {on:.1} games/s, off {off:.1} games/s, ratio {:.3}",
+        on / off
+    );
+}
+
+fn nodes_per_second() {
+    let strong = plugin("strong");
+    let (on, off) = both(5, |mode| {
+        let args = [
+            "bench",
+            strong.to_str().unwrap(),
+            "--depth",
+            "8",
+            "--sandbox",
+            mode,
+        ];
+        let (_, out) = timed(&args);
+        let last = out.lines().last().unwrap_or_default();
+        // `bench: N nodes, X nodes/s`
+        last.split(", ")
+            .nth(1)
+            .and_then(|x| x.split(' ').next()?.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("no speed in `{last}`"))
+    });
+    println!(
+        "strong, bench depth 8 (median of 5): sandbox {:.0} knodes/s, off {:.0} knodes/s, ratio {:.3}",
+        on / 1e3,
+        off / 1e3,
+        on / off
+    );
+}
+
+fn main() {
+    startup();
+    games_per_second();
+    nodes_per_second();
+}

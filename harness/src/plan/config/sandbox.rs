@@ -1,0 +1,113 @@
+//! An engine's sandbox setting: `sandbox = "strict" | "required" | "off"` (in `[[engine]]`,
+//! and in `[tournament]` as the default of every engine and of the adjudication solver), and
+//! the data files it may use, `sandbox-read` and `sandbox-write`. What the setting does to a
+//! worker is `host::sandbox`'s; here it is only checked and kept.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// How far an engine's worker is confined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxMode {
+    /// Confined as far as the kernel can; what it cannot enforce is warned of once.
+    #[default]
+    Strict,
+    /// Confined in full, or the engine does not start (exit 2).
+    Required,
+    /// Not confined: the engine runs with the user's rights.
+    Off,
+}
+
+impl SandboxMode {
+    pub const NAMES: [&'static str; 3] = ["strict", "required", "off"];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SandboxMode::Strict => "strict",
+            SandboxMode::Required => "required",
+            SandboxMode::Off => "off",
+        }
+    }
+
+    /// A mode from its name, with the names allowed in the error.
+    pub fn parse(text: &str) -> Result<SandboxMode, String> {
+        match text {
+            "strict" => Ok(SandboxMode::Strict),
+            "required" => Ok(SandboxMode::Required),
+            "off" => Ok(SandboxMode::Off),
+            other => Err(format!(
+                "unknown sandbox `{other}`: give \"strict\", \"required\" or \"off\""
+            )),
+        }
+    }
+}
+
+impl fmt::Display for SandboxMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One engine's sandbox: its mode and the paths it may read and write beyond the defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sandbox {
+    pub mode: SandboxMode,
+    /// `sandbox-read`: files and folders it may read (and execute), absolute.
+    pub read: Vec<PathBuf>,
+    /// `sandbox-write`: files and folders it may write, absolute.
+    pub write: Vec<PathBuf>,
+}
+
+impl Sandbox {
+    /// The setting as `tournament.json` keeps it (and compares it on resume).
+    pub fn pin(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({ "mode": self.mode.as_str() });
+        if !self.read.is_empty() {
+            v["read"] = serde_json::json!(self.read);
+        }
+        if !self.write.is_empty() {
+            v["write"] = serde_json::json!(self.write);
+        }
+        v
+    }
+}
+
+/// The paths of a `sandbox-read` or `sandbox-write` list, resolved against `base_dir`; each
+/// must exist (a data file the engine is to use, or the folder it is to write in).
+pub fn existing_paths(paths: &[String], base_dir: &Path) -> Result<Vec<PathBuf>, String> {
+    paths
+        .iter()
+        .map(|p| {
+            if p.trim().is_empty() {
+                return Err("a path must not be empty".to_string());
+            }
+            let path = base_dir.join(p);
+            path.canonicalize()
+                .map_err(|e| format!("{}: {e}", path.display()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_by_name_and_paths_that_exist() {
+        for name in SandboxMode::NAMES {
+            assert_eq!(SandboxMode::parse(name).unwrap().as_str(), name);
+        }
+        assert!(SandboxMode::parse("loose")
+            .unwrap_err()
+            .contains("\"strict\""));
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            existing_paths(&[".".into()], &here).unwrap(),
+            vec![here.canonicalize().unwrap()]
+        );
+        let err = existing_paths(&["no-such-file".into()], &here).unwrap_err();
+        assert!(err.contains("no-such-file"), "{err}");
+    }
+}
