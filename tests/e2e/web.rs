@@ -101,27 +101,35 @@ fn a_live_run_in_the_browser() {
     browser.screenshot(1400, &screenshot_path(&dir, "web-run-1400.png"));
     browser.screenshot(800, &screenshot_path(&dir, "web-run-800.png"));
 
-    // A live game: the page shows each ply the server has within a second.
-    let game = browser.eval("document.querySelector('#live .mini').dataset.game");
-    let game = game.as_str().unwrap().to_string();
-    browser.goto(&format!("{url}run/0/game/{game}"));
+    // A live game: the page shows each ply the server has within a second. A game that ends
+    // before enough plies were checked is followed by the next one.
     let mut checked = 0;
     let started = Instant::now();
-    while checked < 5 && started.elapsed() < Duration::from_secs(30) {
-        let (status, _, body) = http_get(&format!("{url}run/0/game/{game}/state"), &[], 1 << 20);
-        assert_eq!(status, 200);
-        let state: serde_json::Value = serde_json::from_str(&body).unwrap();
-        if state["finished"] == true {
-            break;
+    while checked < 5 && started.elapsed() < Duration::from_secs(40) {
+        let (_, _, run) = http_get(&format!("{url}run/0/state"), &[], 1 << 22);
+        let run: serde_json::Value = serde_json::from_str(&run).unwrap();
+        let Some(game) = run["live"][0]["game"].as_u64() else {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        browser.goto(&format!("{url}run/0/game/{game}"));
+        while checked < 5 {
+            let (status, _, body) =
+                http_get(&format!("{url}run/0/game/{game}/state"), &[], 1 << 20);
+            assert_eq!(status, 200);
+            let state: serde_json::Value = serde_json::from_str(&body).unwrap();
+            if state["finished"] == true {
+                break;
+            }
+            let plies = state["boards"].as_array().unwrap().len() - 1;
+            browser.wait_for(
+                &format!("Number(document.getElementById('ply').dataset.ply) >= {plies}"),
+                Duration::from_secs(1),
+            );
+            checked += 1;
         }
-        let plies = state["boards"].as_array().unwrap().len() - 1;
-        browser.wait_for(
-            &format!("Number(document.getElementById('ply').dataset.ply) >= {plies}"),
-            Duration::from_secs(1),
-        );
-        checked += 1;
     }
-    assert!(checked >= 3, "only {checked} live plies checked");
+    assert_eq!(checked, 5, "only {checked} live plies checked");
     let clocks = browser.eval("document.querySelectorAll('#clocks .clock').length");
     assert_eq!(clocks, 2);
     browser.screenshot(1400, &screenshot_path(&dir, "web-game-1400.png"));
