@@ -5,9 +5,11 @@
 //! `run --serve=127.0.0.1:0`, played alternately with no viewer and with 50 event-stream
 //! viewers (plus one that connects and never reads), `ROUNDS` times each (`SERVE_ROUNDS`):
 //! games per second of each, side by side, and their ratio; the harness's peak resident
-//! memory of each; the delay from a game's journal line to the run stream's `done` counting
-//! it (median and 99th percentile, with 50 viewers); and the weight of a run page (its HTML,
-//! script, style sheet and first snapshot). Data goes to `target/bench-serve`.
+//! memory of each; with 50 viewers, the delay from a move to a game stream's client (the
+//! snapshot's `moved_at_ms` against the client's clock, one game after another) and from a
+//! game's journal line to the run stream's `done` counting it (medians and 99th
+//! percentiles); and the weight of a run page (its HTML, script, style sheet and first
+//! snapshot). Data goes to `target/bench-serve`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -42,10 +44,11 @@ fn main() {
     let mut plain = Vec::new();
     let mut watched = Vec::new();
     let mut delays = Vec::new();
+    let mut moves = Vec::new();
     let mut weight = 0;
     for round in 0..rounds {
-        plain.push(play(&root, 0, &mut Vec::new(), &mut 0));
-        watched.push(play(&root, VIEWERS, &mut delays, &mut weight));
+        plain.push(play(&root, 0, &mut Vec::new(), &mut Vec::new(), &mut 0));
+        watched.push(play(&root, VIEWERS, &mut delays, &mut moves, &mut weight));
         eprintln!("round {} of {rounds} done", round + 1);
     }
     let rate = |runs: &[(f64, u64)]| {
@@ -65,14 +68,20 @@ fn main() {
         peak(&watched) / 1024
     );
     println!("  ratio (viewers / none): {:.3}", b / a);
-    delays.sort_by(f64::total_cmp);
-    if !delays.is_empty() {
-        let at = |q: f64| delays[((delays.len() - 1) as f64 * q).round() as usize];
+    for (what, mut d) in [
+        ("a move -> game stream", moves),
+        ("journal line -> run stream", delays),
+    ] {
+        d.sort_by(f64::total_cmp);
+        if d.is_empty() {
+            continue;
+        }
+        let at = |q: f64| d[((d.len() - 1) as f64 * q).round() as usize];
         println!(
-            "  journal line -> run stream: median {:.0} ms, 99th percentile {:.0} ms ({} games)",
+            "  {what}: median {:.0} ms, 99th percentile {:.0} ms ({} samples)",
             at(0.5) * 1e3,
             at(0.99) * 1e3,
-            delays.len()
+            d.len()
         );
     }
     println!(
@@ -84,7 +93,13 @@ fn main() {
 /// One run with `viewers` event-stream clients (and, with any, one that never reads): its
 /// wall time and the harness's peak RSS in kB; the viewers' delays are added to `delays` and
 /// the page's weight set.
-fn play(root: &Path, viewers: usize, delays: &mut Vec<f64>, weight: &mut usize) -> (f64, u64) {
+fn play(
+    root: &Path,
+    viewers: usize,
+    delays: &mut Vec<f64>,
+    moves: &mut Vec<f64>,
+    weight: &mut usize,
+) -> (f64, u64) {
     let _ = std::fs::remove_dir_all(root.join("out"));
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness"))
@@ -119,6 +134,10 @@ fn play(root: &Path, viewers: usize, delays: &mut Vec<f64>, weight: &mut usize) 
             clients.push(std::thread::spawn(move || stream(&address, i == 0, &seen)));
         }
     }
+    let follower = (viewers > 0).then(|| {
+        let address = address.clone();
+        std::thread::spawn(move || follow_games(&address))
+    });
     let journal = root.join("out/games.jsonl");
     let mut written: Vec<Instant> = Vec::new();
     let mut peak = 0;
@@ -139,6 +158,9 @@ fn play(root: &Path, viewers: usize, delays: &mut Vec<f64>, weight: &mut usize) 
     drop(stalled);
     for c in clients {
         let _ = c.join();
+    }
+    if let Some(f) = follower {
+        moves.extend(f.join().unwrap_or_default());
     }
     for &(done, at) in seen.lock().unwrap().iter() {
         if let Some(w) = written.get(done.wrapping_sub(1)) {
@@ -175,6 +197,65 @@ fn stream(address: &str, record: bool, seen: &Mutex<Vec<(usize, Instant)>>) {
         }
         line.clear();
     }
+}
+
+/// Follow the game streams of one game in progress after another until the run ends: for
+/// each snapshot received, how long after its last move it arrived (seconds).
+fn follow_games(address: &str) -> Vec<f64> {
+    let mut delays = Vec::new();
+    let mut followed = std::collections::HashSet::new();
+    loop {
+        let Some(state) = get(address, "/run/0/state") else {
+            return delays;
+        };
+        let game = state
+            .split("\"live\":[{")
+            .nth(1)
+            .and_then(|l| l.split("\"game\":").nth(1))
+            .and_then(|g| g.split([',', '}']).next()?.parse::<u64>().ok());
+        let Some(game) = game.filter(|g| followed.insert(*g)) else {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        };
+        let Ok(mut s) = TcpStream::connect(address) else {
+            return delays;
+        };
+        let _ = write!(
+            s,
+            "GET /run/0/game/{game}/events HTTP/1.1\r\nHost: {address}\r\n\r\n"
+        );
+        let mut reader = BufReader::new(s);
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            let moved = line
+                .split("\"moved_at_ms\":")
+                .nth(1)
+                .and_then(|r| r.split([',', '}']).next()?.parse::<u64>().ok());
+            if let Some(moved) = moved {
+                delays.push(now.saturating_sub(moved) as f64 / 1e3);
+            }
+            if line.contains("\"finished\":true") {
+                break;
+            }
+            line.clear();
+        }
+    }
+}
+
+/// The body of a GET of `path`, if the server answers.
+fn get(address: &str, path: &str) -> Option<String> {
+    let mut s = TcpStream::connect(address).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    Some(text.split_once("\r\n\r\n")?.1.to_string())
 }
 
 /// The bytes of a run page: its HTML, script, style sheet and first snapshot.

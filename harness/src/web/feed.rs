@@ -71,6 +71,10 @@ struct Model {
     dirty_games: BTreeSet<usize>,
     dirty_run: bool,
     run_at: Instant,
+    games_at: Instant,
+    /// When each game's last move was heard (ms since the Unix epoch): sent with the game, so
+    /// that a viewer can tell how old what it shows is.
+    moved_at: BTreeMap<usize, u64>,
     /// Whether games are published: from events (whole games), not from a folder's
     /// followed journals (results without moves: a game's page reads its journal line).
     games_too: bool,
@@ -87,6 +91,8 @@ impl Model {
             dirty_games: BTreeSet::new(),
             dirty_run: true,
             run_at: Instant::now() - RUN_INTERVAL,
+            games_at: Instant::now() - GAME_INTERVAL,
+            moved_at: BTreeMap::new(),
             games_too: true,
         }
     }
@@ -94,9 +100,14 @@ impl Model {
     /// Apply one event, noting what it changed.
     fn hear(&mut self, event: Event) {
         let game = match &event {
-            Event::GameStarted { game, .. }
-            | Event::Thinking { game, .. }
-            | Event::Moved { game, .. } => Some(*game),
+            Event::Moved { game, .. } => {
+                let ms = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as u64);
+                self.moved_at.insert(*game, ms);
+                Some(*game)
+            }
+            Event::GameStarted { game, .. } | Event::Thinking { game, .. } => Some(*game),
             Event::GameFinished { record } => {
                 self.finished.push(record.game);
                 Some(record.game)
@@ -110,27 +121,39 @@ impl Model {
         self.state.apply(event, Instant::now());
     }
 
-    /// Publish what changed: the changed games at once, the run when its interval passed.
+    /// Publish what changed: the changed games and the run, each when its interval passed.
     fn publish(&mut self) {
         let now = Instant::now();
         let run_due = self.dirty_run && now.duration_since(self.run_at) >= RUN_INTERVAL;
-        if self.dirty_games.is_empty() && !run_due {
+        let games_due =
+            !self.dirty_games.is_empty() && now.duration_since(self.games_at) >= GAME_INTERVAL;
+        if !games_due && !run_due {
             return;
         }
-        for game in std::mem::take(&mut self.dirty_games) {
+        if games_due {
+            self.games_at = now;
+        }
+        let dirty = if games_due {
+            std::mem::take(&mut self.dirty_games)
+        } else {
+            BTreeSet::new()
+        };
+        for game in dirty {
             let g = self
                 .state
                 .live
                 .get(&game)
                 .or_else(|| self.state.recent.iter().find(|g| g.game == game));
             if let Some(g) = g {
-                let text = snapshot::game(g, &[], now).to_string();
-                self.games.insert(game, Arc::from(text));
+                let mut snapshot = snapshot::game(g, &[], now);
+                snapshot["moved_at_ms"] = self.moved_at.get(&game).copied().into();
+                self.games.insert(game, Arc::from(snapshot.to_string()));
             }
         }
         while self.finished.len() > KEEP_FINISHED {
             let old = self.finished.remove(0);
             self.games.remove(&old);
+            self.moved_at.remove(&old);
         }
         if run_due {
             self.state.refresh();
@@ -161,6 +184,7 @@ impl Model {
         self.state.finish(Instant::now());
         self.dirty_run = true;
         self.run_at = Instant::now() - RUN_INTERVAL;
+        self.games_at = Instant::now() - GAME_INTERVAL;
         self.publish();
     }
 
