@@ -597,13 +597,15 @@ impl EngineHost {
                 on_info(&SearchInfo::from(info))
             }
         };
+        // The clock starts before the request is written: a coordinator thread descheduled
+        // between the write and a later reading would give the engine time it is not charged.
+        let started = Instant::now();
         self.send(&Request::Go {
             search,
             game: WireGame::from_history(game),
             limits: limits.into(),
         })
         .await?;
-        let started = Instant::now();
         let mut stop_sent = false;
         tokio::pin!(interrupted);
         loop {
