@@ -2,8 +2,10 @@
 //! records itself in when it ends.
 
 use super::output::say;
+use crate::ledger::entry::GameEntry;
 use crate::ledger::{LedgerStore, LedgerUrl, RunEntry, LEDGER_ENV};
 use crate::record::journal::JSONL_FILE;
+use crate::record::merge::JournalFollower;
 use std::path::Path;
 
 /// The ledger `flag` names, else the one `HARNESS_LEDGER` names, else none.
@@ -113,43 +115,49 @@ impl RunLedger {
     }
 }
 
-/// The follower's loop: at each look, when the journal has grown, the games not yet added are
-/// added; the store is reopened after a failure. Returns the store, if open, when told to stop.
+/// The follower's loop: at each look, the games journaled since the last one (read from where
+/// the last look stopped, never the whole journal again) are added, with the run's row read
+/// once from its folder; games not yet added wait for the next look, and the store is
+/// reopened after a failure. Returns the store, if open, when told to stop.
 fn follow_journal(
     url: &LedgerUrl,
     dir: &Path,
     mut store: Option<Box<dyn LedgerStore>>,
     stopped: &std::sync::mpsc::Receiver<()>,
 ) -> Option<Box<dyn LedgerStore>> {
-    let journal = dir.join(JSONL_FILE);
-    let mut sent = std::collections::HashSet::new();
-    let (mut seen_len, mut warned) = (0, false);
+    let mut journal = JournalFollower::new(dir.join(JSONL_FILE));
+    let mut run: Option<RunEntry> = None;
+    let mut pending = Vec::new();
+    let mut warned = false;
     while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
         stopped.recv_timeout(FOLLOW_INTERVAL)
     {
-        let len = std::fs::metadata(&journal).map_or(0, |m| m.len());
-        if len == seen_len {
+        if let Ok(polled) = journal.poll() {
+            pending.extend(polled.records.iter().map(GameEntry::of));
+        }
+        if pending.is_empty() {
             continue;
         }
-        let added = RunEntry::read(dir).and_then(|mut entry| {
-            entry.games.retain(|g| !sent.contains(&g.game));
+        let added = (|| {
+            let mut entry = match &run {
+                Some(r) => r.clone(),
+                None => run.insert(RunEntry::read(dir)?).clone(),
+            };
             let ledger = match &mut store {
                 Some(l) => l,
                 None => store.insert(open(url)?),
             };
-            ledger.add(&entry)?;
-            Ok(entry.games.iter().map(|g| g.game).collect::<Vec<_>>())
-        });
-        match added {
-            Ok(games) => {
-                sent.extend(games);
-                seen_len = len;
+            entry.games = std::mem::take(&mut pending);
+            let result = ledger.add(&entry);
+            if result.is_err() {
+                pending = entry.games;
             }
-            Err(e) => {
-                store = None;
-                if !std::mem::replace(&mut warned, true) {
-                    eprintln!("warning: ledger {url}: cannot add the run's games as they finish ({e:#}); trying again, and the run goes on");
-                }
+            result
+        })();
+        if let Err(e) = added {
+            store = None;
+            if !std::mem::replace(&mut warned, true) {
+                eprintln!("warning: ledger {url}: cannot add the run's games as they finish ({e:#}); trying again, and the run goes on");
             }
         }
     }

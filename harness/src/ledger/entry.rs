@@ -64,7 +64,8 @@ pub struct GameEntry {
 }
 
 impl GameEntry {
-    fn of(r: &GameRecord) -> GameEntry {
+    /// The result of record `r`.
+    pub fn of(r: &GameRecord) -> GameEntry {
         GameEntry {
             game: r.game as u64,
             pair: r.pair as u64,

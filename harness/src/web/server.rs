@@ -83,7 +83,7 @@ async fn guard(State(s): State<Arc<Served>>, request: Request, next: Next) -> Re
         let query: HashMap<String, String> = request
             .uri()
             .query()
-            .and_then(serde_urlencoded_pairs)
+            .and_then(query_pairs)
             .unwrap_or_default();
         let presented = query.get("token") == Some(token);
         let cookie = cookie(headers, TOKEN_COOKIE).as_deref() == Some(token.as_str());
@@ -116,7 +116,7 @@ async fn guard(State(s): State<Arc<Served>>, request: Request, next: Next) -> Re
 }
 
 /// The pairs of a query string.
-fn serde_urlencoded_pairs(query: &str) -> Option<HashMap<String, String>> {
+fn query_pairs(query: &str) -> Option<HashMap<String, String>> {
     Query::<HashMap<String, String>>::try_from_uri(&format!("/?{query}").parse().ok()?)
         .ok()
         .map(|q| q.0)
