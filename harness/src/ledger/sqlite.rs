@@ -49,8 +49,7 @@ impl SqliteLedger {
         let conn = Connection::open(path)
             .with_context(|| format!("{}: cannot open the ledger", path.display()))?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .with_context(|| format!("{}: cannot use WAL mode", path.display()))?;
+        use_wal(&conn).with_context(|| format!("{}: cannot use WAL mode", path.display()))?;
         let mut ledger = SqliteLedger { conn };
         ledger
             .migrate()
@@ -321,4 +320,24 @@ fn check_kind(path: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Switch the ledger to WAL mode. Switching needs the file to itself, and SQLite answers
+/// "busy" at once (without its busy handler) while another process opens or switches it, so
+/// that is tried again until the busy timeout; a ledger already in WAL mode is left as it is.
+fn use_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        let mode: rusqlite::Result<String> =
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0));
+        match mode {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::park_timeout(Duration::from_millis(10));
+            }
+            other => return other.map(drop),
+        }
+    }
 }
