@@ -142,30 +142,17 @@ impl Strong {
         tt: Arc<Tt>,
         ctx: &SearchContext,
     ) -> SearchOutcome {
-        let pool = parallel::HelperPool::new();
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..self.threads)
-                .map(|_| {
-                    let (tt, pool) = (tt.clone(), &pool);
-                    let eval = self.evaluator();
-                    scope.spawn(move || {
-                        let mut s = Searcher::new(tt, eval, Some(ctx));
-                        pool.serve(&mut s);
-                        s.nodes
-                    })
-                })
-                .collect();
-            let closer = parallel::CloseOnDrop(&pool);
-            let mut s = Searcher::new(tt.clone(), self.evaluator(), Some(ctx));
-            s.set_selectivity(self.selectivity);
-            s.pool = Some(&pool);
-            let mut out = s.think(board, plan, &mut |info| ctx.report(info));
-            drop(closer);
-            for h in helpers {
-                out.info.nodes += h.join().unwrap_or(0);
-            }
-            out
-        })
+        let selectivity = self.selectivity;
+        let team = parallel::SolveTeam {
+            threads: self.threads,
+            tt,
+            ctx: Some(ctx),
+            counting: false,
+        };
+        let configure = move |s: &mut Searcher| s.set_selectivity(selectivity);
+        let report = &mut |info: &othello_sdk::SearchInfo| ctx.report(info);
+        team.think(board, plan, || self.evaluator(), &configure, report)
+            .0
     }
 
     /// Number of search threads.

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! strong-bench [--hash MIB] [--eval E] [COMMAND]
-//! strong-bench solve [FILE.obf...] [--kernel K,...] [--move-time S [--no-selective | --midgame]]
-//!     [--reports] [--root-moves]
+//! strong-bench solve [FILE.obf...] [--kernel K,...] [--threads N,...] [--counters]
+//!     [--move-time S [--no-selective | --midgame]] [--reports] [--root-moves]
 //! strong-bench values D FILE.obf
 //! strong-bench evaluate TRANSCRIPT
 //! strong-bench nps [D] [N] [--kernel K,...]
@@ -25,7 +25,12 @@
 //! move-generation kernels (`portable`, `bmi2`, `avx2`, `avx512`) the search runs on; with two
 //! or more, each position is searched with each kernel in turn (the order alternating from one
 //! position to the next, so that all see the same machine load), and the totals end with each
-//! kernel's node rate relative to the first. `--reports`: every iteration's report too;
+//! kernel's node rate relative to the first. `--threads N` searches with N threads (Young
+//! Brothers Wait in the solver, see `strong::parallel`); `--threads 1,2,4,8,16` is a sweep:
+//! each position is searched with each count in turn, and every file ends with a table of
+//! time, nodes, node rate, speed-up and efficiency against the first count. `--counters` adds
+//! what the threads did (split points offered and taken, idle time, nodes thrown away, lock
+//! waits, the node rate of a busy thread), per search and per file. `--reports`: every iteration's report too;
 //! `--root-moves`: every root move's solver search (window, score, nodes).
 //!
 //! `values D FILE.obf`: each position's value (discs, side to move's view) by a midgame search
@@ -81,6 +86,7 @@ use std::time::Instant;
 use strong::eval::EvalSource;
 use strong::eval::Evaluator;
 use strong::kernel::KernelId;
+use strong::parallel::{ParallelStats, SolveTeam};
 use strong::search::Searcher;
 use strong::time::Plan;
 use strong::tt::Tt;
@@ -163,9 +169,17 @@ struct SolveArgs {
     /// Print every iteration's report (depth, selectivity, score, nodes so far, PV).
     #[arg(long)]
     reports: bool,
-    /// Print every root move's solver search (window, score, nodes).
+    /// Print every root move's solver search (window, score, nodes; one thread only).
     #[arg(long)]
     root_moves: bool,
+    /// Search threads, or a comma-separated sweep (`1,2,4,8,16`): each position is searched
+    /// with each count in turn, and a table per file compares them.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: Vec<u32>,
+    /// Count what the threads of a parallel search do (split points, idle and waiting time,
+    /// nodes thrown away, lock waits) and print it per search and per file.
+    #[arg(long)]
+    counters: bool,
 }
 
 /// Where the Multi-ProbCut fits draw their positions from (`--positions`).
@@ -329,26 +343,117 @@ fn solve_plan(args: &SolveArgs) -> Plan {
     }
 }
 
+/// One way `solve` searches every position: a kernel and a number of threads.
+#[derive(Clone, Copy)]
+struct Variant {
+    kernel: KernelId,
+    threads: usize,
+}
+
+/// What `solve` adds up, per variant and per file.
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    nodes: u64,
+    /// Wall seconds.
+    wall: f64,
+    /// CPU seconds of the searching thread (the master alone when there are several).
+    cpu: f64,
+    stats: Option<ParallelStats>,
+}
+
+impl Sums {
+    fn add(&mut self, nodes: u64, wall: f64, cpu: f64, stats: Option<ParallelStats>) {
+        self.nodes += nodes;
+        self.wall += wall;
+        self.cpu += cpu;
+        self.stats = match (self.stats, stats) {
+            (Some(a), Some(b)) => Some(a.merged(&b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
 /// What `solve` adds up over its searches.
 struct SolveTotals {
     positions: usize,
     runs: usize,
     wrong: usize,
-    nodes: u64,
-    /// Wall seconds.
-    time: f64,
-    /// Per kernel: nodes and CPU seconds.
-    per_kernel: Vec<(u64, f64)>,
+    /// Per variant.
+    all: Vec<Sums>,
+    /// Per file, per variant.
+    files: Vec<(PathBuf, Vec<Sums>)>,
 }
 
-/// `solve [FILE.obf...]`: every position searched with every kernel (see the module docs);
+/// The variants `solve` runs: several kernels on one thread count, or one kernel on several
+/// thread counts.
+fn solve_variants(kernels: Option<Kernels>, threads: &[u32]) -> Vec<Variant> {
+    let kernels = Kernels::or_default(kernels);
+    let threads: Vec<usize> = match threads {
+        [] => vec![1],
+        t => t.iter().map(|&n| n as usize).collect(),
+    };
+    if kernels.len() > 1 && threads.len() > 1 {
+        eprintln!("strong-bench: compare kernels or thread counts, not both at once");
+        std::process::exit(2);
+    }
+    kernels
+        .iter()
+        .flat_map(|&kernel| {
+            threads
+                .iter()
+                .map(move |&threads| Variant { kernel, threads })
+        })
+        .collect()
+}
+
+/// One search of `solve`: the outcome, wall and CPU seconds, and the threads' counters.
+fn solve_one(
+    obf: &ObfLine,
+    v: Variant,
+    tt: &Arc<Tt>,
+    plan: &Plan,
+    args: &SolveArgs,
+    make_eval: &dyn Fn() -> Box<dyn Evaluator>,
+) -> (othello_sdk::SearchOutcome, f64, f64, Option<ParallelStats>) {
+    tt.clear();
+    let t = Stopwatch::start();
+    let reports = args.reports;
+    let mut report = |info: &othello_sdk::SearchInfo| {
+        if reports {
+            print_report(info, t.read().0);
+        }
+    };
+    if v.threads > 1 {
+        let team = SolveTeam {
+            threads: v.threads,
+            tt: tt.clone(),
+            ctx: None,
+            counting: args.counters,
+        };
+        let kernel = v.kernel;
+        let configure = move |s: &mut Searcher| s.kernel = kernel;
+        let (out, stats) = team.think(obf.position.board, plan, make_eval, &configure, &mut report);
+        let (wall, cpu) = t.read();
+        return (out, wall, cpu, stats);
+    }
+    let mut s = Searcher::new(tt.clone(), make_eval(), None);
+    s.kernel = v.kernel;
+    if args.root_moves {
+        s.root_trace = Some(Vec::new());
+    }
+    let out = s.think(obf.position.board, plan, &mut report);
+    let (wall, cpu) = t.read();
+    print_root_moves(s.root_trace.take().unwrap_or_default());
+    (out, wall, cpu, None)
+}
+
+/// `solve [FILE.obf...]`: every position searched with every variant (see the module docs);
 /// exit code 1 if one is wrong.
 fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Evaluator>) {
     let plan = solve_plan(&args);
     let timed = args.move_time.is_some();
-    let (reports, root_moves) = (args.reports, args.root_moves);
-    let kernels = Kernels::or_default(args.kernel);
-    let mut files = args.files;
+    let variants = solve_variants(args.kernel.clone(), &args.threads);
+    let mut files = args.files.clone();
     if files.is_empty() {
         files.push(concat!(env!("CARGO_MANIFEST_DIR"), "/data/fforum-20-39.obf").into());
     }
@@ -358,35 +463,23 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
         positions: 0,
         runs: 0,
         wrong: 0,
-        nodes: 0,
-        time: 0.0,
-        per_kernel: vec![(0, 0.0); kernels.len()],
+        all: vec![Sums::default(); variants.len()],
+        files: Vec::new(),
     };
     for file in &files {
+        let mut per_file = vec![Sums::default(); variants.len()];
         for obf in read_obf(file) {
             totals.positions += 1;
             let n = totals.positions;
-            for j in 0..kernels.len() {
-                // Alternate the order of the kernels from one position to the next.
-                let ki = if n.is_multiple_of(2) {
-                    kernels.len() - 1 - j
+            for j in 0..variants.len() {
+                // Alternate the order of the variants from one position to the next.
+                let vi = if n.is_multiple_of(2) {
+                    variants.len() - 1 - j
                 } else {
                     j
                 };
-                tt.clear();
-                let mut s = Searcher::new(tt.clone(), make_eval(), None);
-                s.kernel = kernels[ki];
-                if root_moves {
-                    s.root_trace = Some(Vec::new());
-                }
-                let t = Stopwatch::start();
-                let out = s.think(obf.position.board, &plan, &mut |info| {
-                    if reports {
-                        print_report(info, t.read().0);
-                    }
-                });
-                let (secs, cpu) = t.read();
-                print_root_moves(s.root_trace.take().unwrap_or_default());
+                let v = variants[vi];
+                let (out, secs, cpu, stats) = solve_one(&obf, v, &tt, &plan, &args, make_eval);
                 let score = out.info.score as i32;
                 let expected = obf.best_score().unwrap_or(score);
                 let move_ok = obf
@@ -397,14 +490,12 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
                 let ok = (timed || score == expected) && (obf.move_scores.is_empty() || move_ok);
                 totals.runs += 1;
                 totals.wrong += usize::from(!ok);
-                totals.nodes += out.info.nodes;
-                totals.time += secs;
-                totals.per_kernel[ki].0 += out.info.nodes;
-                totals.per_kernel[ki].1 += cpu;
-                let label = if kernels.len() > 1 {
-                    format!(" {:<8}", kernels[ki].name())
-                } else {
-                    String::new()
+                totals.all[vi].add(out.info.nodes, secs, cpu, stats);
+                per_file[vi].add(out.info.nodes, secs, cpu, stats);
+                let label = match variants.len() {
+                    1 => String::new(),
+                    _ if args.threads.len() > 1 => format!(" t{:<3}", v.threads),
+                    _ => format!(" {:<8}", v.kernel.name()),
                 };
                 println!(
                     "#{n:<3}{label} {:>2} empties  {:<4} {:+3} (file {:+3}) {:<5} {:8.3} s {:>13} nodes {:>6.1} Mn/s",
@@ -417,13 +508,34 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
                     out.info.nodes,
                     out.info.nodes as f64 / secs.max(1e-9) / 1e6
                 );
+                if let Some(st) = stats {
+                    println!("     {}", counters_line(&st));
+                }
             }
         }
+        totals.files.push((file.clone(), per_file));
     }
-    print_solve_totals(&totals, &kernels);
+    print_solve_totals(&totals, &variants, args.threads.len() > 1);
     if totals.wrong > 0 {
         std::process::exit(1);
     }
+}
+
+/// The counters of a parallel search (or of several, added up) on one line.
+fn counters_line(st: &ParallelStats) -> String {
+    format!(
+        "counters: {} splits offered, {} taken, {} joins, {} moves by helpers; helpers idle {:.1}%, \
+         master waiting {:.1}%; thrown away {:.2}% of the nodes; {} lock waits; busy {:.1} Mn/s per thread",
+        st.offered,
+        st.taken,
+        st.joins,
+        st.helper_moves,
+        100.0 * st.helper_idle_share(),
+        100.0 * st.master_wait_share(),
+        100.0 * st.thrown_nodes as f64 / (st.master_nodes + st.helper_nodes).max(1) as f64,
+        st.lock_waits,
+        st.busy_node_rate() / 1e6,
+    )
 }
 
 /// One report of `solve --reports`: depth@selectivity, score, nodes, seconds, PV.
@@ -451,36 +563,66 @@ fn print_root_moves(trace: Vec<strong::search::RootMoveTrace>) {
     }
 }
 
-/// The totals of `solve`, and with two or more kernels each one's node rate against the first.
-fn print_solve_totals(totals: &SolveTotals, kernels: &[KernelId]) {
-    let total_cpu: f64 = totals.per_kernel.iter().map(|k| k.1).sum();
+/// The totals of `solve`; with two or more kernels each one's node rate against the first;
+/// with a thread sweep, a table per file (time, nodes, node rate, speed-up and efficiency
+/// against the first thread count).
+fn print_solve_totals(totals: &SolveTotals, variants: &[Variant], sweep: bool) {
+    let wall: f64 = totals.all.iter().map(|v| v.wall).sum();
+    let cpu: f64 = totals.all.iter().map(|v| v.cpu).sum();
+    let nodes: u64 = totals.all.iter().map(|v| v.nodes).sum();
     println!(
-        "total: {} positions, {} searches, {} wrong, {:.3} s ({total_cpu:.3} s CPU), {} nodes, {:.1} Mn/s",
+        "total: {} positions, {} searches, {} wrong, {wall:.3} s ({cpu:.3} s CPU), {nodes} nodes, {:.1} Mn/s",
         totals.positions,
         totals.runs,
         totals.wrong,
-        totals.time,
-        totals.nodes,
-        totals.nodes as f64 / totals.time.max(1e-9) / 1e6
+        nodes as f64 / wall.max(1e-9) / 1e6
     );
-    if kernels.len() > 1 {
-        let per_kernel = &totals.per_kernel;
-        let rate = |k: usize| per_kernel[k].0 as f64 / per_kernel[k].1.max(1e-9);
-        for (k, id) in kernels.iter().enumerate() {
+    if sweep {
+        for (file, sums) in &totals.files {
+            print_sweep(file, variants, sums);
+        }
+        if totals.files.len() > 1 {
+            print_sweep(Path::new("all files"), variants, &totals.all);
+        }
+    } else if variants.len() > 1 {
+        let rate = |v: &Sums| v.nodes as f64 / v.cpu.max(1e-9);
+        for (v, sums) in variants.iter().zip(&totals.all) {
             println!(
                 "kernel {:<8} {:8.3} s CPU {:>13} nodes {:6.2} Mn/s, node rate {:.3} x {}",
-                id.name(),
-                per_kernel[k].1,
-                per_kernel[k].0,
-                rate(k) / 1e6,
-                rate(k) / rate(0),
-                kernels[0].name()
+                v.kernel.name(),
+                sums.cpu,
+                sums.nodes,
+                rate(sums) / 1e6,
+                rate(sums) / rate(&totals.all[0]),
+                variants[0].kernel.name()
             );
         }
     }
 }
 
-/// Perft with the inlined generator of `strong::flips` (bulk counting at the last ply).
+/// One file's thread sweep, against its first thread count.
+fn print_sweep(file: &Path, variants: &[Variant], sums: &[Sums]) {
+    println!("{}:", file.display());
+    println!("  threads     time s        nodes   Mn/s  speed-up  efficiency  nodes x");
+    let (base, base_threads) = (&sums[0], variants[0].threads as f64);
+    for (v, s) in variants.iter().zip(sums) {
+        let speed_up = base.wall / s.wall.max(1e-9);
+        println!(
+            "  {:>7} {:>10.3} {:>12} {:>6.1} {:>9.2} {:>11.2} {:>8.3}",
+            v.threads,
+            s.wall,
+            s.nodes,
+            s.nodes as f64 / s.wall.max(1e-9) / 1e6,
+            speed_up,
+            speed_up * base_threads / v.threads as f64,
+            s.nodes as f64 / base.nodes.max(1) as f64,
+        );
+        if let Some(st) = &s.stats {
+            println!("          {}", counters_line(st));
+        }
+    }
+}
+
 fn perft_fast(p: u64, o: u64, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
