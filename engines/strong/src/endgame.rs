@@ -768,8 +768,9 @@ impl Searcher<'_> {
             self.end_order(k, &b, rest, alpha, false, &mut list);
             let mut i = 0;
             while i < list.len() {
-                // Young brothers wait: the first move did not cut off; share the others.
-                if searched == 1 {
+                // Young brothers wait: the first move did not cut off; share the others
+                // (checked at every move, so that a thread idle later still gets some).
+                if searched >= 1 {
                     if let Some(r) =
                         self.split(k, &b, &mut list, i, alpha, alpha + 1, best, best_move)
                     {
@@ -865,8 +866,8 @@ impl Searcher<'_> {
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
-            if i == 1 {
-                if let Some(r) = self.split(k, &b, &mut list, 1, alpha, beta, best, best_move) {
+            if i >= 1 {
+                if let Some(r) = self.split(k, &b, &mut list, i, alpha, beta, best, best_move) {
                     (best, best_move) = r;
                     if self.aborted {
                         self.give_list(list);

@@ -1,25 +1,39 @@
 //! Young Brothers Wait (YBWC) for the exact solver: a node's remaining moves are shared with
-//! idle helper threads once its first move has been searched (and, at a null-window node,
-//! has not already cut off).
+//! idle threads once its first move has been searched (and, at a null-window node, has not
+//! already cut off).
 //!
 //! The idea: the first move of a well-ordered node either cuts off (then splitting would have
 //! wasted work) or establishes the bound the other moves are searched against; after it, the
 //! other moves ("young brothers") are independent null-window searches, and can run in
-//! parallel with little wasted work. A node with at least [`SPLIT_EMPTIES`] empties and at
-//! least two moves left becomes a [`SplitPoint`] when a helper is idle: the thread that owns
-//! the node (the master) posts it to the [`HelperPool`], every thread that joins (the master
-//! included) takes the next untried move from a shared counter, and a result that cuts off
-//! raises the split point's flag, which makes every other thread there abandon its move at
-//! its next poll. The master leaves the split point when no thread is working on it any more,
-//! with the node's best score and move.
+//! parallel with little wasted work.
 //!
-//! A master searching one of its split point's moves may split again deeper down when a
-//! helper has become idle (a helper that finds no more moves at one split point joins the
-//! next). Helpers never split themselves. All threads share the transposition table. Only the
-//! master's node count is checked against a node limit; the helpers' nodes are added up after
-//! the search. Helpers have no clock of their own: the master's limits stop them through the
-//! cutoff flags; a helper that sees the host's stop flag first marks the split point stopped,
-//! so the master never takes a result with a dropped move for a complete one.
+//! - **Split points.** A node with at least [`SPLIT_EMPTIES`] empties and at least two moves
+//!   left becomes a [`SplitPoint`] when a thread could take its moves: the thread that owns the
+//!   node (its master) adds it to the [`HelperPool`]'s offers, every thread that joins (the
+//!   master included) takes the next untried move from a shared counter, and a result that
+//!   cuts off raises the split point's flag, which makes every other thread there abandon its
+//!   move at its next poll. A node is checked before each of its moves after the first, so a
+//!   node on a thread's path can still be split when a thread becomes idle later.
+//! - **Every thread splits.** A thread searching a move of someone else's split point splits
+//!   nodes below it just as the master does; an idle thread joins the open offer with the most
+//!   empties (the largest work).
+//! - **Helpful masters.** A master whose split point has no move left, while other threads
+//!   still search its moves, does not wait idle: it joins split points made below its own
+//!   (made by the threads it waits for, whose work it thereby speeds up), and only spins when
+//!   there is none. It may only join those: anything else could still be running when its own
+//!   split point is done, and the master must return to its node then.
+//! - **Idle threads** spin on the pool's offer counter for [`SPIN`] before they sleep on a
+//!   condition variable, so that handing over work costs a cache line, not a wake-up.
+//!
+//! All threads share the transposition table. Only the master thread's node count is checked
+//! against a node limit; the other threads' nodes are added up after the search. Threads have
+//! no clock of their own: the master's limits stop them through the cutoff flags; a thread that
+//! sees the host's stop flag while at someone else's split point marks it stopped, so its
+//! master never takes a result with a dropped move for a complete one.
+//!
+//! [`HelperPool::counting`] makes a pool that counts what its threads do ([`ParallelStats`],
+//! `strong-bench solve --threads N --counters`): counted per split point, per move handed out
+//! and per wait, never per node.
 
 use crate::eval::Evaluator;
 use crate::kernel::{with_kernel, Kernel};
@@ -34,21 +48,23 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
 /// Nodes with fewer empties are searched by one thread: their subtrees are too small to pay for
-/// the hand-over (measured on FFO #20-#39, see `docs/measurements.md`).
+/// the hand-over (measured on FFO #20-#39 and #40-#49, see `docs/measurements.md`).
 pub const SPLIT_EMPTIES: u32 = 12;
 
-/// What the threads of one parallel solve did, counted when the pool was made by
-/// [`HelperPool::counting`]: per split point, per move handed out and per wait, never per
-/// node, so that counting leaves the search as it is.
+/// How long an idle thread watches the offers before it sleeps.
+const SPIN: Duration = Duration::from_micros(100);
+
+/// What the threads of one parallel solve did (see [`ParallelStats`] for each field).
 #[derive(Default)]
 struct Counters {
     offered: AtomicU64,
     taken: AtomicU64,
     joins: AtomicU64,
+    master_joins: AtomicU64,
     helper_moves: AtomicU64,
     thrown_nodes: AtomicU64,
-    helper_busy_ns: AtomicU64,
-    master_wait_ns: AtomicU64,
+    pool_wait_ns: AtomicU64,
+    split_wait_ns: AtomicU64,
     lock_waits: AtomicU64,
 }
 
@@ -59,25 +75,27 @@ pub struct ParallelStats {
     pub threads: usize,
     /// Wall time of the solve.
     pub wall: Duration,
-    /// Split points offered to idle threads.
+    /// Split points offered.
     pub offered: u64,
-    /// Split points of which another thread than the master searched at least one move.
+    /// Split points of which a thread other than their master searched at least one move.
     pub taken: u64,
     /// Times a thread joined a split point it does not own.
     pub joins: u64,
+    /// Of those, joins by a master waiting at the end of its own split point.
+    pub master_joins: u64,
     /// Moves searched by threads at split points they do not own.
     pub helper_moves: u64,
-    /// Nodes of the master thread.
+    /// Nodes of the thread that runs the search (the root's master).
     pub master_nodes: u64,
     /// Nodes of the other threads.
     pub helper_nodes: u64,
     /// Nodes of moves whose result no longer counted: abandoned after a cutoff at their split
     /// point, or finished after another thread's move had cut it off.
     pub thrown_nodes: u64,
-    /// Time the other threads spent searching, added up.
-    pub helper_busy: Duration,
-    /// Time the master spent at the end of its split points, waiting for the other threads.
-    pub master_wait: Duration,
+    /// Time threads spent in the pool without a split point to join, added up.
+    pub pool_wait: Duration,
+    /// Time masters spent at the end of their split points with nothing to help, added up.
+    pub split_wait: Duration,
     /// Lock acquisitions (the pool's, the split points') that found the lock held.
     pub lock_waits: u64,
 }
@@ -91,36 +109,39 @@ impl ParallelStats {
             offered: self.offered + o.offered,
             taken: self.taken + o.taken,
             joins: self.joins + o.joins,
+            master_joins: self.master_joins + o.master_joins,
             helper_moves: self.helper_moves + o.helper_moves,
             master_nodes: self.master_nodes + o.master_nodes,
             helper_nodes: self.helper_nodes + o.helper_nodes,
             thrown_nodes: self.thrown_nodes + o.thrown_nodes,
-            helper_busy: self.helper_busy + o.helper_busy,
-            master_wait: self.master_wait + o.master_wait,
+            pool_wait: self.pool_wait + o.pool_wait,
+            split_wait: self.split_wait + o.split_wait,
             lock_waits: self.lock_waits + o.lock_waits,
         }
     }
 
-    /// Share of the other threads' time (wall time each) spent without a move to search.
+    /// Thread time of the solve: wall time times threads.
+    fn thread_time(&self) -> f64 {
+        self.wall.as_secs_f64() * self.threads as f64
+    }
+
+    /// Share of the helper threads' time (wall time each) spent in the pool without work.
     pub fn helper_idle_share(&self) -> f64 {
-        let helpers = self.threads.saturating_sub(1) as f64;
-        let total = self.wall.as_secs_f64() * helpers;
-        if total <= 0.0 {
-            return 0.0;
-        }
-        (1.0 - self.helper_busy.as_secs_f64() / total).max(0.0)
+        let total = self.wall.as_secs_f64() * self.threads.saturating_sub(1) as f64;
+        self.pool_wait.as_secs_f64() / total.max(1e-9)
     }
 
-    /// Share of the master's wall time spent waiting for other threads at its split points.
-    pub fn master_wait_share(&self) -> f64 {
-        self.master_wait.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
+    /// Share of all threads' time spent by masters waiting with nothing to help.
+    pub fn split_wait_share(&self) -> f64 {
+        self.split_wait.as_secs_f64() / self.thread_time().max(1e-9)
     }
 
-    /// Nodes per second of a thread while it searches: the master's over its time not waiting,
-    /// the others' over their busy time. Below one thread's rate, the difference is what the
-    /// threads cost each other in the shared table, caches and memory.
+    /// Nodes per second of a thread while it searches (thread time less both kinds of
+    /// waiting). Below one thread's rate, the difference is what the threads cost each other
+    /// in the shared table, caches and memory bandwidth.
     pub fn busy_node_rate(&self) -> f64 {
-        let busy = (self.wall.saturating_sub(self.master_wait) + self.helper_busy).as_secs_f64();
+        let waits = (self.pool_wait + self.split_wait).as_secs_f64();
+        let busy = self.thread_time() - waits;
         (self.master_nodes + self.helper_nodes) as f64 / busy.max(1e-9)
     }
 }
@@ -158,30 +179,61 @@ pub struct SplitPoint {
     pv: bool,
     bounds: Mutex<Bounds>,
     /// Raised by a cutoff (or by the master when it must stop): every thread here stops.
-    cutoff: Arc<AtomicBool>,
-    /// Threads searching a move of this split point.
+    cutoff: AtomicBool,
+    /// Threads searching a move of this split point, the master included until its last move.
     working: AtomicUsize,
-    /// A helper had to stop for good (the host's stop flag) and dropped the move it held: the
+    /// A thread had to stop for good (the host's stop flag) and dropped the move it held: the
     /// master must not take the split point's result as complete, and stops too.
     stopped: AtomicBool,
     /// The master's selective-endgame level: every thread here searches with it.
     end_selectivity: Option<usize>,
     /// Moves searched here by threads other than the master.
     helper_moves: AtomicUsize,
+    /// The split point the master was searching a move of when it made this one (the nearest
+    /// enclosing one), if any.
+    parent: Option<Arc<SplitPoint>>,
+    /// The master has no move left here and waits for the other threads: it helps at split
+    /// points below this one, so threads working here split for it.
+    master_waiting: AtomicBool,
 }
 
 impl SplitPoint {
     fn open(&self) -> bool {
-        self.next.load(Ordering::Acquire) < self.moves.len() && !self.cutoff.load(Ordering::Acquire)
+        self.next.load(Ordering::Acquire) < self.moves.len() && !self.cut_off()
+    }
+
+    /// Whether a cutoff (or a stop) ended the work here.
+    #[inline]
+    pub(crate) fn cut_off(&self) -> bool {
+        self.cutoff.load(Ordering::Acquire)
+    }
+
+    /// Whether `ancestor` encloses this split point.
+    fn descends_from(&self, ancestor: &SplitPoint) -> bool {
+        let mut p = self.parent.as_deref();
+        while let Some(sp) = p {
+            if std::ptr::eq(sp, ancestor) {
+                return true;
+            }
+            p = sp.parent.as_deref();
+        }
+        false
     }
 }
 
-/// The helper threads' meeting place: at most one split point is offered at a time.
+/// The threads' meeting place: the split points on offer, and the idle threads.
 #[derive(Default)]
 pub struct HelperPool {
-    offered: Mutex<Option<Arc<SplitPoint>>>,
+    offered: Mutex<Vec<Arc<SplitPoint>>>,
+    /// Raised at every offer: idle threads watch it.
+    offers: AtomicU64,
     wake: Condvar,
+    /// Threads asleep on `wake` (changed under the `offered` lock).
+    sleeping: AtomicUsize,
+    /// Threads in the pool without work.
     idle: AtomicUsize,
+    /// Masters waiting at the end of a split point (see [`SplitPoint::master_waiting`]).
+    waiting_masters: AtomicUsize,
     quit: AtomicBool,
     /// `Some` when the pool counts what its threads do.
     counters: Option<Counters>,
@@ -207,12 +259,30 @@ impl HelperPool {
         }
     }
 
+    /// A clock started when counting.
+    #[inline]
+    fn clock(&self) -> Option<Instant> {
+        self.counters.as_ref().map(|_| Instant::now())
+    }
+
     /// A lock of the pool or of one of its split points, counting waits when counting.
     fn lock<'m, T>(&self, m: &'m Mutex<T>) -> MutexGuard<'m, T> {
         match &self.counters {
             Some(c) => lock_counting(m, &c.lock_waits),
             None => m.lock().expect("parallel search lock"),
         }
+    }
+
+    /// Whether a thread working in `splits` (its split points, innermost last) should offer
+    /// its node: a thread is idle in the pool, or the master of one of those split points
+    /// waits for work below it.
+    #[inline]
+    fn wants_work(&self, splits: &[Arc<SplitPoint>]) -> bool {
+        self.idle.load(Ordering::Relaxed) > 0
+            || (self.waiting_masters.load(Ordering::Relaxed) > 0
+                && splits
+                    .iter()
+                    .any(|sp| sp.master_waiting.load(Ordering::Relaxed)))
     }
 
     /// The counters so far, with the figures the caller knows (threads, wall time, nodes);
@@ -232,72 +302,143 @@ impl HelperPool {
             offered: get(&c.offered),
             taken: get(&c.taken),
             joins: get(&c.joins),
+            master_joins: get(&c.master_joins),
             helper_moves: get(&c.helper_moves),
             master_nodes,
             helper_nodes,
             thrown_nodes: get(&c.thrown_nodes),
-            helper_busy: Duration::from_nanos(get(&c.helper_busy_ns)),
-            master_wait: Duration::from_nanos(get(&c.master_wait_ns)),
+            pool_wait: Duration::from_nanos(get(&c.pool_wait_ns)),
+            split_wait: Duration::from_nanos(get(&c.split_wait_ns)),
             lock_waits: get(&c.lock_waits),
         })
     }
 
-    /// Whether a helper is waiting for work.
-    #[inline]
-    pub fn has_idle(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0
-    }
-
-    /// Release the helpers: [`HelperPool::serve`] returns.
+    /// Release the threads: [`HelperPool::serve`] returns.
     pub fn close(&self) {
         self.quit.store(true, Ordering::Release);
-        let _guard = self.offered.lock().expect("pool lock");
+        let _guard = self.lock(&self.offered);
         self.wake.notify_all();
     }
 
+    /// Offer `sp`, waking the sleeping threads.
+    fn offer(&self, sp: &Arc<SplitPoint>) {
+        let mut offered = self.lock(&self.offered);
+        offered.push(sp.clone());
+        self.offers.fetch_add(1, Ordering::Release);
+        if self.sleeping.load(Ordering::Relaxed) > 0 {
+            self.wake.notify_all();
+        }
+        drop(offered);
+        self.count(|c| &c.offered, 1);
+    }
+
+    /// Take `sp` off the offers.
+    fn withdraw(&self, sp: &Arc<SplitPoint>) {
+        self.lock(&self.offered).retain(|o| !Arc::ptr_eq(o, sp));
+    }
+
+    /// Join the open offer with the most empties among those `eligible` accepts. Joined under
+    /// the pool's lock: a master withdraws its offer under it too, and then waits for
+    /// `working` to fall to zero, so it never misses a thread that joined.
+    fn join(
+        &self,
+        offered: &[Arc<SplitPoint>],
+        eligible: impl Fn(&SplitPoint) -> bool,
+    ) -> Option<Arc<SplitPoint>> {
+        let sp = offered
+            .iter()
+            .filter(|sp| sp.open() && eligible(sp))
+            .max_by_key(|sp| sp.board.empties())?;
+        sp.working.fetch_add(1, Ordering::AcqRel);
+        self.count(|c| &c.joins, 1);
+        Some(sp.clone())
+    }
+
+    /// Join an offer `eligible` accepts, if the offers changed since `seen` (updated).
+    fn join_if_new(
+        &self,
+        seen: &mut u64,
+        eligible: impl Fn(&SplitPoint) -> bool,
+    ) -> Option<Arc<SplitPoint>> {
+        let now = self.offers.load(Ordering::Acquire);
+        if now == *seen {
+            return None;
+        }
+        *seen = now;
+        let offered = self.lock(&self.offered);
+        self.join(&offered, eligible)
+    }
+
+    /// An idle thread's wait for a split point: spinning on the offers for [`SPIN`], then
+    /// asleep until one comes; `None` once the pool is closed.
+    fn wait_for_work(&self) -> Option<Arc<SplitPoint>> {
+        let clock = self.clock();
+        self.idle.fetch_add(1, Ordering::Relaxed);
+        let mut seen = u64::MAX;
+        let found = 'wait: loop {
+            let spin_from = Instant::now();
+            while spin_from.elapsed() < SPIN {
+                if self.quit.load(Ordering::Acquire) {
+                    break 'wait None;
+                }
+                if let Some(sp) = self.join_if_new(&mut seen, |_| true) {
+                    break 'wait Some(sp);
+                }
+                for _ in 0..64 {
+                    std::hint::spin_loop();
+                }
+            }
+            let mut offered = self.lock(&self.offered);
+            if self.quit.load(Ordering::Acquire) {
+                break None;
+            }
+            if let Some(sp) = self.join(&offered, |_| true) {
+                break Some(sp);
+            }
+            seen = self.offers.load(Ordering::Acquire);
+            self.sleeping.fetch_add(1, Ordering::Relaxed);
+            offered = self
+                .wake
+                .wait_timeout(offered, Duration::from_millis(5))
+                .expect("pool lock")
+                .0;
+            self.sleeping.fetch_sub(1, Ordering::Relaxed);
+            if let Some(sp) = self.join(&offered, |_| true) {
+                break Some(sp);
+            }
+        };
+        self.idle.fetch_sub(1, Ordering::Relaxed);
+        if let Some(t) = clock {
+            self.count(|c| &c.pool_wait_ns, t.elapsed().as_nanos() as u64);
+        }
+        found
+    }
+
     /// A helper thread's life: wait for a split point, work on it, wait again, until closed.
-    pub fn serve(&self, s: &mut Searcher) {
-        loop {
-            let sp = {
-                let mut offered = self.lock(&self.offered);
-                self.idle.fetch_add(1, Ordering::Relaxed);
-                loop {
-                    if self.quit.load(Ordering::Acquire) {
-                        self.idle.fetch_sub(1, Ordering::Relaxed);
-                        return;
-                    }
-                    if let Some(sp) = offered.as_ref().filter(|sp| sp.open()) {
-                        // Joined under the lock: the master withdraws the offer under it too,
-                        // and then waits for `working` to fall to zero.
-                        sp.working.fetch_add(1, Ordering::AcqRel);
-                        break sp.clone();
-                    }
-                    offered = self
-                        .wake
-                        .wait_timeout(offered, Duration::from_millis(5))
-                        .expect("pool lock")
-                        .0;
-                }
-            };
-            self.idle.fetch_sub(1, Ordering::Relaxed);
-            // Leaves the split point even if the search panics, so the master never waits
-            // for a thread that is gone.
-            let _leave = Leave(&sp);
-            if !s.global_stop {
-                s.aborted = false;
-                self.count(|c| &c.joins, 1);
-                let busy = self.counters.as_ref().map(|_| Instant::now());
-                with_kernel!(s.kernel, k => s.work_on(k, self, &sp, false));
-                if let Some(t) = busy {
-                    self.count(|c| &c.helper_busy_ns, t.elapsed().as_nanos() as u64);
-                }
-            }
-            if s.global_stop {
-                // Stopped for good (before joining, or in the move it held): the split point's
-                // result is incomplete; the master learns it and stops too.
-                sp.stopped.store(true, Ordering::Release);
-                sp.cutoff.store(true, Ordering::Release);
-            }
+    pub fn serve<'p>(&'p self, s: &mut Searcher<'p>) {
+        s.pool = Some(self);
+        while let Some(sp) = self.wait_for_work() {
+            self.help(s, &sp);
+        }
+    }
+
+    /// Search moves of `sp`, which `s` joined but does not own, and leave it.
+    fn help(&self, s: &mut Searcher, sp: &Arc<SplitPoint>) {
+        // Leaves the split point even if the search panics, so the master never waits for a
+        // thread that is gone.
+        let _leave = Leave(sp);
+        let was_aborted = s.aborted;
+        if !s.global_stop {
+            s.aborted = false;
+            with_kernel!(s.kernel, k => s.work_on(k, self, sp, false));
+        }
+        if s.global_stop {
+            // Stopped for good (before joining, or in the move it held): the split point's
+            // result is incomplete; the master learns it and stops too.
+            sp.stopped.store(true, Ordering::Release);
+            sp.cutoff.store(true, Ordering::Release);
+        } else {
+            s.aborted = was_aborted || s.aborted;
         }
     }
 }
@@ -322,11 +463,12 @@ impl Drop for CloseOnDrop<'_> {
 }
 
 impl Searcher<'_> {
-    /// Search the moves `list[from..]` of `b` together with the idle helpers, if there is one
-    /// and the node is large enough; `None` when not split (the caller goes on alone). On
+    /// Search the moves `list[from..]` of `b` together with other threads, if one would take
+    /// them and the node is large enough; `None` when not split (the caller goes on alone). On
     /// return the node's best score and move so far are merged with the split point's; after
     /// a global stop `self.aborted` is set as usual.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn split<K: Kernel>(
         &mut self,
         k: K,
@@ -339,7 +481,7 @@ impl Searcher<'_> {
         best_move: u8,
     ) -> Option<(i32, u8)> {
         let pool = self.pool?;
-        if list.len() < from + 2 || b.empties() < SPLIT_EMPTIES || !pool.has_idle() {
+        if list.len() < from + 2 || b.empties() < SPLIT_EMPTIES || !pool.wants_work(&self.splits) {
             return None;
         }
         list[from..].sort_by_key(|e| -e.key);
@@ -354,50 +496,72 @@ impl Searcher<'_> {
                 best,
                 best_move,
             }),
-            cutoff: Arc::new(AtomicBool::new(false)),
+            cutoff: AtomicBool::new(false),
             working: AtomicUsize::new(1), // the master
             stopped: AtomicBool::new(false),
             end_selectivity: self.end_selectivity,
             helper_moves: AtomicUsize::new(0),
+            parent: self.splits.last().cloned(),
+            master_waiting: AtomicBool::new(false),
         });
-        pool.count(|c| &c.offered, 1);
-        // A split inside one of this master's split points replaces the offer for its
-        // duration; the enclosing split point is offered again afterwards (it may still have
-        // moves for a helper that becomes idle).
-        let enclosing = {
-            let mut offered = pool.lock(&pool.offered);
-            let enclosing = offered.replace(sp.clone());
-            pool.wake.notify_all();
-            enclosing
-        };
+        pool.offer(&sp);
         self.work_on(k, pool, &sp, true);
-        {
-            let mut offered = pool.lock(&pool.offered);
-            *offered = enclosing;
-            pool.wake.notify_all();
-        }
         if self.aborted {
-            // A global stop: release the helpers at once.
+            // A global stop, or a cutoff above: release the other threads at once.
             sp.cutoff.store(true, Ordering::Release);
         }
+        pool.withdraw(&sp);
         sp.working.fetch_sub(1, Ordering::AcqRel);
-        let waiting = pool.counters.as_ref().map(|_| Instant::now());
-        while sp.working.load(Ordering::Acquire) > 0 {
-            std::thread::yield_now();
-        }
-        if let Some(t) = waiting {
-            pool.count(|c| &c.master_wait_ns, t.elapsed().as_nanos() as u64);
-        }
+        self.wait_helping(pool, &sp);
         if sp.helper_moves.load(Ordering::Relaxed) > 0 {
             pool.count(|c| &c.taken, 1);
         }
         if sp.stopped.load(Ordering::Acquire) {
-            // A helper dropped a move: the result is incomplete, and the search is stopping.
+            // A thread dropped a move: the result is incomplete, and the search is stopping.
             self.global_stop = true;
             self.aborted = true;
         }
         let r = *pool.lock(&sp.bounds);
         Some((r.best, r.best_move))
+    }
+
+    /// The end of the master's work at `sp`: until no other thread works there, join the
+    /// split points they offer below it (see the module docs), or spin.
+    fn wait_helping(&mut self, pool: &HelperPool, sp: &Arc<SplitPoint>) {
+        if sp.working.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        sp.master_waiting.store(true, Ordering::Relaxed);
+        pool.waiting_masters.fetch_add(1, Ordering::Relaxed);
+        let mut seen = u64::MAX;
+        let mut waited = Duration::ZERO;
+        let mut clock = pool.clock();
+        while sp.working.load(Ordering::Acquire) > 0 {
+            let below = if self.aborted {
+                None
+            } else {
+                pool.join_if_new(&mut seen, |o| o.descends_from(sp))
+            };
+            if let Some(below) = below {
+                if let Some(t) = clock {
+                    waited += t.elapsed();
+                }
+                pool.count(|c| &c.master_joins, 1);
+                pool.help(self, &below);
+                if self.global_stop {
+                    sp.cutoff.store(true, Ordering::Release);
+                }
+                clock = pool.clock();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        if let Some(t) = clock {
+            waited += t.elapsed();
+        }
+        pool.waiting_masters.fetch_sub(1, Ordering::Relaxed);
+        sp.master_waiting.store(false, Ordering::Relaxed);
+        pool.count(|c| &c.split_wait_ns, waited.as_nanos() as u64);
     }
 
     /// One young brother `x` (flipping `f`) of `sp`: a null-window search against the split
@@ -431,12 +595,12 @@ impl Searcher<'_> {
         &mut self,
         k: K,
         pool: &HelperPool,
-        sp: &SplitPoint,
+        sp: &Arc<SplitPoint>,
         master: bool,
     ) {
-        self.cutoffs.push(sp.cutoff.clone());
-        self.end_selectivity = sp.end_selectivity;
-        while !sp.cutoff.load(Ordering::Acquire) {
+        self.splits.push(sp.clone());
+        let end_selectivity = std::mem::replace(&mut self.end_selectivity, sp.end_selectivity);
+        while !sp.cut_off() {
             let i = sp.next.fetch_add(1, Ordering::AcqRel);
             let Some(&(x, f)) = sp.moves.get(i) else {
                 break;
@@ -447,7 +611,7 @@ impl Searcher<'_> {
             }
             let before = self.nodes;
             let v = self.search_brother(k, pool, sp, x, f);
-            if self.aborted || sp.cutoff.load(Ordering::Acquire) {
+            if self.aborted || sp.cut_off() {
                 // Abandoned, or finished after another move cut the split point off.
                 pool.count(|c| &c.thrown_nodes, self.nodes - before);
                 break;
@@ -465,10 +629,11 @@ impl Searcher<'_> {
                 }
             }
         }
-        self.cutoffs.pop();
+        self.end_selectivity = end_selectivity;
+        self.splits.pop();
         // A cutoff here ends only this split point's work; a global stop, or a cutoff of an
         // enclosing split point, keeps the search unwinding.
-        self.aborted = self.global_stop || self.cutoffs.iter().any(|c| c.load(Ordering::Acquire));
+        self.aborted = self.global_stop || self.splits.iter().any(|sp| sp.cut_off());
     }
 }
 

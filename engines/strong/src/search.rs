@@ -12,7 +12,7 @@ use crate::eval::Evaluator;
 use crate::kernel::{default_kernel, with_kernel, KernelId};
 use crate::mpc::{END_MPC_MIN_EMPTIES, SELECTIVITY};
 use crate::ordering::MoveEntry;
-use crate::parallel::HelperPool;
+use crate::parallel::{HelperPool, SplitPoint};
 use crate::score::{to_discs, END_INF, MID_INF, SCALE};
 use crate::time::{extended_soft, Plan};
 use crate::tt::{hash, LocalTable, Tt, TtData, LOCAL_TABLE_BITS, NO_MOVE};
@@ -59,10 +59,11 @@ pub struct Searcher<'a> {
     /// diversify, do not age the table, and also stop when `halt` is raised.
     pub helper: usize,
     pub halt: Option<&'a AtomicBool>,
-    /// YBWC helpers of the exact solver (the master thread only; see [`crate::parallel`]).
+    /// The YBWC pool of the exact solver's threads (see [`crate::parallel`]), if several.
     pub pool: Option<&'a HelperPool>,
-    /// Cutoff flags of the split points this thread is working in, innermost last.
-    pub(crate) cutoffs: Vec<Arc<AtomicBool>>,
+    /// The split points this thread is searching moves of, innermost last (their cutoff
+    /// flags abort its search).
+    pub(crate) splits: Vec<Arc<SplitPoint>>,
     /// The search must stop for good (stop flag, time, node limit, halt), as opposed to a
     /// cutoff at a split point.
     pub(crate) global_stop: bool,
@@ -125,7 +126,7 @@ impl<'a> Searcher<'a> {
             helper: 0,
             halt: None,
             pool: None,
-            cutoffs: Vec::new(),
+            splits: Vec::new(),
             global_stop: false,
             mpc: Some(SELECTIVITY[DEFAULT_SELECTIVITY].0),
             selectivity: SELECTIVITY[DEFAULT_SELECTIVITY].1,
@@ -163,7 +164,7 @@ impl<'a> Searcher<'a> {
         if out_of_time || stopped || self.nodes >= self.node_limit {
             self.global_stop = true;
         }
-        self.aborted = self.global_stop || self.cutoffs.iter().any(|c| c.load(Ordering::Acquire));
+        self.aborted = self.global_stop || self.splits.iter().any(|sp| sp.cut_off());
         self.next_poll = (self.nodes + POLL_INTERVAL).min(self.node_limit.max(self.nodes + 1));
     }
 

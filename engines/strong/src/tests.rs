@@ -840,3 +840,48 @@ fn hash_collision_of_the_first_version_no_longer_misleads_the_solver() {
         check_nws(s.end_nws(b, alpha), alpha, -32, &b);
     }
 }
+
+/// Four threads on FFO positions: every score exact, and the parts of YBWC beyond one helper
+/// at work: threads that are not the root's master split (their split points are taken), and
+/// masters waiting at their split points join split points below them.
+#[test]
+fn ybwc_with_four_threads_is_exact_and_every_thread_splits() {
+    use crate::parallel::SolveTeam;
+    let lines = ffo("fforum-20-39.obf");
+    let count = if cfg!(debug_assertions) { 1 } else { 12 };
+    let (mut master_joins, mut taken, mut helper_nodes) = (0, 0, 0);
+    for (i, l) in lines.iter().enumerate().take(count) {
+        let team = SolveTeam {
+            threads: 4,
+            tt: Arc::new(Tt::new(16)),
+            ctx: None,
+            counting: true,
+        };
+        let evaluator = || crate::eval::EvalSource::trained("").unwrap().evaluator();
+        let (out, stats) = team.think(
+            l.position.board,
+            &Plan::solve(),
+            evaluator,
+            &|_| {},
+            &mut |_| {},
+        );
+        assert_eq!(
+            Some(out.info.score as i32),
+            l.best_score(),
+            "FFO #{}",
+            20 + i
+        );
+        let stats = stats.expect("a counting team counts");
+        helper_nodes += stats.helper_nodes;
+        master_joins += stats.master_joins;
+        taken += stats.taken;
+    }
+    assert!(helper_nodes > 0, "the helpers never searched");
+    assert!(taken > 0, "no split point was taken");
+    if !cfg!(debug_assertions) {
+        assert!(
+            master_joins > 0,
+            "no waiting master ever helped below its split point"
+        );
+    }
+}

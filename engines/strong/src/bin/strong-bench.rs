@@ -524,14 +524,15 @@ fn solve_files(args: SolveArgs, hash: usize, make_eval: &dyn Fn() -> Box<dyn Eva
 /// The counters of a parallel search (or of several, added up) on one line.
 fn counters_line(st: &ParallelStats) -> String {
     format!(
-        "counters: {} splits offered, {} taken, {} joins, {} moves by helpers; helpers idle {:.1}%, \
-         master waiting {:.1}%; thrown away {:.2}% of the nodes; {} lock waits; busy {:.1} Mn/s per thread",
+        "counters: {} splits offered, {} taken, {} joins ({} by waiting masters), {} moves by helpers; helpers idle {:.1}%, \
+         masters waiting {:.1}%; thrown away {:.2}% of the nodes; {} lock waits; busy {:.1} Mn/s per thread",
         st.offered,
         st.taken,
         st.joins,
+        st.master_joins,
         st.helper_moves,
         100.0 * st.helper_idle_share(),
-        100.0 * st.master_wait_share(),
+        100.0 * st.split_wait_share(),
         100.0 * st.thrown_nodes as f64 / (st.master_nodes + st.helper_nodes).max(1) as f64,
         st.lock_waits,
         st.busy_node_rate() / 1e6,
