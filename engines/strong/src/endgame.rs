@@ -770,7 +770,7 @@ impl Searcher<'_> {
             while i < list.len() {
                 // Young brothers wait: the first move did not cut off; share the others
                 // (checked at every move, so that a thread idle later still gets some).
-                if searched >= 1 {
+                if searched >= 1 && self.pool.is_some() {
                     if let Some(r) =
                         self.split(k, &b, &mut list, i, alpha, alpha + 1, best, best_move)
                     {
@@ -866,7 +866,7 @@ impl Searcher<'_> {
         let mut best = -END_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
-            if i >= 1 {
+            if i >= 1 && self.pool.is_some() {
                 if let Some(r) = self.split(k, &b, &mut list, i, alpha, beta, best, best_move) {
                     (best, best_move) = r;
                     if self.aborted {

@@ -468,7 +468,7 @@ impl Searcher<'_> {
     /// return the node's best score and move so far are merged with the split point's; after
     /// a global stop `self.aborted` is set as usual.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(never)]
     pub(crate) fn split<K: Kernel>(
         &mut self,
         k: K,
