@@ -772,7 +772,7 @@ impl Searcher<'_> {
                 // (checked at every move, so that a thread idle later still gets some).
                 if searched >= 1 && self.pool.is_some() {
                     if let Some(r) =
-                        self.split(k, &b, &mut list, i, alpha, alpha + 1, best, best_move)
+                        self.split(k, &b, &mut list, i, None, alpha, alpha + 1, best, best_move)
                     {
                         (best, best_move) = r;
                         break;
@@ -867,7 +867,8 @@ impl Searcher<'_> {
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
             if i >= 1 && self.pool.is_some() {
-                if let Some(r) = self.split(k, &b, &mut list, i, alpha, beta, best, best_move) {
+                if let Some(r) = self.split(k, &b, &mut list, i, None, alpha, beta, best, best_move)
+                {
                     (best, best_move) = r;
                     if self.aborted {
                         self.give_list(list);

@@ -56,9 +56,9 @@
 //! The search core is usable without the ABI: build a [`search::Searcher`] (see
 //! `src/bin/strong-bench.rs`).
 //!
-//! Options: `Hash` (MiB, default 64), `Threads` (1..=64: an exact solve splits its nodes among
-//! the threads, Young Brothers Wait ([`parallel`]); other searches use Lazy SMP, helper
-//! threads searching the same position through the shared table), `Level` (0 = use the host's limits; L > 0: midgame depth L and exact solve
+//! Options: `Hash` (MiB, default 64), `Threads` (1..=64: the midgame search and the solver
+//! split their nodes among the threads, Young Brothers Wait ([`parallel`]), through the shared
+//! table), `Level` (0 = use the host's limits; L > 0: midgame depth L and exact solve
 //! at 2 L empties, like Edax's levels), `Selectivity` (midgame Multi-ProbCut level, 0-4 =
 //! t of 1.1-3.3 standard deviations, 5 = off; default 1), `TimeShare` (fraction of the time budget used),
 //! `Eval` (`trained`, the default: the pattern evaluation of [`pattern`]; `simple`: the
@@ -91,7 +91,6 @@ use othello_sdk::{
     Engine, Metadata, OptionSpec, OptionValue, SearchContext, SearchOutcome, SearchRequest,
 };
 use search::Searcher;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tt::Tt;
 
@@ -133,9 +132,9 @@ impl Strong {
         }
     }
 
-    /// An exact solve with YBWC helpers (see [`parallel`]): the helpers wait in the pool until
-    /// the master's solver offers them young brothers.
-    fn solve_in_parallel(
+    /// A search with YBWC helpers (see [`parallel`]): the helpers wait in the pool until the
+    /// master's midgame search or solver offers them young brothers.
+    fn search_in_parallel(
         &self,
         board: othello_sdk::board::Board,
         plan: &time::Plan,
@@ -143,7 +142,7 @@ impl Strong {
         ctx: &SearchContext,
     ) -> SearchOutcome {
         let selectivity = self.selectivity;
-        let team = parallel::SolveTeam {
+        let team = parallel::SearchTeam {
             threads: self.threads,
             tt,
             ctx: Some(ctx),
@@ -178,7 +177,7 @@ impl Engine for Strong {
                 1,
                 1,
                 64,
-                "search threads (YBWC in exact solves, Lazy SMP otherwise; shared table)",
+                "search threads (Young Brothers Wait in the midgame and the solver; shared table)",
             ),
             OptionSpec::int(
                 "Level",
@@ -287,43 +286,7 @@ impl Engine for Strong {
             s.set_selectivity(self.selectivity);
             return s.think(board, &plan, &mut |info| ctx.report(info));
         }
-        if board.empties() <= plan.solve_empties {
-            return self.solve_in_parallel(board, &plan, tt, ctx);
-        }
-        // Lazy SMP: helpers search the same position with the shared table (each with its
-        // root order rotated) until the main thread is done; only the main thread's result
-        // and reports count. Nodes of all threads are added up.
-        let halt = AtomicBool::new(false);
-        let selectivity = self.selectivity;
-        let helper_plan = time::Plan {
-            node_limit: None,
-            ..plan
-        };
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..self.threads)
-                .map(|i| {
-                    let tt = tt.clone();
-                    let (halt, helper_plan) = (&halt, &helper_plan);
-                    let eval = self.evaluator();
-                    scope.spawn(move || {
-                        let mut s = Searcher::new(tt, eval, Some(ctx));
-                        s.helper = i;
-                        s.set_selectivity(selectivity);
-                        s.halt = Some(halt);
-                        s.think(board, helper_plan, &mut |_| {});
-                        s.nodes
-                    })
-                })
-                .collect();
-            let mut s = Searcher::new(tt.clone(), self.evaluator(), Some(ctx));
-            s.set_selectivity(selectivity);
-            let mut out = s.think(board, &plan, &mut |info| ctx.report(info));
-            halt.store(true, Ordering::Relaxed);
-            for h in helpers {
-                out.info.nodes += h.join().unwrap_or(0);
-            }
-            out
-        })
+        self.search_in_parallel(board, &plan, tt, ctx)
     }
 }
 

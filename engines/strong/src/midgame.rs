@@ -375,6 +375,19 @@ impl Searcher<'_> {
         let mut best = -MID_INF;
         let mut best_move = NO_MOVE;
         for i in 0..list.len() {
+            // Young brothers wait (see `crate::parallel`): after the first move, the others
+            // may be shared with idle threads.
+            if i >= 1 && self.pool.is_some() {
+                let d = Some(depth);
+                if let Some(r) = self.split(k, b, &mut list, i, d, alpha, beta, best, best_move) {
+                    (best, best_move) = r;
+                    if self.aborted {
+                        self.give_list(list);
+                        return None;
+                    }
+                    break;
+                }
+            }
             pick_best(&mut list, i);
             let MoveEntry {
                 sq: x, flips: f, ..

@@ -1,14 +1,14 @@
-//! Young Brothers Wait (YBWC) for the exact solver: a node's remaining moves are shared with
-//! idle threads once its first move has been searched (and, at a null-window node, has not
-//! already cut off).
+//! Young Brothers Wait (YBWC) for the midgame search and the exact solver: a node's remaining
+//! moves are shared with idle threads once its first move has been searched (and, at a
+//! null-window node, has not already cut off).
 //!
 //! The idea: the first move of a well-ordered node either cuts off (then splitting would have
 //! wasted work) or establishes the bound the other moves are searched against; after it, the
 //! other moves ("young brothers") are independent null-window searches, and can run in
 //! parallel with little wasted work.
 //!
-//! - **Split points.** A node with at least [`SPLIT_EMPTIES`] empties and at least two moves
-//!   left becomes a [`SplitPoint`] when a thread could take its moves: the thread that owns the
+//! - **Split points.** A solver node with at least [`SPLIT_EMPTIES`] empties, or a midgame
+//!   node of depth [`MID_SPLIT_DEPTH`] or more, with at least two moves left, becomes a [`SplitPoint`] when a thread could take its moves: the thread that owns the
 //!   node (its master) adds it to the [`HelperPool`]'s offers, every thread that joins (the
 //!   master included) takes the next untried move from a shared counter, and a result that
 //!   cuts off raises the split point's flag, which makes every other thread there abandon its
@@ -47,9 +47,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 
-/// Nodes with fewer empties are searched by one thread: their subtrees are too small to pay for
-/// the hand-over (measured on FFO #20-#39 and #40-#49, see `docs/measurements.md`).
+/// Solver nodes with fewer empties are searched by one thread: their subtrees are too small to
+/// pay for the hand-over (measured on FFO #20-#39 and #40-#49, see `docs/measurements.md`).
 pub const SPLIT_EMPTIES: u32 = 12;
+/// Midgame nodes of a lower depth are searched by one thread, for the same reason.
+pub const MID_SPLIT_DEPTH: u32 = 4;
 
 /// How long an idle thread watches the offers before it sleeps.
 const SPIN: Duration = Duration::from_micros(100);
@@ -185,7 +187,11 @@ pub struct SplitPoint {
     /// A thread had to stop for good (the host's stop flag) and dropped the move it held: the
     /// master must not take the split point's result as complete, and stops too.
     stopped: AtomicBool,
-    /// The master's selective-endgame level: every thread here searches with it.
+    /// The node's midgame depth, or `None` for a solver node.
+    depth: Option<u32>,
+    /// The master's selectivity (midgame Multi-ProbCut, selective-endgame level): every thread
+    /// here searches with it.
+    mpc: Option<f64>,
     end_selectivity: Option<usize>,
     /// Moves searched here by threads other than the master.
     helper_moves: AtomicUsize,
@@ -463,10 +469,11 @@ impl Drop for CloseOnDrop<'_> {
 }
 
 impl Searcher<'_> {
-    /// Search the moves `list[from..]` of `b` together with other threads, if one would take
-    /// them and the node is large enough; `None` when not split (the caller goes on alone). On
-    /// return the node's best score and move so far are merged with the split point's; after
-    /// a global stop `self.aborted` is set as usual.
+    /// Search the moves `list[from..]` of `b` (a midgame node of depth `depth`, or a solver
+    /// node when `None`) together with other threads, if one would take them and the node is
+    /// large enough; `None` when not split (the caller goes on alone). On return the node's
+    /// best score and move so far are merged with the split point's; after a global stop
+    /// `self.aborted` is set as usual.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
     pub(crate) fn split<K: Kernel>(
@@ -475,13 +482,18 @@ impl Searcher<'_> {
         b: &Board,
         list: &mut [MoveEntry],
         from: usize,
+        depth: Option<u32>,
         alpha: i32,
         beta: i32,
         best: i32,
         best_move: u8,
     ) -> Option<(i32, u8)> {
         let pool = self.pool?;
-        if list.len() < from + 2 || b.empties() < SPLIT_EMPTIES || !pool.wants_work(&self.splits) {
+        let large = match depth {
+            Some(d) => d >= MID_SPLIT_DEPTH,
+            None => b.empties() >= SPLIT_EMPTIES,
+        };
+        if list.len() < from + 2 || !large || !pool.wants_work(&self.splits) {
             return None;
         }
         list[from..].sort_by_key(|e| -e.key);
@@ -499,6 +511,8 @@ impl Searcher<'_> {
             cutoff: AtomicBool::new(false),
             working: AtomicUsize::new(1), // the master
             stopped: AtomicBool::new(false),
+            depth,
+            mpc: self.mpc,
             end_selectivity: self.end_selectivity,
             helper_moves: AtomicUsize::new(0),
             parent: self.splits.last().cloned(),
@@ -534,6 +548,7 @@ impl Searcher<'_> {
         sp.master_waiting.store(true, Ordering::Relaxed);
         pool.waiting_masters.fetch_add(1, Ordering::Relaxed);
         let mut seen = u64::MAX;
+        let mut spins = 0u32;
         let mut waited = Duration::ZERO;
         let mut clock = pool.clock();
         while sp.working.load(Ordering::Acquire) > 0 {
@@ -553,6 +568,14 @@ impl Searcher<'_> {
                 }
                 clock = pool.clock();
             } else {
+                // Keep the master's limits: the others have no clock of their own.
+                spins += 1;
+                if spins.is_multiple_of(1024) && !self.global_stop {
+                    self.poll();
+                    if self.global_stop {
+                        sp.cutoff.store(true, Ordering::Release);
+                    }
+                }
                 std::hint::spin_loop();
             }
         }
@@ -578,15 +601,27 @@ impl Searcher<'_> {
     ) -> i32 {
         let child = sp.board.play_with_flips(x, f);
         let alpha = pool.lock(&sp.bounds).alpha;
-        let v = -self.end_nws_k(k, child, -alpha - 1);
-        if self.aborted || !(sp.pv && v > alpha && v < sp.beta) {
-            return v;
+        let Some(depth) = sp.depth else {
+            let v = -self.end_nws_k(k, child, -alpha - 1);
+            if self.aborted || !(sp.pv && v > alpha && v < sp.beta) {
+                return v;
+            }
+            // `v` is only a lower bound: even when another thread has raised alpha above it
+            // meanwhile, the move may still beat the new alpha, so it is re-searched against
+            // the current one.
+            let a = pool.lock(&sp.bounds).alpha.max(alpha);
+            return -self.end_pvs_k(k, child, -sp.beta, -a);
+        };
+        // The midgame keeps the evaluator on its path (a thread new to the node computes it
+        // there once).
+        self.eval.on_play(&sp.board, x, f);
+        let mut v = -self.mid_search_k(k, child, depth - 1, -alpha - 1, -alpha);
+        if !self.aborted && sp.pv && v > alpha && v < sp.beta {
+            let a = pool.lock(&sp.bounds).alpha.max(alpha);
+            v = -self.mid_search_k(k, child, depth - 1, -sp.beta, -a);
         }
-        // `v` is only a lower bound: even when another thread has raised alpha above it
-        // meanwhile, the move may still beat the new alpha, so it is re-searched against the
-        // current one.
-        let a = pool.lock(&sp.bounds).alpha.max(alpha);
-        -self.end_pvs_k(k, child, -sp.beta, -a)
+        self.eval.on_undo(&sp.board, x, f);
+        v
     }
 
     /// Take moves of `sp` until none is left or the split point is cut off; `master` says
@@ -599,6 +634,7 @@ impl Searcher<'_> {
         master: bool,
     ) {
         self.splits.push(sp.clone());
+        let mpc = std::mem::replace(&mut self.mpc, sp.mpc);
         let end_selectivity = std::mem::replace(&mut self.end_selectivity, sp.end_selectivity);
         while !sp.cut_off() {
             let i = sp.next.fetch_add(1, Ordering::AcqRel);
@@ -629,6 +665,7 @@ impl Searcher<'_> {
                 }
             }
         }
+        self.mpc = mpc;
         self.end_selectivity = end_selectivity;
         self.splits.pop();
         // A cutoff here ends only this split point's work; a global stop, or a cutoff of an
@@ -640,7 +677,7 @@ impl Searcher<'_> {
 /// A search by several threads of one position with YBWC: the master runs
 /// [`Searcher::think`] with the pool, the other threads serve it. `configure` is applied to
 /// every thread's searcher before it starts (selectivity, kernel).
-pub struct SolveTeam<'a> {
+pub struct SearchTeam<'a> {
     /// Threads, the master included (at least 1).
     pub threads: usize,
     pub tt: Arc<Tt>,
@@ -649,7 +686,7 @@ pub struct SolveTeam<'a> {
     pub counting: bool,
 }
 
-impl<'a> SolveTeam<'a> {
+impl<'a> SearchTeam<'a> {
     /// Search `board` under `plan`; the outcome's nodes are all threads' nodes. The stats are
     /// `Some` when counting.
     pub fn think(

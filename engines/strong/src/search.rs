@@ -18,7 +18,6 @@ use crate::time::{extended_soft, Plan};
 use crate::tt::{hash, LocalTable, Tt, TtData, LOCAL_TABLE_BITS, NO_MOVE};
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{SearchContext, SearchInfo, SearchOutcome};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,10 +54,6 @@ pub struct Searcher<'a> {
     pub use_tt: bool,
     /// Recycled move lists (no allocation per node).
     lists: Vec<Vec<MoveEntry>>,
-    /// Lazy SMP helper number (0 = the main thread): helpers rotate the root move order to
-    /// diversify, do not age the table, and also stop when `halt` is raised.
-    pub helper: usize,
-    pub halt: Option<&'a AtomicBool>,
     /// The YBWC pool of the exact solver's threads (see [`crate::parallel`]), if several.
     pub pool: Option<&'a HelperPool>,
     /// The split points this thread is searching moves of, innermost last (their cutoff
@@ -123,8 +118,6 @@ impl<'a> Searcher<'a> {
             aborted: false,
             use_tt: true,
             lists: Vec::new(),
-            helper: 0,
-            halt: None,
             pool: None,
             splits: Vec::new(),
             global_stop: false,
@@ -159,8 +152,7 @@ impl<'a> Searcher<'a> {
     #[cold]
     pub(crate) fn poll(&mut self) {
         let out_of_time = self.hard_time.is_some_and(|t| self.started.elapsed() >= t);
-        let stopped = self.ctx.is_some_and(|c| c.stopped())
-            || self.halt.is_some_and(|h| h.load(Ordering::Relaxed));
+        let stopped = self.ctx.is_some_and(|c| c.stopped());
         if out_of_time || stopped || self.nodes >= self.node_limit {
             self.global_stop = true;
         }
@@ -343,9 +335,7 @@ impl<'a> Searcher<'a> {
         plan: &Plan,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchOutcome {
-        if self.helper == 0 {
-            self.tt.new_search();
-        }
+        self.tt.new_search();
         self.set_limits(plan.hard_time, plan.node_limit);
         let moves = b.moves();
         if moves == 0 {
@@ -377,16 +367,11 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The root moves, ordered as inner nodes are (a helper thread rotates them to search
-    /// elsewhere than the main thread).
+    /// The root moves, ordered as inner nodes are.
     fn root_moves(&mut self, b: Board, moves: u64, plan: &Plan) -> Vec<MoveEntry> {
         let mut root = Vec::new();
         with_kernel!(self.kernel, k => self.mid_order(k, &b, moves, 2.min(plan.max_depth), NO_MOVE, &mut root));
         root.sort_by_key(|e| -e.key);
-        if self.helper > 0 {
-            let k = self.helper % root.len();
-            root.rotate_left(k);
-        }
         root
     }
 

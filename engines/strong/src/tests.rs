@@ -846,12 +846,12 @@ fn hash_collision_of_the_first_version_no_longer_misleads_the_solver() {
 /// masters waiting at their split points join split points below them.
 #[test]
 fn ybwc_with_four_threads_is_exact_and_every_thread_splits() {
-    use crate::parallel::SolveTeam;
+    use crate::parallel::SearchTeam;
     let lines = ffo("fforum-20-39.obf");
     let count = if cfg!(debug_assertions) { 1 } else { 12 };
     let (mut master_joins, mut taken, mut helper_nodes) = (0, 0, 0);
     for (i, l) in lines.iter().enumerate().take(count) {
-        let team = SolveTeam {
+        let team = SearchTeam {
             threads: 4,
             tt: Arc::new(Tt::new(16)),
             ctx: None,
@@ -884,4 +884,56 @@ fn ybwc_with_four_threads_is_exact_and_every_thread_splits() {
             "no waiting master ever helped below its split point"
         );
     }
+}
+
+/// The midgame search shares its nodes too: four threads searching midgame positions to a
+/// fixed depth split and take split points, and return a legal move; under a hard time limit
+/// the master's clock stops all four (the others have no clock of their own).
+#[test]
+fn ybwc_midgame_splits_and_keeps_the_clock() {
+    use crate::parallel::SearchTeam;
+    let (count, depth) = if cfg!(debug_assertions) {
+        (1, 6)
+    } else {
+        (4, 10)
+    };
+    let evaluator = || crate::eval::EvalSource::trained("").unwrap().evaluator();
+    let team = |counting| SearchTeam {
+        threads: 4,
+        tt: Arc::new(Tt::new(16)),
+        ctx: None,
+        counting,
+    };
+    let mut taken = 0;
+    for b in random_positions(54, count, 36..=48) {
+        let (out, stats) =
+            team(true).think(b, &Plan::depth(depth), evaluator, &|_| {}, &mut |_| {});
+        assert!(legal(b, out.mv), "{b:?}: {}", out.mv);
+        taken += stats.expect("a counting team counts").taken;
+    }
+    assert!(taken > 0, "no midgame split point was taken");
+    let b = random_positions(55, 1, 44..=44)[0];
+    let plan = Plan {
+        max_depth: 60,
+        solve_empties: 0,
+        hard_time: Some(Duration::from_millis(200)),
+        ..Plan::solve()
+    };
+    let started = Instant::now();
+    let (out, _) = team(false).think(b, &plan, evaluator, &|_| {}, &mut |_| {});
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(legal(b, out.mv), "{b:?}: {}", out.mv);
+}
+
+/// Whether `mv` is a legal move of `b` (Black to move, as the side doesn't matter here).
+fn legal(b: Board, mv: Move) -> bool {
+    let p = Position {
+        board: b,
+        side_to_move: Color::Black,
+    };
+    p.is_legal(mv)
 }
