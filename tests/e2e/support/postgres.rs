@@ -1,7 +1,10 @@
 //! A real PostgreSQL server for a test, from Debian's packages (`postgresql`, which `.ci/run`
 //! installs): a new cluster in the test's folder, listening on a free loopback port only, with
 //! password authentication, stopped (and its files left to the folder) when dropped. As root
-//! it runs as the `postgres` user the package makes, since the server refuses root.
+//! it runs as the `postgres` user the package makes, since the server refuses root; that user
+//! may not be able to enter the test's folder (a checkout inside a private `mktemp -d`), so
+//! as root the cluster lives in a folder of its own under the system's temporary folder,
+//! named in the test's folder (`pg-location`), and removed when the test passes.
 
 use super::TempDir;
 use std::path::{Path, PathBuf};
@@ -14,6 +17,8 @@ pub struct PostgresServer {
     bin: PathBuf,
     data: PathBuf,
     pub port: u16,
+    /// The cluster's own folder outside the test's, as root (see the module docs).
+    outside: Option<PathBuf>,
 }
 
 impl PostgresServer {
@@ -27,9 +32,11 @@ impl PostgresServer {
             );
             return None;
         };
-        let data = dir.join("pg");
+        let outside = super::is_root().then(|| cluster_folder(dir));
+        let data = outside.clone().unwrap_or_else(|| dir.join("pg"));
         std::fs::create_dir_all(&data).unwrap();
-        let pwfile = dir.write("pg-password", PASSWORD);
+        let pwfile = data.join("password");
+        std::fs::write(&pwfile, PASSWORD).unwrap();
         if super::is_root() {
             let chown = Command::new("chown")
                 .args(["-R", "postgres", &s(&data), &s(&pwfile)])
@@ -53,6 +60,7 @@ impl PostgresServer {
             bin,
             data: data.join("data"),
             port: free_port(),
+            outside,
         };
         server.resume();
         Some(server)
@@ -129,7 +137,24 @@ impl PostgresServer {
 impl Drop for PostgresServer {
     fn drop(&mut self) {
         self.stop();
+        if let Some(folder) = &self.outside {
+            if !std::thread::panicking() {
+                let _ = std::fs::remove_dir_all(folder);
+            }
+        }
     }
+}
+
+/// As root: a new folder for the cluster under the system's temporary folder, which the
+/// `postgres` user can reach, named in `dir/pg-location`.
+fn cluster_folder(dir: &TempDir) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let folder = std::env::temp_dir().join(format!("e2e-postgres-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    dir.write("pg-location", &folder.display().to_string());
+    folder
 }
 
 /// The folder of `initdb` and `pg_ctl`: on the `PATH`, else Debian's newest
@@ -153,7 +178,8 @@ fn server_programs() -> Option<PathBuf> {
 fn as_server_user(args: &[&str]) -> std::process::Output {
     let mut cmd = if super::is_root() {
         let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).args(args);
+        // The server user may not enter the test's working folder.
+        c.args(["-u", "postgres", "--"]).args(args).current_dir("/");
         c
     } else {
         let mut c = Command::new(args[0]);
