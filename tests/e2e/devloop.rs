@@ -373,20 +373,43 @@ fn assert_check_passes(check: &crate::support::Output) {
     assert!(
         check
             .stdout
-            .contains("check: 11 passed, 0 failed, 2 not checked"),
+            .contains("check: 16 passed, 0 failed, 2 not checked"),
         "{check}"
     );
 }
 
 /// The sandbox items of `harness check` pass because the sandbox refuses each attempt: with
-/// `--sandbox off` the write, the connection and the signal go through and each item fails.
+/// `--sandbox off` the write, the connection, the signal, the Unix socket, the resource limit
+/// on the coordinator and the environment go through and each item fails; as root, the device
+/// node and the capabilities too (an ordinary user has neither to begin with).
 #[test]
 fn the_sandbox_items_fail_without_the_sandbox() {
     let a = artifacts();
     let dir = TempDir::new("devloop-check-sandbox");
-    let items = ["sandbox-write", "sandbox-connect", "sandbox-signal"];
+    let mut items = vec![
+        "sandbox-write",
+        "sandbox-connect",
+        "sandbox-signal",
+        "sandbox-socket",
+        "sandbox-prlimit",
+        "sandbox-environment",
+    ];
+    if crate::support::is_root() {
+        items.extend(["sandbox-device", "sandbox-capabilities"]);
+    }
     let strict = harness(dir.path(), &["check", s(&a.greedy)]);
-    for item in items {
+    for item in ["sandbox-capabilities", "sandbox-environment"] {
+        let row = check_row(&strict, item);
+        assert!(row.contains("pass"), "{row}\n{strict}");
+    }
+    for item in [
+        "sandbox-write",
+        "sandbox-connect",
+        "sandbox-signal",
+        "sandbox-socket",
+        "sandbox-prlimit",
+        "sandbox-device",
+    ] {
         let row = check_row(&strict, item);
         assert!(
             row.contains("pass") && row.contains("refused"),

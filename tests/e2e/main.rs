@@ -27,6 +27,7 @@ mod output;
 mod plugin_errors;
 mod resume;
 mod sandbox;
+mod sandbox_contained;
 mod scale_out;
 mod sprt;
 mod stats;

@@ -21,22 +21,22 @@ const GAMES: usize = 2;
 const SECRET: &[u8] = b"SECRET-KEY-0123456789";
 
 /// A finished run of a hostile fault.
-struct Hostile {
-    output: Output,
-    out: PathBuf,
+pub struct Hostile {
+    pub output: Output,
+    pub out: PathBuf,
     /// The faulty engine's log (empty when the output folder is gone).
-    log: String,
+    pub log: String,
 }
 
 impl Hostile {
     /// The journal's games (which must all parse).
-    fn games(&self) -> Vec<GameRecord> {
+    pub fn games(&self) -> Vec<GameRecord> {
         read_games(&self.out)
     }
 
     /// The run finished with status 0 and every game played normally (the faults answer
     /// their normal move once refused).
-    fn assert_every_game_played(&self) -> &Hostile {
+    pub fn assert_every_game_played(&self) -> &Hostile {
         self.output.assert_success();
         let games = self.games();
         assert_eq!(games.len(), GAMES, "{}", self.output);
@@ -47,7 +47,7 @@ impl Hostile {
     }
 
     /// The faulty engine's log has a line of `fault` holding each fragment.
-    fn assert_log_says(&self, fault: &str, fragments: &[&str]) -> &Hostile {
+    pub fn assert_log_says(&self, fault: &str, fragments: &[&str]) -> &Hostile {
         let prefix = format!("faulty: {fault}: ");
         let said = self
             .log
@@ -64,7 +64,19 @@ impl Hostile {
 
 /// Play faulty (`Fault = fault`, `Target = target`, `sandbox = mode`) against greedy in
 /// `dir`, output in `dir/out`.
-fn hostile(dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
+pub fn hostile(dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
+    hostile_with(dir, fault, target, mode, |_| {})
+}
+
+/// [`hostile`], with the harness's command set up by `configure` (its environment, the
+/// program it runs under).
+pub fn hostile_with(
+    dir: &TempDir,
+    fault: &str,
+    target: &str,
+    mode: &str,
+    configure: impl FnOnce(&mut std::process::Command),
+) -> Hostile {
     let a = artifacts();
     let options = format!(
         "Fault = \"{fault}\", StrikeAt = 2, Target = {}",
@@ -75,7 +87,12 @@ fn hostile(dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
         .engine(faulty)
         .engine(engine("greedy", s(&a.greedy), ""));
     let path = dir.write("t.toml", &file.text());
-    let output = harness(dir.path(), &["run", s(&path), "--no-tui"]);
+    let mut command = std::process::Command::new(&a.harness);
+    command
+        .args(["run", s(&path), "--no-tui"])
+        .current_dir(dir.path());
+    configure(&mut command);
+    let output = crate::support::run_with_timeout(command, crate::support::HARNESS_TIMEOUT);
     let out = dir.join("out");
     let log = std::fs::read_to_string(out.join("logs/faulty.stderr.log")).unwrap_or_default();
     Hostile { output, out, log }

@@ -126,3 +126,305 @@ pub fn fork_bomb() {
     };
     say("fork-bomb", &format!("started {started} processes, {end}"));
 }
+
+/// `connect-unix`: connect to the Unix socket at the path `target` and write a line (a team
+/// ledger's PostgreSQL socket, another program's control socket, a coordinator's).
+pub fn connect_unix(target: &str) {
+    match std::os::unix::net::UnixStream::connect(target) {
+        Ok(mut s) => {
+            let _ = s.write_all(b"faulty was here\n");
+            say("connect-unix", &format!("connected to {target}"));
+        }
+        Err(e) => say("connect-unix", &format!("cannot connect to {target}: {e}")),
+    }
+}
+
+/// How long `impersonate` watches for a coordinator's socket.
+pub const IMPERSONATE_WATCH: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `impersonate`: watch the folder `target` (the coordinator's temporary folder) for a
+/// coordinator's socket (`othello-harness-*.sock`) for [`IMPERSONATE_WATCH`], connect to each
+/// one that appears and speak as a worker whose plugin failed to load: a coordinator that took
+/// the connection for its next worker would lose that engine's game to this plugin's words.
+pub fn impersonate(target: &str) {
+    let started = std::time::Instant::now();
+    let mut tried = Vec::new();
+    while started.elapsed() < IMPERSONATE_WATCH {
+        let sockets = std::fs::read_dir(target)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().unwrap_or_default().to_string_lossy();
+                name.starts_with("othello-harness-") && name.ends_with(".sock")
+            });
+        for socket in sockets.collect::<Vec<_>>() {
+            if tried.contains(&socket) {
+                continue;
+            }
+            let spoken = std::os::unix::net::UnixStream::connect(&socket).and_then(|mut s| {
+                s.write_all(b"{\"type\":\"failed\",\"message\":\"impersonated by faulty\"}\n")
+            });
+            match spoken {
+                Ok(()) => say("impersonate", &format!("spoke on {}", socket.display())),
+                Err(e) => say(
+                    "impersonate",
+                    &format!("cannot connect to {}: {e}", socket.display()),
+                ),
+            }
+            tried.push(socket);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    if tried.is_empty() {
+        say(
+            "impersonate",
+            &format!("no coordinator socket appeared in {target}"),
+        );
+    }
+}
+
+/// `daemon`: start a shell loop in a process group of its own, deaf to SIGTERM and SIGHUP,
+/// that appends its process id to the file `target` every 100 ms, and a second one through
+/// `setsid` (a new session): both would outlive the worker's process group.
+pub fn daemon(target: &str) {
+    use std::os::unix::process::CommandExt;
+    let quoted = format!("'{}'", target.replace('\'', "'\\''"));
+    let script = format!("trap '' TERM HUP; while :; do echo $$ >> {quoted}; sleep 0.1; done");
+    let grouped = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(&script)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    match grouped {
+        Ok(child) => {
+            say(
+                "daemon",
+                &format!("started {} in a process group of its own", child.id()),
+            );
+            std::mem::forget(child);
+        }
+        Err(e) => say("daemon", &format!("cannot start a daemon: {e}")),
+    }
+    // The loop lets go of the pipe at once, so that `setsid`'s own error is all it carries.
+    let session = Command::new("setsid")
+        .arg("-f")
+        .arg("/bin/sh")
+        .arg("-c")
+        .arg(format!("exec 2>/dev/null; {script}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
+    match session {
+        Ok(out) if out.status.success() => say("daemon", "started one in a session of its own"),
+        Ok(out) => say(
+            "daemon",
+            &format!(
+                "setsid failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ),
+        ),
+        Err(e) => say("daemon", &format!("cannot run setsid: {e}")),
+    }
+}
+
+/// The process ids of the other children of this process's parent (the coordinator's other
+/// workers: the opponent's), from `/proc`.
+fn siblings() -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let parent = std::os::unix::process::parent_id() as i32;
+    let entries = std::fs::read_dir("/proc").into_iter().flatten().flatten();
+    entries
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| pid != me)
+        .filter(|&pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The parent is the 4th field, after the command name in parentheses.
+            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            after.split_whitespace().nth(1) == Some(&parent.to_string())
+        })
+        .collect()
+}
+
+/// `prlimit-parent`: set the coordinator's file size limit to 1 byte (its next write past
+/// that kills it with SIGXFSZ).
+pub fn prlimit_parent() {
+    let parent = std::os::unix::process::parent_id();
+    let one = rustix::process::Rlimit {
+        current: Some(1),
+        maximum: Some(1),
+    };
+    let set = rustix::process::Pid::from_raw(parent as i32)
+        .ok_or(rustix::io::Errno::SRCH)
+        .and_then(|p| rustix::process::prlimit(Some(p), rustix::process::Resource::Fsize, one));
+    match set {
+        Ok(_) => say(
+            "prlimit-parent",
+            &format!("limited {parent}'s files to 1 byte"),
+        ),
+        Err(e) => say(
+            "prlimit-parent",
+            &format!("cannot limit {parent}'s files: {}", std::io::Error::from(e)),
+        ),
+    }
+}
+
+/// `limit-opponent`: give every other worker of the coordinator (the opponent's) a CPU time
+/// limit of 1 second, past which the kernel kills it, and the lowest priority.
+pub fn limit_opponent() {
+    for pid in siblings() {
+        let Some(p) = rustix::process::Pid::from_raw(pid) else {
+            continue;
+        };
+        let one_second = rustix::process::Rlimit {
+            current: Some(1),
+            maximum: Some(1),
+        };
+        let limited = rustix::process::prlimit(Some(p), rustix::process::Resource::Cpu, one_second);
+        let niced = rustix::process::setpriority_process(Some(p), 19);
+        match (limited, niced) {
+            (Ok(_), Ok(())) => say(
+                "limit-opponent",
+                &format!("limited {pid} to 1 s of CPU at nice 19"),
+            ),
+            (Err(e), _) | (_, Err(e)) => say(
+                "limit-opponent",
+                &format!("cannot limit {pid}: {}", std::io::Error::from(e)),
+            ),
+        }
+    }
+}
+
+/// `environ`: report whether the variable named `target` is in this process's environment,
+/// and whether the coordinator's environment (`/proc/PARENT/environ`) can be read.
+pub fn environ(target: &str) {
+    match std::env::var(target) {
+        Ok(value) => say("environ", &format!("has {target}={value}")),
+        Err(_) => say("environ", &format!("no {target} here")),
+    }
+    let parent = std::os::unix::process::parent_id();
+    match std::fs::read(format!("/proc/{parent}/environ")) {
+        Ok(bytes) => {
+            let found = String::from_utf8_lossy(&bytes)
+                .split('\0')
+                .find(|kv| kv.starts_with(&format!("{target}=")))
+                .map(str::to_string);
+            say(
+                "environ",
+                &format!("read the coordinator's environment: {found:?}"),
+            )
+        }
+        Err(e) => say(
+            "environ",
+            &format!("cannot read the coordinator's environment: {e}"),
+        ),
+    }
+}
+
+/// `root-powers`: what root may do and an engine never needs, each tried harmlessly: set the
+/// hostname to what it is, `reboot` with a wrong magic number (refused with "Invalid
+/// argument" when permitted, "Operation not permitted" when not), make `/dev/null`'s device
+/// node in the current folder (removed at once); and the capabilities held.
+pub fn root_powers() {
+    let name = rustix::system::uname().nodename().to_bytes().to_vec();
+    match rustix::system::sethostname(&name) {
+        Ok(()) => say("root-powers", "sethostname: set"),
+        Err(e) => say(
+            "root-powers",
+            &format!("sethostname: {}", std::io::Error::from(e)),
+        ),
+    }
+    say(
+        "root-powers",
+        &format!("reboot: {}", crate::reboot_with_a_wrong_magic()),
+    );
+    let node = std::path::Path::new("faulty-device-node");
+    let made = rustix::fs::mknodat(
+        rustix::fs::CWD,
+        node,
+        rustix::fs::FileType::CharacterDevice,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        rustix::fs::makedev(1, 3),
+    );
+    match made {
+        Ok(()) => {
+            let _ = std::fs::remove_file(node);
+            say("root-powers", "mknod: made a device node")
+        }
+        Err(e) => say(
+            "root-powers",
+            &format!("mknod: {}", std::io::Error::from(e)),
+        ),
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let effective = status
+        .lines()
+        .find_map(|l| l.strip_prefix("CapEff:"))
+        .unwrap_or("?")
+        .trim();
+    say("root-powers", &format!("CapEff {effective}"));
+}
+
+/// `inherited-fd`: append a line to every descriptor this process has open on the file
+/// `target` (one the coordinator inherited from the shell that started it, such as
+/// `5>>file`), found through `/proc/self/fd`.
+pub fn inherited_fd(target: &str) {
+    let wanted = std::path::Path::new(target);
+    let open: Vec<i32> = std::fs::read_dir("/proc/self/fd")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| std::fs::read_link(e.path()).is_ok_and(|l| l == wanted))
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect();
+    if open.is_empty() {
+        return say(
+            "inherited-fd",
+            &format!("no descriptor of {target} is open"),
+        );
+    }
+    for fd in open {
+        let line = b"{\"faulty\":\"a line on an inherited descriptor\"}\n";
+        match crate::write_to_descriptor(fd, line) {
+            Ok(()) => say(
+                "inherited-fd",
+                &format!("wrote to descriptor {fd} of {target}"),
+            ),
+            Err(e) => say(
+                "inherited-fd",
+                &format!("cannot write to descriptor {fd}: {e}"),
+            ),
+        }
+    }
+}
+
+/// `shm`: make a 1 MiB System V shared memory segment (which outlives every process unless
+/// removed) and say its id.
+pub fn shm() {
+    match crate::make_shared_memory(1 << 20) {
+        Ok(id) => say("shm", &format!("made segment {id}")),
+        Err(e) => say("shm", &format!("cannot make a segment: {e}")),
+    }
+}
+
+/// The message of `huge-error`'s panic: [`HUGE_ERROR_BYTES`] bytes that start with terminal
+/// escape sequences and HTML.
+pub fn huge_error() -> String {
+    let mut message =
+        String::from("faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J<img src=x onerror=alert(1)> ");
+    message.push_str(&"x".repeat(HUGE_ERROR_BYTES));
+    message
+}
+
+/// How long `huge-error`'s message is.
+pub const HUGE_ERROR_BYTES: usize = 16 << 20;
+
+/// `escape-text`: the text of `escape-text`'s panic: terminal escape sequences (a new title,
+/// a cleared screen), a line break and HTML.
+pub const ESCAPE_TEXT: &str =
+    "faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J\r\nforged line <script>alert(1)</script> **bold**";

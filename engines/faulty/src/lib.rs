@@ -32,8 +32,21 @@
 //!     reads the file `Target` and reports its first 8 bytes as its node count;
 //!     `connect` opens a TCP connection to `127.0.0.1:Target`; `kill-parent` sends SIGKILL to
 //!     its parent (the coordinator); `exec-shell` runs `/bin/sh -c 'touch Target'`;
-//!     `fork-bomb` starts processes until it cannot. Each says on stderr what it did or what
-//!     was refused, then answers its normal move.
+//!     `fork-bomb` starts processes until it cannot; `connect-unix` connects to the Unix
+//!     socket `Target`; `impersonate` watches the folder `Target` for a coordinator's socket
+//!     and speaks on it as a worker; `daemon` starts shell loops (appending to the file
+//!     `Target`) in a process group and a session of their own; `prlimit-parent` limits the
+//!     coordinator's files to 1 byte; `limit-opponent` limits the coordinator's other workers
+//!     to 1 s of CPU at nice 19; `environ` reports the variable `Target` from its environment
+//!     and the coordinator's; `root-powers` tries root's powers harmlessly (`sethostname` to
+//!     the same name, `reboot` with a wrong magic number, a device node) and reports its
+//!     capabilities; `inherited-fd` writes to the descriptors it has open on
+//!     the file `Target`; `shm` makes a
+//!     System V shared memory segment. Each says on stderr what it did or what was refused,
+//!     then answers its normal move;
+//!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
+//!     terminal escape sequences, a line break and HTML (each an error of the search, as
+//!     `panic`).
 //! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
 //!   the count restarts at every `new_game`.
 //! - `Target` (string, default empty): the path or port of a hostile fault.
@@ -86,11 +99,22 @@ pub enum Fault {
     KillParent,
     ExecShell,
     ForkBomb,
+    ConnectUnix,
+    Impersonate,
+    Daemon,
+    PrlimitParent,
+    LimitOpponent,
+    Environ,
+    RootPowers,
+    InheritedFd,
+    Shm,
+    HugeError,
+    EscapeText,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 21] = [
+    pub const ALL: [Fault; 32] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -112,10 +136,21 @@ impl Fault {
         Fault::KillParent,
         Fault::ExecShell,
         Fault::ForkBomb,
+        Fault::ConnectUnix,
+        Fault::Impersonate,
+        Fault::Daemon,
+        Fault::PrlimitParent,
+        Fault::LimitOpponent,
+        Fault::Environ,
+        Fault::RootPowers,
+        Fault::InheritedFd,
+        Fault::Shm,
+        Fault::HugeError,
+        Fault::EscapeText,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 21] = [
+    pub const NAMES: [&'static str; 32] = [
         "none",
         "segfault",
         "abort",
@@ -137,6 +172,17 @@ impl Fault {
         "kill-parent",
         "exec-shell",
         "fork-bomb",
+        "connect-unix",
+        "impersonate",
+        "daemon",
+        "prlimit-parent",
+        "limit-opponent",
+        "environ",
+        "root-powers",
+        "inherited-fd",
+        "shm",
+        "huge-error",
+        "escape-text",
     ];
 
     /// The option value naming this fault.
@@ -365,6 +411,17 @@ impl Engine for Faulty {
             Fault::KillParent => hostile::kill_parent(),
             Fault::ExecShell => hostile::exec_shell(&self.target),
             Fault::ForkBomb => hostile::fork_bomb(),
+            Fault::ConnectUnix => hostile::connect_unix(&self.target),
+            Fault::Impersonate => hostile::impersonate(&self.target),
+            Fault::Daemon => hostile::daemon(&self.target),
+            Fault::PrlimitParent => hostile::prlimit_parent(),
+            Fault::LimitOpponent => hostile::limit_opponent(),
+            Fault::Environ => hostile::environ(&self.target),
+            Fault::RootPowers => hostile::root_powers(),
+            Fault::InheritedFd => hostile::inherited_fd(&self.target),
+            Fault::Shm => hostile::shm(),
+            Fault::HugeError => panic!("{}", hostile::huge_error()),
+            Fault::EscapeText => panic!("{}", hostile::ESCAPE_TEXT),
         }
         Faulty::answer(request, 1)
     }
@@ -395,6 +452,50 @@ impl Drop for Faulty {
         }
     }
 }
+
+/// The deliberate system calls of the hostile faults that have no safe wrapper.
+mod deliberate {
+    #![allow(unsafe_code)]
+
+    /// `reboot` with a wrong magic number: "Invalid argument" where the caller may reboot,
+    /// "Operation not permitted" where it may not. It never reboots.
+    pub fn reboot_with_a_wrong_magic() -> String {
+        // SAFETY: a plain system call with integer arguments; the magic numbers are wrong, so
+        // the kernel checks the permission and returns an error without doing anything.
+        let r = unsafe { libc::syscall(libc::SYS_reboot, 0, 0, 0, 0) };
+        if r == 0 {
+            "accepted".to_string()
+        } else {
+            std::io::Error::last_os_error().to_string()
+        }
+    }
+
+    /// `write(2)` to the raw descriptor `fd`, which this process may or may not have open.
+    pub fn write_to_descriptor(fd: i32, bytes: &[u8]) -> std::io::Result<()> {
+        // SAFETY: `bytes` is a valid buffer of its length; a descriptor that is not open makes
+        // the call fail with EBADF, and no Rust object owns the descriptor written to (the
+        // fault writes to a number given from outside, on purpose).
+        let r = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if r < 0 {
+            Err(std::io::Error::last_os_error())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A new private System V shared memory segment of `bytes`; its id.
+    pub fn make_shared_memory(bytes: usize) -> std::io::Result<i32> {
+        // SAFETY: `shmget` takes integers only and maps nothing into this process.
+        let id = unsafe { libc::shmget(libc::IPC_PRIVATE, bytes, libc::IPC_CREAT | 0o600) };
+        if id < 0 {
+            Err(std::io::Error::last_os_error())
+        } else {
+            Ok(id)
+        }
+    }
+}
+
+use deliberate::{make_shared_memory, reboot_with_a_wrong_magic, write_to_descriptor};
 
 /// Die of SIGSEGV.
 #[allow(unsafe_code)]

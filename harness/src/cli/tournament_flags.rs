@@ -15,8 +15,9 @@ use std::path::{Path, PathBuf};
 pub struct TournamentFlags {
     /// An engine, as the keys of an `[[engine]]` table: `name=NEW,plugin=./libmine.so,Hash=64`
     /// (repeat for each engine). `name`, `plugin`, `time` (a --time SPEC), `time.KEY`,
-    /// `memory-limit`, `fail-on`, `bench`, `sandbox` and `sandbox-read`/`sandbox-write` (paths
-    /// joined by `:`) are the table's; any other key is a plugin option.
+    /// `memory-limit`, `fail-on`, `bench`, `sandbox`, `sandbox-read`/`sandbox-write` (paths
+    /// joined by `:`) and `sandbox-env` (names joined by `:`) are the table's; any other key is
+    /// a plugin option.
     /// Replaces every engine of the file. A value in double quotes may hold commas.
     #[arg(long = "engine", value_name = "KEY=VALUE,…")]
     pub engines: Vec<String>,

@@ -1,4 +1,5 @@
-//! `harness worker`: the process an engine runs in, started by the coordinator (hidden).
+//! `harness worker`: the process an engine runs in, started by the coordinator with its
+//! channel on standard input (hidden).
 
 use super::exit;
 use crate::host::sandbox::Confinement;
@@ -8,15 +9,16 @@ use std::path::PathBuf;
 /// Internal: an engine worker process (started by the coordinator).
 #[derive(clap::Args)]
 pub struct Args {
-    /// The coordinator's Unix socket to connect to.
-    #[arg(long)]
-    connect: PathBuf,
     /// The plugin library to load.
     #[arg(long)]
     plugin: PathBuf,
     /// Address-space limit in bytes, set before the plugin loads.
     #[arg(long)]
     memory_limit: Option<u64>,
+    /// A `cgroup.procs` file of a cgroup the coordinator made for this worker, joined before
+    /// the plugin loads (repeated).
+    #[arg(long)]
+    cgroup: Vec<PathBuf>,
     /// Confine the worker before the plugin loads: `strict` (what the kernel enforces) or
     /// `required` (refuse to load where it cannot enforce it all). Absent: no sandbox.
     #[arg(long, value_parser = ["strict", "required"], requires = "scratch")]
@@ -39,12 +41,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             required: mode == "required",
             read: args.sandbox_read,
             write: args.sandbox_write,
+            // The coordinator chose the environment; the worker has it already.
+            env: Vec::new(),
         };
         (confinement, scratch)
     });
     crate::host::worker::run(&Setup {
-        socket: args.connect,
         plugin: args.plugin,
+        cgroups: args.cgroup,
         memory_limit: args.memory_limit,
         sandbox,
     })?;

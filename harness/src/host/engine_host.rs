@@ -13,11 +13,20 @@
 //! answer, the deadline (`sleep_until`) and the caller's interruption future. Nothing polls.
 //!
 //! Each worker leads its own process group; killing a worker kills the group, so what its
-//! plugin started (an external program, and anything that program started) goes with it.
+//! plugin started (an external program, and anything that program started) goes with it. A
+//! sandboxed worker is also held by cgroups the coordinator made for it
+//! ([`sandbox::cgroup::WorkerCgroup`]): ending the worker ends everything in them, whatever
+//! sessions or groups the plugin made.
+//!
+//! The worker's channel is one end of a socket pair, handed over as its standard input; the
+//! coordinator reads it through a bounded queue, one message of at most
+//! [`protocol::MAX_FRAME`] bytes at a time, at most one info report per [`INFO_INTERVAL`], and
+//! with every string made printable ([`crate::host::engine_text`]): what a worker sends cannot
+//! grow the coordinator's memory, and what it says of paths or processes is not believed.
 
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
-use super::sandbox::{self, scratch::Scratch, Confinement, Enforced};
+use super::sandbox::{self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced};
 use crate::record::TimeLoss;
 use crate::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{GameHistory, Position};
@@ -29,9 +38,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::BufReader;
 use tokio::net::unix::OwnedWriteHalf;
-use tokio::net::UnixListener;
 use tokio::process::{Child, Command};
-use tokio::sync::mpsc::{self, error::TryRecvError, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::{self, error::TryRecvError, Receiver, Sender};
 use tokio::task::JoinHandle;
 
 /// FFO #1 and its exact value (Black to move): the position [`EngineHost::prove_exact`] asks.
@@ -48,6 +56,13 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 const QUIT_GRACE: Duration = Duration::from_secs(3);
 /// How long a worker whose connection closed may take to be reaped (for its exit status).
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// The most messages read from a worker and not yet taken by the coordinator: past it the
+/// reader stops reading, and the worker's writes wait.
+const EVENT_QUEUE: usize = 64;
+/// At most one info report per this interval is taken from a worker; the others are dropped
+/// as they arrive (the worker coalesces its engine's reports at this rate too, but a plugin
+/// runs in the worker's process and could write to the channel itself).
+pub const INFO_INTERVAL: Duration = Duration::from_millis(10);
 
 /// What went wrong with a worker. Every variant but `Spawn`, `Load` and `Option` happens during a
 /// game and costs the engine that game.
@@ -122,15 +137,6 @@ pub struct MoveReply {
     pub elapsed: Duration,
 }
 
-/// What a worker could do of what its sandbox forbids ([`EngineHost::probe`]): `None` where
-/// it succeeded, else the refusal.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Probed {
-    pub write: Option<String>,
-    pub connect: Option<String>,
-    pub signal: Option<String>,
-}
-
 /// An exact solve's answer ([`EngineHost::solve_exactly`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExactAnswer {
@@ -172,19 +178,21 @@ pub struct EngineHost {
     log_start: u64,
     memory_limit: Option<u64>,
     writer: OwnedWriteHalf,
-    events: UnboundedReceiver<Event>,
+    events: Receiver<Event>,
     reader: JoinHandle<()>,
     alive: bool,
     /// Searches sent so far; the current one's number tags its info reports.
     searches: u64,
     /// What the kernel enforced of the worker's sandbox (`None`: no sandbox).
     pub sandbox: Option<Enforced>,
-    /// The worker's scratch folder and pids cgroup, removed when the worker is gone.
+    /// The worker's scratch folder and cgroups, removed when the worker is gone (dropping the
+    /// cgroups kills everything in them).
     scratch: Option<Scratch>,
-    cgroup: Option<PathBuf>,
+    cgroup: Option<WorkerCgroup>,
 }
 
-static SOCKET_COUNTER: AtomicUsize = AtomicUsize::new(0);
+/// Numbers the workers of this coordinator (their scratch folders' and cgroups' names).
+static WORKER_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// How a worker ended on [`EngineHost::shutdown`].
 #[derive(Clone, Debug, PartialEq)]
@@ -203,7 +211,8 @@ pub struct WorkerSpec {
     pub options: Vec<(String, String)>,
     /// Where the worker's stderr goes (appended); `None` discards it.
     pub stderr_log: Option<PathBuf>,
-    /// The worker's address-space limit in bytes (`RLIMIT_AS`), inherited by what it starts.
+    /// The worker's memory limit in bytes: `RLIMIT_AS` of each process, and the limit of its
+    /// whole cgroup where one is made (a sandboxed worker).
     pub memory_limit: Option<u64>,
     /// The worker's sandbox (`None`: off). The plugin file and the paths named by `options`
     /// are added to what it may read.
@@ -228,31 +237,38 @@ fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
-/// The worker process for `spec`: the harness binary itself, connecting to `socket`, its stderr
-/// to `stderr`, in a process group of its own (ending the worker ends what its plugin started).
+/// The worker process for `spec`: the harness binary itself, with `channel` (its end of the
+/// socket pair) as standard input, its stderr to `stderr`, in a process group of its own
+/// (ending the worker ends what its plugin started; a coordinator inside a sandbox, which may
+/// not make process groups, keeps its workers in its own). A sandboxed worker runs in its scratch
+/// folder, with the sandbox's environment, and joins `cgroup` first thing.
 fn worker_command(
     exe: &Path,
-    socket: &Path,
     spec: &WorkerSpec,
+    channel: Stdio,
     stderr: Stdio,
     scratch: Option<&Scratch>,
+    cgroup: Option<&WorkerCgroup>,
 ) -> Command {
     // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
     let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
     let mut command = Command::new(exe);
     command
         .arg("worker")
-        .arg("--connect")
-        .arg(socket)
         .arg("--plugin")
         .arg(&plugin)
-        .stdin(Stdio::null())
+        .stdin(channel)
         .stdout(Stdio::null())
         .stderr(stderr)
-        .process_group(0)
         .kill_on_drop(true);
+    if !sandbox::inside_a_filter() {
+        command.process_group(0);
+    }
     if let Some(bytes) = spec.memory_limit {
         command.arg("--memory-limit").arg(bytes.to_string());
+    }
+    for file in cgroup.map(WorkerCgroup::join_files).unwrap_or_default() {
+        command.arg("--cgroup").arg(file);
     }
     if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
         let mode = if confinement.required {
@@ -266,6 +282,8 @@ fn worker_command(
             .arg("--scratch")
             .arg(scratch.path())
             .current_dir(scratch.path())
+            .env_clear()
+            .envs(sandbox::environment(&confinement.env))
             .env("TMPDIR", scratch.path());
         let plugin = plugin.canonicalize().unwrap_or(plugin);
         let named = sandbox::option_paths(&spec.options);
@@ -302,19 +320,21 @@ impl EngineHost {
             message,
         };
         let exe = std::env::current_exe().map_err(|e| spawn_err(e.to_string()))?;
-        let n = SOCKET_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let scratch =
-            match &spec.sandbox {
-                Some(_) => Some(Scratch::make(n).map_err(|e| {
+        let n = WORKER_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let (scratch, cgroup) = match &spec.sandbox {
+            Some(_) => {
+                let scratch = Scratch::make(n).map_err(|e| {
                     spawn_err(format!("cannot make the worker's scratch folder: {e}"))
-                })?),
-                None => None,
-            };
-        let socket =
-            std::env::temp_dir().join(format!("othello-harness-{}-{n}.sock", std::process::id()));
-        let _ = std::fs::remove_file(&socket);
-        let listener = UnixListener::bind(&socket)
-            .map_err(|e| spawn_err(format!("{}: {e}", socket.display())))?;
+                })?;
+                let cgroup = WorkerCgroup::make(n, sandbox::PROCESS_CAP, spec.memory_limit)
+                    .map_err(|why| note_no_cgroup(&engine, &why))
+                    .ok();
+                (Some(scratch), cgroup)
+            }
+            None => (None, None),
+        };
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair()
+            .map_err(|e| spawn_err(format!("cannot make the worker's channel: {e}")))?;
         let (stderr, log_start) = match &spec.stderr_log {
             Some(path) => {
                 let file = std::fs::OpenOptions::new()
@@ -327,50 +347,31 @@ impl EngineHost {
             }
             None => (Stdio::null(), 0),
         };
-        let child = worker_command(&exe, &socket, spec, stderr, scratch.as_ref()).spawn();
-        let mut child = match child {
-            Ok(c) => c,
-            Err(e) => {
-                let _ = std::fs::remove_file(&socket);
-                return Err(spawn_err(e.to_string()));
-            }
-        };
-        // The worker connects, or dies trying, or takes too long: whichever comes first. The
-        // connection is looked at first: a worker that connected, reported a load error and
-        // exited has both ready, and its report is the one that says what went wrong.
-        let accepted = tokio::time::timeout(STARTUP_TIMEOUT, async {
-            tokio::select! {
-                biased;
-                accepted = listener.accept() => accepted.map(|(stream, _)| stream).map_err(|e| e.to_string()),
-                status = child.wait() => Err(match status {
-                    Ok(status) => format!("the worker {} during start-up", describe_exit(status)),
-                    Err(e) => format!("the worker cannot be waited for: {e}"),
-                }),
-            }
-        })
-        .await
-        .unwrap_or_else(|_| {
-            Err(format!(
-                "the worker did not connect within {} s",
-                STARTUP_TIMEOUT.as_secs()
-            ))
-        });
-        drop(listener);
-        let _ = std::fs::remove_file(&socket);
-        let stream = match accepted {
-            Ok(s) => s,
-            Err(message) => {
-                let _ = child.kill().await;
-                return Err(spawn_err(message));
-            }
-        };
+        let channel = Stdio::from(std::os::fd::OwnedFd::from(theirs));
+        // The command (and with it this process's copy of the worker's end) is dropped at the
+        // end of the statement: the channel closes when the worker is gone.
+        let child = worker_command(
+            &exe,
+            spec,
+            channel,
+            stderr,
+            scratch.as_ref(),
+            cgroup.as_ref(),
+        )
+        .spawn()
+        .map_err(|e| spawn_err(e.to_string()))?;
+        let stream = ours
+            .set_nonblocking(true)
+            .and_then(|()| tokio::net::UnixStream::from_std(ours))
+            .map_err(|e| spawn_err(format!("the worker's channel: {e}")))?;
         let (read_half, writer) = stream.into_split();
-        let (tx, events) = mpsc::unbounded_channel();
-        let reader = tokio::spawn(read_events(BufReader::new(read_half), tx));
+        let (tx, events) = mpsc::channel(EVENT_QUEUE);
+        let reader = tokio::spawn(read_events(BufReader::new(read_half), tx, engine.clone()));
         let host = EngineHost {
             name: spec.name.clone(),
             group: child
                 .id()
+                .filter(|_| !sandbox::inside_a_filter())
                 .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
             stderr_log: spec.stderr_log.clone(),
             log_start,
@@ -392,7 +393,7 @@ impl EngineHost {
             searches: 0,
             sandbox: None,
             scratch,
-            cgroup: None,
+            cgroup,
         };
         host.greet(spec).await
     }
@@ -400,16 +401,37 @@ impl EngineHost {
     /// The worker's first message (its plugin loaded, or why not), then every option set.
     async fn greet(mut self, spec: &WorkerSpec) -> Result<EngineHost, HostError> {
         let engine = spec.name.clone();
-        match self.next_event(STARTUP_TIMEOUT).await {
-            Ok(Reply::Hello { plugin, sandbox }) => {
-                self.plugin = plugin;
-                if let Some(s) = sandbox {
-                    if !s.enforced.confines_fully() {
-                        warn_of_a_partial_sandbox(&engine, &s.enforced);
+        let mut first = self.next_event(STARTUP_TIMEOUT).await;
+        if spec.sandbox.is_some() {
+            // The sandbox's report comes before the plugin loads, or the worker failed.
+            match first {
+                Ok(Reply::Confined { sandbox }) => {
+                    let mut enforced = sandbox.enforced;
+                    self.add_what_the_cgroup_holds(&mut enforced);
+                    if !enforced.confines_fully() {
+                        warn_of_a_partial_sandbox(&engine, &enforced);
                     }
-                    self.sandbox = Some(s.enforced);
-                    self.cgroup = s.cgroup;
+                    self.sandbox = Some(enforced);
+                    first = self.next_event(STARTUP_TIMEOUT).await;
                 }
+                Ok(Reply::Failed { .. }) | Err(_) => {}
+                Ok(other) => {
+                    self.kill().await;
+                    return Err(HostError::Load {
+                        engine,
+                        message: format!("a sandboxed worker's first message was {other:?}"),
+                    });
+                }
+            }
+        }
+        match first {
+            Ok(Reply::Hello { plugin, .. }) => {
+                // The path is the coordinator's, and the sandbox's report came before the
+                // plugin could speak: a worker's word on either is not taken here.
+                self.plugin = PluginInfo {
+                    path: spec.plugin.clone(),
+                    ..plugin
+                };
             }
             Ok(Reply::Failed { message }) => {
                 self.kill().await;
@@ -446,6 +468,31 @@ impl EngineHost {
         Ok(self)
     }
 
+    /// What the coordinator's own cgroups hold of this worker, in `enforced` (a worker's word
+    /// on its cgroup is not taken): the process cap and how the worker's processes end, where
+    /// the worker is in its cgroup; what is missing otherwise.
+    fn add_what_the_cgroup_holds(&self, enforced: &mut Enforced) {
+        enforced.process_cap = None;
+        enforced.contained_by = None;
+        let Some(cgroup) = &self.cgroup else {
+            enforced.missing.push(
+                "no cgroup: what the engine starts is ended with its process group only"
+                    .to_string(),
+            );
+            return;
+        };
+        let pid = self.child.id().unwrap_or(0);
+        if !cgroup.holds(pid) {
+            enforced
+                .missing
+                .push("the worker is not in the cgroup made for it".to_string());
+            return;
+        }
+        enforced.process_cap = cgroup.pids_cap;
+        enforced.contained_by = Some(cgroup.kill_route().to_string());
+        enforced.missing.extend(cgroup.missing.iter().cloned());
+    }
+
     /// Whether the worker is usable.
     pub fn is_alive(&self) -> bool {
         self.alive
@@ -474,22 +521,20 @@ impl EngineHost {
     /// Ask the worker to try what its sandbox forbids ([`Request::Probe`]): for the write, the
     /// TCP connection and the signal to the coordinator, `None` when it succeeded, else the
     /// system's refusal.
-    pub async fn probe(&mut self, write: &Path, port: u16) -> Result<Probed, HostError> {
+    pub async fn probe(
+        &mut self,
+        write: &Path,
+        port: u16,
+        socket: &Path,
+    ) -> Result<sandbox::Probed, HostError> {
         self.send(&Request::Probe {
             write: write.to_path_buf(),
             port,
+            socket: socket.to_path_buf(),
         })
         .await?;
         match self.next_event(CALL_TIMEOUT).await? {
-            Reply::Probed {
-                write,
-                connect,
-                signal,
-            } => Ok(Probed {
-                write,
-                connect,
-                signal,
-            }),
+            Reply::Probed(probed) => Ok(probed),
             other => {
                 let e = HostError::Protocol {
                     engine: self.name.clone(),
@@ -743,13 +788,10 @@ impl EngineHost {
         self.release_sandbox();
     }
 
-    /// Remove the worker's scratch folder and pids cgroup (the worker and its group are gone,
-    /// or killed: a cgroup still in use is left to the next worker's sweep).
+    /// End everything in the worker's cgroups and remove them, and its scratch folder.
     fn release_sandbox(&mut self) {
+        self.cgroup = None;
         self.scratch = None;
-        if let Some(dir) = self.cgroup.take() {
-            sandbox::remove_process_cap(&dir);
-        }
     }
 
     /// SIGKILL to the worker's process group. The group's id stays the worker's until every
@@ -789,9 +831,18 @@ impl EngineHost {
             Ok(Ok(status)) => {
                 self.kill_group();
                 let oom = status.signal() == Some(6);
+                let cgroup_oom = self
+                    .cgroup
+                    .as_ref()
+                    .is_some_and(WorkerCgroup::memory_limit_hit);
                 describe_exit(status)
                     + &if oom {
                         self.memory_note()
+                    } else if cgroup_oom {
+                        format!(
+                            ": memory limit of {} MiB hit (the worker's cgroup)",
+                            self.memory_limit.unwrap_or(0) >> 20
+                        )
                     } else {
                         String::new()
                     }
@@ -828,7 +879,7 @@ impl EngineHost {
             Some(line) => format!(
                 ": memory limit of {} MiB hit ({})",
                 limit / (1 << 20),
-                line.trim()
+                crate::host::engine_text::clean(line.trim()).0
             ),
             None => String::new(),
         }
@@ -901,21 +952,54 @@ impl Drop for EngineHost {
     }
 }
 
-/// The reader task: each line of the socket becomes an event stamped with its arrival.
+/// The reader task: each line of the channel becomes an event stamped with its arrival, its
+/// strings made printable; info reports closer than [`INFO_INTERVAL`] to the last one taken
+/// are dropped. It waits while the queue is full.
 async fn read_events(
     mut reader: BufReader<tokio::net::unix::OwnedReadHalf>,
-    tx: UnboundedSender<Event>,
+    tx: Sender<Event>,
+    engine: String,
 ) {
+    let mut last_info: Option<Instant> = None;
+    let mut said_cut = false;
     loop {
         let event = match protocol::receive_async::<Reply, _>(&mut reader).await {
-            Ok(Some(r)) => Event::Reply(r, Instant::now()),
+            Ok(Some(r)) => {
+                let now = Instant::now();
+                if let Reply::Info { .. } = r {
+                    if last_info.is_some_and(|t| now.duration_since(t) < INFO_INTERVAL) {
+                        continue;
+                    }
+                    last_info = Some(now);
+                }
+                let (r, cut) = r.cleaned();
+                if cut && !said_cut {
+                    said_cut = true;
+                    eprintln!(
+                        "warning: engine `{engine}` sent a text longer than {} bytes; the rest of it is not kept",
+                        crate::host::engine_text::MAX_TEXT
+                    );
+                }
+                Event::Reply(r, now)
+            }
             Ok(None) => Event::Closed,
             Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Event::Garbage(e.to_string()),
             Err(_) => Event::Closed,
         };
         let last = matches!(event, Event::Closed | Event::Garbage(_));
-        if tx.send(event).is_err() || last {
+        if tx.send(event).await.is_err() || last {
             return;
         }
     }
+}
+
+/// Say once per process, on stderr, that no cgroup could be made for a sandboxed worker (the
+/// record says so too, for every worker).
+fn note_no_cgroup(engine: &str, why: &str) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "note: engine `{engine}`: {why}; the processes an engine starts are ended with its process group only"
+        );
+    });
 }

@@ -5,17 +5,20 @@
 //! - `protocol`: the framed messages between coordinator and worker (JSON lines);
 //! - `worker`: the worker process (`harness worker`), which loads one plugin, creates one
 //!   instance and serves the coordinator's requests;
-//! - `sandbox`: what the kernel holds a worker to (Landlock, seccomp, a pids cgroup), applied
-//!   by the worker to itself before the plugin loads, and the scratch folder it writes in;
+//! - `sandbox`: what the kernel holds a worker to (its cgroups, no capabilities, Landlock,
+//!   seccomp), the scratch folder it writes in and the environment it gets;
+//! - `engine_text`: every string a worker sends, bounded and made printable on arrival;
 //! - `engine_host`: the coordinator's handle on a worker ([`EngineHost`]): spawning, the
 //!   handshake, and a search with deadlines; async, on the caller's tokio runtime.
 //!
-//! The protocol runs over a Unix domain socket that the worker connects to at start-up, never
-//! over the worker's stdout, so a plugin that prints cannot corrupt it (the worker's stdout goes
-//! to /dev/null, its stderr to a log file). A worker that dies or stops answering costs its
+//! The protocol runs over one end of a socket pair that the coordinator hands the worker as its
+//! standard input (the worker moves it aside at once), never over the worker's stdout, so a
+//! plugin that prints cannot corrupt it (the worker's stdout goes to /dev/null, its stderr to a
+//! log file), and there is no socket path another process could connect to. A worker that dies or stops answering costs its
 //! engine the game in progress; the coordinator replaces it.
 
 pub mod engine_host;
+pub mod engine_text;
 pub mod plugin;
 pub mod protocol;
 pub mod sandbox;
@@ -31,6 +34,7 @@ pub fn session_runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 pub use engine_host::{
-    EngineHost, ExactAnswer, HostError, MoveReply, Probed, Quit, SearchBudget, WorkerSpec,
+    EngineHost, ExactAnswer, HostError, MoveReply, Quit, SearchBudget, WorkerSpec,
 };
 pub use plugin::{LoadError, OptionInfo, Plugin, PluginInfo};
+pub use sandbox::Probed;

@@ -1,7 +1,9 @@
-//! The coordinator-worker protocol: one JSON object per line, over a Unix domain socket.
+//! The coordinator-worker protocol: one JSON object per line, over a Unix domain socket pair.
+//! The coordinator reads at most [`MAX_FRAME`] bytes of one line: a longer one is a protocol
+//! error, so a worker cannot make the coordinator hold more than that of what it sent.
 //!
 //! A worker starts by sending [`Reply::Hello`] (plugin loaded, instance created) or
-//! [`Reply::Failed`] (and exits). Then each [`Request`] but `Stop` gets exactly one final reply
+//! [`Reply::Failed`] (and exits); a sandboxed one sends [`Reply::Confined`] before either. Then each [`Request`] but `Stop` gets exactly one final reply
 //! (`Ok`, `Error` or, for `Go`, `Moved`), and `Go` may be preceded by any number of `Info`
 //! replies. `Stop` only raises the running search's stop flag; it has no reply of its own.
 //! Every line is one complete message; a line that does not parse is a protocol error.
@@ -142,6 +144,9 @@ pub enum Request {
     Probe {
         write: std::path::PathBuf,
         port: u16,
+        /// A Unix socket to connect to (a path, as a coordinator's socket would be).
+        #[serde(default)]
+        socket: std::path::PathBuf,
     },
 }
 
@@ -189,6 +194,12 @@ impl WireGame {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
+    /// A sandboxed worker's first message, sent once it is confined and before the plugin
+    /// loads (so before any of the plugin's code could write to the channel): what the kernel
+    /// enforced. The coordinator takes the sandbox's report from this message only.
+    Confined {
+        sandbox: Box<super::sandbox::WorkerSandbox>,
+    },
     Hello {
         plugin: PluginInfo,
         /// What the kernel enforced of the worker's sandbox (absent: the sandbox is off).
@@ -213,11 +224,7 @@ pub enum Reply {
     },
     /// The answer to `Probe`: for each attempt, `None` when it succeeded, else the system's
     /// refusal.
-    Probed {
-        write: Option<String>,
-        connect: Option<String>,
-        signal: Option<String>,
-    },
+    Probed(super::sandbox::Probed),
 }
 
 /// Write one message as a line and flush it.
@@ -251,28 +258,82 @@ pub async fn send_async<T: Serialize>(
     out.flush().await
 }
 
-/// [`receive`] on the coordinator's async socket.
+/// The most bytes of one message the coordinator reads from a worker.
+pub const MAX_FRAME: usize = 1 << 20;
+
+/// [`receive`] on the coordinator's async socket, reading at most [`MAX_FRAME`] bytes: a longer
+/// line is an `InvalidData` error, and what is left of it is not read.
 pub async fn receive_async<T: for<'de> Deserialize<'de>, R>(
     input: &mut R,
 ) -> std::io::Result<Option<T>>
 where
     R: tokio::io::AsyncBufRead + Unpin,
 {
-    use tokio::io::AsyncBufReadExt;
-    let mut line = String::new();
-    if input.read_line(&mut line).await? == 0 {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+    let mut line = Vec::new();
+    let read = input
+        .take(MAX_FRAME as u64 + 1)
+        .read_until(b'\n', &mut line)
+        .await?;
+    if read == 0 {
         return Ok(None);
     }
+    if line.len() > MAX_FRAME {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a message longer than {} MiB", MAX_FRAME >> 20),
+        ));
+    }
+    let line = String::from_utf8(line).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "a message that is not UTF-8",
+        )
+    })?;
     parse_line(&line).map(Some)
 }
 
 fn parse_line<T: for<'de> Deserialize<'de>>(line: &str) -> std::io::Result<T> {
     serde_json::from_str(line).map_err(|e| {
+        let (shown, _) = crate::host::engine_text::clean(line.trim_end());
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!("bad message `{}`: {e}", line.trim_end()),
+            format!("bad message `{shown}`: {e}"),
         )
     })
+}
+
+impl Reply {
+    /// The reply with every string the plugin chose made printable and bounded
+    /// ([`crate::host::engine_text`]); the number of bytes cut, if any was.
+    pub fn cleaned(mut self) -> (Reply, bool) {
+        use crate::host::engine_text::clean_in_place as clean;
+        let mut cut = false;
+        match &mut self {
+            Reply::Hello { plugin, .. } => {
+                for text in [&mut plugin.name, &mut plugin.version, &mut plugin.author] {
+                    cut |= clean(text);
+                }
+                for option in &mut plugin.options {
+                    for text in [&mut option.name, &mut option.kind, &mut option.default] {
+                        cut |= clean(text);
+                    }
+                    cut |= clean(&mut option.help);
+                    for value in &mut option.values {
+                        cut |= clean(value);
+                    }
+                }
+            }
+            Reply::Failed { message } | Reply::Error { message } => cut |= clean(message),
+            Reply::Confined { sandbox } => {
+                for text in &mut sandbox.enforced.missing {
+                    cut |= clean(text);
+                }
+            }
+            Reply::Ok | Reply::Info { .. } | Reply::Moved { .. } | Reply::Probed(_) => {}
+        }
+        (self, cut)
+    }
 }
 
 #[cfg(test)]

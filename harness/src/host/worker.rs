@@ -1,6 +1,7 @@
-//! The worker process: `harness worker --connect SOCKET --plugin PATH`.
+//! The worker process: `harness worker --plugin PATH`, its channel to the coordinator on
+//! standard input.
 //!
-//! It loads one plugin, creates one instance and serves the coordinator over the socket. Three
+//! It loads one plugin, creates one instance and serves the coordinator over the channel. Three
 //! threads: the main thread reads requests (and handles `Stop` at once by raising the stop
 //! flag), the engine thread runs every call on the instance in order, and the writer thread
 //! owns the socket's write side, so that replies and the engine's info reports (queued by the
@@ -13,16 +14,17 @@
 //! the worker kills its group, itself included: nothing of a run outlives it. With a memory
 //! limit, `RLIMIT_AS` is set before the plugin loads and is inherited by what it starts.
 //!
-//! With a sandbox ([`super::sandbox`]), the worker confines itself right after it connects
-//! to the coordinator, while it has one thread and before the plugin loads; a sandbox that is
-//! `required` and cannot be enforced is the worker's `Failed` message, and no plugin code runs.
+//! Before anything else, the worker closes every descriptor it inherited but its channel, which
+//! it moves off standard input ([`sandbox::descriptors`]), and joins the cgroups the
+//! coordinator made for it (`--cgroup`). With a sandbox ([`super::sandbox`]), it then confines
+//! itself, while it has one thread and before the plugin loads; a sandbox that is `required`
+//! and cannot be enforced is the worker's `Failed` message, and no plugin code runs.
 
 use super::plugin::{InfoSink, Instance, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use super::sandbox::{self, Confinement};
 use othello_abi as abi;
 use std::io::{BufReader, Write};
-use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -146,9 +148,9 @@ impl EngineThread {
 /// How a worker is to run: what `harness worker` is told on its command line.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    /// The coordinator's socket.
-    pub socket: PathBuf,
     pub plugin: PathBuf,
+    /// The `cgroup.procs` files of the cgroups the coordinator made for this worker.
+    pub cgroups: Vec<PathBuf>,
     /// `RLIMIT_AS` in bytes, set before the plugin loads.
     pub memory_limit: Option<u64>,
     /// The sandbox, and the scratch folder it writes in (`None`: no sandbox).
@@ -167,6 +169,16 @@ fn limit_memory(bytes: u64) -> anyhow::Result<()> {
 
 /// Run the worker until the coordinator sends `Quit` or goes away.
 pub fn run(setup: &Setup) -> anyhow::Result<()> {
+    sandbox::descriptors::close_inherited().map_err(anyhow::Error::msg)?;
+    let mut stream = sandbox::descriptors::take_channel().map_err(anyhow::Error::msg)?;
+    // "0" is the writer itself. A cgroup that cannot be joined is found by the coordinator,
+    // which checks where the worker is.
+    for procs in &setup.cgroups {
+        if let Err(e) = std::fs::write(procs, "0") {
+            let line = format!("harness worker: cannot join {}: {e}\n", procs.display());
+            let _ = std::io::stderr().write_all(line.as_bytes());
+        }
+    }
     if let Some(bytes) = setup.memory_limit {
         limit_memory(bytes)?;
     }
@@ -178,19 +190,22 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, Arc::new(std::sync::atomic::AtomicBool::new(false)))?;
     }
-    let mut stream = UnixStream::connect(&setup.socket)?;
     // The sandbox, while this process has one thread: every thread and program started from
     // here on inherits it, and nothing of the plugin has run yet.
-    let sandbox = match &setup.sandbox {
-        Some((confinement, scratch)) => match sandbox::confine(confinement, scratch) {
-            Ok(s) => Some(Box::new(s)),
+    if let Some((confinement, scratch)) = &setup.sandbox {
+        match sandbox::confine(confinement, scratch) {
+            Ok(s) => send(
+                &mut stream,
+                &Reply::Confined {
+                    sandbox: Box::new(s),
+                },
+            )?,
             Err(message) => {
                 let _ = send(&mut stream, &Reply::Failed { message });
                 return Ok(());
             }
-        },
-        None => None,
-    };
+        }
+    }
     die_with_the_coordinator()?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let (out_tx, out_rx) = mpsc::channel::<Reply>();
@@ -223,7 +238,7 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
     };
     let _ = out_tx.send(Reply::Hello {
         plugin: info,
-        sandbox,
+        sandbox: None,
     });
 
     forward_info(info_rx, out_tx.clone());
@@ -244,13 +259,12 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
         match receive::<Request>(&mut reader) {
             Ok(Some(Request::Stop)) => stop.store(1, Ordering::Relaxed),
             Ok(Some(Request::Quit)) | Ok(None) => break,
-            Ok(Some(Request::Probe { write, port })) => {
-                let (write, connect, signal) = sandbox::probe(&write, port);
-                let _ = out_tx.send(Reply::Probed {
-                    write,
-                    connect,
-                    signal,
-                });
+            Ok(Some(Request::Probe {
+                write,
+                port,
+                socket,
+            })) => {
+                let _ = out_tx.send(Reply::Probed(sandbox::probe(&write, port, &socket)));
             }
             Ok(Some(req @ Request::Go { .. })) => {
                 stop.store(0, Ordering::Relaxed);

@@ -173,5 +173,6 @@ pub fn confinement(sandbox: &Sandbox) -> Option<Confinement> {
         required: sandbox.mode == SandboxMode::Required,
         read: sandbox.read.clone(),
         write: sandbox.write.clone(),
+        env: sandbox.env.clone(),
     })
 }

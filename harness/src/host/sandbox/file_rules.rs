@@ -2,6 +2,9 @@
 //! no TCP bind or connect, and (where the kernel has scopes) no signal and no abstract Unix
 //! socket beyond its own sandbox.
 //!
+//! The writable places get every right but device nodes and device ioctls (`MAKE_CHAR`,
+//! `MAKE_BLOCK`, `IOCTL_DEV`), which no engine needs.
+//!
 //! Landlock acts on the calling thread and on what it starts afterwards (threads, children,
 //! programs they run), so it is applied while the worker has one thread. It is negotiated
 //! with the kernel: on an older kernel the crate enforces what that kernel knows (best effort)
@@ -92,6 +95,9 @@ pub fn restrict(read: &[PathBuf], write: &[PathBuf]) -> Result<Landlocked, Strin
     let fail = |e: landlock::RulesetError| format!("Landlock: {e}");
     let read_access = AccessFs::from_read(ASKED);
     let all = AccessFs::from_all(ASKED);
+    // Everything in the writable places but device nodes and device ioctls: a root plugin
+    // could otherwise make the disk's block device in its scratch folder and write through it.
+    let writable = all & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::IoctlDev);
     let system: Vec<&Path> = SYSTEM_READ.iter().map(Path::new).collect();
     let devices: Vec<&Path> = SYSTEM_WRITE_FILES.iter().map(Path::new).collect();
     let status = Ruleset::default()
@@ -112,7 +118,7 @@ pub fn restrict(read: &[PathBuf], write: &[PathBuf]) -> Result<Landlocked, Strin
         .map_err(fail)?
         .add_rules(path_beneath_rules(read, read_access))
         .map_err(fail)?
-        .add_rules(path_beneath_rules(write, all))
+        .add_rules(path_beneath_rules(write, writable))
         .map_err(fail)?
         .restrict_self()
         .map_err(fail)?;

@@ -1,49 +1,97 @@
 //! The sandbox of an engine worker: what the kernel holds a plugin to, whatever its code does.
 //!
-//! The worker confines itself after its socket to the coordinator is connected and before
-//! any other thread starts or the plugin loads ([`confine`]); what it starts afterwards
-//! (threads, the `external` plugin's program and that program's children) inherits it all:
+//! The coordinator prepares each sandboxed worker before it starts:
+//! - its channel is one end of a socket pair, inherited as standard input ([`descriptors`]):
+//!   there is no socket path to connect to, so no plugin can speak for another engine's worker;
+//! - its cgroups ([`cgroup`]), made by the coordinator and joined by the worker before anything
+//!   of the plugin runs: at most [`PROCESS_CAP`] tasks, `memory-limit` for the whole cgroup,
+//!   and an end of everything inside at once, whatever sessions or groups the plugin makes;
+//! - its environment: the names of [`ENVIRONMENT`] and the engine's `sandbox-env`, no others
+//!   (no ledger password, token or cloud key reaches a plugin);
+//! - its scratch folder ([`scratch`]), its current directory and `TMPDIR`.
+//!
+//! The worker closes every descriptor it inherited but its channel, joins its cgroups, then
+//! confines itself ([`confine`]) while it has one thread and before the plugin loads; what it
+//! starts afterwards (threads, the `external` plugin's program and that program's children)
+//! inherits it all:
+//! - no capabilities ([`capabilities`]): a worker started by root is not root inside;
 //! - Landlock ([`file_rules`]): read and execute the system's libraries and programs, the
 //!   plugin file and the paths the engine was allowed (`sandbox-read`, and option values that
-//!   name existing files or folders, [`option_paths`]); write only in the worker's scratch
-//!   folder (its current directory and `TMPDIR`, made and removed by the coordinator,
-//!   [`scratch`]) and in the `sandbox-write` paths; no TCP bind or connect; signals and
-//!   abstract Unix sockets scoped to the sandbox where the kernel has scopes;
-//! - seccomp ([`syscall_filter`]): no tracing, no other process's memory, no mounts, BPF,
-//!   performance counters, keyrings, kexec or io_uring, no socket but `AF_UNIX`;
-//! - a pids cgroup ([`process_cap`]): at most [`PROCESS_CAP`] tasks, root included.
+//!   name public files, [`option_paths`]); write only in the scratch folder and in the
+//!   `sandbox-write` paths, and make no device node there; no TCP; signals and abstract Unix
+//!   sockets scoped to the sandbox where the kernel has scopes;
+//! - seccomp ([`syscall_filter`]): no new socket of any family, nothing that acts on another
+//!   process (limits, priorities, affinity, tracing, memory), no clock, hostname, mounts,
+//!   devices, System V IPC, new session, BPF, io_uring, and more.
 //!
 //! The kernel may enforce less than asked (an old kernel, no cgroup to make): the worker says
-//! what was enforced ([`Enforced`]) in its first message, and `required` refuses to load the
-//! plugin where Landlock or seccomp cannot be enforced in full. What the sandbox does not
-//! cover is in the README ("Running engines you do not trust").
+//! what was enforced ([`Enforced`]) in its first message, the coordinator adds what it knows
+//! itself (the cgroup), and `required` refuses to load the plugin where Landlock, seccomp or
+//! the dropping of capabilities cannot be enforced in full. What the sandbox does not cover is
+//! in the README ("Running engines you do not trust").
 
+mod capabilities;
+pub mod cgroup;
+pub mod descriptors;
 mod file_rules;
-mod process_cap;
 pub mod scratch;
 mod syscall_filter;
 
 use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+pub use capabilities::held as capabilities_held;
 pub use file_rules::SYSTEM_READ;
-pub use process_cap::remove as remove_process_cap;
+pub use syscall_filter::inside_a_filter;
 
 /// The most tasks (processes and threads together) a sandboxed worker and everything it
 /// starts may have at once.
 pub const PROCESS_CAP: u32 = 256;
 
+/// The environment variables a sandboxed worker gets from the coordinator's (besides every
+/// `LC_*`, and `TMPDIR`, which is its scratch folder): what programs need to start and to
+/// speak the user's language. Anything else (passwords, tokens, keys) stays out unless the
+/// engine's `sandbox-env` names it.
+pub const ENVIRONMENT: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LANGUAGE",
+    "TERM",
+    "TZ",
+    "RUST_BACKTRACE",
+];
+
+/// The variables of this process's environment that a sandboxed worker gets: [`ENVIRONMENT`],
+/// `LC_*` and the names in `extra`.
+pub fn environment(extra: &[String]) -> Vec<(OsString, OsString)> {
+    std::env::vars_os()
+        .filter(|(name, _)| {
+            let name = name.to_string_lossy();
+            ENVIRONMENT.contains(&name.as_ref())
+                || name.starts_with("LC_")
+                || extra.iter().any(|e| *e == name)
+        })
+        .collect()
+}
+
 /// What a worker is told to confine itself to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Confinement {
-    /// Refuse to load the plugin where the kernel cannot enforce Landlock and seccomp in full
-    /// (`sandbox = "required"`); otherwise run with what the kernel enforces (`"strict"`).
+    /// Refuse to load the plugin where the kernel cannot enforce Landlock, seccomp and the
+    /// dropping of capabilities in full (`sandbox = "required"`); otherwise run with what the
+    /// kernel enforces (`"strict"`).
     pub required: bool,
     /// Files and folders the engine may read and execute, beyond the system's.
     pub read: Vec<PathBuf>,
     /// Files and folders the engine may write, beyond its scratch folder.
     pub write: Vec<PathBuf>,
+    /// Environment variables passed to the engine beyond [`ENVIRONMENT`] (`sandbox-env`).
+    pub env: Vec<String>,
 }
 
 /// What the kernel enforced in a worker.
@@ -55,24 +103,33 @@ pub struct Enforced {
     pub landlock_full: bool,
     /// The seccomp filter is installed.
     pub seccomp: bool,
-    /// The cap on tasks, where a pids cgroup could be made.
+    /// The cap on tasks, where a pids cgroup holds the worker.
     pub process_cap: Option<u32>,
+    /// The capabilities the worker holds once confined, as the kernel reports them (0: none;
+    /// absent in records older than this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<u64>,
+    /// How the coordinator ends everything the worker started, where a cgroup holds it
+    /// (`cgroup.kill`, `freezer` or `task list`; absent: the worker's process group only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contained_by: Option<String>,
     /// What could not be enforced, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
 }
 
 impl Enforced {
-    /// Landlock (every right asked for) and seccomp are enforced: what `required` demands,
-    /// and short of which `strict` warns. A missing process cap is recorded, not warned of
-    /// (no pids cgroup can be made without root or a delegated controller).
+    /// Landlock (every right asked for), seccomp and no capability held: what `required`
+    /// demands, and short of which `strict` warns. A missing cgroup is recorded, not warned
+    /// of (no cgroup can be made without root or a delegated subtree).
     pub fn confines_fully(&self) -> bool {
-        self.landlock_full && self.seccomp
+        self.landlock_full && self.seccomp && self.capabilities.is_none_or(|c| c == 0)
     }
 }
 
 impl fmt::Display for Enforced {
-    /// `Landlock ABI 7, seccomp, at most 256 tasks`, or what is missing.
+    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by
+    /// cgroup.kill`, or what is missing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.landlock_abi, self.landlock_full) {
             (0, _) => f.write_str("no Landlock")?,
@@ -85,8 +142,17 @@ impl fmt::Display for Enforced {
             ", no seccomp"
         })?;
         match self.process_cap {
-            Some(cap) => write!(f, ", at most {cap} tasks"),
-            None => f.write_str(", no process cap"),
+            Some(cap) => write!(f, ", at most {cap} tasks")?,
+            None => f.write_str(", no process cap")?,
+        }
+        match self.capabilities {
+            Some(0) => f.write_str(", no capabilities")?,
+            Some(held) => write!(f, ", capabilities {held:#x} held")?,
+            None => {}
+        }
+        match &self.contained_by {
+            Some(route) => write!(f, ", contained by {route}"),
+            None => Ok(()),
         }
     }
 }
@@ -95,8 +161,6 @@ impl fmt::Display for Enforced {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WorkerSandbox {
     pub enforced: Enforced,
-    /// The worker's pids cgroup folder, for the coordinator to remove when the worker is gone.
-    pub cgroup: Option<PathBuf>,
 }
 
 /// The number of threads of this process.
@@ -108,7 +172,8 @@ fn threads() -> Option<usize> {
 
 /// Confine this process (the worker, with one thread) as `confinement` says, writing in
 /// `scratch`. An error means nothing of the plugin may run: `required` could not be met, or
-/// the process already had a second thread (which would escape Landlock).
+/// the process already had a second thread (which would escape Landlock and keep its
+/// capabilities).
 pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbox, String> {
     if let Some(n @ 2..) = threads() {
         return Err(format!(
@@ -116,16 +181,9 @@ pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbo
         ));
     }
     let mut enforced = Enforced::default();
-    let cgroup = match process_cap::join(PROCESS_CAP) {
-        Ok(dir) => {
-            enforced.process_cap = Some(PROCESS_CAP);
-            Some(dir)
-        }
-        Err(e) => {
-            enforced.missing.push(format!("no process cap: {e}"));
-            None
-        }
-    };
+    if let Err(e) = capabilities::drop_all() {
+        enforced.missing.push(e);
+    }
     let mut write = vec![scratch.to_path_buf()];
     write.extend(confinement.write.iter().cloned());
     match file_rules::restrict(&confinement.read, &write) {
@@ -149,31 +207,97 @@ pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbo
         Ok(()) => enforced.seccomp = true,
         Err(e) => enforced.missing.push(e),
     }
+    enforced.capabilities = capabilities::held();
+    if enforced.capabilities.is_some_and(|c| c != 0) {
+        enforced
+            .missing
+            .push("the worker still holds capabilities".to_string());
+    }
     if confinement.required && !enforced.confines_fully() {
-        let mut unmet = enforced.missing.clone();
-        unmet.retain(|m| !m.starts_with("no process cap"));
         return Err(format!(
             "sandbox = \"required\", and this kernel cannot enforce it: {}",
-            unmet.join("; ")
+            enforced.missing.join("; ")
         ));
     }
-    Ok(WorkerSandbox { enforced, cgroup })
+    Ok(WorkerSandbox { enforced })
 }
 
-/// Try, from this process, three things the sandbox forbids: create the file `write`, open a
-/// TCP connection to `127.0.0.1:port`, and signal the parent (signal 0: the permission check
-/// alone). Each is `None` when it succeeded, else the refusal.
-pub fn probe(write: &Path, port: u16) -> (Option<String>, Option<String>, Option<String>) {
+/// What a worker could do of what its sandbox forbids ([`probe`]): for each attempt, `None`
+/// where it succeeded, else the system's refusal; and what the worker holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Probed {
+    /// A file written outside the scratch folder.
+    pub write: Option<String>,
+    /// A TCP connection to the coordinator's port.
+    pub connect: Option<String>,
+    /// Signal 0 to the coordinator (the permission check alone).
+    pub signal: Option<String>,
+    /// A connection to a Unix socket at a path (what a coordinator socket would be).
+    #[serde(default)]
+    pub socket: Option<String>,
+    /// `prlimit` on the coordinator, setting the file size limit it gave the worker (a change
+    /// in nothing but the permission).
+    #[serde(default)]
+    pub prlimit: Option<String>,
+    /// A character device node (`/dev/null`'s numbers) made in the scratch folder.
+    #[serde(default)]
+    pub device: Option<String>,
+    /// The capabilities held (effective, permitted, inheritable, ambient together).
+    #[serde(default)]
+    pub capabilities: Option<u64>,
+    /// The names of the worker's environment variables.
+    #[serde(default)]
+    pub environment: Vec<String>,
+}
+
+/// Try, from this process, what the sandbox forbids: create the file `write`, open a TCP
+/// connection to `127.0.0.1:port`, signal the parent, connect to the Unix socket `socket`,
+/// `prlimit` the parent and make a device node in the current folder; and say which
+/// capabilities and environment variables this process holds.
+pub fn probe(write: &Path, port: u16, socket: &Path) -> Probed {
     let refusal = |r: std::io::Result<()>| r.err().map(|e| e.to_string());
     let wrote = std::fs::write(write, b"written from inside the sandbox\n");
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let connected = std::net::TcpStream::connect_timeout(&address, PROBE_TIMEOUT).map(drop);
-    let parent = std::os::unix::process::parent_id() as i32;
-    let signalled = rustix::process::Pid::from_raw(parent)
+    let parent = rustix::process::getppid();
+    let signalled = parent
         .ok_or(rustix::io::Errno::SRCH)
         .and_then(rustix::process::test_kill_process)
         .map_err(std::io::Error::from);
-    (refusal(wrote), refusal(connected), refusal(signalled))
+    let joined = std::os::unix::net::UnixStream::connect(socket).map(drop);
+    let limited = parent
+        .ok_or(rustix::io::Errno::SRCH)
+        .and_then(|p| {
+            // The worker's own limit, inherited from the coordinator: the same value.
+            let same = rustix::process::getrlimit(rustix::process::Resource::Fsize);
+            rustix::process::prlimit(Some(p), rustix::process::Resource::Fsize, same)
+        })
+        .map(drop)
+        .map_err(std::io::Error::from);
+    let node = Path::new("probe-device-node");
+    let made = rustix::fs::mknodat(
+        rustix::fs::CWD,
+        node,
+        rustix::fs::FileType::CharacterDevice,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+        rustix::fs::makedev(1, 3),
+    )
+    .map_err(std::io::Error::from);
+    if made.is_ok() {
+        let _ = std::fs::remove_file(node);
+    }
+    Probed {
+        write: refusal(wrote),
+        connect: refusal(connected),
+        signal: refusal(signalled),
+        socket: refusal(joined),
+        prlimit: refusal(limited),
+        device: refusal(made),
+        capabilities: capabilities::held(),
+        environment: std::env::vars_os()
+            .map(|(name, _)| name.to_string_lossy().into_owned())
+            .collect(),
+    }
 }
 
 /// How long [`probe`] waits for its TCP connection.
@@ -272,12 +396,20 @@ mod tests {
             landlock_full: true,
             seccomp: true,
             process_cap: Some(256),
+            capabilities: Some(0),
+            contained_by: Some("cgroup.kill".to_string()),
             missing: Vec::new(),
         };
         assert_eq!(
             full.to_string(),
-            "Landlock ABI 7, seccomp, at most 256 tasks"
+            "Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by cgroup.kill"
         );
+        let rooted = Enforced {
+            capabilities: Some(0x1f),
+            ..full.clone()
+        };
+        assert!(!rooted.confines_fully());
+        assert!(rooted.to_string().contains("capabilities 0x1f held"));
         assert_eq!(
             Enforced::default().to_string(),
             "no Landlock, no seccomp, no process cap"

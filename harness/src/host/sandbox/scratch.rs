@@ -48,7 +48,7 @@ impl Drop for Scratch {
 }
 
 /// This process's pid namespace (its inode number): process ids are compared only within it.
-fn pid_namespace() -> String {
+pub(super) fn pid_namespace() -> String {
     let link = std::fs::read_link("/proc/self/ns/pid").unwrap_or_default();
     let digits: String = link
         .to_string_lossy()
@@ -71,23 +71,24 @@ fn sweep(temp: &Path, namespace: &str) {
     let ours = format!("{PREFIX}{namespace}-");
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name
+        let rest = name
             .to_str()
             .and_then(|n| n.strip_prefix(&ours))
-            .and_then(|n| n.strip_suffix(SUFFIX))
-        else {
-            continue;
-        };
-        let gone = rest
-            .split('-')
-            .next()
-            .and_then(|pid| pid.parse::<i32>().ok())
-            .and_then(rustix::process::Pid::from_raw)
-            .is_some_and(|p| rustix::process::test_kill_process(p) == Err(rustix::io::Errno::SRCH));
-        if gone {
+            .and_then(|n| n.strip_suffix(SUFFIX));
+        if rest.is_some_and(coordinator_gone) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// Whether the coordinator named at the start of `rest` (`PID-…`, the part of a scratch or
+/// cgroup folder's name after the pid namespace) is gone: no process has its id.
+pub(super) fn coordinator_gone(rest: &str) -> bool {
+    rest.split('-')
+        .next()
+        .and_then(|pid| pid.parse::<i32>().ok())
+        .and_then(rustix::process::Pid::from_raw)
+        .is_some_and(|p| rustix::process::test_kill_process(p) == Err(rustix::io::Errno::SRCH))
 }
 
 #[cfg(test)]

@@ -1,9 +1,25 @@
 //! The seccomp filter of a worker: the system calls an engine never needs and a hostile one
-//! would use to reach outside its sandbox fail with `EPERM`: tracing and reading other
-//! processes' memory, mounts, BPF, performance counters, the kernel keyring, kexec, io_uring
-//! (whose requests bypass this filter), and sockets of any family but `AF_UNIX`. Everything
-//! else is allowed. Installed with `no_new_privs` (which Landlock also sets), inherited by
-//! every thread and program the worker starts afterwards.
+//! would use to reach outside its sandbox fail with `EPERM`. Everything else is allowed.
+//! Installed with `no_new_privs` (which Landlock also sets), inherited by every thread and
+//! program the worker starts afterwards.
+//!
+//! Denied outright ([`DENIED`]): tracing and other processes' memory; mounts, namespaces,
+//! modules, swap, quotas; BPF, performance counters, the kernel keyring, kexec, io_uring (whose
+//! requests bypass this filter); the clock, the hostname, the kernel log, process accounting,
+//! `reboot`; System V IPC objects (they outlive the run); a new session or process group (it
+//! would leave the worker's process group, which is all that holds the engine's processes where
+//! no cgroup can be made); `pidfd_open`, `pidfd_getfd`, `kcmp` and `process_madvise`, which
+//! reach other processes; and `socket` itself, of every family: the worker's channel is
+//! inherited, so nothing it runs needs a new socket, and without one there is nothing to
+//! `connect` or `bind` (`socketpair(AF_UNIX)` stays allowed: it reaches nothing but the pair,
+//! and a harness run by `external` gives its own workers their channels with it).
+//!
+//! Denied unless they act on the caller itself ([`on_others`]: a pid or `who` argument of 0,
+//! and `which` naming a process, not a group or a user): resource limits (`prlimit64`),
+//! priorities, scheduling and CPU affinity, I/O priorities, page migration. A hostile plugin
+//! would use them on its opponent's worker or on the coordinator. Real-time scheduling is
+//! denied to the caller too, as is making a device node (`mknod` of a character or block
+//! device; Landlock's rights cover the scratch folder, this covers every path).
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -12,10 +28,14 @@ use seccompiler::{
 use std::collections::BTreeMap;
 
 /// The system calls denied outright.
-const DENIED: &[libc::c_long] = &[
+pub const DENIED: &[libc::c_long] = &[
     libc::SYS_ptrace,
     libc::SYS_process_vm_readv,
     libc::SYS_process_vm_writev,
+    libc::SYS_process_madvise,
+    libc::SYS_kcmp,
+    libc::SYS_pidfd_open,
+    libc::SYS_pidfd_getfd,
     libc::SYS_mount,
     libc::SYS_umount2,
     libc::SYS_pivot_root,
@@ -25,6 +45,14 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_fsconfig,
     libc::SYS_fsmount,
     libc::SYS_fspick,
+    libc::SYS_setns,
+    libc::SYS_unshare,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_swapon,
+    libc::SYS_swapoff,
+    libc::SYS_quotactl,
     libc::SYS_bpf,
     libc::SYS_perf_event_open,
     libc::SYS_keyctl,
@@ -35,23 +63,108 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_io_uring_setup,
     libc::SYS_io_uring_enter,
     libc::SYS_io_uring_register,
+    libc::SYS_settimeofday,
+    libc::SYS_clock_settime,
+    libc::SYS_clock_adjtime,
+    libc::SYS_adjtimex,
+    libc::SYS_sethostname,
+    libc::SYS_setdomainname,
+    libc::SYS_syslog,
+    libc::SYS_acct,
+    libc::SYS_reboot,
+    libc::SYS_shmget,
+    libc::SYS_semget,
+    libc::SYS_msgget,
+    libc::SYS_setsid,
+    libc::SYS_setpgid,
+    libc::SYS_socket,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_iopl,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_ioperm,
 ];
+
+/// The system calls allowed on the caller only: each with the index of its process argument
+/// (0 is the caller).
+const ON_SELF_ONLY: &[(libc::c_long, u8)] = &[
+    (libc::SYS_prlimit64, 0),
+    (libc::SYS_sched_setaffinity, 0),
+    (libc::SYS_sched_setparam, 0),
+    (libc::SYS_sched_setattr, 0),
+    (libc::SYS_migrate_pages, 0),
+    (libc::SYS_move_pages, 0),
+];
+
+/// `SCHED_FIFO`, `SCHED_RR`, `SCHED_DEADLINE`: the real-time policies.
+const REAL_TIME: [u64; 3] = [1, 2, 6];
+/// What `sched_setscheduler`'s policy argument holds besides the policy.
+const SCHED_RESET_ON_FORK: u64 = 0x4000_0000;
+/// The file type bits of a mode, and the device types among them.
+const S_IFMT: u64 = 0o170_000;
+const DEVICES: [u64; 2] = [0o020_000, 0o060_000];
+
+fn condition(
+    arg: u8,
+    op: SeccompCmpOp,
+    value: u64,
+) -> Result<SeccompCondition, seccompiler::Error> {
+    Ok(SeccompCondition::new(
+        arg,
+        SeccompCmpArgLen::Dword,
+        op,
+        value,
+    )?)
+}
+
+/// A rule that matches (denies) when argument `arg` is not `value`.
+fn unless(arg: u8, value: u64) -> Result<SeccompRule, seccompiler::Error> {
+    Ok(SeccompRule::new(vec![condition(
+        arg,
+        SeccompCmpOp::Ne,
+        value,
+    )?])?)
+}
+
+/// The rules of the calls that act on other processes unless told 0 (see the module docs).
+fn on_others() -> Result<Vec<(i64, Vec<SeccompRule>)>, seccompiler::Error> {
+    let mut rules: Vec<(i64, Vec<SeccompRule>)> = ON_SELF_ONLY
+        .iter()
+        .map(|&(call, arg)| Ok((call, vec![unless(arg, 0)?])))
+        .collect::<Result<_, seccompiler::Error>>()?;
+    // setpriority(which, who, prio): PRIO_PROCESS (0) of the caller (0) only.
+    rules.push((libc::SYS_setpriority, vec![unless(0, 0)?, unless(1, 0)?]));
+    // ioprio_set(which, who, prio): IOPRIO_WHO_PROCESS (1) of the caller (0) only.
+    rules.push((libc::SYS_ioprio_set, vec![unless(0, 1)?, unless(1, 0)?]));
+    // sched_setscheduler(pid, policy, param): the caller only, and no real-time policy.
+    let mut scheduler = vec![unless(0, 0)?];
+    for policy in REAL_TIME {
+        let op = SeccompCmpOp::MaskedEq(!SCHED_RESET_ON_FORK & 0xffff_ffff);
+        scheduler.push(SeccompRule::new(vec![condition(1, op, policy)?])?);
+    }
+    rules.push((libc::SYS_sched_setscheduler, scheduler));
+    // mknodat(dirfd, path, mode, dev) (and mknod(path, mode, dev)): no device node.
+    let devices = |mode_arg: u8| -> Result<Vec<SeccompRule>, seccompiler::Error> {
+        DEVICES
+            .iter()
+            .map(|&kind| {
+                let op = SeccompCmpOp::MaskedEq(S_IFMT);
+                Ok(SeccompRule::new(vec![condition(mode_arg, op, kind)?])?)
+            })
+            .collect()
+    };
+    rules.push((libc::SYS_mknodat, devices(2)?));
+    #[cfg(target_arch = "x86_64")]
+    rules.push((libc::SYS_mknod, devices(1)?));
+    // socketpair(family, …): AF_UNIX only.
+    rules.push((libc::SYS_socketpair, vec![unless(0, libc::AF_UNIX as u64)?]));
+    Ok(rules)
+}
 
 /// The filter as a BPF program for this machine's architecture.
 fn program() -> Result<BpfProgram, seccompiler::Error> {
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         DENIED.iter().map(|&call| (call, Vec::new())).collect();
-    let family_not_unix = || -> Result<SeccompRule, seccompiler::Error> {
-        let condition = SeccompCondition::new(
-            0,
-            SeccompCmpArgLen::Dword,
-            SeccompCmpOp::Ne,
-            libc::AF_UNIX as u64,
-        )?;
-        Ok(SeccompRule::new(vec![condition])?)
-    };
-    rules.insert(libc::SYS_socket, vec![family_not_unix()?]);
-    rules.insert(libc::SYS_socketpair, vec![family_not_unix()?]);
+    rules.extend(on_others()?);
     let arch = std::env::consts::ARCH.try_into().map_err(|_| {
         seccompiler::Error::Backend(seccompiler::BackendError::InvalidTargetArch(
             std::env::consts::ARCH.to_string(),
@@ -66,19 +179,21 @@ fn program() -> Result<BpfProgram, seccompiler::Error> {
     filter.try_into().map_err(seccompiler::Error::Backend)
 }
 
+/// Whether this process runs under a seccomp filter (a harness started by `external` inside
+/// a sandboxed worker), from `/proc/self/status`: its workers then stay in its process group,
+/// since it may not make new ones.
+pub fn inside_a_filter() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
+        status
+            .lines()
+            .any(|l| l.strip_prefix("Seccomp:").is_some_and(|m| m.trim() != "0"))
+    })
+}
+
 /// Install the filter on the calling thread (with `no_new_privs`).
 pub fn install() -> Result<(), String> {
     rustix::thread::set_no_new_privs(true)
         .map_err(|e| format!("seccomp: cannot set no_new_privs: {e}"))?;
     let program = program().map_err(|e| format!("seccomp: {e}"))?;
     seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_filter_compiles_for_this_machine() {
-        let program = super::program().expect("a filter");
-        assert!(program.len() > super::DENIED.len());
-    }
 }

@@ -6,7 +6,7 @@
 //!
 //! | flag | table | written |
 //! | --- | --- | --- |
-//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `fail-on`, `bench`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
+//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `fail-on`, `bench`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`), `sandbox-env` (names joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
 //! | `--format F`, `--pairs N`, `--concurrency N`, `--affinity` | `[tournament]` | |
 //! | `--time SPEC[,KEY=VALUE…]` | `[time]` | `10+0.1`, `0.5/move`, `depth=6`, `nodes=100000`, then any `[time]` key (`margin=0.5`, `nps-reference=…`) |
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
@@ -445,6 +445,11 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
                 // Colon-separated, as `PATH` is; relative to the current folder.
                 let paths = value.split(':').filter(|p| !p.is_empty());
                 let list = paths.map(|p| toml::Value::from(path_for(p, base_dir)));
+                edit(vec![key.clone()], toml::Value::Array(list.collect()));
+            }
+            "sandbox-env" => {
+                let names = value.split(':').filter(|n| !n.is_empty());
+                let list = names.map(toml::Value::from);
                 edit(vec![key.clone()], toml::Value::Array(list.collect()));
             }
             "name" | "fail-on" | "bench" | "memory-limit" | "sandbox" => {

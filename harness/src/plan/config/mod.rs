@@ -22,7 +22,7 @@
 //! - [`command_line`] and [`compose`]: a tournament from the command line (`run --engine …`),
 //!   alone or over a file, as one TOML document checked by the same validator;
 //! - [`tune`]: the `[tune]` table of `harness tune`, and the match a tune plays;
-//! - [`sandbox`]: an engine's sandbox setting (`sandbox`, `sandbox-read`, `sandbox-write`).
+//! - [`sandbox`]: an engine's sandbox setting (`sandbox`, `sandbox-read`, `sandbox-write`, `sandbox-env`).
 
 mod clock;
 pub mod command_line;
@@ -304,7 +304,7 @@ pub struct EngineConfig {
     /// Which commit claims this build (`build`), for the results ledger; never compared
     /// with the plugin (its digest is what identifies it).
     pub build: Option<Build>,
-    /// How its worker is confined (`sandbox`, `sandbox-read`, `sandbox-write`).
+    /// How its worker is confined (`sandbox`, `sandbox-read`, `sandbox-write`, `sandbox-env`).
     pub sandbox: Sandbox,
 }
 

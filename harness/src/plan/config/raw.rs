@@ -103,6 +103,7 @@ pub(super) struct RawEngine {
     pub(super) sandbox: Option<Spanned<String>>,
     pub(super) sandbox_read: Option<Spanned<Vec<String>>>,
     pub(super) sandbox_write: Option<Spanned<Vec<String>>>,
+    pub(super) sandbox_env: Option<Spanned<Vec<String>>>,
 }
 
 /// An engine's `build` table: which commit of which repository the plugin was built from.

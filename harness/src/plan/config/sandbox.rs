@@ -58,6 +58,8 @@ pub struct Sandbox {
     pub read: Vec<PathBuf>,
     /// `sandbox-write`: files and folders it may write, absolute.
     pub write: Vec<PathBuf>,
+    /// `sandbox-env`: environment variables it gets beyond the sandbox's short list.
+    pub env: Vec<String>,
 }
 
 impl Sandbox {
@@ -70,8 +72,29 @@ impl Sandbox {
         if !self.write.is_empty() {
             v["write"] = serde_json::json!(self.write);
         }
+        if !self.env.is_empty() {
+            v["env"] = serde_json::json!(self.env);
+        }
         v
     }
+}
+
+/// The names of a `sandbox-env` list: each a variable name (letters, digits, `_`, not
+/// starting with a digit).
+pub fn variable_names(names: &[String]) -> Result<Vec<String>, String> {
+    names
+        .iter()
+        .map(|n| {
+            let valid = !n.is_empty()
+                && !n.starts_with(|c: char| c.is_ascii_digit())
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if valid {
+                Ok(n.clone())
+            } else {
+                Err(format!("`{n}` is not an environment variable's name"))
+            }
+        })
+        .collect()
 }
 
 /// The paths of a `sandbox-read` or `sandbox-write` list, resolved against `base_dir`; each

@@ -475,10 +475,16 @@ impl Validator<'_> {
             Some(list) => sandbox::existing_paths(list.get_ref(), base_dir)
                 .map_err(|e| self.invalid(list.span(), key, e)),
         };
+        let env = match &entry.sandbox_env {
+            None => Vec::new(),
+            Some(list) => sandbox::variable_names(list.get_ref())
+                .map_err(|e| self.invalid(list.span(), "sandbox-env", e))?,
+        };
         Ok(Sandbox {
             mode,
             read: paths(&entry.sandbox_read, "sandbox-read")?,
             write: paths(&entry.sandbox_write, "sandbox-write")?,
+            env,
         })
     }
 

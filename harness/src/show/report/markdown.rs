@@ -5,9 +5,26 @@ use crate::show::standings::{Column, Standing};
 use crate::show::text::duration_hms;
 use std::fmt::Write;
 
-/// Escapes the characters that would break a table cell.
+/// Escapes what would break a table cell or be read as markup: the cell separator, line
+/// breaks, HTML (`<`, `>`, `&` as entities: a job summary renders raw HTML), code spans,
+/// emphasis and backslashes. Engine names, and the messages and names plugins chose, pass
+/// through here.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '|' | '`' | '*' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn pairing_row(p: &Standing) -> String {

@@ -67,7 +67,7 @@ pub enum Outcome {
 mod sandbox;
 
 /// The items, in the order they run and print.
-pub const ITEMS: [&str; 13] = [
+pub const ITEMS: [&str; 18] = [
     "stop",
     "limits",
     "passes-and-end",
@@ -81,6 +81,11 @@ pub const ITEMS: [&str; 13] = [
     sandbox::ITEMS[0],
     sandbox::ITEMS[1],
     sandbox::ITEMS[2],
+    sandbox::ITEMS[3],
+    sandbox::ITEMS[4],
+    sandbox::ITEMS[5],
+    sandbox::ITEMS[6],
+    sandbox::ITEMS[7],
 ];
 
 /// Run every item, writing the table to `out`; the items and their outcomes.

@@ -1,17 +1,46 @@
 //! The sandbox items of `harness check`: from inside a worker of the plugin, started as the
-//! other items' are, a write outside its scratch folder, a TCP connection and a signal to the
-//! coordinator must each be refused. An item is "not checked" where the kernel has no Landlock
-//! (the signal item: no Landlock scopes, before ABI 6), and fails where the attempt went
-//! through (the sandbox off, or not enforced).
+//! other items' are, each thing the sandbox forbids is tried, and must be refused:
+//! - `sandbox-write`: a write outside its scratch folder;
+//! - `sandbox-connect`: a TCP connection to the coordinator's machine;
+//! - `sandbox-signal`: a signal to the coordinator;
+//! - `sandbox-socket`: a connection to a Unix socket at a path (a coordinator socket's kind);
+//! - `sandbox-prlimit`: a resource limit set on the coordinator;
+//! - `sandbox-device`: a device node made in its scratch folder;
+//! - `sandbox-capabilities`: the capabilities it holds (it must hold none);
+//! - `sandbox-environment`: its environment (names beyond the sandbox's list, and the
+//!   engine's `sandbox-env`, must not be there).
+//!
+//! An item is "not checked" where the kernel has no Landlock for it (the write and the
+//! connection need ABI 1, the signal ABI 6), and fails where the attempt went through (the
+//! sandbox off, or not enforced).
 
 use super::{end, start, CheckSpec, Outcome};
+use crate::host::sandbox::{self, Probed};
 use std::net::TcpListener;
 
 /// The sandbox items, in the order they run and print.
-pub const ITEMS: [&str; 3] = ["sandbox-write", "sandbox-connect", "sandbox-signal"];
+pub const ITEMS: [&str; 8] = [
+    "sandbox-write",
+    "sandbox-connect",
+    "sandbox-signal",
+    "sandbox-socket",
+    "sandbox-prlimit",
+    "sandbox-device",
+    "sandbox-capabilities",
+    "sandbox-environment",
+];
 
 /// The Landlock ABI that scopes signals.
 const SIGNAL_SCOPE_ABI: u32 = 6;
+
+/// The Landlock ABI an item needs (0: none, the item does not depend on Landlock).
+fn landlock_needed(item: &str) -> u32 {
+    match item {
+        "sandbox-signal" => SIGNAL_SCOPE_ABI,
+        "sandbox-write" | "sandbox-connect" => 1,
+        _ => 0,
+    }
+}
 
 /// One sandbox item.
 pub async fn check(spec: &CheckSpec, item: &str) -> Outcome {
@@ -21,11 +50,7 @@ pub async fn check(spec: &CheckSpec, item: &str) -> Outcome {
     };
     let enforced = host.sandbox.clone();
     if let Some(e) = &enforced {
-        let needed = if item == "sandbox-signal" {
-            SIGNAL_SCOPE_ABI
-        } else {
-            1
-        };
+        let needed = landlock_needed(item);
         if e.landlock_abi < needed {
             end(host).await;
             return Outcome::NotChecked(format!(
@@ -36,33 +61,100 @@ pub async fn check(spec: &CheckSpec, item: &str) -> Outcome {
     }
     let folder = std::env::temp_dir().join(format!("othello-check-probe-{}", std::process::id()));
     let listener = TcpListener::bind("127.0.0.1:0");
-    let (Ok(()), Ok(listener)) = (std::fs::create_dir_all(&folder), listener) else {
+    let socket = folder.join("coordinator.sock");
+    let unix = std::fs::create_dir_all(&folder)
+        .and_then(|()| std::os::unix::net::UnixListener::bind(&socket));
+    let (Ok(_unix), Ok(listener)) = (unix, listener) else {
         end(host).await;
-        return Outcome::NotChecked("no folder or TCP port to probe with".to_string());
+        let _ = std::fs::remove_dir_all(&folder);
+        return Outcome::NotChecked("no folder, socket or TCP port to probe with".to_string());
     };
     let target = folder.join("written-by-the-engine");
     let port = listener.local_addr().map_or(0, |a| a.port());
-    let probed = host.probe(&target, port).await;
+    let probed = host.probe(&target, port, &socket).await;
     end(host).await;
     let _ = std::fs::remove_dir_all(&folder);
     let probed = match probed {
         Ok(p) => p,
         Err(e) => return Outcome::Fail(e.to_string()),
     };
+    let off = if enforced.is_none() {
+        " (the sandbox is off)"
+    } else {
+        ""
+    };
+    match item {
+        "sandbox-capabilities" => held(probed.capabilities, off),
+        "sandbox-environment" => environment(&probed, &[], off),
+        _ => refused(item, &probed, &target, port, &socket, off),
+    }
+}
+
+/// An attempt's item: it passes when the attempt was refused.
+fn refused(
+    item: &str,
+    probed: &Probed,
+    target: &std::path::Path,
+    port: u16,
+    socket: &std::path::Path,
+    off: &str,
+) -> Outcome {
     let (attempt, refusal) = match item {
-        "sandbox-write" => (format!("a write to {}", target.display()), probed.write),
-        "sandbox-connect" => (format!("a TCP connection to port {port}"), probed.connect),
-        _ => ("a signal to the coordinator".to_string(), probed.signal),
+        "sandbox-write" => (format!("a write to {}", target.display()), &probed.write),
+        "sandbox-connect" => (format!("a TCP connection to port {port}"), &probed.connect),
+        "sandbox-signal" => ("a signal to the coordinator".to_string(), &probed.signal),
+        "sandbox-socket" => (
+            format!("a connection to the Unix socket {}", socket.display()),
+            &probed.socket,
+        ),
+        "sandbox-prlimit" => (
+            "a resource limit set on the coordinator".to_string(),
+            &probed.prlimit,
+        ),
+        _ => (
+            "a device node made in the scratch folder".to_string(),
+            &probed.device,
+        ),
     };
     match refusal {
         Some(why) => Outcome::Pass(format!("{attempt} was refused: {why}")),
-        None => Outcome::Fail(format!(
-            "{attempt} went through{}",
-            if enforced.is_none() {
-                " (the sandbox is off)"
-            } else {
-                ""
-            }
-        )),
+        None => Outcome::Fail(format!("{attempt} went through{off}")),
+    }
+}
+
+/// The capabilities item: it passes when the worker holds none.
+fn held(capabilities: Option<u64>, off: &str) -> Outcome {
+    match capabilities {
+        Some(0) => Outcome::Pass("the worker holds no capability".to_string()),
+        Some(set) => Outcome::Fail(format!("the worker holds capabilities {set:#x}{off}")),
+        None => Outcome::NotChecked("/proc/self/status does not say".to_string()),
+    }
+}
+
+/// The environment item: it passes when the worker has no variable beyond the sandbox's list,
+/// `TMPDIR` and the engine's `sandbox-env`.
+fn environment(probed: &Probed, extra: &[String], off: &str) -> Outcome {
+    let beyond: Vec<&String> = probed
+        .environment
+        .iter()
+        .filter(|name| {
+            !(sandbox::ENVIRONMENT.contains(&name.as_str())
+                || name.starts_with("LC_")
+                || *name == "TMPDIR"
+                || extra.contains(name))
+        })
+        .collect();
+    if beyond.is_empty() {
+        Outcome::Pass(format!(
+            "{} variables, none beyond the sandbox's list",
+            probed.environment.len()
+        ))
+    } else {
+        let names: Vec<&str> = beyond.iter().map(|n| n.as_str()).collect();
+        Outcome::Fail(format!(
+            "the worker has {} variables beyond the sandbox's list: {}{off}",
+            names.len(),
+            names.join(", ")
+        ))
     }
 }

@@ -1,0 +1,395 @@
+//! A worker's control groups, made and ended by the coordinator.
+//!
+//! The coordinator makes a cgroup of its own for each sandboxed worker before the worker
+//! starts ([`WorkerCgroup::make`]), and tells the worker where to join (`--cgroup`, the
+//! folders' `cgroup.procs` files): the worker writes itself in as the first thing it does,
+//! before the plugin loads, so everything the plugin starts is born inside, whatever it does
+//! with sessions and process groups. The coordinator never takes a cgroup path from a worker.
+//!
+//! What a cgroup gives, in the order it is looked for:
+//! - the end of everything inside at once ([`WorkerCgroup::kill`]): cgroup v2's
+//!   `cgroup.kill`; else v1's freezer (freeze, SIGKILL every task, thaw); else a v1 folder's
+//!   task list, SIGKILLed until empty;
+//! - a cap on tasks, root included: `pids.max` (v2 where the controller is enabled, else v1);
+//! - with `memory-limit`, the limit for the worker and all it starts together: v2's
+//!   `memory.max`, else v1's `memory.limit_in_bytes`.
+//!
+//! Machines of both cgroup versions are served, also mixed (a v1 hierarchy per controller
+//! beside an empty v2 one, where v2 still gives `cgroup.kill`). Making a cgroup needs the right
+//! to write the hierarchy (root, or a delegated subtree); where none can be made the worker
+//! runs in its process group alone, and [`WorkerCgroup::make`] says what is missing.
+//!
+//! A killed cgroup's folders are removed once their tasks are gone; the folders of a
+//! coordinator killed outright are removed by the next coordinator's first cgroup (same pid
+//! namespace, process id no longer alive).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The start of a worker cgroup's folder name; the pid namespace, the coordinator's process id
+/// and the worker's number follow.
+const PREFIX: &str = "othello-harness-";
+
+/// How often, and how many times, the removal of a killed cgroup's folders is tried while its
+/// tasks exit (the kernel gives v1 no event for it).
+const REMOVAL_INTERVAL: Duration = Duration::from_millis(10);
+const REMOVAL_TRIES: u32 = 300;
+
+/// One mounted cgroup hierarchy and this process's folder in it.
+#[derive(Clone, Debug)]
+struct Hierarchy {
+    /// `None` for v2, else v1's controllers (`pids`, `freezer`, `memory`, …).
+    controllers: Option<Vec<String>>,
+    /// This process's cgroup folder in the hierarchy.
+    own: PathBuf,
+}
+
+impl Hierarchy {
+    fn v1_has(&self, controller: &str) -> bool {
+        self.controllers
+            .as_ref()
+            .is_some_and(|c| c.iter().any(|c| c == controller))
+    }
+}
+
+/// The hierarchies mounted here, with this process's folder in each, from
+/// `/proc/self/mountinfo` (where each is mounted, and which of its folders the mount shows)
+/// and `/proc/self/cgroup` (where in each this process is).
+fn hierarchies() -> Vec<Hierarchy> {
+    let (Ok(mountinfo), Ok(membership)) = (
+        std::fs::read_to_string("/proc/self/mountinfo"),
+        std::fs::read_to_string("/proc/self/cgroup"),
+    ) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for line in mountinfo.lines() {
+        let Some((mount, fs)) = line.split_once(" - ") else {
+            continue;
+        };
+        let mut fields = mount.split(' ');
+        let (root, mount_point) = (fields.nth(3).unwrap_or("/"), fields.next().unwrap_or(""));
+        let mut fs = fs.split(' ');
+        let (kind, super_options) = (fs.next(), fs.nth(1).unwrap_or_default());
+        let controllers = match kind {
+            Some("cgroup2") => None,
+            Some("cgroup") => Some(
+                super_options
+                    .split(',')
+                    .filter(|o| ["pids", "freezer", "memory"].contains(o))
+                    .map(str::to_string)
+                    .collect::<Vec<_>>(),
+            ),
+            _ => continue,
+        };
+        if controllers.as_ref().is_some_and(Vec::is_empty) {
+            continue;
+        }
+        let path = membership.lines().find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, listed, path) = (parts.next()?, parts.next()?, parts.next()?);
+            let matches = match &controllers {
+                None => listed.is_empty(),
+                Some(wanted) => listed.split(',').any(|c| wanted.iter().any(|w| w == c)),
+            };
+            matches.then(|| path.to_string())
+        });
+        let Some(path) = path else {
+            continue;
+        };
+        // The path is the hierarchy's; the mount shows the folder `root` of it.
+        let inside = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .trim_start_matches('/');
+        found.push(Hierarchy {
+            controllers,
+            own: Path::new(mount_point).join(inside),
+        });
+    }
+    found
+}
+
+/// How [`WorkerCgroup::kill`] ends everything inside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum KillRoute {
+    /// v2: write `1` to this `cgroup.kill`.
+    V2(PathBuf),
+    /// v1: freeze this freezer folder, SIGKILL its tasks, thaw.
+    Freezer(PathBuf),
+    /// v1 without a freezer: SIGKILL this folder's tasks until none is left.
+    EachTask(PathBuf),
+}
+
+/// The cgroups of one worker. Dropping it kills what is inside and removes the folders.
+#[derive(Debug)]
+pub struct WorkerCgroup {
+    /// Every folder made, one per hierarchy.
+    folders: Vec<PathBuf>,
+    kill: KillRoute,
+    /// The cap on tasks, where one is set.
+    pub pids_cap: Option<u32>,
+    /// The memory limit of the whole cgroup in bytes, where one is set.
+    pub memory_limit: Option<u64>,
+    /// What was asked and could not be had, and why.
+    pub missing: Vec<String>,
+}
+
+/// This coordinator's name for its worker number `n` (unique on the machine's pid namespace).
+fn folder_name(n: usize) -> String {
+    format!(
+        "{PREFIX}{}-{}-{n}",
+        super::scratch::pid_namespace(),
+        std::process::id()
+    )
+}
+
+fn make_folder(parent: &Path, name: &str) -> std::io::Result<PathBuf> {
+    let dir = parent.join(name);
+    match std::fs::create_dir(&dir) {
+        Ok(()) => Ok(dir),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(dir),
+        Err(e) => Err(e),
+    }
+}
+
+impl WorkerCgroup {
+    /// Make the cgroups of worker number `n`: a cap of `pids` tasks and, when given, a memory
+    /// limit of `memory` bytes. `Err` says why none could be made.
+    pub fn make(n: usize, pids: u32, memory: Option<u64>) -> Result<WorkerCgroup, String> {
+        let all = hierarchies();
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(|| all.iter().for_each(|h| sweep(&h.own)));
+        let name = folder_name(n);
+        let mut folders = Vec::new();
+        let mut kill = None;
+        let (mut pids_cap, mut memory_limit) = (None, None);
+        let mut refusals = Vec::new();
+        let v2 = all.iter().find(|h| h.controllers.is_none());
+        if let Some(h) = v2 {
+            match make_folder(&h.own, &name) {
+                Ok(dir) => {
+                    if dir.join("cgroup.kill").exists() {
+                        kill = Some(KillRoute::V2(dir.join("cgroup.kill")));
+                    }
+                    if std::fs::write(dir.join("pids.max"), pids.to_string()).is_ok() {
+                        pids_cap = Some(pids);
+                    }
+                    if let Some(bytes) = memory {
+                        if std::fs::write(dir.join("memory.max"), bytes.to_string()).is_ok() {
+                            memory_limit = Some(bytes);
+                        }
+                    }
+                    folders.push(dir);
+                }
+                Err(e) => refusals.push(format!("{}: {e}", h.own.join(&name).display())),
+            }
+        }
+        let v1 = |controller: &str| all.iter().find(|h| h.v1_has(controller));
+        let mut v1_folder = |controller: &str, folders: &mut Vec<PathBuf>| {
+            let h = v1(controller)?;
+            let dir = h.own.join(&name);
+            if folders.contains(&dir) {
+                return Some(dir);
+            }
+            match make_folder(&h.own, &name) {
+                Ok(dir) => {
+                    folders.push(dir.clone());
+                    Some(dir)
+                }
+                Err(e) => {
+                    refusals.push(format!("{}: {e}", dir.display()));
+                    None
+                }
+            }
+        };
+        if pids_cap.is_none() {
+            if let Some(dir) = v1_folder("pids", &mut folders) {
+                if std::fs::write(dir.join("pids.max"), pids.to_string()).is_ok() {
+                    pids_cap = Some(pids);
+                }
+            }
+        }
+        if kill.is_none() {
+            if let Some(dir) = v1_folder("freezer", &mut folders) {
+                kill = Some(KillRoute::Freezer(dir));
+            }
+        }
+        if let (Some(bytes), None) = (memory, memory_limit) {
+            if let Some(dir) = v1_folder("memory", &mut folders) {
+                if std::fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string()).is_ok() {
+                    memory_limit = Some(bytes);
+                }
+            }
+        }
+        let kill = match (kill, folders.first()) {
+            (Some(route), _) => route,
+            (None, Some(dir)) => KillRoute::EachTask(dir.clone()),
+            (None, None) => {
+                return Err(if all.is_empty() {
+                    "no cgroup hierarchy is mounted".to_string()
+                } else {
+                    format!("no cgroup can be made: {}", refusals.join("; "))
+                })
+            }
+        };
+        let mut missing = Vec::new();
+        if pids_cap.is_none() {
+            missing.push("no process cap: no pids controller can be used here".to_string());
+        }
+        if memory.is_some() && memory_limit.is_none() {
+            missing.push(
+                "no memory cgroup: memory-limit binds each process alone (RLIMIT_AS)".to_string(),
+            );
+        }
+        Ok(WorkerCgroup {
+            folders,
+            kill,
+            pids_cap,
+            memory_limit,
+            missing,
+        })
+    }
+
+    /// The `cgroup.procs` files the worker writes itself into.
+    pub fn join_files(&self) -> Vec<PathBuf> {
+        self.folders
+            .iter()
+            .map(|d| d.join("cgroup.procs"))
+            .collect()
+    }
+
+    /// Whether the process `pid` is in every folder of this cgroup (the coordinator's check
+    /// that its worker joined).
+    pub fn holds(&self, pid: u32) -> bool {
+        let wanted = i32::try_from(pid)
+            .ok()
+            .and_then(rustix::process::Pid::from_raw);
+        wanted.is_some_and(|pid| self.folders.iter().all(|dir| tasks_of(dir).contains(&pid)))
+    }
+
+    /// How the coordinator ends the cgroup, in words (for `harness check` and the record).
+    pub fn kill_route(&self) -> &'static str {
+        match self.kill {
+            KillRoute::V2(_) => "cgroup.kill",
+            KillRoute::Freezer(_) => "freezer",
+            KillRoute::EachTask(_) => "task list",
+        }
+    }
+
+    /// Whether the cgroup's memory limit was hit (an out-of-memory kill inside it).
+    pub fn memory_limit_hit(&self) -> bool {
+        self.folders.iter().any(|dir| {
+            ["memory.events", "memory.oom_control"].iter().any(|file| {
+                std::fs::read_to_string(dir.join(file)).is_ok_and(|text| {
+                    text.lines().any(|l| {
+                        l.strip_prefix("oom_kill ")
+                            .and_then(|n| n.trim().parse::<u64>().ok())
+                            .is_some_and(|n| n > 0)
+                    })
+                })
+            })
+        })
+    }
+
+    /// SIGKILL everything inside, at once: nothing the worker started survives, whatever
+    /// session or process group it made.
+    pub fn kill(&self) {
+        match &self.kill {
+            KillRoute::V2(file) => {
+                let _ = std::fs::write(file, "1");
+            }
+            KillRoute::Freezer(dir) => {
+                // Frozen tasks cannot fork; SIGKILL takes them as they thaw.
+                let state = dir.join("freezer.state");
+                let _ = std::fs::write(&state, "FROZEN");
+                kill_tasks(dir);
+                let _ = std::fs::write(&state, "THAWED");
+            }
+            KillRoute::EachTask(dir) => kill_tasks(dir),
+        }
+    }
+}
+
+/// SIGKILL every task listed in `dir`, again while new ones appear (at most 100 rounds: the
+/// pids cap bounds how many can be born meanwhile).
+fn kill_tasks(dir: &Path) {
+    for _ in 0..100 {
+        let tasks = tasks_of(dir);
+        if tasks.is_empty() {
+            return;
+        }
+        for pid in tasks {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+        }
+    }
+}
+
+fn tasks_of(dir: &Path) -> Vec<rustix::process::Pid> {
+    std::fs::read_to_string(dir.join("cgroup.procs"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse::<i32>().ok())
+        .filter_map(rustix::process::Pid::from_raw)
+        .collect()
+}
+
+impl Drop for WorkerCgroup {
+    /// Kill what is inside, then remove the folders once their tasks are gone, in a thread of
+    /// its own (the caller does not wait; a folder still busy after the last try is left to
+    /// the next coordinator's sweep).
+    fn drop(&mut self) {
+        self.kill();
+        let folders = std::mem::take(&mut self.folders);
+        let kill = self.kill.clone();
+        std::thread::spawn(move || {
+            let mut left = folders;
+            for _ in 0..REMOVAL_TRIES {
+                left.retain(|dir| std::fs::remove_dir(dir).is_err() && dir.exists());
+                if left.is_empty() {
+                    return;
+                }
+                if let KillRoute::EachTask(dir) | KillRoute::Freezer(dir) = &kill {
+                    kill_tasks(dir);
+                }
+                std::thread::sleep(REMOVAL_INTERVAL);
+            }
+        });
+    }
+}
+
+/// Remove the worker cgroups under `parent` of coordinators of this pid namespace that are
+/// gone, killing what is left inside first.
+fn sweep(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let ours = format!("{PREFIX}{}-", super::scratch::pid_namespace());
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&ours)) else {
+            continue;
+        };
+        if super::scratch::coordinator_gone(rest) {
+            let dir = entry.path();
+            let _ = std::fs::write(dir.join("cgroup.kill"), "1");
+            kill_tasks(&dir);
+            let _ = std::fs::remove_dir(&dir);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_has_a_folder_in_each_hierarchy_it_finds() {
+        for h in hierarchies() {
+            assert!(
+                h.own.join("cgroup.procs").exists(),
+                "{h:?}: no cgroup.procs"
+            );
+        }
+    }
+}
