@@ -515,7 +515,7 @@ fn each_fault_fails_the_check_on_its_item() {
         if fault == "destroy-hang" {
             assert!(
                 c.stdout
-                    .contains("check: 10 passed, 1 failed, 2 not checked"),
+                    .contains("check: 15 passed, 1 failed, 2 not checked"),
                 "{c}"
             );
         }

@@ -65,16 +65,16 @@ impl Hostile {
 /// Play faulty (`Fault = fault`, `Target = target`, `sandbox = mode`) against greedy in
 /// `dir`, output in `dir/out`.
 pub fn hostile(dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
-    hostile_with(dir, fault, target, mode, |_| {})
+    hostile_with(dir, fault, target, &format!("sandbox = \"{mode}\""), |_| {})
 }
 
-/// [`hostile`], with the harness's command set up by `configure` (its environment, the
-/// program it runs under).
+/// [`hostile`], with the lines `keys` in faulty's table (its `sandbox` among them) and the
+/// harness's command set up by `configure` (its environment, the program it runs under).
 pub fn hostile_with(
     dir: &TempDir,
     fault: &str,
     target: &str,
-    mode: &str,
+    keys: &str,
     configure: impl FnOnce(&mut std::process::Command),
 ) -> Hostile {
     let a = artifacts();
@@ -82,7 +82,7 @@ pub fn hostile_with(
         "Fault = \"{fault}\", StrikeAt = 2, Target = {}",
         crate::support::toml_string(target)
     );
-    let faulty = engine("faulty", s(&a.faulty), &options) + &format!("sandbox = \"{mode}\"\n");
+    let faulty = engine("faulty", s(&a.faulty), &options) + keys + "\n";
     let file = TournamentFile::new("match", 1, "depth = 2")
         .engine(faulty)
         .engine(engine("greedy", s(&a.greedy), ""));

@@ -11,6 +11,11 @@ use crate::support::{is_root, s, TempDir};
 use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
+/// The table line of a sandbox mode.
+fn sandbox(mode: &str) -> String {
+    format!("sandbox = \"{mode}\"")
+}
+
 /// No coordinator socket exists to speak on: `impersonate` watches the coordinator's
 /// temporary folder while both engines' workers start (and every later one) and finds none,
 /// and every game is played by its own engine.
@@ -20,7 +25,7 @@ fn no_plugin_can_speak_for_another_engines_worker() {
         let dir = TempDir::new(&format!("contained-impersonate-{mode}"));
         let temp = dir.join("tmp");
         std::fs::create_dir_all(&temp).unwrap();
-        let run = hostile_with(&dir, "impersonate", s(&temp), mode, |c| {
+        let run = hostile_with(&dir, "impersonate", s(&temp), &sandbox(mode), |c| {
             c.env("TMPDIR", &temp);
         });
         run.assert_every_game_played()
@@ -148,14 +153,14 @@ fn no_secret_of_the_environment_reaches_the_engine() {
         c.env(NAME, "s3cr3t");
     };
     let dir = TempDir::new("contained-environ");
-    let run = hostile_with(&dir, "environ", NAME, "strict", with_secret);
+    let run = hostile_with(&dir, "environ", NAME, &sandbox("strict"), with_secret);
     run.assert_every_game_played()
         .assert_log_says("environ", &["no HARNESS_TEST_SECRET here"])
         .assert_log_says("environ", &["cannot read the coordinator's environment"]);
     assert!(!run.log.contains("s3cr3t"), "{}", run.log);
 
     let dir = TempDir::new("contained-environ-off");
-    hostile_with(&dir, "environ", NAME, "off", with_secret)
+    hostile_with(&dir, "environ", NAME, &sandbox("off"), with_secret)
         .assert_log_says("environ", &["has HARNESS_TEST_SECRET=s3cr3t"]);
 }
 
@@ -189,7 +194,7 @@ fn a_descriptor_the_coordinator_inherited_is_not_the_engines() {
         let dir = TempDir::new(&format!("contained-inherited-fd-{mode}"));
         let file = dir.join("inherited");
         std::fs::write(&file, "").unwrap();
-        let run = hostile_with(&dir, "inherited-fd", s(&file), mode, |c| {
+        let run = hostile_with(&dir, "inherited-fd", s(&file), &sandbox(mode), |c| {
             // The harness under a shell that opened descriptor 5 on `file`.
             let program = c.get_program().to_owned();
             let args: Vec<_> = c.get_args().map(|a| a.to_owned()).collect();
@@ -282,4 +287,38 @@ fn what_a_plugin_says_is_bounded_and_printable() {
     assert!(report.contains("&lt;script&gt;"), "{report}");
     assert!(!journal.contains("\\r\\nforged"), "{journal}");
     assert!(journal.contains("forged line"), "{journal}");
+}
+
+/// A plugin that fills its scratch folder past its `disk-limit` loses the game it does it in
+/// (the coordinator looks while it searches), the run goes on, every game is recorded, and the
+/// folder is gone at the end. With the sandbox off there is no scratch folder and no quota: it
+/// writes all it wants.
+#[test]
+fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
+    let dir = TempDir::new("contained-fill-disk");
+    let temp = dir.join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let keys = format!("{}\ndisk-limit = \"16MiB\"", sandbox("strict"));
+    let run = hostile_with(&dir, "fill-disk", "64", &keys, |c| {
+        c.env("TMPDIR", &temp);
+    });
+    run.output.assert_success();
+    let games = run.games();
+    assert_eq!(games.len(), 2, "{}", run.output);
+    for g in &games {
+        assert_eq!(
+            g.termination,
+            harness::record::Termination::Crash,
+            "{}",
+            run.output
+        );
+        assert!(g.reason.contains("disk limit of 16 MiB"), "{}", g.reason);
+    }
+    let left: Vec<_> = std::fs::read_dir(&temp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+
+    let dir = TempDir::new("contained-fill-disk-off");
+    let run = hostile_with(&dir, "fill-disk", "32", &sandbox("off"), |_| {});
+    run.assert_every_game_played()
+        .assert_log_says("fill-disk", &["wrote 32 MiB, all of it"]);
 }

@@ -428,3 +428,22 @@ pub const HUGE_ERROR_BYTES: usize = 16 << 20;
 /// a cleared screen), a line break and HTML.
 pub const ESCAPE_TEXT: &str =
     "faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J\r\nforged line <script>alert(1)</script> **bold**";
+
+/// `fill-disk`: write `target` MiB in files of 1 MiB in the current folder (the scratch
+/// folder under the sandbox), or until a write fails; then say how much was written.
+pub fn fill_disk(target: &str) {
+    let wanted: usize = target.parse().unwrap_or(64);
+    let block = vec![0x5au8; 1 << 20];
+    let mut written = 0;
+    let end = loop {
+        if written == wanted {
+            break "all of it".to_string();
+        }
+        let name = format!("faulty-fill-{}-{written}", std::process::id());
+        if let Err(e) = std::fs::write(&name, &block) {
+            break format!("then: {e}");
+        }
+        written += 1;
+    };
+    say("fill-disk", &format!("wrote {written} MiB, {end}"));
+}

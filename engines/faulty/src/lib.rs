@@ -42,7 +42,8 @@
 //!     the same name, `reboot` with a wrong magic number, a device node) and reports its
 //!     capabilities; `inherited-fd` writes to the descriptors it has open on
 //!     the file `Target`; `shm` makes a
-//!     System V shared memory segment. Each says on stderr what it did or what was refused,
+//!     System V shared memory segment; `fill-disk` writes `Target` MiB in its current folder.
+//!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
 //!     terminal escape sequences, a line break and HTML (each an error of the search, as
@@ -110,11 +111,12 @@ pub enum Fault {
     Shm,
     HugeError,
     EscapeText,
+    FillDisk,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 32] = [
+    pub const ALL: [Fault; 33] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -147,10 +149,11 @@ impl Fault {
         Fault::Shm,
         Fault::HugeError,
         Fault::EscapeText,
+        Fault::FillDisk,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 32] = [
+    pub const NAMES: [&'static str; 33] = [
         "none",
         "segfault",
         "abort",
@@ -183,6 +186,7 @@ impl Fault {
         "shm",
         "huge-error",
         "escape-text",
+        "fill-disk",
     ];
 
     /// The option value naming this fault.
@@ -422,6 +426,7 @@ impl Engine for Faulty {
             Fault::Shm => hostile::shm(),
             Fault::HugeError => panic!("{}", hostile::huge_error()),
             Fault::EscapeText => panic!("{}", hostile::ESCAPE_TEXT),
+            Fault::FillDisk => hostile::fill_disk(&self.target),
         }
         Faulty::answer(request, 1)
     }

@@ -11,7 +11,16 @@ use std::path::Path;
 /// The ledger `flag` names, else the one `HARNESS_LEDGER` names, else none.
 pub(super) fn located(flag: Option<&str>) -> anyhow::Result<Option<LedgerUrl>> {
     let text = match flag {
-        Some(t) => t.to_string(),
+        Some(t) => {
+            if crate::ledger::url::redacted(t) != t {
+                super::secrets::warn_of_a_secret_on_the_command_line(
+                    "--ledger",
+                    "a password in a URL",
+                    "HARNESS_LEDGER, or PostgreSQL's password file (PGPASSFILE)",
+                );
+            }
+            t.to_string()
+        }
         None => match std::env::var(LEDGER_ENV) {
             Ok(t) if !t.trim().is_empty() => t,
             _ => return Ok(None),

@@ -16,6 +16,7 @@ mod perft;
 mod replay;
 mod reports;
 mod run;
+mod secrets;
 mod serve;
 mod solve;
 mod sprt;

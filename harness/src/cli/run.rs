@@ -75,8 +75,18 @@ pub struct Args {
           default_missing_value = crate::web::DEFAULT_ADDRESS)]
     serve: Option<String>,
     /// The token a browser presents once (`?token=T`) to a server on a non-loopback address.
+    /// On the command line it is visible to every process of the machine, engines included:
+    /// prefer --token-file or the HARNESS_WEB_TOKEN variable.
     #[arg(long, value_name = "T", requires = "serve")]
     token: Option<String>,
+    /// A file whose first line is the token (else the HARNESS_WEB_TOKEN variable).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "serve",
+        conflicts_with = "token"
+    )]
+    token_file: Option<std::path::PathBuf>,
 }
 
 /// Play a tournament; the exit code is the verdict (see `stats::verdict`), in the convention
@@ -127,7 +137,8 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     }
     let (web, events) = match &args.serve {
         Some(address) => {
-            let (server, events) = serve_run(address, args.token.clone(), &t)?;
+            let token = super::secrets::web_token(args.token.clone(), args.token_file.as_deref())?;
+            let (server, events) = serve_run(address, token, &t)?;
             (Some(server), Some(events))
         }
         None => (None, None),

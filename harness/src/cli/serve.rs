@@ -20,8 +20,13 @@ pub struct Args {
     #[arg(long, value_name = "ADDR", default_value = DEFAULT_ADDRESS)]
     bind: String,
     /// The token a browser presents once (`?token=T`) to a server on a non-loopback address.
+    /// On the command line it is visible to every process of the machine: prefer
+    /// --token-file or the HARNESS_WEB_TOKEN variable.
     #[arg(long, value_name = "T")]
     token: Option<String>,
+    /// A file whose first line is the token (else the HARNESS_WEB_TOKEN variable).
+    #[arg(long, value_name = "FILE", conflicts_with = "token")]
+    token_file: Option<PathBuf>,
     /// Also show this results ledger's history (Elo over commits): a file path, sqlite://PATH
     /// or postgres://… (else the HARNESS_LEDGER variable, when set).
     #[arg(long, value_name = "URL")]
@@ -30,7 +35,8 @@ pub struct Args {
 
 /// The command: serves until stopped (Ctrl-C).
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    let address = crate::web::address(&args.bind, args.token.as_deref())?;
+    let token = super::secrets::web_token(args.token, args.token_file.as_deref())?;
+    let address = crate::web::address(&args.bind, token.as_deref())?;
     for dir in &args.dirs {
         // A run started after the server (a queued cluster job) is shown once it writes.
         if !dir.exists() {
@@ -61,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             feed: feed::start(Source::Folder(dir.clone())),
         })
         .collect();
-    let server = WebServer::start(address, args.token, runs, history)?;
+    let server = WebServer::start(address, token, runs, history)?;
     say_raw!("{}\n", server.url);
     server.wait();
     Ok(exit::SUCCESS)

@@ -9,6 +9,10 @@ use std::path::PathBuf;
 /// Internal: an engine worker process (started by the coordinator).
 #[derive(clap::Args)]
 pub struct Args {
+    /// The coordinator's process id (the worker's parent; also what marks a run's workers in
+    /// a process list).
+    #[arg(long)]
+    coordinator: u32,
     /// The plugin library to load.
     #[arg(long)]
     plugin: PathBuf,
@@ -23,6 +27,10 @@ pub struct Args {
     /// `required` (refuse to load where it cannot enforce it all). Absent: no sandbox.
     #[arg(long, value_parser = ["strict", "required"], requires = "scratch")]
     sandbox: Option<String>,
+    /// The largest file the worker and what it starts may write, in bytes (`RLIMIT_FSIZE`),
+    /// set before the plugin loads.
+    #[arg(long)]
+    file_size_limit: Option<u64>,
     /// The sandbox's scratch folder (its only writable place by default).
     #[arg(long)]
     scratch: Option<PathBuf>,
@@ -41,15 +49,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             required: mode == "required",
             read: args.sandbox_read,
             write: args.sandbox_write,
-            // The coordinator chose the environment; the worker has it already.
+            // The coordinator chose the environment and checks the disk; the worker has the one
+            // already and sets its per-file guard from --file-size-limit.
             env: Vec::new(),
+            disk_limit: 0,
         };
         (confinement, scratch)
     });
     crate::host::worker::run(&Setup {
+        coordinator: args.coordinator,
         plugin: args.plugin,
         cgroups: args.cgroup,
         memory_limit: args.memory_limit,
+        file_size_limit: args.file_size_limit,
         sandbox,
     })?;
     Ok(exit::SUCCESS)

@@ -59,6 +59,9 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 /// The most messages read from a worker and not yet taken by the coordinator: past it the
 /// reader stops reading, and the worker's writes wait.
 const EVENT_QUEUE: usize = 64;
+/// How often a sandboxed worker's disk use is looked at while it searches (and at the start
+/// and end of every search).
+const DISK_CHECK_INTERVAL: Duration = Duration::from_millis(250);
 /// At most one info report per this interval is taken from a worker; the others are dropped
 /// as they arrive (the worker coalesces its engine's reports at this rate too, but a plugin
 /// runs in the worker's process and could write to the channel itself).
@@ -162,6 +165,8 @@ enum Waited {
     Event(Event),
     /// The deadline of the wait passed with nothing (else) received.
     Timeout,
+    /// Time to look at the worker's disk use.
+    DiskCheck,
 }
 
 /// A running worker with one engine instance.
@@ -188,6 +193,8 @@ pub struct EngineHost {
     /// The worker's scratch folder and cgroups, removed when the worker is gone (dropping the
     /// cgroups kills everything in them).
     scratch: Option<Scratch>,
+    /// The most bytes its scratch folder and what it wrote to its log may hold together.
+    disk_limit: Option<u64>,
     cgroup: Option<WorkerCgroup>,
 }
 
@@ -245,8 +252,7 @@ fn describe_exit(status: ExitStatus) -> String {
 fn worker_command(
     exe: &Path,
     spec: &WorkerSpec,
-    channel: Stdio,
-    stderr: Stdio,
+    (channel, stderr, log_start): (Stdio, Stdio, u64),
     scratch: Option<&Scratch>,
     cgroup: Option<&WorkerCgroup>,
 ) -> Command {
@@ -255,6 +261,8 @@ fn worker_command(
     let mut command = Command::new(exe);
     command
         .arg("worker")
+        .arg("--coordinator")
+        .arg(std::process::id().to_string())
         .arg("--plugin")
         .arg(&plugin)
         .stdin(channel)
@@ -284,7 +292,10 @@ fn worker_command(
             .current_dir(scratch.path())
             .env_clear()
             .envs(sandbox::environment(&confinement.env))
-            .env("TMPDIR", scratch.path());
+            .env("TMPDIR", scratch.path())
+            // No file may pass the disk limit (the log, appended to, counts from its length).
+            .arg("--file-size-limit")
+            .arg(log_start.saturating_add(confinement.disk_limit).to_string());
         let plugin = plugin.canonicalize().unwrap_or(plugin);
         let named = sandbox::option_paths(&spec.options);
         for path in std::iter::once(plugin)
@@ -353,8 +364,7 @@ impl EngineHost {
         let child = worker_command(
             &exe,
             spec,
-            channel,
-            stderr,
+            (channel, stderr, log_start),
             scratch.as_ref(),
             cgroup.as_ref(),
         )
@@ -393,6 +403,7 @@ impl EngineHost {
             searches: 0,
             sandbox: None,
             scratch,
+            disk_limit: spec.sandbox.as_ref().map(|c| c.disk_limit),
             cgroup,
         };
         host.greet(spec).await
@@ -645,6 +656,10 @@ impl EngineHost {
         // The clock starts before the request is written: a coordinator thread descheduled
         // between the write and a later reading would give the engine time it is not charged.
         let started = Instant::now();
+        if let Some(e) = self.over_disk_limit() {
+            return Err(self.die(e).await);
+        }
+        let mut next_disk_check = started + DISK_CHECK_INTERVAL;
         self.send(&Request::Go {
             search,
             game: WireGame::from_history(game),
@@ -673,11 +688,23 @@ impl EngineHost {
                     }
                     event = self.events.recv() => Waited::Event(event.unwrap_or(Event::Closed)),
                     () = tokio::time::sleep_until(deadline.into()) => Waited::Timeout,
+                    () = tokio::time::sleep_until(next_disk_check.into()), if self.disk_limit.is_some() => {
+                        next_disk_check += DISK_CHECK_INTERVAL;
+                        Waited::DiskCheck
+                    }
                 }
             };
             match waited {
                 Waited::Event(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, info),
+                Waited::DiskCheck => {
+                    if let Some(e) = self.over_disk_limit() {
+                        return Err(self.die(e).await);
+                    }
+                }
                 Waited::Event(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
+                    if let Some(e) = self.over_disk_limit() {
+                        return Err(self.die(e).await);
+                    }
                     let elapsed = arrived.saturating_duration_since(started);
                     if budget.forfeits(elapsed) {
                         let e = self.lost_on_time(budget, elapsed);
@@ -730,6 +757,28 @@ impl EngineHost {
                 },
             }
         }
+    }
+
+    /// The crash a sandboxed worker's disk use costs it, where its scratch folder and what it
+    /// wrote to its log since it started hold more than its disk limit.
+    fn over_disk_limit(&self) -> Option<HostError> {
+        let (Some(limit), Some(scratch)) = (self.disk_limit, &self.scratch) else {
+            return None;
+        };
+        let logged = self
+            .stderr_log
+            .as_ref()
+            .and_then(|log| log.metadata().ok())
+            .map_or(0, |m| m.len().saturating_sub(self.log_start));
+        let used = sandbox::disk_used(scratch.path()).saturating_add(logged);
+        (used > limit).then(|| HostError::Crashed {
+            engine: self.name.clone(),
+            detail: format!(
+                "stopped by the harness: its scratch folder and log hold more than its disk limit of {} MiB ({} MiB)",
+                limit >> 20,
+                used.min(u64::MAX >> 1) >> 20
+            ),
+        })
     }
 
     /// The first event other than an info report among those already received (info reports

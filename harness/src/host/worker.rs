@@ -45,7 +45,7 @@ pub const EXIT_ENGINE_HUNG: i32 = 3;
 /// this worker's process group: the plugin and anything it started go with the worker. The
 /// coordinator spawns workers from its runtime's long-lived threads (the signal is tied to the
 /// parent thread's life).
-fn die_with_the_coordinator() -> anyhow::Result<()> {
+fn die_with_the_coordinator(coordinator: u32) -> anyhow::Result<()> {
     use rustix::process::{getpgrp, kill_process_group, Signal};
     let mut hangups = signal_hook::iterator::Signals::new([signal_hook::consts::SIGHUP])?;
     std::thread::spawn(move || {
@@ -56,7 +56,7 @@ fn die_with_the_coordinator() -> anyhow::Result<()> {
     });
     rustix::process::set_parent_process_death_signal(Some(Signal::HUP))?;
     // The coordinator may have died before the request: then the parent is already another.
-    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() == 1) {
+    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() as u32 != coordinator) {
         let _ = kill_process_group(getpgrp(), Signal::KILL);
         std::process::exit(1);
     }
@@ -148,11 +148,15 @@ impl EngineThread {
 /// How a worker is to run: what `harness worker` is told on its command line.
 #[derive(Clone, Debug)]
 pub struct Setup {
+    /// The coordinator's process id (the worker's parent).
+    pub coordinator: u32,
     pub plugin: PathBuf,
     /// The `cgroup.procs` files of the cgroups the coordinator made for this worker.
     pub cgroups: Vec<PathBuf>,
     /// `RLIMIT_AS` in bytes, set before the plugin loads.
     pub memory_limit: Option<u64>,
+    /// `RLIMIT_FSIZE` in bytes, set before the plugin loads.
+    pub file_size_limit: Option<u64>,
     /// The sandbox, and the scratch folder it writes in (`None`: no sandbox).
     pub sandbox: Option<(Confinement, PathBuf)>,
 }
@@ -182,6 +186,14 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
     if let Some(bytes) = setup.memory_limit {
         limit_memory(bytes)?;
     }
+    if let Some(bytes) = setup.file_size_limit {
+        let limit = rustix::process::Rlimit {
+            current: Some(bytes),
+            maximum: Some(bytes),
+        };
+        rustix::process::setrlimit(rustix::process::Resource::Fsize, limit)
+            .map_err(|e| anyhow::anyhow!("cannot set the file size limit of {bytes} bytes: {e}"))?;
+    }
     // A worker's life is the coordinator's to decide: the SIGINT of a Ctrl-C (sent to the whole
     // process group) or the SIGTERM a batch system sends every process of a job must not kill it
     // before the coordinator has stopped, or the game in progress would be journaled as a crash.
@@ -206,7 +218,7 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
             }
         }
     }
-    die_with_the_coordinator()?;
+    die_with_the_coordinator(setup.coordinator)?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let (out_tx, out_rx) = mpsc::channel::<Reply>();
     let mut writer_stream = stream;

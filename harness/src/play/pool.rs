@@ -174,5 +174,8 @@ pub fn confinement(sandbox: &Sandbox) -> Option<Confinement> {
         read: sandbox.read.clone(),
         write: sandbox.write.clone(),
         env: sandbox.env.clone(),
+        disk_limit: sandbox
+            .disk_limit
+            .unwrap_or(crate::host::sandbox::DISK_LIMIT),
     })
 }

@@ -73,6 +73,7 @@ pub(crate) async fn start_worker_single_threaded(
 pub(crate) fn confinement(mode: SandboxMode) -> Option<Confinement> {
     (mode != SandboxMode::Off).then(|| Confinement {
         required: mode == SandboxMode::Required,
+        disk_limit: crate::host::sandbox::DISK_LIMIT,
         ..Confinement::default()
     })
 }

@@ -126,10 +126,9 @@ pub fn processes_with(marker: &str) -> Vec<Process> {
         .collect()
 }
 
-/// The marker in every worker's command line: its socket path,
-/// `othello-harness-<harness pid>-<n>.sock`.
+/// The marker in every worker's command line: `worker --coordinator <harness pid>`.
 pub fn worker_marker(pid: u32) -> String {
-    format!("othello-harness-{pid}-")
+    format!(" worker --coordinator {pid} ")
 }
 
 /// Command lines of the live worker processes of the harness process `pid`.

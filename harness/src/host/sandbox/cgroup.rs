@@ -383,6 +383,33 @@ fn sweep(parent: &Path) {
 mod tests {
     use super::*;
 
+    /// Where a cgroup can be made (root, or a delegated subtree), a process put in it is held
+    /// by it and ended by its kill, and the folders are gone soon after.
+    #[test]
+    fn a_process_in_a_worker_cgroup_is_held_and_ended_by_its_kill() {
+        let Ok(cgroup) = WorkerCgroup::make(usize::MAX, 64, Some(256 << 20)) else {
+            return;
+        };
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .unwrap();
+        for procs in cgroup.join_files() {
+            std::fs::write(procs, child.id().to_string()).unwrap();
+        }
+        assert!(cgroup.holds(child.id()));
+        assert!(!cgroup.holds(std::process::id()));
+        let folders = cgroup.folders.clone();
+        drop(cgroup);
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(child.wait().unwrap().signal(), Some(9));
+        let gone = (0..300).any(|_| {
+            std::thread::sleep(Duration::from_millis(10));
+            folders.iter().all(|f| !f.exists())
+        });
+        assert!(gone, "{folders:?}");
+    }
+
     #[test]
     fn this_process_has_a_folder_in_each_hierarchy_it_finds() {
         for h in hierarchies() {

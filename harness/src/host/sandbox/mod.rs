@@ -92,6 +92,42 @@ pub struct Confinement {
     pub write: Vec<PathBuf>,
     /// Environment variables passed to the engine beyond [`ENVIRONMENT`] (`sandbox-env`).
     pub env: Vec<String>,
+    /// The most bytes its scratch folder and its log may hold together (`disk-limit`),
+    /// checked by the coordinator ([`disk_used`]); each file the worker writes is held to it
+    /// by `RLIMIT_FSIZE` too.
+    pub disk_limit: u64,
+}
+
+/// The default `disk-limit` of a sandboxed engine: its scratch folder and log together.
+pub const DISK_LIMIT: u64 = 1 << 30;
+
+/// The most entries of a scratch folder [`disk_used`] counts: past it the folder counts as
+/// full (no engine needs that many files, and a walk of more would cost the coordinator).
+const DISK_ENTRIES: usize = 100_000;
+
+/// The bytes the files under `folder` take on disk (allocated blocks: a sparse file counts
+/// what it holds, not its length); `u64::MAX` past [`DISK_ENTRIES`] entries.
+pub fn disk_used(folder: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let mut total = 0;
+    let mut seen = 0;
+    let mut folders = vec![folder.to_path_buf()];
+    while let Some(dir) = folders.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            seen += 1;
+            if seen > DISK_ENTRIES {
+                return u64::MAX;
+            }
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            total += meta.blocks() * 512;
+            if meta.is_dir() {
+                folders.push(entry.path());
+            }
+        }
+    }
+    total
 }
 
 /// What the kernel enforced in a worker.
@@ -306,21 +342,24 @@ const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 /// The existing files and folders that an engine's option values name, which its sandbox lets
 /// it read: a value that is a path, each word of a command line that is a path (`external`'s
 /// `Command`), and the folder of a command's program, also when found through `PATH`.
-/// Relative paths are taken from the coordinator's current folder. Only paths that every user
-/// may read count: a private file (a key, mode 0600) is never handed to an engine on the
-/// strength of an option value alone; `sandbox-read` allows it.
+/// Relative paths are taken from the coordinator's current folder. Only what every user may
+/// read counts: a private file (a key, mode 0600) is never handed to an engine on the strength
+/// of an option value alone, and neither is a folder holding one anywhere beneath it (nor one
+/// of more than [`PUBLIC_FOLDER_ENTRIES`] entries, which is not walked); `sandbox-read` allows
+/// either. A folder refused so is said once on stderr, with the path that stopped it.
 pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     let mut paths = Vec::new();
     let mut add = |p: PathBuf| {
         let Ok(p) = p.canonicalize() else {
             return;
         };
-        let public = p
-            .metadata()
-            .is_ok_and(|m| m.permissions().mode() & 0o004 != 0);
-        if public && !paths.contains(&p) {
-            paths.push(p);
+        if paths.contains(&p) {
+            return;
+        }
+        match public(&p) {
+            Ok(()) => paths.push(p),
+            Err(Some(why)) => say_once_not_granted(&p, &why),
+            Err(None) => {}
         }
     };
     for (_, value) in options {
@@ -341,6 +380,65 @@ pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
         }
     }
     paths
+}
+
+/// The most entries of a folder named by an option that are looked at for a private file.
+pub const PUBLIC_FOLDER_ENTRIES: usize = 10_000;
+
+/// Whether every user may read `path`, and for a folder, everything beneath it (symbolic
+/// links aside: Landlock checks where they lead). `Err(None)`: a private file or folder
+/// itself, quietly left out; `Err(Some(why))`: a folder left out for what is beneath it.
+fn public(path: &Path) -> Result<(), Option<String>> {
+    use std::os::unix::fs::PermissionsExt;
+    let readable = |m: &std::fs::Metadata| m.permissions().mode() & 0o004 != 0;
+    let meta = path.metadata().map_err(|_| None)?;
+    if !readable(&meta) {
+        return Err(None);
+    }
+    if !meta.is_dir() {
+        return Ok(());
+    }
+    let mut folders = vec![path.to_path_buf()];
+    let mut seen = 0;
+    while let Some(folder) = folders.pop() {
+        let entries =
+            std::fs::read_dir(&folder).map_err(|e| Some(format!("{}: {e}", folder.display())))?;
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > PUBLIC_FOLDER_ENTRIES {
+                return Err(Some(format!(
+                    "it holds more than {PUBLIC_FOLDER_ENTRIES} entries"
+                )));
+            }
+            let Ok(meta) = entry.path().symlink_metadata() else {
+                continue;
+            };
+            if meta.file_type().is_symlink() {
+                continue;
+            }
+            if !readable(&meta) {
+                return Err(Some(format!("{} is private", entry.path().display())));
+            }
+            if meta.is_dir() {
+                folders.push(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Say once per process, on stderr, that the folder `path` an option named is not opened to
+/// the engine, and why.
+fn say_once_not_granted(path: &Path, why: &str) {
+    static SAID: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    if !said.iter().any(|p| p == path) {
+        said.push(path.to_path_buf());
+        eprintln!(
+            "note: the folder {} named by an option is not opened to the engine ({why}); name it in sandbox-read to open it",
+            path.display()
+        );
+    }
 }
 
 /// The file a command's first word runs: itself when it holds a slash, else the first
@@ -387,6 +485,30 @@ mod tests {
             "{paths:?}"
         );
         assert!(!paths.iter().any(|p| p.ends_with("file")), "{paths:?}");
+    }
+
+    #[test]
+    fn a_folder_with_a_private_file_beneath_is_not_opened_by_an_option() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("option-paths-{}", std::process::id()));
+        let inner = dir.join("data");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&inner, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let public_file = inner.join("book");
+        std::fs::write(&public_file, "public").unwrap();
+        std::fs::set_permissions(&public_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let named = |p: &Path| vec![("Folder".to_string(), p.display().to_string())];
+        let dir = dir.canonicalize().unwrap();
+        assert_eq!(option_paths(&named(&dir)), vec![dir.clone()]);
+        let key = inner.join("key");
+        std::fs::write(&key, "secret").unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+        assert_eq!(option_paths(&named(&dir)), Vec::<PathBuf>::new());
+        assert_eq!(option_paths(&named(&key)), Vec::<PathBuf>::new());
+        let book = public_file.canonicalize().unwrap();
+        assert_eq!(option_paths(&named(&book)), vec![book.clone()]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -197,3 +197,67 @@ pub fn install() -> Result<(), String> {
     let program = program().map_err(|e| format!("seccomp: {e}"))?;
     seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use rustix::io::Errno;
+    use rustix::process::{Pid, Resource};
+
+    /// What the filter does, on a thread of its own (a filter binds the thread that installs
+    /// it, and what it starts): what acts on the caller goes through, what reaches further is
+    /// refused with EPERM.
+    #[test]
+    fn the_filter_refuses_what_reaches_other_processes_and_allows_the_callers_own() {
+        let dir = std::env::temp_dir().join(format!("seccomp-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let folder = dir.clone();
+        let outcome = std::thread::spawn(move || {
+            super::install().expect("the filter installs");
+            let parent = Pid::from_raw(std::process::id() as i32).unwrap();
+            let denied = |what: &str, r: Result<(), Errno>| {
+                assert_eq!(r, Err(Errno::PERM), "{what} went through");
+            };
+            let tcp = std::net::TcpListener::bind("127.0.0.1:0").map(drop);
+            assert_eq!(tcp.unwrap_err().raw_os_error(), Some(libc::EPERM));
+            let unix = std::os::unix::net::UnixListener::bind(folder.join("s")).map(drop);
+            assert_eq!(unix.unwrap_err().raw_os_error(), Some(libc::EPERM));
+            std::os::unix::net::UnixStream::pair().expect("a socket pair is allowed");
+            let own = rustix::process::getrlimit(Resource::Fsize);
+            rustix::process::setrlimit(Resource::Fsize, own).expect("its own limit");
+            let others = rustix::process::prlimit(Some(parent), Resource::Fsize, own).map(drop);
+            denied("prlimit on another process", others);
+            let nice = rustix::process::getpriority_process(None).unwrap();
+            rustix::process::setpriority_process(None, nice).expect("its own priority");
+            denied(
+                "setpriority on another process",
+                rustix::process::setpriority_process(Some(parent), nice),
+            );
+            let cpus = rustix::thread::sched_getaffinity(None).unwrap();
+            rustix::thread::sched_setaffinity(None, &cpus).expect("its own affinity");
+            denied(
+                "sched_setaffinity on another process",
+                rustix::thread::sched_setaffinity(Some(parent), &cpus),
+            );
+            let node = |kind, name: &str| {
+                rustix::fs::mknodat(
+                    rustix::fs::CWD,
+                    folder.join(name),
+                    kind,
+                    rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+                    rustix::fs::makedev(1, 3),
+                )
+            };
+            node(rustix::fs::FileType::Fifo, "fifo").expect("a FIFO is no device");
+            denied(
+                "a character device",
+                node(rustix::fs::FileType::CharacterDevice, "char"),
+            );
+            denied("a new session", rustix::process::setsid().map(drop));
+            let name = rustix::system::uname().nodename().to_bytes().to_vec();
+            denied("sethostname", rustix::system::sethostname(&name));
+        })
+        .join();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(outcome.is_ok(), "see the panic above");
+    }
+}

@@ -104,6 +104,8 @@ pub(super) struct RawEngine {
     pub(super) sandbox_read: Option<Spanned<Vec<String>>>,
     pub(super) sandbox_write: Option<Spanned<Vec<String>>>,
     pub(super) sandbox_env: Option<Spanned<Vec<String>>>,
+    /// Bytes (an integer) or a size with a unit (text).
+    pub(super) disk_limit: Option<Spanned<toml::Value>>,
 }
 
 /// An engine's `build` table: which commit of which repository the plugin was built from.

@@ -61,18 +61,30 @@ pub fn pairs(pairs: u32, pairings: usize) -> Result<u32, String> {
     Ok(pairs)
 }
 
-/// A `memory-limit`: bytes (a whole number above 0) or a size with a unit ([`parse_bytes`]),
-/// at least [`MIN_MEMORY_LIMIT`].
+/// A size in a table: bytes (a whole number above 0) or a size with a unit ([`parse_bytes`]);
+/// `examples` are shown when it is neither.
+fn size(value: &toml::Value, examples: &str) -> Result<u64, String> {
+    match value {
+        toml::Value::String(size) => parse_bytes(size),
+        toml::Value::Integer(bytes) if *bytes > 0 => Ok(*bytes as u64),
+        other => Err(format!(
+            "`{other}`: give bytes (a whole number above 0) or a size such as {examples}"
+        )),
+    }
+}
+
+/// A `disk-limit`: a [`size`] of at least 1 MiB.
+pub fn disk_limit(value: &toml::Value) -> Result<u64, String> {
+    let bytes = size(value, "\"256MiB\" or \"4GiB\"")?;
+    if bytes < 1 << 20 {
+        return Err(format!("{bytes} bytes is too little; at least 1MiB"));
+    }
+    Ok(bytes)
+}
+
+/// A `memory-limit`: a [`size`] of at least [`MIN_MEMORY_LIMIT`].
 pub fn memory_limit(value: &toml::Value) -> Result<u64, String> {
-    let bytes = match value {
-        toml::Value::String(size) => parse_bytes(size)?,
-        toml::Value::Integer(bytes) if *bytes > 0 => *bytes as u64,
-        other => {
-            return Err(format!(
-                "`{other}`: give bytes (a whole number above 0) or a size such as \"512MiB\" or \"2GiB\""
-            ))
-        }
-    };
+    let bytes = size(value, "\"512MiB\" or \"2GiB\"")?;
     if bytes < MIN_MEMORY_LIMIT {
         return Err(format!(
             "{bytes} bytes is too little for a worker (its code and thread stacks alone take tens of MiB); at least 64MiB"

@@ -60,6 +60,9 @@ pub struct Sandbox {
     pub write: Vec<PathBuf>,
     /// `sandbox-env`: environment variables it gets beyond the sandbox's short list.
     pub env: Vec<String>,
+    /// `disk-limit`: the most bytes its scratch folder and log may hold together (`None`: the
+    /// sandbox's default, `host::sandbox::DISK_LIMIT`).
+    pub disk_limit: Option<u64>,
 }
 
 impl Sandbox {
@@ -74,6 +77,9 @@ impl Sandbox {
         }
         if !self.env.is_empty() {
             v["env"] = serde_json::json!(self.env);
+        }
+        if let Some(bytes) = self.disk_limit {
+            v["disk_limit"] = bytes.into();
         }
         v
     }

@@ -480,11 +480,19 @@ impl Validator<'_> {
             Some(list) => sandbox::variable_names(list.get_ref())
                 .map_err(|e| self.invalid(list.span(), "sandbox-env", e))?,
         };
+        let disk_limit = match &entry.disk_limit {
+            None => None,
+            Some(value) => Some(
+                rules::disk_limit(value.get_ref())
+                    .map_err(|e| self.invalid(value.span(), "disk-limit", e))?,
+            ),
+        };
         Ok(Sandbox {
             mode,
             read: paths(&entry.sandbox_read, "sandbox-read")?,
             write: paths(&entry.sandbox_write, "sandbox-write")?,
             env,
+            disk_limit,
         })
     }
 
