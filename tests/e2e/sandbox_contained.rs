@@ -5,11 +5,87 @@
 //! harmlessly) must show, so that each test can fail. Where the cause is gone for every mode
 //! (a coordinator socket to connect to, descriptors the coordinator inherited), both modes
 //! must show no harm.
+//!
+//! Every test runs as the test's own user and, where that is root (as on CI, where many jobs
+//! run as root in containers), again as an ordinary user (`nobody`, through `setpriv`): as
+//! root the cgroups hold the worker and its capabilities are dropped; as an ordinary user no
+//! cgroup can be made and the process group, which seccomp keeps the engine in, ends it.
 
-use crate::sandbox::{hostile, hostile_with};
+use crate::sandbox::{hostile_with, Hostile};
 use crate::support::{is_root, s, TempDir};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
+use std::process::Command;
 use std::time::Duration;
+
+/// Who runs the harness.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum User {
+    /// The test's own user.
+    Invoker,
+    /// `nobody`, started from root.
+    Nobody,
+}
+
+/// The users each test runs as: the test's own, and `nobody` where that is root.
+fn users() -> Vec<User> {
+    if is_root() {
+        vec![User::Invoker, User::Nobody]
+    } else {
+        vec![User::Invoker]
+    }
+}
+
+impl User {
+    /// A new test folder `label-…` that this user may write in.
+    fn dir(self, label: &str) -> TempDir {
+        let dir = TempDir::new(&format!("{label}-{self:?}"));
+        self.open_to(dir.path());
+        dir
+    }
+
+    /// Let this user write in (or connect to) `path`.
+    fn open_to(self, path: &std::path::Path) {
+        if self == User::Nobody {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+    }
+
+    /// Make `command` run as this user: the same program, arguments, environment and folder.
+    fn wrap(self, command: &mut Command) {
+        if self == User::Invoker {
+            return;
+        }
+        let mut wrapped = Command::new("setpriv");
+        wrapped
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(command.get_program())
+            .args(command.get_args());
+        for (name, value) in command.get_envs() {
+            match value {
+                Some(value) => wrapped.env(name, value),
+                None => wrapped.env_remove(name),
+            };
+        }
+        if let Some(dir) = command.get_current_dir() {
+            wrapped.current_dir(dir);
+        }
+        *command = wrapped;
+    }
+
+    /// [`hostile_with`] as this user, in `mode`, with `configure` applied first.
+    fn hostile(
+        self,
+        dir: &TempDir,
+        (fault, target, mode): (&str, &str, &str),
+        configure: impl FnOnce(&mut Command),
+    ) -> Hostile {
+        hostile_with(dir, fault, target, &sandbox(mode), |c| {
+            configure(c);
+            self.wrap(c);
+        })
+    }
+}
 
 /// The table line of a sandbox mode.
 fn sandbox(mode: &str) -> String {
@@ -21,20 +97,23 @@ fn sandbox(mode: &str) -> String {
 /// and every game is played by its own engine.
 #[test]
 fn no_plugin_can_speak_for_another_engines_worker() {
-    for mode in ["strict", "off"] {
-        let dir = TempDir::new(&format!("contained-impersonate-{mode}"));
-        let temp = dir.join("tmp");
-        std::fs::create_dir_all(&temp).unwrap();
-        let run = hostile_with(&dir, "impersonate", s(&temp), &sandbox(mode), |c| {
-            c.env("TMPDIR", &temp);
-        });
-        run.assert_every_game_played()
-            .assert_log_says("impersonate", &["no coordinator socket appeared"]);
-        assert!(
-            !run.output.stdout.contains("impersonated"),
-            "{}",
-            run.output
-        );
+    for user in users() {
+        for mode in ["strict", "off"] {
+            let dir = user.dir(&format!("contained-impersonate-{mode}"));
+            let temp = dir.join("tmp");
+            std::fs::create_dir_all(&temp).unwrap();
+            user.open_to(&temp);
+            let run = user.hostile(&dir, ("impersonate", s(&temp), mode), |c| {
+                c.env("TMPDIR", &temp);
+            });
+            run.assert_every_game_played()
+                .assert_log_says("impersonate", &["no coordinator socket appeared"]);
+            assert!(
+                !run.output.stdout.contains("impersonated"),
+                "{}",
+                run.output
+            );
+        }
     }
 }
 
@@ -42,21 +121,25 @@ fn no_plugin_can_speak_for_another_engines_worker() {
 /// of the sandbox's reach: no socket can be made to connect with.
 #[test]
 fn no_unix_socket_is_reached_from_the_sandbox() {
-    let dir = TempDir::new("contained-connect-unix");
-    let path = dir.join("listener.sock");
-    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
-    listener.set_nonblocking(true).unwrap();
-    hostile(&dir, "connect-unix", s(&path), "strict")
-        .assert_every_game_played()
-        .assert_log_says("connect-unix", &["cannot connect", "not permitted"]);
-    assert!(listener.accept().is_err(), "the engine connected");
+    for user in users() {
+        let dir = user.dir("contained-connect-unix");
+        let path = dir.join("listener.sock");
+        let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+        user.open_to(&path);
+        listener.set_nonblocking(true).unwrap();
+        user.hostile(&dir, ("connect-unix", s(&path), "strict"), |_| {})
+            .assert_every_game_played()
+            .assert_log_says("connect-unix", &["cannot connect", "not permitted"]);
+        assert!(listener.accept().is_err(), "{user:?}: the engine connected");
 
-    let dir = TempDir::new("contained-connect-unix-off");
-    hostile(&dir, "connect-unix", s(&path), "off").assert_log_says("connect-unix", &["connected"]);
-    assert!(
-        listener.accept().is_ok(),
-        "no connection without the sandbox"
-    );
+        let dir = user.dir("contained-connect-unix-off");
+        user.hostile(&dir, ("connect-unix", s(&path), "off"), |_| {})
+            .assert_log_says("connect-unix", &["connected"]);
+        assert!(
+            listener.accept().is_ok(),
+            "{user:?}: no connection without the sandbox"
+        );
+    }
 }
 
 /// The process ids `daemon`'s loops appended to `file`.
@@ -80,67 +163,74 @@ fn grows(file: &std::path::Path) -> bool {
 /// `kill` of the worker's group misses) and one in a new session are gone when the run ends.
 #[test]
 fn nothing_a_plugin_starts_outlives_the_run() {
-    let dir = TempDir::new("contained-daemon");
-    let alive = dir.join("alive");
-    hostile(&dir, "daemon", s(&alive), "strict").assert_every_game_played();
-    assert!(
-        !grows(&alive),
-        "a daemon outlived the run: {:?}",
-        daemon_pids(&alive)
-    );
+    for user in users() {
+        let dir = user.dir("contained-daemon");
+        let alive = dir.join("alive");
+        let run = user.hostile(&dir, ("daemon", s(&alive), "strict"), |_| {});
+        run.assert_every_game_played();
+        let outlived = grows(&alive);
+        for pid in daemon_pids(&alive) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+        assert!(
+            !outlived,
+            "{user:?}: a daemon outlived the run:\n{}",
+            run.log
+        );
 
-    let dir = TempDir::new("contained-daemon-off");
-    let alive = dir.join("alive");
-    let run = hostile(&dir, "daemon", s(&alive), "off");
-    let outlived = grows(&alive);
-    for pid in daemon_pids(&alive) {
-        let _ = std::process::Command::new("kill")
-            .args(["-9", &pid.to_string()])
-            .status();
+        let dir = user.dir("contained-daemon-off");
+        let alive = dir.join("alive");
+        let run = user.hostile(&dir, ("daemon", s(&alive), "off"), |_| {});
+        let outlived = grows(&alive);
+        for pid in daemon_pids(&alive) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        }
+        assert!(
+            outlived,
+            "{user:?}: no daemon outlived the run without the sandbox:\n{}",
+            run.log
+        );
     }
-    assert!(
-        outlived,
-        "no daemon outlived the run without the sandbox:\n{}",
-        run.log
-    );
 }
+
+/// SIGXFSZ's number on Linux (x86, Arm, RISC-V).
+const SIGXFSZ: i32 = 25;
 
 /// A plugin can set no resource limit on the coordinator: with the sandbox off, a 1-byte file
 /// size limit kills the coordinator at its next write (SIGXFSZ).
 #[test]
 fn the_coordinator_is_not_the_engines_to_limit() {
-    let dir = TempDir::new("contained-prlimit-parent");
-    hostile(&dir, "prlimit-parent", "", "strict")
-        .assert_every_game_played()
-        .assert_log_says("prlimit-parent", &["cannot limit", "not permitted"]);
+    for user in users() {
+        let dir = user.dir("contained-prlimit-parent");
+        user.hostile(&dir, ("prlimit-parent", "", "strict"), |_| {})
+            .assert_every_game_played()
+            .assert_log_says("prlimit-parent", &["cannot limit", "not permitted"]);
 
-    let dir = TempDir::new("contained-prlimit-parent-off");
-    let run = hostile(&dir, "prlimit-parent", "", "off");
-    assert_eq!(
-        run.output.status.signal(),
-        Some(libc_sigxfsz()),
-        "{}",
-        run.output
-    );
-}
-
-/// SIGXFSZ's number (25 on every Linux architecture but a few MIPS and SPARC ones).
-fn libc_sigxfsz() -> i32 {
-    25
+        let dir = user.dir("contained-prlimit-parent-off");
+        let run = user.hostile(&dir, ("prlimit-parent", "", "off"), |_| {});
+        assert_eq!(
+            run.output.status.signal(),
+            Some(SIGXFSZ),
+            "{user:?}: {}",
+            run.output
+        );
+    }
 }
 
 /// A plugin can neither limit nor deprioritise the opponent's worker (the sandbox off: it
 /// could, and says so for each of the coordinator's other workers it found).
 #[test]
 fn the_opponent_is_not_the_engines_to_limit() {
-    let dir = TempDir::new("contained-limit-opponent");
-    hostile(&dir, "limit-opponent", "", "strict")
-        .assert_every_game_played()
-        .assert_log_says("limit-opponent", &["cannot limit", "not permitted"]);
+    for user in users() {
+        let dir = user.dir("contained-limit-opponent");
+        user.hostile(&dir, ("limit-opponent", "", "strict"), |_| {})
+            .assert_every_game_played()
+            .assert_log_says("limit-opponent", &["cannot limit", "not permitted"]);
 
-    let dir = TempDir::new("contained-limit-opponent-off");
-    hostile(&dir, "limit-opponent", "", "off")
-        .assert_log_says("limit-opponent", &["to 1 s of CPU at nice 19"]);
+        let dir = user.dir("contained-limit-opponent-off");
+        user.hostile(&dir, ("limit-opponent", "", "off"), |_| {})
+            .assert_log_says("limit-opponent", &["to 1 s of CPU at nice 19"]);
+    }
 }
 
 /// The coordinator's secrets stay out of reach: a variable of its environment is not in the
@@ -149,68 +239,94 @@ fn the_opponent_is_not_the_engines_to_limit() {
 #[test]
 fn no_secret_of_the_environment_reaches_the_engine() {
     const NAME: &str = "HARNESS_TEST_SECRET";
-    let with_secret = |c: &mut std::process::Command| {
+    let with_secret = |c: &mut Command| {
         c.env(NAME, "s3cr3t");
     };
-    let dir = TempDir::new("contained-environ");
-    let run = hostile_with(&dir, "environ", NAME, &sandbox("strict"), with_secret);
-    run.assert_every_game_played()
-        .assert_log_says("environ", &["no HARNESS_TEST_SECRET here"])
-        .assert_log_says("environ", &["cannot read the coordinator's environment"]);
-    assert!(!run.log.contains("s3cr3t"), "{}", run.log);
+    for user in users() {
+        let dir = user.dir("contained-environ");
+        let run = user.hostile(&dir, ("environ", NAME, "strict"), with_secret);
+        run.assert_every_game_played()
+            .assert_log_says("environ", &["no HARNESS_TEST_SECRET here"])
+            .assert_log_says("environ", &["cannot read the coordinator's environment"]);
+        assert!(!run.log.contains("s3cr3t"), "{user:?}: {}", run.log);
 
-    let dir = TempDir::new("contained-environ-off");
-    hostile_with(&dir, "environ", NAME, &sandbox("off"), with_secret)
+        let dir = user.dir("contained-environ-env");
+        let keys = format!("{}\nsandbox-env = [\"{NAME}\"]", sandbox("strict"));
+        hostile_with(&dir, "environ", NAME, &keys, |c| {
+            with_secret(c);
+            user.wrap(c);
+        })
+        .assert_every_game_played()
         .assert_log_says("environ", &["has HARNESS_TEST_SECRET=s3cr3t"]);
+
+        let dir = user.dir("contained-environ-off");
+        user.hostile(&dir, ("environ", NAME, "off"), with_secret)
+            .assert_log_says("environ", &["has HARNESS_TEST_SECRET=s3cr3t"]);
+    }
 }
 
-/// As root, the worker holds no capability: no hostname, no `reboot`, no device node (each
-/// tried harmlessly). The sandbox off, root's powers are there; an ordinary user has none to
-/// begin with, and the off twin is not run.
+/// The worker holds no capability: no hostname, no `reboot`, no device node (each tried
+/// harmlessly). With the sandbox off, root's powers are there (an ordinary user has none to
+/// begin with, and its off twin is not run).
 #[test]
 fn a_worker_started_by_root_is_not_root_inside() {
-    let dir = TempDir::new("contained-root-powers");
-    hostile(&dir, "root-powers", "", "strict")
-        .assert_every_game_played()
-        .assert_log_says("root-powers", &["sethostname: Operation not permitted"])
-        .assert_log_says("root-powers", &["reboot: Operation not permitted"])
-        .assert_log_says("root-powers", &["mknod: Operation not permitted"])
-        .assert_log_says("root-powers", &["CapEff 0000000000000000"]);
-    if !is_root() {
-        return;
+    for user in users() {
+        let dir = user.dir("contained-root-powers");
+        user.hostile(&dir, ("root-powers", "", "strict"), |_| {})
+            .assert_every_game_played()
+            .assert_log_says("root-powers", &["sethostname: Operation not permitted"])
+            .assert_log_says("root-powers", &["reboot: Operation not permitted"])
+            .assert_log_says("root-powers", &["mknod: Operation not permitted"])
+            .assert_log_says("root-powers", &["CapEff 0000000000000000"]);
+        if user == User::Nobody || !is_root() {
+            continue;
+        }
+        let dir = user.dir("contained-root-powers-off");
+        user.hostile(&dir, ("root-powers", "", "off"), |_| {})
+            .assert_log_says("root-powers", &["sethostname: set"])
+            .assert_log_says("root-powers", &["reboot: Invalid argument"])
+            .assert_log_says("root-powers", &["mknod: made a device node"]);
     }
-    let dir = TempDir::new("contained-root-powers-off");
-    hostile(&dir, "root-powers", "", "off")
-        .assert_log_says("root-powers", &["sethostname: set"])
-        .assert_log_says("root-powers", &["reboot: Invalid argument"])
-        .assert_log_says("root-powers", &["mknod: made a device node"]);
 }
 
 /// A descriptor the coordinator inherited (a `5>>file` in the shell that started it) is not
 /// open in the worker, whatever the sandbox setting: the worker closes it before anything runs.
 #[test]
 fn a_descriptor_the_coordinator_inherited_is_not_the_engines() {
-    for mode in ["strict", "off"] {
-        let dir = TempDir::new(&format!("contained-inherited-fd-{mode}"));
-        let file = dir.join("inherited");
-        std::fs::write(&file, "").unwrap();
-        let run = hostile_with(&dir, "inherited-fd", s(&file), &sandbox(mode), |c| {
-            // The harness under a shell that opened descriptor 5 on `file`.
-            let program = c.get_program().to_owned();
-            let args: Vec<_> = c.get_args().map(|a| a.to_owned()).collect();
-            let mut shell = std::process::Command::new("/bin/sh");
-            shell
-                .arg("-c")
-                .arg("exec 5>>\"$0\"; exec \"$@\"")
-                .arg(&file)
-                .arg(program)
-                .args(args)
-                .current_dir(dir.path());
-            *c = shell;
-        });
-        run.assert_every_game_played()
-            .assert_log_says("inherited-fd", &["no descriptor of", "is open"]);
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), "", "{mode}");
+    for user in users() {
+        for mode in ["strict", "off"] {
+            let dir = user.dir(&format!("contained-inherited-fd-{mode}"));
+            let file = dir.join("inherited");
+            std::fs::write(&file, "").unwrap();
+            let run = user.hostile(&dir, ("inherited-fd", s(&file), mode), |_| {});
+            // Run again under a shell that opened descriptor 5 on `file` (as the test's own
+            // user) and then became the harness (as `user`).
+            let dir = user.dir(&format!("contained-inherited-fd-{mode}-shell"));
+            let run_under_shell =
+                hostile_with(&dir, "inherited-fd", s(&file), &sandbox(mode), |c| {
+                    user.wrap(c);
+                    let program = c.get_program().to_owned();
+                    let args: Vec<_> = c.get_args().map(|a| a.to_owned()).collect();
+                    let mut shell = Command::new("/bin/sh");
+                    shell
+                        .arg("-c")
+                        .arg("exec 5>>\"$0\"; exec \"$@\"")
+                        .arg(&file)
+                        .arg(program)
+                        .args(args)
+                        .current_dir(dir.path());
+                    *c = shell;
+                });
+            for run in [run, run_under_shell] {
+                run.assert_every_game_played()
+                    .assert_log_says("inherited-fd", &["no descriptor of", "is open"]);
+            }
+            assert_eq!(
+                std::fs::read_to_string(&file).unwrap(),
+                "",
+                "{user:?} {mode}"
+            );
+        }
     }
 }
 
@@ -218,24 +334,23 @@ fn a_descriptor_the_coordinator_inherited_is_not_the_engines() {
 /// segment is made, then removed by the test).
 #[test]
 fn no_shared_memory_outlives_the_run() {
-    let dir = TempDir::new("contained-shm");
-    hostile(&dir, "shm", "", "strict")
-        .assert_every_game_played()
-        .assert_log_says("shm", &["cannot make a segment", "not permitted"]);
+    for user in users() {
+        let dir = user.dir("contained-shm");
+        user.hostile(&dir, ("shm", "", "strict"), |_| {})
+            .assert_every_game_played()
+            .assert_log_says("shm", &["cannot make a segment", "not permitted"]);
 
-    let dir = TempDir::new("contained-shm-off");
-    let run = hostile(&dir, "shm", "", "off");
-    run.assert_log_says("shm", &["made segment"]);
-    let id = run
-        .log
-        .lines()
-        .find_map(|l| l.strip_prefix("faulty: shm: made segment "))
-        .unwrap()
-        .trim()
-        .to_string();
-    let _ = std::process::Command::new("ipcrm")
-        .args(["-m", &id])
-        .status();
+        let dir = user.dir("contained-shm-off");
+        let run = user.hostile(&dir, ("shm", "", "off"), |_| {});
+        run.assert_log_says("shm", &["made segment"]);
+        for id in run
+            .log
+            .lines()
+            .filter_map(|l| l.strip_prefix("faulty: shm: made segment "))
+        {
+            let _ = Command::new("ipcrm").args(["-m", id.trim()]).status();
+        }
+    }
 }
 
 /// Text from a plugin is data: a 16 MiB error message costs the engine its game (a message
@@ -243,50 +358,51 @@ fn no_shared_memory_outlives_the_run() {
 /// breaks and HTML in an error reach no terminal, journal or Markdown report as such.
 #[test]
 fn what_a_plugin_says_is_bounded_and_printable() {
-    const MIB: u64 = 1 << 20;
-    let dir = TempDir::new("contained-huge-error");
-    let run = hostile(&dir, "huge-error", "", "strict");
-    run.output.assert_success();
-    assert!(
-        run.output.stdout.len() < MIB as usize,
-        "{} bytes",
-        run.output.stdout.len()
-    );
-    assert!(
-        run.output.stderr.len() < MIB as usize,
-        "{} bytes",
-        run.output.stderr.len()
-    );
-    for entry in std::fs::read_dir(&run.out).unwrap().flatten() {
-        let size = entry.metadata().unwrap().len();
-        assert!(size < MIB, "{}: {size} bytes", entry.path().display());
-    }
-    let lost: Vec<_> = run
-        .games()
-        .into_iter()
-        .filter(|g| g.termination.is_forfeit())
-        .collect();
-    assert_eq!(lost.len(), 2, "{}", run.output);
-
-    let dir = TempDir::new("contained-escape-text");
-    let run = hostile(&dir, "escape-text", "", "strict");
-    run.output.assert_success();
-    let report = std::fs::read_to_string(run.out.join("report.md")).unwrap();
-    let journal = std::fs::read_to_string(run.out.join("games.jsonl")).unwrap();
-    for (what, text) in [
-        ("stdout", &run.output.stdout),
-        ("stderr", &run.output.stderr),
-        ("report.md", &report),
-    ] {
+    const MIB: usize = 1 << 20;
+    for user in users() {
+        let dir = user.dir("contained-huge-error");
+        let run = user.hostile(&dir, ("huge-error", "", "strict"), |_| {});
+        run.output.assert_success();
         assert!(
-            !text.contains('\u{1b}') && !text.contains('\r'),
-            "{what}:\n{text}"
+            run.output.stdout.len() < MIB,
+            "{} bytes",
+            run.output.stdout.len()
         );
+        assert!(
+            run.output.stderr.len() < MIB,
+            "{} bytes",
+            run.output.stderr.len()
+        );
+        for entry in std::fs::read_dir(&run.out).unwrap().flatten() {
+            let size = entry.metadata().unwrap().len() as usize;
+            assert!(size < MIB, "{}: {size} bytes", entry.path().display());
+        }
+        let lost = run
+            .games()
+            .into_iter()
+            .filter(|g| g.termination.is_forfeit());
+        assert_eq!(lost.count(), 2, "{}", run.output);
+
+        let dir = user.dir("contained-escape-text");
+        let run = user.hostile(&dir, ("escape-text", "", "strict"), |_| {});
+        run.output.assert_success();
+        let report = std::fs::read_to_string(run.out.join("report.md")).unwrap();
+        let journal = std::fs::read_to_string(run.out.join("games.jsonl")).unwrap();
+        for (what, text) in [
+            ("stdout", &run.output.stdout),
+            ("stderr", &run.output.stderr),
+            ("report.md", &report),
+        ] {
+            assert!(
+                !text.contains('\u{1b}') && !text.contains('\r'),
+                "{what}:\n{text}"
+            );
+        }
+        assert!(!report.contains("<script>"), "{report}");
+        assert!(report.contains("&lt;script&gt;"), "{report}");
+        assert!(!journal.contains("\\r\\nforged"), "{journal}");
+        assert!(journal.contains("forged line"), "{journal}");
     }
-    assert!(!report.contains("<script>"), "{report}");
-    assert!(report.contains("&lt;script&gt;"), "{report}");
-    assert!(!journal.contains("\\r\\nforged"), "{journal}");
-    assert!(journal.contains("forged line"), "{journal}");
 }
 
 /// A plugin that fills its scratch folder past its `disk-limit` loses the game it does it in
@@ -295,30 +411,34 @@ fn what_a_plugin_says_is_bounded_and_printable() {
 /// writes all it wants.
 #[test]
 fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
-    let dir = TempDir::new("contained-fill-disk");
-    let temp = dir.join("tmp");
-    std::fs::create_dir_all(&temp).unwrap();
-    let keys = format!("{}\ndisk-limit = \"16MiB\"", sandbox("strict"));
-    let run = hostile_with(&dir, "fill-disk", "64", &keys, |c| {
-        c.env("TMPDIR", &temp);
-    });
-    run.output.assert_success();
-    let games = run.games();
-    assert_eq!(games.len(), 2, "{}", run.output);
-    for g in &games {
-        assert_eq!(
-            g.termination,
-            harness::record::Termination::Crash,
-            "{}",
-            run.output
-        );
-        assert!(g.reason.contains("disk limit of 16 MiB"), "{}", g.reason);
-    }
-    let left: Vec<_> = std::fs::read_dir(&temp).unwrap().flatten().collect();
-    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+    for user in users() {
+        let dir = user.dir("contained-fill-disk");
+        let temp = dir.join("tmp");
+        std::fs::create_dir_all(&temp).unwrap();
+        user.open_to(&temp);
+        let keys = format!("{}\ndisk-limit = \"16MiB\"", sandbox("strict"));
+        let run = hostile_with(&dir, "fill-disk", "64", &keys, |c| {
+            c.env("TMPDIR", &temp);
+            user.wrap(c);
+        });
+        run.output.assert_success();
+        let games = run.games();
+        assert_eq!(games.len(), 2, "{}", run.output);
+        for g in &games {
+            assert_eq!(
+                g.termination,
+                harness::record::Termination::Crash,
+                "{}",
+                run.output
+            );
+            assert!(g.reason.contains("disk limit of 16 MiB"), "{}", g.reason);
+        }
+        let left: Vec<_> = std::fs::read_dir(&temp).unwrap().flatten().collect();
+        assert!(left.is_empty(), "left in the temporary folder: {left:?}");
 
-    let dir = TempDir::new("contained-fill-disk-off");
-    let run = hostile_with(&dir, "fill-disk", "32", &sandbox("off"), |_| {});
-    run.assert_every_game_played()
-        .assert_log_says("fill-disk", &["wrote 32 MiB, all of it"]);
+        let dir = user.dir("contained-fill-disk-off");
+        user.hostile(&dir, ("fill-disk", "32", "off"), |_| {})
+            .assert_every_game_played()
+            .assert_log_says("fill-disk", &["wrote 32 MiB, all of it"]);
+    }
 }
