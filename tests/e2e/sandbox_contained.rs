@@ -377,11 +377,19 @@ fn what_a_plugin_says_is_bounded_and_printable() {
             let size = entry.metadata().unwrap().len() as usize;
             assert!(size < MIB, "{}: {size} bytes", entry.path().display());
         }
-        let lost = run
+        let lost: Vec<_> = run
             .games()
             .into_iter()
-            .filter(|g| g.termination.is_forfeit());
-        assert_eq!(lost.count(), 2, "{}", run.output);
+            .filter(|g| g.termination.is_forfeit())
+            .collect();
+        assert_eq!(lost.len(), 2, "{}", run.output);
+        for g in &lost {
+            assert!(
+                g.reason.contains("a message longer than 1 MiB"),
+                "{}",
+                g.reason
+            );
+        }
 
         let dir = user.dir("contained-escape-text");
         let run = user.hostile(&dir, ("escape-text", "", "strict"), |_| {});
