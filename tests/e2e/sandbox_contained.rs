@@ -151,6 +151,16 @@ fn daemon_pids(file: &std::path::Path) -> Vec<i32> {
     pids
 }
 
+/// Kill the loops `daemon` started on `file`: those whose process ids it holds and any whose
+/// command line names it.
+fn kill_daemons(file: &std::path::Path) {
+    let named = crate::support::processes_with(s(file));
+    let pids = daemon_pids(file).into_iter().map(|p| p.to_string());
+    for pid in pids.chain(named.into_iter().map(|p| p.pid)) {
+        let _ = Command::new("kill").args(["-9", &pid]).status();
+    }
+}
+
 /// Whether `file` grows over half a second.
 fn grows(file: &std::path::Path) -> bool {
     let size = || std::fs::metadata(file).map_or(0, |m| m.len());
@@ -161,17 +171,25 @@ fn grows(file: &std::path::Path) -> bool {
 
 /// Nothing a plugin starts outlives its worker: a loop in a process group of its own (which
 /// `kill` of the worker's group misses) and one in a new session are gone when the run ends.
+/// The loops write to a folder the engine may write (`sandbox-write`), so that only their end
+/// stops them.
 #[test]
 fn nothing_a_plugin_starts_outlives_the_run() {
     for user in users() {
         let dir = user.dir("contained-daemon");
-        let alive = dir.join("alive");
-        let run = user.hostile(&dir, ("daemon", s(&alive), "strict"), |_| {});
+        let folder = dir.join("written");
+        std::fs::create_dir_all(&folder).unwrap();
+        user.open_to(&folder);
+        let alive = folder.join("alive");
+        let keys = format!(
+            "{}\nsandbox-write = [{}]",
+            sandbox("strict"),
+            crate::support::toml_string(s(&folder))
+        );
+        let run = hostile_with(&dir, "daemon", s(&alive), &keys, |c| user.wrap(c));
         run.assert_every_game_played();
         let outlived = grows(&alive);
-        for pid in daemon_pids(&alive) {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
+        kill_daemons(&alive);
         assert!(
             !outlived,
             "{user:?}: a daemon outlived the run:\n{}",
@@ -182,9 +200,7 @@ fn nothing_a_plugin_starts_outlives_the_run() {
         let alive = dir.join("alive");
         let run = user.hostile(&dir, ("daemon", s(&alive), "off"), |_| {});
         let outlived = grows(&alive);
-        for pid in daemon_pids(&alive) {
-            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-        }
+        kill_daemons(&alive);
         assert!(
             outlived,
             "{user:?}: no daemon outlived the run without the sandbox:\n{}",
@@ -225,11 +241,13 @@ fn the_opponent_is_not_the_engines_to_limit() {
         let dir = user.dir("contained-limit-opponent");
         user.hostile(&dir, ("limit-opponent", "", "strict"), |_| {})
             .assert_every_game_played()
-            .assert_log_says("limit-opponent", &["cannot limit", "not permitted"]);
+            .assert_log_says("limit-opponent", &["cannot limit", "CPU", "not permitted"])
+            .assert_log_says("limit-opponent", &["cannot renice", "not permitted"]);
 
         let dir = user.dir("contained-limit-opponent-off");
         user.hostile(&dir, ("limit-opponent", "", "off"), |_| {})
-            .assert_log_says("limit-opponent", &["to 1 s of CPU at nice 19"]);
+            .assert_log_says("limit-opponent", &["to 1 s of CPU"])
+            .assert_log_says("limit-opponent", &["reniced", "to 19"]);
     }
 }
 

@@ -286,15 +286,18 @@ pub fn limit_opponent() {
             maximum: Some(1),
         };
         let limited = rustix::process::prlimit(Some(p), rustix::process::Resource::Cpu, one_second);
-        let niced = rustix::process::setpriority_process(Some(p), 19);
-        match (limited, niced) {
-            (Ok(_), Ok(())) => say(
+        match limited {
+            Ok(_) => say("limit-opponent", &format!("limited {pid} to 1 s of CPU")),
+            Err(e) => say(
                 "limit-opponent",
-                &format!("limited {pid} to 1 s of CPU at nice 19"),
+                &format!("cannot limit {pid}'s CPU: {}", std::io::Error::from(e)),
             ),
-            (Err(e), _) | (_, Err(e)) => say(
+        }
+        match rustix::process::setpriority_process(Some(p), 19) {
+            Ok(()) => say("limit-opponent", &format!("reniced {pid} to 19")),
+            Err(e) => say(
                 "limit-opponent",
-                &format!("cannot limit {pid}: {}", std::io::Error::from(e)),
+                &format!("cannot renice {pid}: {}", std::io::Error::from(e)),
             ),
         }
     }
