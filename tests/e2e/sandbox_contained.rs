@@ -468,3 +468,30 @@ fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
             .assert_log_says("fill-disk", &["wrote 32 MiB, all of it"]);
     }
 }
+
+/// `memory-limit` binds the worker and everything it starts together where a memory cgroup
+/// can be made (root here): 4 children holding 80 MiB each at once do not fit in 256 MiB. With
+/// the sandbox off, each process has the limit to itself (`RLIMIT_AS`) and all 4 hold theirs.
+/// An ordinary user has no memory cgroup: the record says so (`missing`), and the README.
+#[test]
+fn memory_limit_counts_what_the_engine_starts() {
+    if !is_root() {
+        return;
+    }
+    let keys = |mode: &str| format!("{}\nmemory-limit = \"256MiB\"", sandbox(mode));
+    let held = |run: &Hostile| -> usize {
+        let line = run
+            .log
+            .lines()
+            .find_map(|l| l.strip_prefix("faulty: allocate-children: "))
+            .unwrap_or_else(|| panic!("no allocate-children line:\n{}\n{}", run.log, run.output));
+        line.split(' ').next().unwrap().parse().unwrap()
+    };
+    let dir = User::Invoker.dir("contained-allocate-children");
+    let run = hostile_with(&dir, "allocate-children", "", &keys("strict"), |_| {});
+    assert!(held(&run) < 4, "{}", run.log);
+
+    let dir = User::Invoker.dir("contained-allocate-children-off");
+    let run = hostile_with(&dir, "allocate-children", "", &keys("off"), |_| {});
+    assert_eq!(held(&run), 4, "{}", run.log);
+}

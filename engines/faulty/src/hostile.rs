@@ -450,3 +450,38 @@ pub fn fill_disk(target: &str) {
     };
     say("fill-disk", &format!("wrote {written} MiB, {end}"));
 }
+
+/// How many child processes `allocate-children` starts, and how many MiB each holds.
+pub const ALLOCATING_CHILDREN: usize = 4;
+pub const CHILD_MIB: usize = 80;
+
+/// `allocate-children`: start [`ALLOCATING_CHILDREN`] shells that each hold [`CHILD_MIB`] MiB
+/// in a variable for 2 s (each under any per-process limit), wait for them, and say how many
+/// held their memory.
+pub fn allocate_children() {
+    let script = format!(
+        "x=$(head -c {} /dev/zero | tr '\\0' a); echo held; sleep 2",
+        CHILD_MIB << 20
+    );
+    let children: Vec<_> = (0..ALLOCATING_CHILDREN)
+        .filter_map(|_| {
+            Command::new("/bin/sh")
+                .arg("-c")
+                .arg(&script)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .ok()
+        })
+        .collect();
+    let held = children
+        .into_iter()
+        .filter_map(|c| c.wait_with_output().ok())
+        .filter(|out| out.stdout.starts_with(b"held"))
+        .count();
+    say(
+        "allocate-children",
+        &format!("{held} of {ALLOCATING_CHILDREN} children held {CHILD_MIB} MiB each"),
+    );
+}

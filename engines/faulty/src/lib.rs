@@ -42,7 +42,8 @@
 //!     the same name, `reboot` with a wrong magic number, a device node) and reports its
 //!     capabilities; `inherited-fd` writes to the descriptors it has open on
 //!     the file `Target`; `shm` makes a
-//!     System V shared memory segment; `fill-disk` writes `Target` MiB in its current folder.
+//!     System V shared memory segment; `fill-disk` writes `Target` MiB in its current folder;
+//!     `allocate-children` starts 4 shells that each hold 80 MiB.
 //!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
@@ -112,11 +113,12 @@ pub enum Fault {
     HugeError,
     EscapeText,
     FillDisk,
+    AllocateChildren,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 33] = [
+    pub const ALL: [Fault; 34] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -150,10 +152,11 @@ impl Fault {
         Fault::HugeError,
         Fault::EscapeText,
         Fault::FillDisk,
+        Fault::AllocateChildren,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 33] = [
+    pub const NAMES: [&'static str; 34] = [
         "none",
         "segfault",
         "abort",
@@ -187,6 +190,7 @@ impl Fault {
         "huge-error",
         "escape-text",
         "fill-disk",
+        "allocate-children",
     ];
 
     /// The option value naming this fault.
@@ -427,6 +431,7 @@ impl Engine for Faulty {
             Fault::HugeError => panic!("{}", hostile::huge_error()),
             Fault::EscapeText => panic!("{}", hostile::ESCAPE_TEXT),
             Fault::FillDisk => hostile::fill_disk(&self.target),
+            Fault::AllocateChildren => hostile::allocate_children(),
         }
         Faulty::answer(request, 1)
     }
