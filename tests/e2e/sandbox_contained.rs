@@ -495,3 +495,70 @@ fn memory_limit_counts_what_the_engine_starts() {
     let run = hostile_with(&dir, "allocate-children", "", &keys("off"), |_| {});
     assert_eq!(held(&run), 4, "{}", run.log);
 }
+
+/// The most resident memory (`VmHWM`, KiB) seen of the processes whose command line holds
+/// `marker`, sampled every 20 ms until `done` is set.
+fn peak_memory_kib(marker: String, done: std::sync::Arc<std::sync::atomic::AtomicBool>) -> u64 {
+    let mut peak = 0;
+    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        for p in crate::support::processes_with(&marker) {
+            let status = std::fs::read_to_string(format!("/proc/{}/status", p.pid));
+            let hwm = status.ok().and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            });
+            peak = peak.max(hwm.unwrap_or(0));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    peak
+}
+
+/// A plugin that writes 256 MiB of live reports straight to its channel (past the worker's
+/// own rate limit) while the coordinator waits for the other engine (which sleeps 5 s in its
+/// first search of each game) does not grow the coordinator: it reads one message of at most
+/// 1 MiB at a time into a bounded queue and takes one report per 10 ms. The run ends with every
+/// game recorded.
+#[test]
+fn a_flood_on_the_channel_does_not_grow_the_coordinator() {
+    use crate::support::{artifacts, engine, toml_string, TournamentFile};
+    let a = artifacts();
+    for user in users() {
+        let dir = user.dir("contained-channel-flood");
+        let flooder = engine(
+            "flooder",
+            s(&a.faulty),
+            "Fault = \"channel-flood\", StrikeAt = 1",
+        );
+        let sleeper = engine("sleeper", s(&a.faulty), "Fault = \"sleep\", StrikeAt = 1");
+        let file = TournamentFile::new("match", 1, "depth = 2")
+            .engine(flooder)
+            .engine(sleeper);
+        let path = dir.write("t.toml", &file.text());
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let marker = format!("run {}", toml_string(s(&path)).trim_matches('"'));
+        let watch = {
+            let done = done.clone();
+            std::thread::spawn(move || peak_memory_kib(marker, done))
+        };
+        let mut command = Command::new(&a.harness);
+        command
+            .args(["run", s(&path), "--no-tui"])
+            .current_dir(dir.path());
+        user.wrap(&mut command);
+        let output = crate::support::run_with_timeout(command, crate::support::HARNESS_TIMEOUT);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let peak_mib = watch.join().unwrap() >> 10;
+        output.assert_success();
+        assert_eq!(
+            crate::support::read_games(&dir.join("out")).len(),
+            2,
+            "{output}"
+        );
+        assert!(peak_mib > 0, "{user:?}: the coordinator was not seen");
+        assert!(
+            peak_mib < 100,
+            "{user:?}: the coordinator grew to {peak_mib} MiB"
+        );
+    }
+}

@@ -485,3 +485,43 @@ pub fn allocate_children() {
         &format!("{held} of {ALLOCATING_CHILDREN} children held {CHILD_MIB} MiB each"),
     );
 }
+
+/// How many bytes `channel-flood` writes to its worker's channel.
+pub const CHANNEL_FLOOD_BYTES: usize = 256 << 20;
+
+/// `channel-flood`: from a thread of its own, write [`CHANNEL_FLOOD_BYTES`] of live reports
+/// straight to the worker's channel to the coordinator (the first socket among its
+/// descriptors, bypassing the worker's own rate limit), while the search answers its move as
+/// usual: the flood goes on while the coordinator waits for the other engine.
+pub fn channel_flood() {
+    let channel = std::fs::read_dir("/proc/self/fd")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let fd: i32 = e.file_name().to_str()?.parse().ok()?;
+            let link = std::fs::read_link(e.path()).ok()?;
+            (fd > 2 && link.to_string_lossy().starts_with("socket:")).then_some(fd)
+        })
+        .min();
+    let Some(fd) = channel else {
+        return say("channel-flood", "no socket among its descriptors");
+    };
+    say("channel-flood", &format!("flooding descriptor {fd}"));
+    std::thread::spawn(move || {
+        let line = b"{\"type\":\"info\",\"search\":1,\"info\":{\"depth\":1,\"selectivity\":0,\"score\":0.0,\"nodes\":1,\"time_ms\":0,\"pv\":[]}}\n";
+        let block: Vec<u8> = line
+            .iter()
+            .copied()
+            .cycle()
+            .take(line.len() * 8192)
+            .collect();
+        let mut written = 0;
+        while written < CHANNEL_FLOOD_BYTES {
+            if crate::write_to_descriptor(fd, &block).is_err() {
+                break;
+            }
+            written += block.len();
+        }
+    });
+}

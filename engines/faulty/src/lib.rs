@@ -43,7 +43,8 @@
 //!     capabilities; `inherited-fd` writes to the descriptors it has open on
 //!     the file `Target`; `shm` makes a
 //!     System V shared memory segment; `fill-disk` writes `Target` MiB in its current folder;
-//!     `allocate-children` starts 4 shells that each hold 80 MiB.
+//!     `allocate-children` starts 4 shells that each hold 80 MiB; `channel-flood` writes
+//!     256 MiB of live reports straight to its worker's channel.
 //!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
@@ -114,11 +115,12 @@ pub enum Fault {
     EscapeText,
     FillDisk,
     AllocateChildren,
+    ChannelFlood,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 34] = [
+    pub const ALL: [Fault; 35] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -153,10 +155,11 @@ impl Fault {
         Fault::EscapeText,
         Fault::FillDisk,
         Fault::AllocateChildren,
+        Fault::ChannelFlood,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 34] = [
+    pub const NAMES: [&'static str; 35] = [
         "none",
         "segfault",
         "abort",
@@ -191,6 +194,7 @@ impl Fault {
         "escape-text",
         "fill-disk",
         "allocate-children",
+        "channel-flood",
     ];
 
     /// The option value naming this fault.
@@ -432,6 +436,7 @@ impl Engine for Faulty {
             Fault::EscapeText => panic!("{}", hostile::ESCAPE_TEXT),
             Fault::FillDisk => hostile::fill_disk(&self.target),
             Fault::AllocateChildren => hostile::allocate_children(),
+            Fault::ChannelFlood => hostile::channel_flood(),
         }
         Faulty::answer(request, 1)
     }

@@ -59,9 +59,15 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 /// The most messages read from a worker and not yet taken by the coordinator: past it the
 /// reader stops reading, and the worker's writes wait.
 const EVENT_QUEUE: usize = 64;
-/// How often a sandboxed worker's disk use is looked at while it searches (and at the start
-/// and end of every search).
+/// How often a sandboxed worker's disk use is looked at: every interval while it searches,
+/// and at the start and end of a search when the last look is older than that; also at the
+/// end of any search of at least [`DISK_CHECK_SEARCH`]. A look walks the scratch folder: at
+/// every move of a depth-2 game it cost a tenth of the games per second
+/// (`cargo bench -p harness --bench sandbox`).
 const DISK_CHECK_INTERVAL: Duration = Duration::from_millis(250);
+/// A search at least this long is followed by a look at the disk (writing a few MiB takes
+/// longer than this, so a plugin cannot fill its folder in searches shorter than the look).
+const DISK_CHECK_SEARCH: Duration = Duration::from_millis(2);
 /// At most one info report per this interval is taken from a worker; the others are dropped
 /// as they arrive (the worker coalesces its engine's reports at this rate too, but a plugin
 /// runs in the worker's process and could write to the channel itself).
@@ -193,8 +199,10 @@ pub struct EngineHost {
     /// The worker's scratch folder and cgroups, removed when the worker is gone (dropping the
     /// cgroups kills everything in them).
     scratch: Option<Scratch>,
-    /// The most bytes its scratch folder and what it wrote to its log may hold together.
+    /// The most bytes its scratch folder and what it wrote to its log may hold together, and
+    /// when they were last looked at.
     disk_limit: Option<u64>,
+    disk_checked: Instant,
     cgroup: Option<WorkerCgroup>,
 }
 
@@ -404,6 +412,7 @@ impl EngineHost {
             sandbox: None,
             scratch,
             disk_limit: spec.sandbox.as_ref().map(|c| c.disk_limit),
+            disk_checked: Instant::now(),
             cgroup,
         };
         host.greet(spec).await
@@ -656,7 +665,7 @@ impl EngineHost {
         // The clock starts before the request is written: a coordinator thread descheduled
         // between the write and a later reading would give the engine time it is not charged.
         let started = Instant::now();
-        if let Some(e) = self.over_disk_limit() {
+        if let Some(e) = self.over_disk_limit(started, false) {
             return Err(self.die(e).await);
         }
         let mut next_disk_check = started + DISK_CHECK_INTERVAL;
@@ -697,12 +706,13 @@ impl EngineHost {
             match waited {
                 Waited::Event(Event::Reply(Reply::Info { search: s, info }, _)) => on_info(s, info),
                 Waited::DiskCheck => {
-                    if let Some(e) = self.over_disk_limit() {
+                    if let Some(e) = self.over_disk_limit(Instant::now(), false) {
                         return Err(self.die(e).await);
                     }
                 }
                 Waited::Event(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
-                    if let Some(e) = self.over_disk_limit() {
+                    let long = arrived.saturating_duration_since(started) >= DISK_CHECK_SEARCH;
+                    if let Some(e) = self.over_disk_limit(arrived, long) {
                         return Err(self.die(e).await);
                     }
                     let elapsed = arrived.saturating_duration_since(started);
@@ -760,11 +770,16 @@ impl EngineHost {
     }
 
     /// The crash a sandboxed worker's disk use costs it, where its scratch folder and what it
-    /// wrote to its log since it started hold more than its disk limit.
-    fn over_disk_limit(&self) -> Option<HostError> {
+    /// wrote to its log since it started hold more than its disk limit; looked at when `now`
+    /// the last look is [`DISK_CHECK_INTERVAL`] old, or when `anyway`.
+    fn over_disk_limit(&mut self, now: Instant, anyway: bool) -> Option<HostError> {
         let (Some(limit), Some(scratch)) = (self.disk_limit, &self.scratch) else {
             return None;
         };
+        if !anyway && now.saturating_duration_since(self.disk_checked) < DISK_CHECK_INTERVAL {
+            return None;
+        }
+        self.disk_checked = now;
         let logged = self
             .stderr_log
             .as_ref()
