@@ -5,10 +5,13 @@
 //!
 //! 1. Worker start-up: `harness info greedy`, which starts one worker, loads the plugin in it
 //!    and quits; the same process either way but for the sandbox, so the difference of the
-//!    medians is what the sandbox adds to a worker's start (Landlock's ruleset, the seccomp
-//!    filter, the pids cgroup, the scratch folder);
+//!    medians is what the sandbox adds to a worker's start (the cgroups the coordinator makes
+//!    and removes, the scratch folder, the scrubbed environment, dropping capabilities,
+//!    Landlock's ruleset, the seccomp filter);
 //! 2. games per second of a depth-2 match, minimax against greedy, 400 games, one at a time
-//!    (workers are reused across games: this is the cost of the sandbox while engines play);
+//!    (workers are reused across games: this is the cost of the sandbox while engines play,
+//!    seccomp on every system call, Landlock on every file opened, the coordinator's looks at
+//!    the worker's disk use);
 //! 3. nodes per second of `strong` (`harness bench strong --depth 8`, one thread).
 
 use std::path::{Path, PathBuf};
