@@ -4,8 +4,10 @@
 //! folder and the secret intact and unread, no TCP connection, the coordinator alive, every
 //! game played, the engine's log naming what was refused), and under `sandbox = "off"`, where
 //! it must (so that each test can fail). A control run with `Fault = none` under `strict`
-//! plays normally, so the sandbox does not pass by breaking plugins.
+//! plays normally, so the sandbox does not pass by breaking plugins. The faults run as the
+//! test's own user and, where that is root, as `nobody` too (`support::user`).
 
+use crate::support::user::{users, User};
 use crate::support::{
     artifacts, check_normal_record, engine, harness, read_games, s, Output, TempDir, TournamentFile,
 };
@@ -65,7 +67,14 @@ impl Hostile {
 /// Play faulty (`Fault = fault`, `Target = target`, `sandbox = mode`) against greedy in
 /// `dir`, output in `dir/out`.
 pub fn hostile(dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
-    hostile_with(dir, fault, target, &format!("sandbox = \"{mode}\""), |_| {})
+    hostile_as(User::Invoker, dir, fault, target, mode)
+}
+
+/// [`hostile`] as `user`.
+fn hostile_as(user: User, dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
+    hostile_with(dir, fault, target, &format!("sandbox = \"{mode}\""), |c| {
+        user.wrap(c)
+    })
 }
 
 /// [`hostile`], with the lines `keys` in faulty's table (its `sandbox` among them) and the
@@ -141,60 +150,75 @@ fn a_plugin_that_plays_normally_plays_every_game_under_the_sandbox() {
 
 #[test]
 fn the_journal_is_not_the_engines_to_write() {
-    let dir = TempDir::new("sandbox-write-journal");
-    let journal = dir.join("out/games.jsonl");
-    hostile(&dir, "write-journal", s(&journal), "strict")
-        .assert_every_game_played()
-        .assert_log_says("write-journal", &["cannot append", "denied"]);
-    assert!(!std::fs::read_to_string(&journal)
-        .unwrap()
-        .contains("a line the engine wrote"));
+    for user in users() {
+        let dir = user.dir("sandbox-write-journal");
+        let journal = dir.join("out/games.jsonl");
+        hostile_as(user, &dir, "write-journal", s(&journal), "strict")
+            .assert_every_game_played()
+            .assert_log_says("write-journal", &["cannot append", "denied"]);
+        assert!(!std::fs::read_to_string(&journal)
+            .unwrap()
+            .contains("a line the engine wrote"));
 
-    let dir = TempDir::new("sandbox-write-journal-off");
-    let journal = dir.join("out/games.jsonl");
-    hostile(&dir, "write-journal", s(&journal), "off")
-        .assert_log_says("write-journal", &["appended a line"]);
-    assert!(std::fs::read_to_string(&journal)
-        .unwrap()
-        .contains("a line the engine wrote"));
+        let dir = user.dir("sandbox-write-journal-off");
+        let journal = dir.join("out/games.jsonl");
+        hostile_as(user, &dir, "write-journal", s(&journal), "off")
+            .assert_log_says("write-journal", &["appended a line"]);
+        assert!(std::fs::read_to_string(&journal)
+            .unwrap()
+            .contains("a line the engine wrote"));
+    }
 }
 
 #[test]
 fn the_output_folder_is_not_the_engines_to_delete() {
-    let dir = TempDir::new("sandbox-delete-output");
-    let out = dir.join("out");
-    hostile(&dir, "delete-output", s(&out), "strict")
-        .assert_every_game_played()
-        .assert_log_says("delete-output", &["cannot remove", "denied"]);
-    assert!(out.join("report.json").is_file());
+    for user in users() {
+        let dir = user.dir("sandbox-delete-output");
+        let out = dir.join("out");
+        hostile_as(user, &dir, "delete-output", s(&out), "strict")
+            .assert_every_game_played()
+            .assert_log_says("delete-output", &["cannot remove", "denied"]);
+        assert!(out.join("report.json").is_file());
 
-    let dir = TempDir::new("sandbox-delete-output-off");
-    let out = dir.join("out");
-    let run = hostile(&dir, "delete-output", s(&out), "off");
-    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap_or_default();
-    assert!(
-        games.lines().count() < GAMES,
-        "the journal survived:\n{}",
-        run.output
-    );
+        let dir = user.dir("sandbox-delete-output-off");
+        let out = dir.join("out");
+        let run = hostile_as(user, &dir, "delete-output", s(&out), "off");
+        let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap_or_default();
+        assert!(
+            games.lines().count() < GAMES,
+            "{user:?}: the journal survived:\n{}",
+            run.output
+        );
+    }
+}
+
+/// A file only `user` may read, holding [`SECRET`].
+fn secret_file_of(user: User, dir: &TempDir) -> PathBuf {
+    let path = secret_file(dir);
+    if user == User::Nobody {
+        std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
+    }
+    path
 }
 
 #[test]
 fn a_private_file_is_not_the_engines_to_read() {
-    let dir = TempDir::new("sandbox-read-secret");
-    let secret = secret_file(&dir);
-    let run = hostile(&dir, "read-secret", s(&secret), "strict");
-    run.assert_every_game_played()
-        .assert_log_says("read-secret", &["cannot read", "denied"]);
-    assert!(!run.log.contains("SECRET"), "{}", run.log);
-    assert!(!nodes_reported(&run.games()).contains(&secret_as_nodes()));
-    assert_eq!(std::fs::read(&secret).unwrap(), SECRET);
+    for user in users() {
+        let dir = user.dir("sandbox-read-secret");
+        let secret = secret_file_of(user, &dir);
+        let run = hostile_as(user, &dir, "read-secret", s(&secret), "strict");
+        run.assert_every_game_played()
+            .assert_log_says("read-secret", &["cannot read", "denied"]);
+        assert!(!run.log.contains("SECRET"), "{}", run.log);
+        assert!(!nodes_reported(&run.games()).contains(&secret_as_nodes()));
+        assert_eq!(std::fs::read(&secret).unwrap(), SECRET);
 
-    let dir = TempDir::new("sandbox-read-secret-off");
-    let secret = secret_file(&dir);
-    let run = hostile(&dir, "read-secret", s(&secret), "off");
-    run.assert_log_says("read-secret", &["SECRET-K"]);
-    assert!(nodes_reported(&run.games()).contains(&secret_as_nodes()));
+        let dir = user.dir("sandbox-read-secret-off");
+        let secret = secret_file_of(user, &dir);
+        let run = hostile_as(user, &dir, "read-secret", s(&secret), "off");
+        run.assert_log_says("read-secret", &["SECRET-K"]);
+        assert!(nodes_reported(&run.games()).contains(&secret_as_nodes()));
+    }
 }
 
 /// Whether a connection waits on `listener` (non-blocking).
@@ -205,44 +229,60 @@ fn connected(listener: &TcpListener) -> bool {
 
 #[test]
 fn no_tcp_connection_leaves_the_sandbox() {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port().to_string();
-    let dir = TempDir::new("sandbox-connect");
-    hostile(&dir, "connect", &port, "strict")
-        .assert_every_game_played()
-        .assert_log_says("connect", &["cannot connect", "not permitted"]);
-    assert!(!connected(&listener), "the engine connected");
+    for user in users() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port().to_string();
+        let dir = user.dir("sandbox-connect");
+        hostile_as(user, &dir, "connect", &port, "strict")
+            .assert_every_game_played()
+            .assert_log_says("connect", &["cannot connect", "not permitted"]);
+        assert!(!connected(&listener), "{user:?}: the engine connected");
 
-    let dir = TempDir::new("sandbox-connect-off");
-    hostile(&dir, "connect", &port, "off").assert_log_says("connect", &["connected to"]);
-    assert!(connected(&listener), "no connection without the sandbox");
+        let dir = user.dir("sandbox-connect-off");
+        hostile_as(user, &dir, "connect", &port, "off")
+            .assert_log_says("connect", &["connected to"]);
+        assert!(
+            connected(&listener),
+            "{user:?}: no connection without the sandbox"
+        );
+    }
 }
 
 #[test]
 fn the_coordinator_is_not_the_engines_to_kill() {
-    let dir = TempDir::new("sandbox-kill-parent");
-    hostile(&dir, "kill-parent", "", "strict")
-        .assert_every_game_played()
-        .assert_log_says("kill-parent", &["cannot send SIGKILL", "not permitted"]);
+    for user in users() {
+        let dir = user.dir("sandbox-kill-parent");
+        hostile_as(user, &dir, "kill-parent", "", "strict")
+            .assert_every_game_played()
+            .assert_log_says("kill-parent", &["cannot send SIGKILL", "not permitted"]);
 
-    let dir = TempDir::new("sandbox-kill-parent-off");
-    let run = hostile(&dir, "kill-parent", "", "off");
-    assert_eq!(run.output.status.signal(), Some(9), "{}", run.output);
+        let dir = user.dir("sandbox-kill-parent-off");
+        let run = hostile_as(user, &dir, "kill-parent", "", "off");
+        assert_eq!(
+            run.output.status.signal(),
+            Some(9),
+            "{user:?}: {}",
+            run.output
+        );
+    }
 }
 
 #[test]
 fn a_shell_runs_but_writes_nothing_outside() {
-    let dir = TempDir::new("sandbox-exec-shell");
-    let touched = dir.join("touched");
-    hostile(&dir, "exec-shell", s(&touched), "strict")
-        .assert_every_game_played()
-        .assert_log_says("exec-shell", &["failed"]);
-    assert!(!touched.exists());
+    for user in users() {
+        let dir = user.dir("sandbox-exec-shell");
+        let touched = dir.join("touched");
+        hostile_as(user, &dir, "exec-shell", s(&touched), "strict")
+            .assert_every_game_played()
+            .assert_log_says("exec-shell", &["failed"]);
+        assert!(!touched.exists());
 
-    let dir = TempDir::new("sandbox-exec-shell-off");
-    let touched = dir.join("touched");
-    hostile(&dir, "exec-shell", s(&touched), "off").assert_log_says("exec-shell", &["touched"]);
-    assert!(touched.exists());
+        let dir = user.dir("sandbox-exec-shell-off");
+        let touched = dir.join("touched");
+        hostile_as(user, &dir, "exec-shell", s(&touched), "off")
+            .assert_log_says("exec-shell", &["touched"]);
+        assert!(touched.exists(), "{user:?}");
+    }
 }
 
 /// The process cap the kernel enforced for faulty, from `tournament.json`.
@@ -253,6 +293,9 @@ fn process_cap(out: &Path) -> Option<u64> {
 }
 
 /// No twin without the sandbox: as root nothing else would stop it short of its own limit.
+/// Not run as `nobody`: an ordinary user gets no pids cgroup, and the fault would start its
+/// 4,096 processes before the process group ends them (`sandbox_contained` shows what an
+/// ordinary user's worker is held to).
 #[test]
 fn a_fork_bomb_stops_at_the_process_cap() {
     let dir = TempDir::new("sandbox-fork-bomb");

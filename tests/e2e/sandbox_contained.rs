@@ -12,67 +12,13 @@
 //! cgroup can be made and the process group, which seccomp keeps the engine in, ends it.
 
 use crate::sandbox::{hostile_with, Hostile};
+use crate::support::user::{users, User};
 use crate::support::{is_root, s, TempDir};
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Command;
 use std::time::Duration;
 
-/// Who runs the harness.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum User {
-    /// The test's own user.
-    Invoker,
-    /// `nobody`, started from root.
-    Nobody,
-}
-
-/// The users each test runs as: the test's own, and `nobody` where that is root.
-fn users() -> Vec<User> {
-    if is_root() {
-        vec![User::Invoker, User::Nobody]
-    } else {
-        vec![User::Invoker]
-    }
-}
-
 impl User {
-    /// A new test folder `label-…` that this user may write in.
-    fn dir(self, label: &str) -> TempDir {
-        let dir = TempDir::new(&format!("{label}-{self:?}"));
-        self.open_to(dir.path());
-        dir
-    }
-
-    /// Let this user write in (or connect to) `path`.
-    fn open_to(self, path: &std::path::Path) {
-        if self == User::Nobody {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777)).unwrap();
-        }
-    }
-
-    /// Make `command` run as this user: the same program, arguments, environment and folder.
-    fn wrap(self, command: &mut Command) {
-        if self == User::Invoker {
-            return;
-        }
-        let mut wrapped = Command::new("setpriv");
-        wrapped
-            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .arg(command.get_program())
-            .args(command.get_args());
-        for (name, value) in command.get_envs() {
-            match value {
-                Some(value) => wrapped.env(name, value),
-                None => wrapped.env_remove(name),
-            };
-        }
-        if let Some(dir) = command.get_current_dir() {
-            wrapped.current_dir(dir);
-        }
-        *command = wrapped;
-    }
-
     /// [`hostile_with`] as this user, in `mode`, with `configure` applied first.
     fn hostile(
         self,

@@ -8,6 +8,7 @@ mod check;
 pub mod postgres;
 mod process;
 mod temp;
+pub mod user;
 
 pub use artifacts::{artifacts, compile_first_move};
 pub use browser::{http_get, Browser};

@@ -1,0 +1,62 @@
+//! Who runs the harness in a test: the test's own user, and, where that is root (as on CI,
+//! where many jobs run as root in containers), an ordinary user (`nobody`, through `setpriv`).
+
+use super::TempDir;
+use std::os::unix::fs::PermissionsExt;
+use std::process::Command;
+
+/// Who runs the harness.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum User {
+    /// The test's own user.
+    Invoker,
+    /// `nobody`, started from root.
+    Nobody,
+}
+
+/// The users each test runs as: the test's own, and `nobody` where that is root.
+pub fn users() -> Vec<User> {
+    if super::is_root() {
+        vec![User::Invoker, User::Nobody]
+    } else {
+        vec![User::Invoker]
+    }
+}
+
+impl User {
+    /// A new test folder `label-…` that this user may write in.
+    pub fn dir(self, label: &str) -> TempDir {
+        let dir = TempDir::new(&format!("{label}-{self:?}"));
+        self.open_to(dir.path());
+        dir
+    }
+
+    /// Let this user write in (or connect to) `path`.
+    pub fn open_to(self, path: &std::path::Path) {
+        if self == User::Nobody {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777)).unwrap();
+        }
+    }
+
+    /// Make `command` run as this user: the same program, arguments, environment and folder.
+    pub fn wrap(self, command: &mut Command) {
+        if self == User::Invoker {
+            return;
+        }
+        let mut wrapped = Command::new("setpriv");
+        wrapped
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(command.get_program())
+            .args(command.get_args());
+        for (name, value) in command.get_envs() {
+            match value {
+                Some(value) => wrapped.env(name, value),
+                None => wrapped.env_remove(name),
+            };
+        }
+        if let Some(dir) = command.get_current_dir() {
+            wrapped.current_dir(dir);
+        }
+        *command = wrapped;
+    }
+}
