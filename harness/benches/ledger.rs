@@ -149,7 +149,9 @@ fn history_bench(root: &Path, template: &RunEntry) {
     let (engines, games) = ledger.history_input().expect("read");
     let read = started.elapsed();
     let started = Instant::now();
-    let rows = harness::ledger::history::history(&engines, &games, None, None);
+    let rows = harness::ledger::history::history(&engines, &games, None, None)
+        .expect("no engine or anchor asked for")
+        .rows;
     let rated = started.elapsed();
     println!(
         "ledger history bench: 5000 runs of 500 builds, {} games (filled in {:.2} s)",

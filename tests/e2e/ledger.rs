@@ -453,3 +453,121 @@ fn history_page_in_a_browser(dir: &TempDir) {
         assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
     }
 }
+
+/// The CI flow the project documents (`docs/examples/github-actions-ledger.yml`, with a local
+/// ledger): two runs of a weaker candidate (greedy, two commits of one binary) against a
+/// baseline labelled v1.0 (heuristic at depth 2); `ledger history --anchor v1.0` rates the
+/// candidate against the baseline from the joint fit (negative, within `harness stats`'
+/// interval of each run) and its page says so; without `--anchor` the output says what the
+/// numbers are relative to; an anchor that matches nothing is exit 2 listing the builds.
+#[test]
+fn the_documented_ci_flow_shows_a_weaker_candidate_below_its_baseline() {
+    let dir = TempDir::new("ledger-ci-flow");
+    let a = artifacts();
+    for i in 1..=2 {
+        let candidate = format!("name=candidate,plugin={},build.commit=c{i}", s(&a.greedy));
+        let baseline = format!(
+            "name=baseline,plugin={},Depth=2,build.label=v1.0",
+            s(&a.heuristic)
+        );
+        let (openings, out) = (format!("xot-large,seed={i}"), format!("out{i}"));
+        harness(
+            dir.path(),
+            &[
+                "run",
+                "--engine",
+                &candidate,
+                "--engine",
+                &baseline,
+                "--format",
+                "match",
+                "--time",
+                "depth=2",
+                "--openings",
+                &openings,
+                "--pairs",
+                "30",
+                "--out",
+                &out,
+                "--ledger",
+                "l.db",
+                "--no-tui",
+            ],
+        )
+        .assert_success();
+    }
+    let history = |extra: &[&str]| {
+        let mut args = vec![
+            "ledger",
+            "history",
+            "--ledger",
+            "l.db",
+            "--engine",
+            "candidate",
+        ];
+        args.extend(extra);
+        harness(dir.path(), &args)
+    };
+    let json = history(&["--anchor", "v1.0", "--json", "--html", "page.html"]);
+    json.assert_success();
+    let rows: Vec<Value> = json
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1, "{json}");
+    let row = &rows[0];
+    assert_eq!(row["commits"], serde_json::json!(["c1", "c2"]));
+    assert_eq!(row["games"], 120, "{row:#}");
+    assert_eq!(row["anchor"]["named"], true);
+    assert!(
+        row["anchor"]["build"]
+            .as_str()
+            .unwrap()
+            .starts_with("baseline@v1.0 "),
+        "{row:#}"
+    );
+    let elo = row["elo"].as_f64().unwrap();
+    assert!(elo < 0.0 && row["high"].as_f64().unwrap() < 0.0, "{row:#}");
+    for out in ["out1", "out2"] {
+        harness(dir.path(), &["stats", out]).assert_success();
+        let report: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(out).join("report.json")).unwrap(),
+        )
+        .unwrap();
+        let pairing = &report["pairings"][0];
+        assert_eq!(pairing["a"], "candidate");
+        let (low, high) = (
+            pairing["elo"]["low"].as_f64().unwrap(),
+            pairing["elo"]["high"].as_f64().unwrap(),
+        );
+        assert!(
+            low <= elo && elo <= high,
+            "history {elo:.1} outside {out}'s [{low:.1}, {high:.1}]"
+        );
+    }
+    let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    assert!(
+        page.contains("Elo against <code>baseline@v1.0 "),
+        "the page names its anchor"
+    );
+    assert!(
+        page.contains(&format!("{elo:+.1}")),
+        "the page shows the Elo"
+    );
+    // Without --anchor: the series' first build, said in so many words.
+    let plain = history(&[]);
+    plain.assert_success();
+    assert!(
+        plain
+            .stdout
+            .contains("Elo relative to candidate@c1,c2 (digest "),
+        "{plain}"
+    );
+    assert!(plain.stdout.contains("depth 2, xot-large"), "{plain}");
+    // An anchor that matches nothing: exit 2, with the builds it could have meant.
+    history(&["--anchor", "deadbeef"])
+        .assert_error()
+        .assert_stderr_has(&["--anchor deadbeef matches no build", "baseline@v1.0"]);
+}

@@ -97,19 +97,22 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             html,
             at,
         } => {
-            let rows = {
+            let found = {
                 let (engines, games) = at.open()?.history_input()?;
                 crate::ledger::history::history(
                     &engines,
                     &games,
                     engine.as_deref(),
                     anchor.as_deref(),
-                )
+                )?
             };
-            if let Some(file) = html {
-                write_history_page(&rows, anchor.as_deref(), &file)?;
+            for note in &found.notes {
+                eprintln!("note: {note}");
             }
-            history(&rows, json)
+            if let Some(file) = html {
+                write_history_page(&found.rows, &file)?;
+            }
+            history(&found.rows, json)
         }
     }
 }
@@ -193,12 +196,8 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
 }
 
 /// The history page of `rows` in `file`.
-fn write_history_page(
-    rows: &[HistoryRow],
-    anchor: Option<&str>,
-    file: &Path,
-) -> anyhow::Result<()> {
-    let page = history_page(rows, anchor)?;
+fn write_history_page(rows: &[HistoryRow], file: &Path) -> anyhow::Result<()> {
+    let page = history_page(rows)?;
     std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
     say!("history page: {}", file.display());
     Ok(())
@@ -207,12 +206,12 @@ fn write_history_page(
 /// The whole ledger's history page, every series, anchored at each series' first build.
 pub(super) fn ledger_history_page(ledger: &mut dyn LedgerStore) -> anyhow::Result<String> {
     let (engines, games) = ledger.history_input()?;
-    let rows = crate::ledger::history::history(&engines, &games, None, None);
-    history_page(&rows, None)
+    let found = crate::ledger::history::history(&engines, &games, None, None)?;
+    history_page(&found.rows)
 }
 
 /// The history page of `rows`.
-fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<String> {
+fn history_page(rows: &[HistoryRow]) -> anyhow::Result<String> {
     use crate::show::report::commits::{CommitBuild, CommitSeries};
     let mut series: Vec<CommitSeries> = Vec::new();
     let mut current = None;
@@ -223,6 +222,7 @@ fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<Str
                 engine: r.engine.clone(),
                 conditions: r.conditions.to_string(),
                 class: r.series + 1,
+                anchor: r.anchor.as_ref().map(|a| (a.build.clone(), a.named)),
                 builds: Vec::new(),
             });
         }
@@ -242,9 +242,10 @@ fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<Str
                 games: r.games,
                 runs: r.runs,
                 verdicts: r.verdicts.clone(),
+                order_known: r.order_known,
             });
     }
-    crate::show::report::commits::html(&series, anchor)
+    crate::show::report::commits::html(&series)
 }
 
 fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
@@ -258,33 +259,53 @@ fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
     for r in rows {
         if series != Some((r.series, r.engine.clone())) {
             series = Some((r.series, r.engine.clone()));
+            let relative = match &r.anchor {
+                Some(a) if a.named => format!("Elo relative to {} (--anchor)", a.build),
+                Some(a) => format!(
+                    "Elo relative to {}, the series' first rated build (--anchor BUILD picks another)",
+                    a.build
+                ),
+                None => "no build of this series is rated".to_string(),
+            };
             say_raw!(
-                "\n{} under conditions #{} {}\n{:<24} {:>8} {:>20} {:>6} {:>5}  verdicts\n",
+                "\n{} under conditions #{}: {}\n{relative}\n{:<24} {:>8} {:>20} {:>6} {:>5}  {:<12} {:<16} verdicts\n",
                 r.engine,
                 r.series + 1,
-                r.conditions,
+                crate::ledger::entry::conditions_text(&r.conditions),
                 "commits",
                 "Elo",
                 "95% interval",
                 "games",
-                "runs"
+                "runs",
+                "labels",
+                "options"
             );
         }
-        let commits = if r.commits.is_empty() {
+        let mut commits = if r.commits.is_empty() {
             format!("({})", &r.digest[..r.digest.len().min(8)])
         } else {
             r.commits.join(",")
         };
+        if !r.order_known {
+            commits.push('?');
+        }
         let (elo, interval) = match (r.elo, r.low, r.high) {
             (Some(e), Some(l), Some(h)) => (format!("{e:+.1}"), format!("[{l:+.1}, {h:+.1}]")),
             _ => ("-".to_string(), "-".to_string()),
         };
+        let or_dash = |t: String| if t.is_empty() { "-".to_string() } else { t };
+        let options = crate::ledger::history::options_text(&r.options.to_string());
         say_raw!(
-            "{commits:<24} {elo:>8} {interval:>20} {:>6} {:>5}  {}\n",
+            "{commits:<24} {elo:>8} {interval:>20} {:>6} {:>5}  {:<12} {:<16} {}\n",
             r.games,
             r.runs,
+            or_dash(r.labels.join(",")),
+            or_dash(options),
             r.verdicts.join(",")
         );
+    }
+    if rows.iter().any(|r| !r.order_known) {
+        say_raw!("\n?: no build date fixes the place of this row (no date, or one another build shares): placed in the order recorded\n");
     }
     Ok(exit::SUCCESS)
 }

@@ -177,3 +177,59 @@ fn conditions(v: &Value) -> String {
     })
     .to_string()
 }
+
+/// A conditions class (see [`RunEntry::conditions`]) as a person reads it:
+/// `depth 2, xot-large (3623 openings), margin 0.2 s, stall 10 s`; what it does not know
+/// how to word is shown as JSON.
+pub fn conditions_text(c: &Value) -> String {
+    let seconds = |v: &Value| v.as_u64().map(|ms| format!("{} s", ms as f64 / 1000.0));
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(time) = c["time"].as_str() {
+        parts.push(time.to_string());
+    }
+    let own: Vec<String> = c["engine_time"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    t["control"]
+                        .as_str()
+                        .map(|c| format!("engine {} {c}", i + 1))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    parts.extend(own);
+    let openings = &c["openings"];
+    let source = match (
+        openings["source"]["builtin"].as_str(),
+        openings["source"]["file"].as_str(),
+    ) {
+        (Some(name), _) => Some(name.to_string()),
+        (None, Some(file)) => Some(format!("openings of {file}")),
+        _ => None,
+    };
+    if let Some(source) = source {
+        match openings["count"].as_u64() {
+            Some(n) => parts.push(format!("{source} ({n} openings)")),
+            None => parts.push(source),
+        }
+    }
+    if let Some(m) = seconds(&c["margin_ms"]) {
+        parts.push(format!("margin {m}"));
+    }
+    if let Some(s) = seconds(&c["stall_timeout_ms"]) {
+        parts.push(format!("stall {s}"));
+    }
+    for key in ["adjudication", "nps_reference"] {
+        if !c[key].is_null() {
+            parts.push(format!("{} {}", key.replace('_', " "), c[key]));
+        }
+    }
+    if parts.is_empty() {
+        c.to_string()
+    } else {
+        parts.join(", ")
+    }
+}
