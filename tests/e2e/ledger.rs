@@ -571,3 +571,67 @@ fn the_documented_ci_flow_shows_a_weaker_candidate_below_its_baseline() {
         .assert_error()
         .assert_stderr_has(&["--anchor deadbeef matches no build", "baseline@v1.0"]);
 }
+
+/// A shard never claims its run's verdict: it ends `shard-done` with exit 0 after its games
+/// (the test not evaluated); the ledger keeps the run's verdict empty and shows each shard's
+/// progress until the merge is recorded, whose verdict it then holds.
+#[test]
+fn a_shard_is_done_without_the_runs_verdict() {
+    let dir = TempDir::new("ledger-shard");
+    let shard = |i: usize| {
+        play(
+            dir.path(),
+            &format!("--pairs 6 --sprt elo0=0,elo1=10 --out sh --shard {i}/2"),
+        )
+    };
+    shard(0).assert_success();
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("sh/shard-0-of-2/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        report["verdict"]["outcome"], "shard-done",
+        "{:#}",
+        report["verdict"]
+    );
+    assert_eq!(report["verdict"]["exit_code"], 0);
+    let reasons = report["verdict"]["reasons"].to_string();
+    assert!(reasons.contains("harness merge"), "{reasons}");
+    let add = || harness(dir.path(), &["ledger", "add", "sh", "--ledger", "l.db"]);
+    add().assert_success();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed[0]["verdict"], Value::Null, "{listed:?}");
+    assert_eq!(
+        (
+            listed[0]["games"].as_u64(),
+            listed[0]["planned_games"].as_u64()
+        ),
+        (Some(6), Some(12))
+    );
+    assert_eq!(
+        listed[0]["shards"],
+        serde_json::json!([
+            {"shard": "0/2", "games": 6, "planned": 6},
+            {"shard": "1/2", "games": 0, "planned": 6}
+        ])
+    );
+    let table = harness(dir.path(), &["ledger", "runs", "--ledger", "l.db"]);
+    assert!(table.stdout.contains("shards 1/2 done"), "{table}");
+    shard(1).assert_success();
+    add().assert_success();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed[0]["verdict"], Value::Null, "{listed:?}");
+    assert_eq!(listed[0]["games"], 12);
+    harness(dir.path(), &["merge", "sh"]);
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sh/report.json")).unwrap())
+            .unwrap();
+    assert_ne!(merged["verdict"]["outcome"], "shard-done");
+    add().assert_success();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(
+        listed[0]["verdict"]["outcome"], merged["verdict"]["outcome"],
+        "{listed:?}"
+    );
+    assert!(listed[0].get("shards").is_none(), "{listed:?}");
+}

@@ -81,12 +81,25 @@ fn a_team_ledger_on_postgresql() {
         )
         .assert_success();
     }
+    // The shards hold no verdict of their run: none in the ledger until the merge.
+    let sharded = std::fs::read_to_string(dir.join("sh/run-id")).unwrap();
+    let shard_run = |listed: Vec<serde_json::Value>| {
+        listed
+            .into_iter()
+            .find(|r| r["id"] == sharded.trim())
+            .expect("the sharded run")
+    };
+    let before = shard_run(runs(dir.path(), &url));
+    assert_eq!(before["verdict"], serde_json::Value::Null, "{before:#}");
+    assert_eq!(before["shards"][1]["games"], 2, "{before:#}");
     let merged = harness(dir.path(), &["merge", "sh", "--ledger", &url]);
     assert!(
         merged.stdout.contains("recorded (4 games, 0 new)"),
         "{merged}"
     );
     assert_nowhere(&dir.join("sh"), PASSWORD);
+    let after = shard_run(runs(dir.path(), &url));
+    assert_eq!(after["verdict"]["outcome"], "pass", "{after:#}");
 
     // No password in the URL: PostgreSQL's password file gives it, or the server refuses.
     let pgpass = dir.write(

@@ -161,7 +161,14 @@ fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {
 }
 
 fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
-    let rows = at.open()?.runs()?;
+    let mut ledger = at.open()?;
+    let mut rows = ledger.runs()?;
+    // A run without a verdict may be a sharded one whose merge is not recorded yet.
+    for r in rows.iter_mut().filter(|r| r.verdict.is_none()) {
+        if let Some((pinned, records)) = ledger.run(&r.id)? {
+            r.shards = crate::ledger::store::shard_progress(&pinned, &records);
+        }
+    }
     if json {
         for r in &rows {
             say_raw!("{}\n", serde_json::to_string(r)?);
@@ -169,7 +176,7 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
         return Ok(exit::SUCCESS);
     }
     say_raw!(
-        "{:<28} {:<19} {:>7} {:>8}  {:<10} source\n",
+        "{:<28} {:<19} {:>7} {:>8}  {:<16} source\n",
         "run",
         "recorded (UTC)",
         "games",
@@ -177,13 +184,16 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
         "outcome"
     );
     for r in &rows {
-        let outcome = r
-            .verdict
-            .as_ref()
-            .and_then(|v| v["outcome"].as_str())
-            .unwrap_or("-");
+        let outcome = match (&r.verdict, &r.shards) {
+            (Some(v), _) => v["outcome"].as_str().unwrap_or("-").to_string(),
+            (None, Some(shards)) => {
+                let done = shards.iter().filter(|s| s.games == s.planned).count();
+                format!("shards {done}/{} done", shards.len())
+            }
+            (None, None) => "-".to_string(),
+        };
         say_raw!(
-            "{:<28} {:<19} {:>7} {:>8}  {:<10} {}\n",
+            "{:<28} {:<19} {:>7} {:>8}  {:<16} {}\n",
             r.id,
             r.recorded,
             r.games,

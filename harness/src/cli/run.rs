@@ -403,6 +403,9 @@ fn conclude(
         broken: &broken,
         stopped,
         missing: None,
+        shard: t
+            .shard
+            .map(|s| format!("shard {s}: its {} games played", summary.records.len())),
     });
     if v.outcome == Outcome::Interrupted {
         say!("{}", v.reasons.join("; "));

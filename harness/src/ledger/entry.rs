@@ -25,8 +25,9 @@ pub struct RunEntry {
     pub conditions: String,
     /// The `[sprt]` table as `tournament.json` pins it (JSON), when the run has one.
     pub sprt: Option<String>,
-    /// The verdict of the run's last report (JSON), when it ended.
+    /// The verdict of the run's last report (JSON), when it ended; never a shard's.
     pub verdict: Option<String>,
+    /// The games of the whole run (of every shard, for a shard).
     pub planned_games: u64,
     /// The folder's `tournament.json`, whole: `ledger stats` rebuilds the tournament from it.
     pub tournament: String,
@@ -99,9 +100,11 @@ impl RunEntry {
         })?;
         let v: Value = serde_json::from_str(&pinned)
             .with_context(|| format!("{}: not JSON", pinned_path.display()))?;
-        let id_dir = match v.get("shard") {
-            Some(s) if !s.is_null() => dir.parent().unwrap_or(dir),
-            _ => dir,
+        let shard = v.get("shard").is_some_and(|s| !s.is_null());
+        let id_dir = if shard {
+            dir.parent().unwrap_or(dir)
+        } else {
+            dir
         };
         let id = run_id::ensure(id_dir)?;
         let journal = dir.join(JSONL_FILE);
@@ -128,9 +131,13 @@ impl RunEntry {
                     .collect()
             })
             .unwrap_or_default();
+        // A shard holds no verdict of its run (an older harness's shard reported one): the
+        // merge records it.
         let verdict = crate::show::report::read_conclusion(dir)
             .and_then(|(_, verdict)| verdict)
+            .filter(|_| !shard)
             .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));
+        let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
         Ok(RunEntry {
             id,
             folder: dir.display().to_string(),
@@ -143,10 +150,8 @@ impl RunEntry {
             conditions: conditions(&v),
             sprt: v.get("sprt").filter(|s| !s.is_null()).map(Value::to_string),
             verdict,
-            planned_games: t
-                .schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize)
-                .games_of(t.shard)
-                .count() as u64,
+            // The whole run's games, a shard's too: the ledger counts the run's progress.
+            planned_games: schedule.games_of(None).count() as u64,
             tournament: pinned.clone(),
             engines,
             games: records.iter().map(GameEntry::of).collect(),

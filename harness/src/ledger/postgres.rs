@@ -174,6 +174,7 @@ impl LedgerStore for PostgresLedger {
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(EXCLUDED.verdict, runs.verdict), \
              planned_games = GREATEST(runs.planned_games, EXCLUDED.planned_games), \
              tournament = CASE WHEN EXCLUDED.planned_games >= runs.planned_games \
+             AND (EXCLUDED.verdict IS NOT NULL OR runs.verdict IS NULL) \
              THEN EXCLUDED.tournament ELSE runs.tournament END",
             &[
                 &run.id,
@@ -271,6 +272,7 @@ impl LedgerStore for PostgresLedger {
                     .get::<_, Option<String>>(7)
                     .and_then(|v| serde_json::from_str(&v).ok()),
                 engines: Vec::new(),
+                shards: None,
             })
             .collect();
         let engines = self.client.prepare(

@@ -93,6 +93,7 @@ impl LedgerStore for SqliteLedger {
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(excluded.verdict, verdict), \
              planned_games = MAX(planned_games, excluded.planned_games), \
              tournament = CASE WHEN excluded.planned_games >= planned_games \
+             AND (excluded.verdict IS NOT NULL OR verdict IS NULL) \
              THEN excluded.tournament ELSE tournament END",
             params![
                 run.id,
@@ -175,6 +176,7 @@ impl LedgerStore for SqliteLedger {
                 planned_games: row.get::<_, i64>(6)? as u64,
                 verdict: verdict.and_then(|v| serde_json::from_str(&v).ok()),
                 engines: Vec::new(),
+                shards: None,
             })
         })?;
         let mut runs: Vec<RunRow> = rows.collect::<Result<_, _>>()?;

@@ -97,6 +97,46 @@ pub struct RunRow {
     pub verdict: Option<serde_json::Value>,
     /// Its engines in tournament order.
     pub engines: Vec<EngineRow>,
+    /// A sharded run without a verdict yet: each shard's games recorded of its planned ones
+    /// ([`shard_progress`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<ShardProgress>>,
+}
+
+/// One shard of a sharded run, as far as the ledger holds it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ShardProgress {
+    /// `I/N`.
+    pub shard: String,
+    pub games: u64,
+    pub planned: u64,
+}
+
+/// The shards of a run whose stored `tournament.json` (`pinned`) is a shard's, with how many
+/// of each shard's games `records` holds; `None` for a run that is not sharded.
+pub fn shard_progress(pinned: &str, records: &[GameRecord]) -> Option<Vec<ShardProgress>> {
+    let v: serde_json::Value = serde_json::from_str(pinned).ok()?;
+    let count = v["shard"]["count"].as_u64()? as usize;
+    let t = crate::play::resume::tournament_of(pinned).ok()?;
+    let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
+    let held: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
+    Some(
+        (0..count)
+            .map(|index| {
+                let shard = crate::plan::schedule::Shard { index, count };
+                let (mut games, mut planned) = (0, 0);
+                for g in schedule.games_of(Some(shard)) {
+                    planned += 1;
+                    games += u64::from(held.contains(&g.index));
+                }
+                ShardProgress {
+                    shard: format!("{index}/{count}"),
+                    games,
+                    planned,
+                }
+            })
+            .collect(),
+    )
 }
 
 /// An engine of a listed run: the player (digest and options) and the build that claims it.

@@ -331,6 +331,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 schedule.games.len()
             )
         }),
+        shard: None,
     });
     let code = exit::of(v.outcome);
     let conclusion = report::VerdictReport {
