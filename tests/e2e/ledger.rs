@@ -635,3 +635,46 @@ fn a_shard_is_done_without_the_runs_verdict() {
     );
     assert!(listed[0].get("shards").is_none(), "{listed:?}");
 }
+
+/// Two folders with one run id but different games (a second run whose `run-id` is the
+/// first's, as a cache restored twice leaves it): the second `ledger add` is exit 2 naming the
+/// games, and nothing of it is added.
+#[test]
+fn conflicting_games_of_one_run_are_refused() {
+    let dir = TempDir::new("ledger-conflict");
+    conflicting_games_are_refused(&dir, "l.db");
+}
+
+/// Folders `a` and `b` in `dir`, the same run id, other games; `b` refused by the ledger `url`.
+pub fn conflicting_games_are_refused(dir: &TempDir, url: &str) {
+    play(dir.path(), "--pairs 1 --out a").assert_success();
+    let a = artifacts();
+    // The same two engines, the other one first: every game has other colours.
+    let (first, second) = (
+        format!("name=g,plugin={}", s(&a.greedy)),
+        format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
+    );
+    harness(
+        dir.path(),
+        &[
+            "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui",
+            "--time", "depth=2", "--pairs", "1", "--out", "b",
+        ],
+    )
+    .assert_success();
+    std::fs::copy(dir.join("a/run-id"), dir.join("b/run-id")).unwrap();
+    harness(dir.path(), &["ledger", "add", "a", "--ledger", url]).assert_success();
+    harness(dir.path(), &["ledger", "add", "b", "--ledger", url])
+        .assert_error()
+        .assert_stderr_has(&["game(s) 1, 2 of this run", "nothing was added", "run-id"]);
+    let listed = runs(dir.path(), url);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["games"], 2);
+    assert_eq!(
+        listed[0]["engines"][0]["name"], "mm",
+        "b's engines replaced a's"
+    );
+    // Adding `a` again is still no conflict.
+    let again = harness(dir.path(), &["ledger", "add", "a", "--ledger", url]);
+    assert!(again.stdout.contains("2 games, 0 new"), "{again}");
+}

@@ -3,7 +3,7 @@
 //! writers at once), the password kept out of every file and line, PostgreSQL's password file,
 //! games taken while the run plays, and a server that goes away mid-run.
 
-use crate::ledger::{eight_writers, play, runs};
+use crate::ledger::{conflicting_games_are_refused, eight_writers, play, runs};
 use crate::support::postgres::PASSWORD;
 use crate::support::{
     artifacts, engine, harness, s, spawn_harness, PostgresServer, TempDir, TournamentFile,
@@ -124,6 +124,10 @@ fn a_team_ledger_on_postgresql() {
 
     let listed = runs(dir.path(), &url);
     assert!(listed.iter().all(|r| r["games"] == 4), "{listed:?}");
+    // Two folders with one run id and different games: the second refused.
+    pg.psql("postgres", "CREATE DATABASE conflicts");
+    let conflicts = TempDir::new("ledger-pg-conflict");
+    conflicting_games_are_refused(&conflicts, &pg.url("conflicts"));
     let id = std::fs::read_to_string(dir.join("a/run-id")).unwrap();
     let from_ledger = harness(
         dir.path(),

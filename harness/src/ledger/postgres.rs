@@ -13,7 +13,8 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use super::store::{
-    forfeited, options_json, outcome, EngineRow, LedgerStore, RunRow, StoredGame, KIND,
+    forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore, RunRow, StoredGame,
+    KIND,
 };
 use super::url::redacted;
 use crate::plan::config::Build;
@@ -164,9 +165,37 @@ fn connection_config(url: &str) -> anyhow::Result<Config> {
     Ok(config)
 }
 
+/// The games of run `id`, in game order.
+fn stored_games(
+    client: &mut impl postgres::GenericClient,
+    id: &str,
+) -> Result<Vec<StoredGame>, postgres::Error> {
+    Ok(client
+        .query(
+            "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
+             time_ms_white FROM games WHERE run_id = $1 ORDER BY game",
+            &[&id],
+        )?
+        .iter()
+        .map(|row| StoredGame {
+            game: row.get(0),
+            pair: row.get(1),
+            black: row.get(2),
+            white: row.get(3),
+            score: row.get::<_, i64>(4) as i32,
+            termination: row.get(5),
+            forfeit_by: row.get(6),
+            time_ms_black: row.get(7),
+            time_ms_white: row.get(8),
+        })
+        .collect())
+}
+
 impl LedgerStore for PostgresLedger {
     fn add(&mut self, run: &RunEntry) -> anyhow::Result<usize> {
         let mut tx = self.client.transaction()?;
+        let stored = stored_games(&mut tx, &run.id)?;
+        refuse_conflicts(run, &stored)?;
         tx.execute(
             "INSERT INTO runs (id, folder, host, harness_version, source, format, conditions, \
              sprt, verdict, planned_games, tournament) \
@@ -307,28 +336,9 @@ impl LedgerStore for PostgresLedger {
         else {
             return Ok(None);
         };
-        let games = self
-            .client
-            .query(
-                "SELECT game, pair, black, white, score, termination, forfeit_by, \
-                 time_ms_black, time_ms_white FROM games WHERE run_id = $1 ORDER BY game",
-                &[&id],
-            )?
-            .iter()
-            .map(|row| {
-                StoredGame {
-                    game: row.get(0),
-                    pair: row.get(1),
-                    black: row.get(2),
-                    white: row.get(3),
-                    score: row.get::<_, i64>(4) as i32,
-                    termination: row.get(5),
-                    forfeit_by: row.get(6),
-                    time_ms_black: row.get(7),
-                    time_ms_white: row.get(8),
-                }
-                .into_record()
-            })
+        let games = stored_games(&mut self.client, id)?
+            .into_iter()
+            .map(StoredGame::into_record)
             .collect();
         Ok(Some((pinned.get(0), games)))
     }

@@ -11,7 +11,8 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use super::store::{
-    forfeited, options_json, outcome, EngineRow, LedgerStore, RunRow, StoredGame, KIND,
+    forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore, RunRow, StoredGame,
+    KIND,
 };
 use crate::plan::config::Build;
 use crate::record::GameRecord;
@@ -86,6 +87,8 @@ impl LedgerStore for SqliteLedger {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored = stored_games(&tx, &run.id)?;
+        refuse_conflicts(run, &stored)?;
         tx.execute(
             "INSERT INTO runs (id, recorded, folder, host, harness_version, source, format, \
              conditions, sprt, verdict, planned_games, tournament) \
@@ -216,25 +219,11 @@ impl LedgerStore for SqliteLedger {
         let Some(pinned) = pinned else {
             return Ok(None);
         };
-        let mut query = self.conn.prepare(
-            "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
-             time_ms_white FROM games WHERE run_id = ?1 ORDER BY game",
-        )?;
-        let rows = query.query_map(params![id], |row| {
-            Ok(StoredGame {
-                game: row.get(0)?,
-                pair: row.get(1)?,
-                black: row.get(2)?,
-                white: row.get(3)?,
-                score: row.get(4)?,
-                termination: row.get(5)?,
-                forfeit_by: row.get(6)?,
-                time_ms_black: row.get(7)?,
-                time_ms_white: row.get(8)?,
-            }
-            .into_record())
-        })?;
-        Ok(Some((pinned, rows.collect::<Result<_, _>>()?)))
+        let games = stored_games(&self.conn, id)?;
+        Ok(Some((
+            pinned,
+            games.into_iter().map(StoredGame::into_record).collect(),
+        )))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {
@@ -281,6 +270,28 @@ impl LedgerStore for SqliteLedger {
             .collect::<Result<Vec<_>, _>>()?;
         Ok((engines, games))
     }
+}
+
+/// The games of run `id`, in game order.
+fn stored_games(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredGame>> {
+    let mut query = conn.prepare(
+        "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
+         time_ms_white FROM games WHERE run_id = ?1 ORDER BY game",
+    )?;
+    let rows = query.query_map(params![id], |row| {
+        Ok(StoredGame {
+            game: row.get(0)?,
+            pair: row.get(1)?,
+            black: row.get(2)?,
+            white: row.get(3)?,
+            score: row.get(4)?,
+            termination: row.get(5)?,
+            forfeit_by: row.get(6)?,
+            time_ms_black: row.get(7)?,
+            time_ms_white: row.get(8)?,
+        })
+    })?;
+    rows.collect()
 }
 
 /// Refuse a file that is not this harness's ledger, or one of a newer harness, reading it

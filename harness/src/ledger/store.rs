@@ -162,6 +162,18 @@ pub struct StoredGame {
 }
 
 impl StoredGame {
+    /// The result as a person reads it: `pair 1, mm-g +12 normal`.
+    fn result_text(&self) -> String {
+        format!(
+            "pair {}, {}-{} {:+} {}",
+            self.pair + 1,
+            self.black,
+            self.white,
+            self.score,
+            self.termination
+        )
+    }
+
     /// The game as a record without moves.
     pub fn into_record(self) -> GameRecord {
         let mut r = GameRecord::skeleton(self.game as usize, &self.black, &self.white, self.score);
@@ -177,6 +189,56 @@ impl StoredGame {
         r.time_ms.white = self.time_ms_white as u64;
         r
     }
+}
+
+/// Refuse to add `run` when the ledger already holds one of its game numbers with another
+/// result (`stored`: the run's recorded games): two folders with one run id but different
+/// games. The error names the games; nothing is added.
+pub fn refuse_conflicts(run: &RunEntry, stored: &[StoredGame]) -> anyhow::Result<()> {
+    let held: std::collections::HashMap<i64, &StoredGame> =
+        stored.iter().map(|s| (s.game, s)).collect();
+    let mut differing: Vec<(u64, String, String)> = Vec::new();
+    for g in &run.games {
+        let Some(theirs) = held.get(&(g.game as i64)) else {
+            continue;
+        };
+        let mine = StoredGame {
+            game: g.game as i64,
+            pair: g.pair as i64,
+            black: g.black.clone(),
+            white: g.white.clone(),
+            score: g.score as i32,
+            termination: g.termination.clone(),
+            forfeit_by: g.forfeit_by.clone(),
+            time_ms_black: 0,
+            time_ms_white: 0,
+        };
+        // The times may differ (another machine played the same game); the result may not.
+        let result = |s: &StoredGame| {
+            (
+                s.pair,
+                s.black.clone(),
+                s.white.clone(),
+                s.score,
+                s.termination.clone(),
+                s.forfeit_by.clone(),
+            )
+        };
+        if result(&mine) != result(theirs) {
+            differing.push((g.game + 1, theirs.result_text(), mine.result_text()));
+        }
+    }
+    differing.sort_by_key(|d| d.0);
+    let Some((game, theirs, mine)) = differing.first() else {
+        return Ok(());
+    };
+    let numbers: Vec<String> = differing.iter().map(|d| d.0.to_string()).collect();
+    anyhow::bail!(
+        "run {}: the ledger holds game(s) {} of this run with other results than {} (game {game}: {theirs} in the ledger, {mine} in the folder): two folders with one run id but different games (a folder copied and played on in both places, a cache restored twice); nothing was added. To keep both, give this folder a run of its own: remove its run-id file and add it again",
+        run.id,
+        numbers.join(", "),
+        run.folder
+    )
 }
 
 /// The SPRT outcome history shows beside a player: the run's `outcome`, for the first engine
