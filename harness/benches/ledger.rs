@@ -57,7 +57,7 @@ fn main() {
     let read = started.elapsed();
     let db = root.join("ledger.db");
     let started = Instant::now();
-    let mut ledger = SqliteLedger::open(&db).expect("a new ledger");
+    let mut ledger = SqliteLedger::open(&db, harness::ledger::Access::Write).expect("a new ledger");
     let added = ledger.add(&entry).expect("added");
     let add = started.elapsed();
     let started = Instant::now();
@@ -110,7 +110,9 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
     let mut entry = entry.clone();
     entry.id = format!("bench-{}", std::process::id());
     let started = Instant::now();
-    let mut ledger = harness::ledger::postgres::PostgresLedger::open(url).expect("the server");
+    let mut ledger =
+        harness::ledger::postgres::PostgresLedger::open(url, harness::ledger::Access::Write)
+            .expect("the server");
     let connect = started.elapsed();
     let started = Instant::now();
     let added = ledger.add(&entry).expect("added");
@@ -131,7 +133,7 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
 /// 10 games under another id, its candidate one of 500 builds (other digests).
 fn history_bench(root: &Path, template: &RunEntry) {
     let db = root.join("history.db");
-    let mut ledger = SqliteLedger::open(&db).expect("a new ledger");
+    let mut ledger = SqliteLedger::open(&db, harness::ledger::Access::Write).expect("a new ledger");
     let started = Instant::now();
     for run in 0..5000 {
         let mut entry = template.clone();

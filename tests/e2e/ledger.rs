@@ -19,6 +19,38 @@ pub fn play(dir: &Path, flags: &str) -> Output {
     harness(dir, &args)
 }
 
+/// [`play`] with the two engines in the other order: every game has other colours.
+pub fn play_swapped(dir: &Path, flags: &str) -> Output {
+    let a = artifacts();
+    let first = format!("name=g,plugin={}", s(&a.greedy));
+    let second = format!("name=mm,plugin={},Depth=2", s(&a.minimax));
+    let mut args = vec![
+        "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui", "--time",
+        "depth=2",
+    ];
+    args.extend(flags.split_whitespace());
+    harness(dir, &args)
+}
+
+/// A depth-1 match of greedy against itself into `out`, with HARNESS_LEDGER set to `ledger`
+/// and `extra` flags.
+fn greedy_with_env_ledger(dir: &Path, out: &str, ledger: &str, extra: &[&str]) -> Output {
+    let a = artifacts();
+    let (x, y) = (
+        format!("name=x,plugin={}", s(&a.greedy)),
+        format!("name=y,plugin={}", s(&a.greedy)),
+    );
+    let mut cmd = std::process::Command::new(&a.harness);
+    cmd.args([
+        "run", "--engine", &x, "--engine", &y, "--format", "match", "--no-tui", "--time",
+        "depth=1", "--pairs", "1", "--out", out,
+    ])
+    .args(extra)
+    .env("HARNESS_LEDGER", ledger)
+    .current_dir(dir);
+    crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
+}
+
 /// `ledger runs --json` of the ledger `db`.
 pub fn runs(dir: &Path, db: &str) -> Vec<Value> {
     let out = harness(dir, &["ledger", "runs", "--json", "--ledger", db]);
@@ -210,28 +242,7 @@ fn run_and_merge_record_themselves() {
         recorded.stdout.contains("recorded (2 games, 2 new)"),
         "{recorded}"
     );
-    let mut by_env = std::process::Command::new(&artifacts().harness);
-    let a = artifacts();
-    by_env
-        .args([
-            "run",
-            "--engine",
-            &format!("name=x,plugin={}", s(&a.greedy)),
-            "--engine",
-            &format!("name=y,plugin={}", s(&a.greedy)),
-            "--format",
-            "match",
-            "--no-tui",
-            "--time",
-            "depth=1",
-            "--pairs",
-            "1",
-            "--out",
-            "b",
-        ])
-        .env("HARNESS_LEDGER", "sqlite://l.db")
-        .current_dir(dir.path());
-    let env_run = crate::support::run_with_timeout(by_env, crate::support::HARNESS_TIMEOUT);
+    let env_run = greedy_with_env_ledger(dir.path(), "b", "sqlite://l.db", &[]);
     env_run.assert_success();
     for i in 0..2 {
         let shard = play(
@@ -648,20 +659,7 @@ fn conflicting_games_of_one_run_are_refused() {
 /// Folders `a` and `b` in `dir`, the same run id, other games; `b` refused by the ledger `url`.
 pub fn conflicting_games_are_refused(dir: &TempDir, url: &str) {
     play(dir.path(), "--pairs 1 --out a").assert_success();
-    let a = artifacts();
-    // The same two engines, the other one first: every game has other colours.
-    let (first, second) = (
-        format!("name=g,plugin={}", s(&a.greedy)),
-        format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
-    );
-    harness(
-        dir.path(),
-        &[
-            "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui",
-            "--time", "depth=2", "--pairs", "1", "--out", "b",
-        ],
-    )
-    .assert_success();
+    play_swapped(dir.path(), "--pairs 1 --out b").assert_success();
     std::fs::copy(dir.join("a/run-id"), dir.join("b/run-id")).unwrap();
     harness(dir.path(), &["ledger", "add", "a", "--ledger", url]).assert_success();
     harness(dir.path(), &["ledger", "add", "b", "--ledger", url])
@@ -677,4 +675,157 @@ pub fn conflicting_games_are_refused(dir: &TempDir, url: &str) {
     // Adding `a` again is still no conflict.
     let again = harness(dir.path(), &["ledger", "add", "a", "--ledger", url]);
     assert!(again.stdout.contains("2 games, 0 new"), "{again}");
+}
+
+/// `--ledger-required`: a run the ledger does not take (its run id's games there are other
+/// games) exits 2 after its reports, every game kept, where it would exit 0 without the flag;
+/// with no ledger named it is an error before the first game; `--no-ledger` records nothing
+/// though HARNESS_LEDGER names a ledger.
+#[test]
+fn ledger_required_fails_a_run_the_ledger_did_not_take() {
+    let dir = TempDir::new("ledger-required");
+    play(dir.path(), "--pairs 1 --out a --ledger l.db").assert_success();
+    for (flag, code) in [("", 0), ("--ledger-required", 2)] {
+        let out = format!("b{code}");
+        std::fs::create_dir(dir.join(&out)).unwrap();
+        std::fs::copy(dir.join("a/run-id"), dir.join(&out).join("run-id")).unwrap();
+        let run = play_swapped(
+            dir.path(),
+            &format!("--pairs 1 --out {out} --ledger l.db {flag}"),
+        );
+        assert_eq!(run.status.code(), Some(code), "{run}");
+        assert!(run.stderr.contains("THE LEDGER WAS NOT WRITTEN"), "{run}");
+        let journal = std::fs::read_to_string(dir.join(&out).join("games.jsonl")).unwrap();
+        assert_eq!(journal.lines().count(), 2, "every game kept");
+        let report: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(&out).join("report.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(report["verdict"]["outcome"], "pass");
+    }
+    play(dir.path(), "--pairs 1 --out c --ledger-required")
+        .assert_error()
+        .assert_stderr_has(&["--ledger-required", "no ledger is named"]);
+    assert!(!dir.join("c/games.jsonl").exists(), "a game was played");
+    greedy_with_env_ledger(dir.path(), "d", "sqlite://l.db", &["--no-ledger"]).assert_success();
+    assert_eq!(
+        runs(dir.path(), "l.db").len(),
+        1,
+        "--no-ledger recorded the run"
+    );
+}
+
+/// Reading commands never make a ledger (a typo's name: exit 2, no file made, no page
+/// written); an unknown --engine is exit 2 listing the known names.
+#[test]
+fn reading_commands_never_make_a_ledger() {
+    let dir = TempDir::new("ledger-reads");
+    let reads: [&[&str]; 5] = [
+        &["ledger", "history", "--ledger", "reslts.db"],
+        &[
+            "ledger",
+            "history",
+            "--ledger",
+            "reslts.db",
+            "--html",
+            "page.html",
+        ],
+        &["ledger", "runs", "--ledger", "reslts.db"],
+        &["ledger", "stats", "x", "--ledger", "reslts.db"],
+        &[
+            "serve",
+            ".",
+            "--bind",
+            "127.0.0.1:0",
+            "--ledger",
+            "reslts.db",
+        ],
+    ];
+    for args in reads {
+        harness(dir.path(), args)
+            .assert_error()
+            .assert_stderr_has(&["reslts.db", "no such ledger"]);
+        assert!(!dir.join("reslts.db").exists(), "{args:?} made a ledger");
+        assert!(!dir.join("page.html").exists(), "{args:?} wrote a page");
+    }
+    play(dir.path(), "--pairs 1 --out a --ledger l.db").assert_success();
+    harness(
+        dir.path(),
+        &["ledger", "history", "--ledger", "l.db", "--engine", "nope"],
+    )
+    .assert_error()
+    .assert_stderr_has(&["--engine nope", "its engines: g; mm"]);
+}
+
+/// A ledger the user cannot write is refused before the first game, naming the cause: a
+/// read-only file, and a writable file in a folder that takes no new file (SQLite's journal
+/// files go there). As root the harness runs as `nobody`, since root writes anything.
+#[test]
+fn an_unwritable_ledger_is_refused_before_the_first_game() {
+    let dir = TempDir::new("ledger-unwritable");
+    play(dir.path(), "--pairs 1 --out a --ledger ro.db").assert_success();
+    std::fs::create_dir(dir.join("locked")).unwrap();
+    harness(
+        dir.path(),
+        &["ledger", "add", "a", "--ledger", "locked/l.db"],
+    )
+    .assert_success();
+    let mode = |path: &str, bits: u32| {
+        std::fs::set_permissions(
+            dir.join(path),
+            std::os::unix::fs::PermissionsExt::from_mode(bits),
+        )
+        .unwrap();
+    };
+    mode("ro.db", 0o444);
+    mode("locked/l.db", 0o666);
+    mode("locked", 0o555);
+    std::fs::create_dir(dir.join("out")).unwrap();
+    mode("out", 0o777);
+    for name in [
+        "ro.db-wal",
+        "ro.db-shm",
+        "locked/l.db-wal",
+        "locked/l.db-shm",
+    ] {
+        if dir.join(name).exists() {
+            mode(name, 0o666);
+        }
+    }
+    let a = artifacts();
+    let as_user = |ledger: &str, out: &str| {
+        let (first, second) = (
+            format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
+            format!("name=g,plugin={}", s(&a.greedy)),
+        );
+        let args = [
+            "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui",
+            "--time", "depth=2", "--pairs", "1", "--out", out, "--ledger", ledger,
+        ];
+        let mut cmd = if crate::support::is_root() {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "nobody", "--"]).arg(&a.harness);
+            c
+        } else {
+            std::process::Command::new(&a.harness)
+        };
+        cmd.args(args).current_dir(dir.path());
+        crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
+    };
+    let read_only = as_user("ro.db", "out/r");
+    read_only.assert_error().assert_stderr_has(&[
+        "ro.db",
+        "cannot be written",
+        "does not open for writing",
+    ]);
+    assert!(!dir.join("out/r/games.jsonl").exists(), "a game was played");
+    let locked = as_user("locked/l.db", "out/l");
+    locked.assert_error().assert_stderr_has(&[
+        "locked/l.db",
+        "cannot be written",
+        "takes no new file",
+    ]);
+    assert!(!locked.stderr.contains("not a ledger"), "{locked}");
+    assert!(!dir.join("out/l/games.jsonl").exists(), "a game was played");
+    mode("locked", 0o755);
 }

@@ -55,6 +55,29 @@ fn a_team_ledger_on_postgresql() {
     assert!(!dir.join("a/games.jsonl").exists(), "a game was played");
     assert_eq!(pg.psql("other", "SELECT x FROM runs"), "7");
     assert_eq!(pg.psql("other", "SELECT to_regclass('meta') IS NULL"), "t");
+    // A database of other tables that share no name with the ledger's: refused by a run and
+    // by a read, unchanged; an empty database is no ledger to a read, and stays empty.
+    pg.psql("postgres", "CREATE DATABASE shop");
+    pg.psql("shop", "CREATE TABLE orders (x INTEGER)");
+    let shop = pg.url("shop");
+    play(dir.path(), &format!("--pairs 1 --out a --ledger {shop}"))
+        .assert_error()
+        .assert_stderr_has(&["not a ledger", "orders"]);
+    harness(dir.path(), &["ledger", "history", "--ledger", &shop])
+        .assert_error()
+        .assert_stderr_has(&["not a ledger", "orders"]);
+    assert!(!dir.join("a/games.jsonl").exists(), "a game was played");
+    let tables = "SELECT string_agg(table_name, ',') FROM information_schema.tables \
+                  WHERE table_schema = 'public'";
+    assert_eq!(pg.psql("shop", tables), "orders");
+    pg.psql("postgres", "CREATE DATABASE empty");
+    harness(
+        dir.path(),
+        &["ledger", "runs", "--ledger", &pg.url("empty")],
+    )
+    .assert_error()
+    .assert_stderr_has(&["no such ledger"]);
+    assert_eq!(pg.psql("empty", tables), "");
 
     pg.psql("postgres", "CREATE DATABASE arena");
     let url = pg.url("arena");
@@ -124,6 +147,18 @@ fn a_team_ledger_on_postgresql() {
 
     let listed = runs(dir.path(), &url);
     assert!(listed.iter().all(|r| r["games"] == 4), "{listed:?}");
+    // A user who may read the tables but not write them: refused before the first game.
+    pg.psql(
+        "arena",
+        "CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; \
+         GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader",
+    );
+    let reader = format!("postgres://reader:reader-pw@127.0.0.1:{}/arena", pg.port);
+    play(dir.path(), &format!("--pairs 1 --out ro --ledger {reader}"))
+        .assert_error()
+        .assert_stderr_has(&["cannot be written", "reader may not write", "INSERT"]);
+    assert!(!dir.join("ro/games.jsonl").exists(), "a game was played");
+    assert_eq!(runs(dir.path(), &reader).len(), listed.len());
     // Two folders with one run id and different games: the second refused.
     pg.psql("postgres", "CREATE DATABASE conflicts");
     let conflicts = TempDir::new("ledger-pg-conflict");
@@ -174,9 +209,13 @@ fn a_server_that_goes_away_mid_run() {
     );
     let started = Instant::now();
     let streamed = loop {
-        let games = runs(dir.path(), &url)
-            .first()
-            .map_or(0, |r| r["games"].as_u64().unwrap());
+        // Until the run has made the ledger, reading it is an error (reads never make one).
+        let listed = harness(dir.path(), &["ledger", "runs", "--json", "--ledger", &url]);
+        let games = listed.stdout.lines().next().map_or(0, |l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["games"]
+                .as_u64()
+                .unwrap()
+        });
         if games > 0 {
             break games;
         }

@@ -1,7 +1,7 @@
 //! `harness ledger`: runs remembered across folders and commits (`ledger`).
 
 use super::exit;
-use super::ledger_location::{located, open};
+use super::ledger_location::{located, open, open_to_read};
 use super::output::{say, say_raw};
 use crate::ledger::history::HistoryRow;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
@@ -76,11 +76,20 @@ struct Location {
 }
 
 impl Location {
-    /// The ledger, opened (and made, for a new file).
+    /// The ledger named.
+    fn url(&self) -> anyhow::Result<crate::ledger::LedgerUrl> {
+        located(self.ledger.as_deref())?
+            .ok_or_else(|| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))
+    }
+
+    /// The ledger, opened to record runs (and made, for a new file).
     fn open(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
-        let url = located(self.ledger.as_deref())?
-            .ok_or_else(|| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))?;
-        open(&url)
+        open(&self.url()?)
+    }
+
+    /// The ledger, opened to read it: one that does not exist is an error, never made.
+    fn read(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
+        open_to_read(&self.url()?)
     }
 }
 
@@ -98,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             at,
         } => {
             let found = {
-                let (engines, games) = at.open()?.history_input()?;
+                let (engines, games) = at.read()?.history_input()?;
                 crate::ledger::history::history(
                     &engines,
                     &games,
@@ -118,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
-    let (pinned, records) = at.open()?.run(id)?.with_context(|| {
+    let (pinned, records) = at.read()?.run(id)?.with_context(|| {
         format!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
     })?;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
@@ -161,7 +170,7 @@ fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {
 }
 
 fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
-    let mut ledger = at.open()?;
+    let mut ledger = at.read()?;
     let mut rows = ledger.runs()?;
     // A run without a verdict may be a sharded one whose merge is not recorded yet.
     for r in rows.iter_mut().filter(|r| r.verdict.is_none()) {

@@ -17,6 +17,7 @@ use super::store::{
     KIND,
 };
 use super::url::redacted;
+use super::Access;
 use crate::plan::config::Build;
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
@@ -53,8 +54,9 @@ pub struct PostgresLedger {
 
 impl PostgresLedger {
     /// Connect to the database `url` names and make sure it holds a ledger this harness can
-    /// write (made in an empty database, migrated in an older one).
-    pub fn open(url: &str) -> anyhow::Result<PostgresLedger> {
+    /// read, or (`Access::Write`) write: made in a database with no table, migrated in an
+    /// older one, and its tables' privileges checked.
+    pub fn open(url: &str, access: Access) -> anyhow::Result<PostgresLedger> {
         let shown = redacted(url);
         let config = connection_config(url).with_context(|| format!("{shown}: a bad URL"))?;
         let client = config
@@ -62,17 +64,53 @@ impl PostgresLedger {
             .with_context(|| format!("{shown}: cannot reach the ledger's server"))?;
         let mut ledger = PostgresLedger { client };
         ledger
-            .prepare()
+            .prepare(access)
             .with_context(|| format!("{shown}: cannot prepare the ledger"))?;
+        if access == Access::Write {
+            ledger
+                .check_writable()
+                .with_context(|| format!("{shown}: the ledger cannot be written"))?;
+        }
         Ok(ledger)
+    }
+
+    /// Refuse a ledger whose tables this user may not write, naming what is missing.
+    fn check_writable(&mut self) -> anyhow::Result<()> {
+        let row = self.client.query_one(
+            "SELECT current_user::TEXT, has_table_privilege('runs', 'INSERT, UPDATE'), \
+             has_table_privilege('engines', 'INSERT, UPDATE'), \
+             has_table_privilege('games', 'INSERT')",
+            &[],
+        )?;
+        let user: String = row.get(0);
+        let missing: Vec<&str> = [
+            (row.get::<_, bool>(1), "INSERT and UPDATE on runs"),
+            (row.get::<_, bool>(2), "INSERT and UPDATE on engines"),
+            (row.get::<_, bool>(3), "INSERT on games"),
+        ]
+        .into_iter()
+        .filter(|(granted, _)| !granted)
+        .map(|(_, what)| what)
+        .collect();
+        anyhow::ensure!(
+            missing.is_empty(),
+            "the user {user} may not write the ledger's tables (no {}); grant it, or give another --ledger",
+            missing.join(", no ")
+        );
+        Ok(())
     }
 
     /// Check what the database holds, then bring its schema to [`SCHEMA_VERSION`], all under
     /// the advisory lock.
-    fn prepare(&mut self) -> anyhow::Result<()> {
+    fn prepare(&mut self, access: Access) -> anyhow::Result<()> {
         let mut tx = self.client.transaction()?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&OPEN_LOCK])?;
         let mut version = schema_version(&mut tx)?;
+        if version == 0 && access == Access::Read {
+            bail!(
+                "no such ledger: the database holds none yet; a reading command never makes one: `harness run --ledger` or `harness ledger add` does"
+            );
+        }
         if version > SCHEMA_VERSION {
             bail!(
                 "a ledger of schema version {version}, written by a newer harness (this one knows up to {SCHEMA_VERSION}); upgrade the harness (the database was not changed)"
@@ -104,8 +142,22 @@ fn schema_version(tx: &mut Transaction) -> anyhow::Result<i64> {
         Ok(row.get(0))
     };
     if !present(tx, "meta")? {
-        if present(tx, "runs")? || present(tx, "games")? || present(tx, "engines")? {
-            return Err(not_a_ledger());
+        // A ledger is made only in a database whose schema holds no table at all.
+        let tables: Vec<String> = tx
+            .query(
+                "SELECT table_name::TEXT FROM information_schema.tables \
+                 WHERE table_schema = current_schema() ORDER BY table_name LIMIT 6",
+                &[],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        if !tables.is_empty() {
+            bail!(
+                "not a ledger of this harness: the database has tables of something else ({}{}) and no ledger; give an empty database (nothing was changed)",
+                tables[..tables.len().min(5)].join(", "),
+                if tables.len() > 5 { ", …" } else { "" }
+            );
         }
         return Ok(0);
     }

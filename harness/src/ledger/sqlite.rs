@@ -14,6 +14,7 @@ use super::store::{
     forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore, RunRow, StoredGame,
     KIND,
 };
+use super::Access;
 use crate::plan::config::Build;
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
@@ -39,11 +40,22 @@ pub struct SqliteLedger {
 }
 
 impl SqliteLedger {
-    /// Open the ledger at `path`, made (with the current schema) when the file is missing or
-    /// empty; an older ledger is migrated. A file that is not a ledger, or a ledger of a newer
-    /// harness, is an error, and the file is left as it was.
-    pub fn open(path: &Path) -> anyhow::Result<SqliteLedger> {
+    /// Open the ledger at `path`. To write, it is made (with the current schema) when the file
+    /// is missing or empty, after checking that the file and its folder can be written; to
+    /// read, a missing or empty file is an error. An older ledger is migrated. A file that is
+    /// not a ledger, or a ledger of a newer harness, is an error, and the file is left as it
+    /// was.
+    pub fn open(path: &Path, access: Access) -> anyhow::Result<SqliteLedger> {
         let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+        match access {
+            Access::Read if fresh => bail!(
+                "{}: no such ledger ({}); a reading command never makes one: `harness run --ledger` or `harness ledger add` does",
+                path.display(),
+                if path.exists() { "an empty file" } else { "no such file" }
+            ),
+            Access::Read => {}
+            Access::Write => check_writable(path)?,
+        }
         if !fresh {
             check_kind(path)?;
         }
@@ -61,6 +73,13 @@ impl SqliteLedger {
     /// Bring the schema to [`SCHEMA_VERSION`], one migration per transaction; a concurrent
     /// opener that migrated first is seen under the write lock.
     fn migrate(&mut self) -> anyhow::Result<()> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if version >= SCHEMA_VERSION {
+            // Current: nothing to write (a reader of a read-only file gets here too).
+            return Ok(());
+        }
         loop {
             let tx = self
                 .conn
@@ -269,6 +288,46 @@ impl LedgerStore for SqliteLedger {
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok((engines, games))
+    }
+}
+
+/// Refuse a ledger this process cannot write, naming why: the file (when there is one) must
+/// open for writing, and its folder must take new files (SQLite keeps its journal and
+/// shared-memory files beside the ledger). Nothing is changed.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let cannot = |why: String| {
+        anyhow::anyhow!(
+            "{}: the ledger cannot be written: {why}; give another --ledger",
+            path.display()
+        )
+    };
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| cannot(format!("the file does not open for writing ({e})")))?;
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("ledger".into(), |n| n.to_string_lossy());
+    let probe = folder.join(format!(".{name}.write-check-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(cannot(format!(
+            "its folder {} takes no new file ({e}), and SQLite keeps its journal files beside the ledger",
+            folder.display()
+        ))),
     }
 }
 
