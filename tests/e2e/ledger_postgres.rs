@@ -6,7 +6,7 @@
 use crate::ledger::{conflicting_games_are_refused, eight_writers, play, runs};
 use crate::support::postgres::PASSWORD;
 use crate::support::{
-    artifacts, engine, harness, s, spawn_harness, PostgresServer, TempDir, TournamentFile,
+    artifacts, engine, harness, http_get, s, spawn_harness, PostgresServer, TempDir, TournamentFile,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -249,4 +249,39 @@ fn a_server_that_goes_away_mid_run() {
         "{caught_up} after {held} held"
     );
     assert_eq!(runs(dir.path(), &url)[0]["games"], 24);
+}
+
+/// `harness serve --ledger postgres://…`: the history page is built off the web server's
+/// runtime (the synchronous client inside it panicked), twice, and a ledger that stops
+/// answering is a 503 that names it, with the server still up.
+#[test]
+fn serve_shows_a_postgresql_ledgers_history() {
+    let dir = TempDir::new("ledger-pg-serve");
+    let Some(pg) = PostgresServer::start("serve_shows_a_postgresql_ledgers_history", &dir) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    play(dir.path(), &format!("--pairs 1 --out a --ledger {url}")).assert_success();
+    let (_server, base) = crate::web::start_serving(
+        dir.path(),
+        &["serve", "a", "--bind", "127.0.0.1:0", "--ledger", &url],
+    );
+    for _ in 0..2 {
+        let (status, _, page) = http_get(&format!("{base}history"), &[], 1 << 22);
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            page.contains("Elo over commits") && page.contains("<svg"),
+            "{page}"
+        );
+    }
+    pg.stop();
+    let (status, _, page) = http_get(&format!("{base}history"), &[], 1 << 22);
+    assert_eq!(status, 503, "{page}");
+    assert!(
+        page.contains("the ledger") && !page.contains(PASSWORD),
+        "{page}"
+    );
+    let (status, _, _) = http_get(&base, &[], 1 << 22);
+    assert_eq!(status, 200, "the server is still up");
+    pg.resume();
 }
