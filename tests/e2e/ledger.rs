@@ -577,6 +577,21 @@ fn the_documented_ci_flow_shows_a_weaker_candidate_below_its_baseline() {
         "{plain}"
     );
     assert!(plain.stdout.contains("depth 2, xot-large"), "{plain}");
+    // The reviewer's question: c2 against v1.0, head to head and through the joint fit.
+    let compared = harness(
+        dir.path(),
+        &[
+            "ledger", "compare", "c2", "v1.0", "--json", "--ledger", "l.db",
+        ],
+    );
+    compared.assert_success();
+    let c: Value = serde_json::from_str(compared.stdout.trim()).unwrap();
+    assert_eq!(c["head_to_head"]["games"], 120, "{c:#}");
+    assert!(c["head_to_head"]["elo"].as_f64().unwrap() < 0.0, "{c:#}");
+    assert!(
+        (c["joint"]["elo"].as_f64().unwrap() - elo).abs() < 1e-6,
+        "{c:#}"
+    );
     // An anchor that matches nothing: exit 2, with the builds it could have meant.
     history(&["--anchor", "deadbeef"])
         .assert_error()

@@ -56,6 +56,20 @@ enum Command {
         #[command(flatten)]
         at: Location,
     },
+    /// Build A against build B, in every conditions class that has both: head to head where
+    /// they met, and through the joint rating of every comparable game, each with its 95%
+    /// interval and games. A and B are named as --anchor names a build.
+    Compare {
+        /// The build rated (a label, ref, commit or digest prefix, NAME@…).
+        a: String,
+        /// The build it is rated against.
+        b: String,
+        /// One JSON object per conditions class instead of the text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Location,
+    },
     /// List the recorded runs: id, when, conditions, games.
     Runs {
         /// One JSON object per run instead of the table.
@@ -99,6 +113,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Command::Add { dirs, at } => add(&dirs, &at),
         Command::Runs { json, at } => runs(json, &at),
         Command::Stats { run, at } => stats(&run, &at),
+        Command::Compare { a, b, json, at } => {
+            let (engines, games) = at.read()?.history_input()?;
+            compare(
+                &crate::ledger::history::compare(&engines, &games, &a, &b)?,
+                json,
+            )
+        }
         Command::History {
             engine,
             anchor,
@@ -325,6 +346,49 @@ fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
     }
     if rows.iter().any(|r| !r.order_known) {
         say_raw!("\n?: no build date fixes the place of this row (no date, or one another build shares): placed in the order recorded\n");
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn compare(found: &[crate::ledger::history::Comparison], json: bool) -> anyhow::Result<i32> {
+    for c in found {
+        if json {
+            say_raw!("{}\n", serde_json::to_string(c)?);
+            continue;
+        }
+        say_raw!(
+            "conditions #{}: {}\nA = {}\nB = {}\n",
+            c.series + 1,
+            crate::ledger::entry::conditions_text(&c.conditions),
+            c.a,
+            c.b
+        );
+        let bound = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |v| format!("{v:+.1}"));
+        match &c.head_to_head {
+            Some(h) => say_raw!(
+                "  head to head: {} games, A {}-{}-{} (W-D-L), score {:.1}%, Elo {} [{}, {}] (pentanomial)\n",
+                h.games,
+                h.wins,
+                h.draws,
+                h.losses,
+                100.0 * h.score,
+                h.elo.map_or("-".to_string(), |e| format!("{e:+.1}")),
+                bound(h.low, "-inf"),
+                bound(h.high, "+inf")
+            ),
+            None => say_raw!("  head to head: they never met\n"),
+        }
+        match &c.joint {
+            Some(j) => say_raw!(
+                "  joint fit:    Elo {:+.1} [{:+.1}, {:+.1}] (A {} games, B {} games, against any build of the class)\n",
+                j.elo,
+                j.low,
+                j.high,
+                j.games_a,
+                j.games_b
+            ),
+            None => say_raw!("  joint fit:    no games connect A to B\n"),
+        }
     }
     Ok(exit::SUCCESS)
 }

@@ -131,12 +131,7 @@ pub fn history(
             );
         }
     }
-    let mut classes: Vec<&str> = Vec::new();
-    for e in engines {
-        if !classes.contains(&e.conditions.as_str()) {
-            classes.push(&e.conditions);
-        }
-    }
+    let classes = classes(engines);
     let mut out = History::default();
     let mut candidates = Vec::new();
     let mut anchored = false;
@@ -148,9 +143,9 @@ pub fn history(
         }
         let named = match anchor {
             None => None,
-            Some(text) => match resolve(&class.engines, text) {
-                Resolved::One(key) => Some(key),
-                Resolved::Nothing => {
+            Some(text) => match class.build(&format!("--anchor {text}"), text, series)? {
+                Some(key) => Some(key),
+                None => {
                     candidates.extend(class.players().iter().map(|k| class.describe(k)));
                     out.notes.push(format!(
                         "conditions #{}: no build matches --anchor {text}, so its series ({}) are left out",
@@ -159,15 +154,6 @@ pub fn history(
                     ));
                     continue;
                 }
-                Resolved::Several(keys) => bail!(
-                    "--anchor {text} matches {} builds under conditions #{}: {}; name one (NAME@BUILD, a longer commit or digest prefix)",
-                    keys.len(),
-                    series + 1,
-                    keys.iter()
-                        .map(|k| class.describe(k))
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                ),
             },
         };
         anchored |= named.is_some();
@@ -188,6 +174,131 @@ pub fn history(
     Ok(out)
 }
 
+/// Two builds compared under one conditions class ([`compare`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The conditions class (canonical JSON) and its number in `ledger history`'s output.
+    pub conditions: serde_json::Value,
+    pub series: usize,
+    /// The builds as a person reads them.
+    pub a: String,
+    pub b: String,
+    /// A against B in the games they played each other; null when they never met.
+    pub head_to_head: Option<HeadToHead>,
+    /// A's Elo relative to B in the class's joint fit, with its 95% interval; null when no
+    /// chain of games connects them.
+    pub joint: Option<JointElo>,
+}
+
+/// A against B where they met.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeadToHead {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub score: f64,
+    /// Elo from the pentanomial model (complete pairs) with its 95% interval; null without a
+    /// complete pair, a bound null where it is infinite.
+    pub elo: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+}
+
+/// A relative to B through every comparable game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JointElo {
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+    /// A's games against any other build of the class, and B's.
+    pub games_a: u32,
+    pub games_b: u32,
+}
+
+/// Build `a` against build `b` (each named as `--anchor` names one) in every conditions class
+/// that has both: head to head where they met, and through the class's joint fit. An error
+/// when either matches several builds in a class, or when no class has both (listing the
+/// builds).
+pub fn compare(
+    engines: &[EngineSeen],
+    games: &[GameSeen],
+    a: &str,
+    b: &str,
+) -> anyhow::Result<Vec<Comparison>> {
+    let classes = classes(engines);
+    let mut out = Vec::new();
+    let mut candidates = Vec::new();
+    for (series, conditions) in classes.iter().enumerate() {
+        let class = Class::new(engines, games, conditions);
+        let (Some(ka), Some(kb)) = (class.build(a, a, series)?, class.build(b, b, series)?) else {
+            candidates.extend(class.players().iter().map(|k| class.describe(k)));
+            continue;
+        };
+        anyhow::ensure!(
+            ka != kb,
+            "{a} and {b} name one build under conditions #{}: {}",
+            series + 1,
+            class.describe(&ka)
+        );
+        let met = crate::stats::match_stats(&class.outcomes, &ka, &kb);
+        let head_to_head = (met.games > 0).then(|| {
+            let finite = |x: f64| x.is_finite().then_some(x);
+            HeadToHead {
+                games: met.games,
+                wins: met.wins,
+                draws: met.draws,
+                losses: met.losses,
+                score: met.score,
+                elo: met.elo.as_ref().map(|e| e.value),
+                low: met.elo.as_ref().and_then(|e| finite(e.low)),
+                high: met.elo.as_ref().and_then(|e| finite(e.high)),
+            }
+        });
+        let connected =
+            class.group.contains_key(&ka) && class.group.get(&ka) == class.group.get(&kb);
+        let joint = connected.then(|| {
+            let ratings = class.fit.ratings(Some(&kb));
+            let rating = |k: &str| ratings.iter().find(|r| r.name == k);
+            let ra = rating(&ka).expect("a connected build is rated");
+            JointElo {
+                elo: ra.elo,
+                low: ra.low,
+                high: ra.high,
+                games_a: ra.games,
+                games_b: rating(&kb).map_or(0, |r| r.games),
+            }
+        });
+        out.push(Comparison {
+            conditions: serde_json::from_str(class.conditions).unwrap_or_default(),
+            series,
+            a: class.describe(&ka),
+            b: class.describe(&kb),
+            head_to_head,
+            joint,
+        });
+    }
+    if out.is_empty() {
+        candidates.dedup();
+        bail!(
+            "{a} and {b} are not both builds of one conditions class (no comparable games); the builds: {}",
+            list_or_none(candidates)
+        );
+    }
+    Ok(out)
+}
+
+/// The conditions classes of `engines`, in the order first recorded.
+fn classes(engines: &[EngineSeen]) -> Vec<&str> {
+    let mut classes: Vec<&str> = Vec::new();
+    for e in engines {
+        if !classes.contains(&e.conditions.as_str()) {
+            classes.push(&e.conditions);
+        }
+    }
+    classes
+}
+
 /// `a; b; c`, or `none`.
 fn list_or_none(items: Vec<String>) -> String {
     if items.is_empty() {
@@ -205,6 +316,8 @@ struct Class<'a> {
     /// Each game between two different players: (black's name, white's name, black's
     /// player, white's player).
     played: Vec<(&'a str, &'a str, String, String)>,
+    /// Every game of the class as the fit sees it (players by key).
+    outcomes: Vec<GameOutcome>,
     fit: RatingFit,
     /// Each player with a game against another, and the number of its connected group.
     group: HashMap<String, usize>,
@@ -251,6 +364,7 @@ impl<'a> Class<'a> {
             engines: in_class,
             played,
             fit: RatingFit::new(&outcomes),
+            outcomes,
             group,
         }
     }
@@ -264,6 +378,24 @@ impl<'a> Class<'a> {
             }
         }
         names
+    }
+
+    /// The player `text` names in the class (see [`resolve`]), if any; an error naming the
+    /// builds when it names several (`what` says where the text came from).
+    fn build(&self, what: &str, text: &str, series: usize) -> anyhow::Result<Option<String>> {
+        match resolve(&self.engines, text) {
+            Resolved::One(key) => Ok(Some(key)),
+            Resolved::Nothing => Ok(None),
+            Resolved::Several(keys) => bail!(
+                "{what} matches {} builds under conditions #{}: {}; name one (NAME@BUILD, a longer commit or digest prefix)",
+                keys.len(),
+                series + 1,
+                keys.iter()
+                    .map(|k| self.describe(k))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        }
     }
 
     /// Every player of the class, in the order first seen.
@@ -887,6 +1019,32 @@ mod tests {
                 ("c5", false)
             ]
         );
+    }
+
+    #[test]
+    fn compare_gives_head_to_head_and_the_joint_fit() {
+        let (mut engines, mut games) = ci_flow();
+        // A third build that met only the baseline: no head to head with c1, a joint Elo.
+        engines.push(engine("r3", 3, "candidate", "aaaa0003", commit("c3", None)));
+        engines.push(engine("r3", 3, "baseline", "bbbb0001", label("v1.0")));
+        games.extend(self::games("r3", "candidate", "baseline", 20, 20));
+        let c = compare(&engines, &games, "c1", "v1.0").unwrap();
+        assert_eq!(c.len(), 1);
+        let met = c[0].head_to_head.as_ref().unwrap();
+        assert_eq!((met.games, met.wins, met.losses), (80, 20, 60));
+        let joint = c[0].joint.as_ref().unwrap();
+        assert!((joint.elo + 190.85).abs() < 0.1, "{joint:?}");
+        assert_eq!((joint.games_a, joint.games_b), (80, 120));
+        let c = compare(&engines, &games, "c3", "c1").unwrap();
+        assert!(c[0].head_to_head.is_none());
+        // c3 scored 50% and c1 25% against v1.0: c3 is Elo(0.75) above c1.
+        assert!(
+            (c[0].joint.as_ref().unwrap().elo - 190.85).abs() < 0.1,
+            "{c:?}"
+        );
+        let err = compare(&engines, &games, "c1", "nothing").unwrap_err();
+        assert!(err.to_string().contains("not both builds"), "{err}");
+        assert!(compare(&engines, &games, "c1", "c2").is_err(), "one build");
     }
 
     #[test]
