@@ -391,7 +391,7 @@ impl LedgerStore for PostgresLedger {
         let games = stored_games(&mut self.client, id)?
             .into_iter()
             .map(StoredGame::into_record)
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         Ok(Some((pinned.get(0), games)))
     }
 
@@ -428,15 +428,17 @@ impl LedgerStore for PostgresLedger {
                 &[],
             )?
             .iter()
-            .map(|row| GameSeen {
-                run_id: row.get(0),
-                pair: row.get::<_, i64>(1) as u64,
-                black: row.get(2),
-                white: row.get(3),
-                score: row.get::<_, i64>(4) as i32,
-                forfeit: forfeited(row.get(5)),
+            .map(|row| {
+                Ok(GameSeen {
+                    run_id: row.get(0),
+                    pair: row.get::<_, i64>(1) as u64,
+                    black: row.get(2),
+                    white: row.get(3),
+                    score: row.get::<_, i64>(4) as i32,
+                    forfeit: forfeited(row.get(5))?,
+                })
             })
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         Ok((engines, games))
     }
 }

@@ -239,10 +239,8 @@ impl LedgerStore for SqliteLedger {
             return Ok(None);
         };
         let games = stored_games(&self.conn, id)?;
-        Ok(Some((
-            pinned,
-            games.into_iter().map(StoredGame::into_record).collect(),
-        )))
+        let records = games.into_iter().map(StoredGame::into_record);
+        Ok(Some((pinned, records.collect::<anyhow::Result<_>>()?)))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {
@@ -277,16 +275,24 @@ impl LedgerStore for SqliteLedger {
             .prepare("SELECT run_id, pair, black, white, score, termination FROM games")?;
         let games = query
             .query_map([], |row| {
-                Ok(GameSeen {
-                    run_id: row.get(0)?,
-                    pair: row.get::<_, i64>(1)? as u64,
-                    black: row.get(2)?,
-                    white: row.get(3)?,
-                    score: row.get(4)?,
-                    forfeit: forfeited(&row.get::<_, String>(5)?),
-                })
+                Ok((
+                    GameSeen {
+                        run_id: row.get(0)?,
+                        pair: row.get::<_, i64>(1)? as u64,
+                        black: row.get(2)?,
+                        white: row.get(3)?,
+                        score: row.get(4)?,
+                        forfeit: false,
+                    },
+                    row.get::<_, String>(5)?,
+                ))
             })?
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|row| {
+                let (mut game, termination) = row?;
+                game.forfeit = forfeited(&termination)?;
+                Ok(game)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         Ok((engines, games))
     }
 }

@@ -174,12 +174,12 @@ impl StoredGame {
         )
     }
 
-    /// The game as a record without moves.
-    pub fn into_record(self) -> GameRecord {
+    /// The game as a record without moves; an error for a termination this harness does not
+    /// know.
+    pub fn into_record(self) -> anyhow::Result<GameRecord> {
         let mut r = GameRecord::skeleton(self.game as usize, &self.black, &self.white, self.score);
         r.pair = self.pair as usize;
-        r.termination = serde_json::from_value(serde_json::Value::String(self.termination))
-            .unwrap_or(Termination::Normal);
+        r.termination = termination(&self.termination)?;
         r.forfeit_by = self.forfeit_by.and_then(|c| match c.as_str() {
             "black" => Some(othello_board::Color::Black),
             "white" => Some(othello_board::Color::White),
@@ -187,7 +187,7 @@ impl StoredGame {
         });
         r.time_ms.black = self.time_ms_black as u64;
         r.time_ms.white = self.time_ms_white as u64;
-        r
+        Ok(r)
     }
 }
 
@@ -251,13 +251,38 @@ pub fn outcome(idx: i64, verdict: Option<&str>, sprt: Option<&str>) -> Option<St
     verdict["outcome"].as_str().map(str::to_string)
 }
 
+/// The termination stored as `text` (`normal`, `time_forfeit`, …); one this harness does not
+/// know (a newer harness wrote it) is an error, never read as a normal game.
+pub fn termination(text: &str) -> anyhow::Result<Termination> {
+    serde_json::from_value(serde_json::Value::String(text.to_string())).map_err(|_| {
+        anyhow::anyhow!(
+            "a recorded game's termination `{text}` is not one this harness knows (a newer harness wrote it?); upgrade the harness"
+        )
+    })
+}
+
 /// Whether a game with this stored termination was lost by a forfeit (history leaves those out
-/// of the rating).
-pub fn forfeited(termination: &str) -> bool {
-    !matches!(termination, "normal" | "adjudicated")
+/// of the rating), by the record's own rule ([`Termination::is_forfeit`]).
+pub fn forfeited(text: &str) -> anyhow::Result<bool> {
+    Ok(termination(text)?.is_forfeit())
 }
 
 /// An engine's stored options as JSON (`{}` where the text is not).
 pub fn options_json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_terminations_read_by_the_records_rule() {
+        assert!(!forfeited("normal").unwrap());
+        assert!(!forfeited("adjudicated").unwrap());
+        assert!(forfeited("time_forfeit").unwrap());
+        assert!(forfeited("engine_error").unwrap());
+        let err = forfeited("resigned").unwrap_err();
+        assert!(err.to_string().contains("`resigned`"), "{err}");
+    }
 }
