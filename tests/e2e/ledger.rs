@@ -81,6 +81,21 @@ fn every_game_is_recorded_once() {
     assert_eq!(listed[0]["id"], id.trim());
     assert_eq!(listed[0]["games"], 6);
     assert_eq!(listed[0]["verdict"]["outcome"], "pass");
+    // The conditions an object, the folder absolute; a unique prefix of the id names the run.
+    assert_eq!(
+        listed[0]["conditions"]["time"], "depth 2",
+        "{:#}",
+        listed[0]
+    );
+    let folder = listed[0]["folder"].as_str().unwrap();
+    assert!(
+        folder.starts_with('/') && folder.ends_with("/a"),
+        "{folder}"
+    );
+    let table = harness(dir.path(), &["ledger", "runs", "--ledger", "l.db"]);
+    assert!(table.stdout.contains(folder), "{table}");
+    let prefix = &id.trim()[..14];
+    harness(dir.path(), &["ledger", "stats", prefix, "--ledger", "l.db"]).assert_success();
     // Shards, then their merge: one run (the shards' folder's id), 4 games.
     for i in 0..2 {
         play(dir.path(), &format!("--pairs 2 --out sh --shard {i}/2")).assert_success();

@@ -148,9 +148,31 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 }
 
 fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
-    let (pinned, records) = at.read()?.run(id)?.with_context(|| {
-        format!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
-    })?;
+    let mut ledger = at.read()?;
+    let found = match ledger.run(id)? {
+        Some(found) => found,
+        None => {
+            // A unique prefix of an id names its run.
+            let ids: Vec<String> = ledger
+                .runs()?
+                .into_iter()
+                .map(|r| r.id)
+                .filter(|r| !id.is_empty() && r.starts_with(id))
+                .collect();
+            match &ids[..] {
+                [one] => ledger.run(one)?.context("the run went away")?,
+                [] => {
+                    anyhow::bail!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
+                }
+                several => anyhow::bail!(
+                    "`{id}` is the start of {} runs' ids: {}; give more of it",
+                    several.len(),
+                    several.join(", ")
+                ),
+            }
+        }
+    };
+    let (pinned, records) = found;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
     let t = crate::play::resume::tournament_of(&pinned)
         .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
@@ -206,12 +228,13 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
         return Ok(exit::SUCCESS);
     }
     say_raw!(
-        "{:<28} {:<19} {:>7} {:>8}  {:<16} source\n",
+        "{:<28} {:<19} {:>7} {:>8}  {:<16} {:<20} folder\n",
         "run",
         "recorded (UTC)",
         "games",
         "planned",
-        "outcome"
+        "outcome",
+        "source"
     );
     for r in &rows {
         let outcome = match (&r.verdict, &r.shards) {
@@ -223,13 +246,14 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
             (None, None) => "-".to_string(),
         };
         say_raw!(
-            "{:<28} {:<19} {:>7} {:>8}  {:<16} {}\n",
+            "{:<28} {:<19} {:>7} {:>8}  {:<16} {:<20} {}\n",
             r.id,
             r.recorded,
             r.games,
             r.planned_games,
             outcome,
-            r.source
+            r.source,
+            r.folder
         );
     }
     Ok(exit::SUCCESS)

@@ -12,7 +12,7 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunEntry {
     pub id: String,
-    /// The folder it was read from, as given.
+    /// The folder it was read from, as an absolute path.
     pub folder: String,
     pub host: String,
     pub harness_version: String,
@@ -140,7 +140,10 @@ impl RunEntry {
         let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
         Ok(RunEntry {
             id,
-            folder: dir.display().to_string(),
+            folder: std::path::absolute(dir)
+                .unwrap_or_else(|_| dir.to_path_buf())
+                .display()
+                .to_string(),
             host: std::fs::read_to_string("/proc/sys/kernel/hostname")
                 .map(|h| h.trim().to_string())
                 .unwrap_or_default(),

@@ -13,8 +13,8 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use super::store::{
-    forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore, RunRow, StoredGame,
-    KIND,
+    conditions_json, forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore,
+    RunRow, StoredGame, KIND,
 };
 use super::url::redacted;
 use super::Access;
@@ -346,7 +346,7 @@ impl LedgerStore for PostgresLedger {
                 recorded: row.get(1),
                 folder: row.get(2),
                 source: row.get(3),
-                conditions: row.get(4),
+                conditions: conditions_json(row.get(4)),
                 games: row.get::<_, i64>(5) as u64,
                 planned_games: row.get::<_, i64>(6) as u64,
                 verdict: row

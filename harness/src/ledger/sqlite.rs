@@ -11,8 +11,8 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use super::store::{
-    forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore, RunRow, StoredGame,
-    KIND,
+    conditions_json, forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore,
+    RunRow, StoredGame, KIND,
 };
 use super::Access;
 use crate::plan::config::Build;
@@ -193,7 +193,7 @@ impl LedgerStore for SqliteLedger {
                 recorded: row.get(1)?,
                 folder: row.get(2)?,
                 source: row.get(3)?,
-                conditions: row.get(4)?,
+                conditions: conditions_json(row.get(4)?),
                 games: row.get::<_, i64>(5)? as u64,
                 planned_games: row.get::<_, i64>(6)? as u64,
                 verdict: verdict.and_then(|v| serde_json::from_str(&v).ok()),

@@ -91,7 +91,8 @@ pub struct RunRow {
     pub recorded: String,
     pub folder: String,
     pub source: String,
-    pub conditions: String,
+    /// The conditions class as an object (as `ledger history --json` gives it).
+    pub conditions: serde_json::Value,
     pub games: u64,
     pub planned_games: u64,
     pub verdict: Option<serde_json::Value>,
@@ -265,6 +266,11 @@ pub fn termination(text: &str) -> anyhow::Result<Termination> {
 /// of the rating), by the record's own rule ([`Termination::is_forfeit`]).
 pub fn forfeited(text: &str) -> anyhow::Result<bool> {
     Ok(termination(text)?.is_forfeit())
+}
+
+/// A run's stored conditions as an object (the text as a JSON string where it is not JSON).
+pub fn conditions_json(text: String) -> serde_json::Value {
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
 }
 
 /// An engine's stored options as JSON (`{}` where the text is not).
