@@ -859,3 +859,37 @@ fn an_unwritable_ledger_is_refused_before_the_first_game() {
     assert!(!dir.join("out/l/games.jsonl").exists(), "a game was played");
     mode("locked", 0o755);
 }
+
+/// A run resumed with a new build claim for the same plugin (the digest is the player, the
+/// build a claim about it) goes on, and its folder and the ledger record the new claim; a
+/// changed plugin is still refused.
+#[test]
+fn a_new_build_claim_for_the_same_plugin_resumes() {
+    let dir = TempDir::new("ledger-claim");
+    let a = artifacts();
+    let claimed = |plugin: &Path, commit: &str| {
+        let cand = format!("name=cand,plugin={},build.commit={commit}", s(plugin));
+        let base = format!("name=base,plugin={}", s(&a.minimax));
+        harness(
+            dir.path(),
+            &[
+                "run", "--engine", &cand, "--engine", &base, "--format", "match", "--no-tui",
+                "--time", "depth=1", "--pairs", "1", "--out", "a", "--ledger", "l.db",
+            ],
+        )
+    };
+    claimed(&a.greedy, "c1").assert_success();
+    claimed(&a.greedy, "c2").assert_success();
+    let pinned = std::fs::read_to_string(dir.join("a/tournament.json")).unwrap();
+    assert!(
+        pinned.contains("\"commit\":\"c2\"") || pinned.contains("\"commit\": \"c2\""),
+        "{pinned}"
+    );
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["games"], 2);
+    assert_eq!(listed[0]["engines"][0]["build"]["commit"], "c2");
+    claimed(&a.heuristic, "c2")
+        .assert_error()
+        .assert_stderr_has(&["different tournament"]);
+}
