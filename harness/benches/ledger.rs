@@ -57,7 +57,7 @@ fn main() {
     let read = started.elapsed();
     let db = root.join("ledger.db");
     let started = Instant::now();
-    let mut ledger = SqliteLedger::open(&db).expect("a new ledger");
+    let mut ledger = SqliteLedger::open(&db, harness::ledger::Access::Write).expect("a new ledger");
     let added = ledger.add(&entry).expect("added");
     let add = started.elapsed();
     let started = Instant::now();
@@ -110,7 +110,9 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
     let mut entry = entry.clone();
     entry.id = format!("bench-{}", std::process::id());
     let started = Instant::now();
-    let mut ledger = harness::ledger::postgres::PostgresLedger::open(url).expect("the server");
+    let mut ledger =
+        harness::ledger::postgres::PostgresLedger::open(url, harness::ledger::Access::Write)
+            .expect("the server");
     let connect = started.elapsed();
     let started = Instant::now();
     let added = ledger.add(&entry).expect("added");
@@ -131,7 +133,7 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
 /// 10 games under another id, its candidate one of 500 builds (other digests).
 fn history_bench(root: &Path, template: &RunEntry) {
     let db = root.join("history.db");
-    let mut ledger = SqliteLedger::open(&db).expect("a new ledger");
+    let mut ledger = SqliteLedger::open(&db, harness::ledger::Access::Write).expect("a new ledger");
     let started = Instant::now();
     for run in 0..5000 {
         let mut entry = template.clone();
@@ -149,7 +151,9 @@ fn history_bench(root: &Path, template: &RunEntry) {
     let (engines, games) = ledger.history_input().expect("read");
     let read = started.elapsed();
     let started = Instant::now();
-    let rows = harness::ledger::history::history(&engines, &games, None, None);
+    let rows = harness::ledger::history::history(&engines, &games, None, None)
+        .expect("no engine or anchor asked for")
+        .rows;
     let rated = started.elapsed();
     println!(
         "ledger history bench: 5000 runs of 500 builds, {} games (filled in {:.2} s)",

@@ -19,6 +19,38 @@ pub fn play(dir: &Path, flags: &str) -> Output {
     harness(dir, &args)
 }
 
+/// [`play`] with the two engines in the other order: every game has other colours.
+pub fn play_swapped(dir: &Path, flags: &str) -> Output {
+    let a = artifacts();
+    let first = format!("name=g,plugin={}", s(&a.greedy));
+    let second = format!("name=mm,plugin={},Depth=2", s(&a.minimax));
+    let mut args = vec![
+        "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui", "--time",
+        "depth=2",
+    ];
+    args.extend(flags.split_whitespace());
+    harness(dir, &args)
+}
+
+/// A depth-1 match of greedy against itself into `out`, with HARNESS_LEDGER set to `ledger`
+/// and `extra` flags.
+fn greedy_with_env_ledger(dir: &Path, out: &str, ledger: &str, extra: &[&str]) -> Output {
+    let a = artifacts();
+    let (x, y) = (
+        format!("name=x,plugin={}", s(&a.greedy)),
+        format!("name=y,plugin={}", s(&a.greedy)),
+    );
+    let mut cmd = std::process::Command::new(&a.harness);
+    cmd.args([
+        "run", "--engine", &x, "--engine", &y, "--format", "match", "--no-tui", "--time",
+        "depth=1", "--pairs", "1", "--out", out,
+    ])
+    .args(extra)
+    .env("HARNESS_LEDGER", ledger)
+    .current_dir(dir);
+    crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
+}
+
 /// `ledger runs --json` of the ledger `db`.
 pub fn runs(dir: &Path, db: &str) -> Vec<Value> {
     let out = harness(dir, &["ledger", "runs", "--json", "--ledger", db]);
@@ -49,6 +81,21 @@ fn every_game_is_recorded_once() {
     assert_eq!(listed[0]["id"], id.trim());
     assert_eq!(listed[0]["games"], 6);
     assert_eq!(listed[0]["verdict"]["outcome"], "pass");
+    // The conditions an object, the folder absolute; a unique prefix of the id names the run.
+    assert_eq!(
+        listed[0]["conditions"]["time"], "depth 2",
+        "{:#}",
+        listed[0]
+    );
+    let folder = listed[0]["folder"].as_str().unwrap();
+    assert!(
+        folder.starts_with('/') && folder.ends_with("/a"),
+        "{folder}"
+    );
+    let table = harness(dir.path(), &["ledger", "runs", "--ledger", "l.db"]);
+    assert!(table.stdout.contains(folder), "{table}");
+    let prefix = &id.trim()[..14];
+    harness(dir.path(), &["ledger", "stats", prefix, "--ledger", "l.db"]).assert_success();
     // Shards, then their merge: one run (the shards' folder's id), 4 games.
     for i in 0..2 {
         play(dir.path(), &format!("--pairs 2 --out sh --shard {i}/2")).assert_success();
@@ -210,28 +257,7 @@ fn run_and_merge_record_themselves() {
         recorded.stdout.contains("recorded (2 games, 2 new)"),
         "{recorded}"
     );
-    let mut by_env = std::process::Command::new(&artifacts().harness);
-    let a = artifacts();
-    by_env
-        .args([
-            "run",
-            "--engine",
-            &format!("name=x,plugin={}", s(&a.greedy)),
-            "--engine",
-            &format!("name=y,plugin={}", s(&a.greedy)),
-            "--format",
-            "match",
-            "--no-tui",
-            "--time",
-            "depth=1",
-            "--pairs",
-            "1",
-            "--out",
-            "b",
-        ])
-        .env("HARNESS_LEDGER", "sqlite://l.db")
-        .current_dir(dir.path());
-    let env_run = crate::support::run_with_timeout(by_env, crate::support::HARNESS_TIMEOUT);
+    let env_run = greedy_with_env_ledger(dir.path(), "b", "sqlite://l.db", &[]);
     env_run.assert_success();
     for i in 0..2 {
         let shard = play(
@@ -452,4 +478,418 @@ fn history_page_in_a_browser(dir: &TempDir) {
         browser.screenshot(width, &shot);
         assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
     }
+}
+
+/// The CI flow the project documents (`docs/examples/github-actions-ledger.yml`, with a local
+/// ledger): two runs of a weaker candidate (greedy, two commits of one binary) against a
+/// baseline labelled v1.0 (heuristic at depth 2); `ledger history --anchor v1.0` rates the
+/// candidate against the baseline from the joint fit (negative, within `harness stats`'
+/// interval of each run) and its page says so; without `--anchor` the output says what the
+/// numbers are relative to; an anchor that matches nothing is exit 2 listing the builds.
+#[test]
+fn the_documented_ci_flow_shows_a_weaker_candidate_below_its_baseline() {
+    let dir = TempDir::new("ledger-ci-flow");
+    let a = artifacts();
+    for i in 1..=2 {
+        let candidate = format!("name=candidate,plugin={},build.commit=c{i}", s(&a.greedy));
+        let baseline = format!(
+            "name=baseline,plugin={},Depth=2,build.label=v1.0",
+            s(&a.heuristic)
+        );
+        let (openings, out) = (format!("xot-large,seed={i}"), format!("out{i}"));
+        harness(
+            dir.path(),
+            &[
+                "run",
+                "--engine",
+                &candidate,
+                "--engine",
+                &baseline,
+                "--format",
+                "match",
+                "--time",
+                "depth=2",
+                "--openings",
+                &openings,
+                "--pairs",
+                "30",
+                "--out",
+                &out,
+                "--ledger",
+                "l.db",
+                "--no-tui",
+            ],
+        )
+        .assert_success();
+    }
+    let history = |extra: &[&str]| {
+        let mut args = vec![
+            "ledger",
+            "history",
+            "--ledger",
+            "l.db",
+            "--engine",
+            "candidate",
+        ];
+        args.extend(extra);
+        harness(dir.path(), &args)
+    };
+    let json = history(&["--anchor", "v1.0", "--json", "--html", "page.html"]);
+    json.assert_success();
+    let rows: Vec<Value> = json
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1, "{json}");
+    let row = &rows[0];
+    assert_eq!(row["commits"], serde_json::json!(["c1", "c2"]));
+    assert_eq!(row["games"], 120, "{row:#}");
+    assert_eq!(row["anchor"]["named"], true);
+    assert!(
+        row["anchor"]["build"]
+            .as_str()
+            .unwrap()
+            .starts_with("baseline@v1.0 "),
+        "{row:#}"
+    );
+    let elo = row["elo"].as_f64().unwrap();
+    assert!(elo < 0.0 && row["high"].as_f64().unwrap() < 0.0, "{row:#}");
+    for out in ["out1", "out2"] {
+        harness(dir.path(), &["stats", out]).assert_success();
+        let report: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(out).join("report.json")).unwrap(),
+        )
+        .unwrap();
+        let pairing = &report["pairings"][0];
+        assert_eq!(pairing["a"], "candidate");
+        let (low, high) = (
+            pairing["elo"]["low"].as_f64().unwrap(),
+            pairing["elo"]["high"].as_f64().unwrap(),
+        );
+        assert!(
+            low <= elo && elo <= high,
+            "history {elo:.1} outside {out}'s [{low:.1}, {high:.1}]"
+        );
+    }
+    let page = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    assert!(
+        page.contains("Elo against <code>baseline@v1.0 "),
+        "the page names its anchor"
+    );
+    assert!(
+        page.contains(&format!("{elo:+.1}")),
+        "the page shows the Elo"
+    );
+    // Without --anchor: the series' first build, said in so many words.
+    let plain = history(&[]);
+    plain.assert_success();
+    assert!(
+        plain
+            .stdout
+            .contains("Elo relative to candidate@c1,c2 (digest "),
+        "{plain}"
+    );
+    assert!(plain.stdout.contains("depth 2, xot-large"), "{plain}");
+    // The reviewer's question: c2 against v1.0, head to head and through the joint fit.
+    let compared = harness(
+        dir.path(),
+        &[
+            "ledger", "compare", "c2", "v1.0", "--json", "--ledger", "l.db",
+        ],
+    );
+    compared.assert_success();
+    let c: Value = serde_json::from_str(compared.stdout.trim()).unwrap();
+    assert_eq!(c["head_to_head"]["games"], 120, "{c:#}");
+    assert!(c["head_to_head"]["elo"].as_f64().unwrap() < 0.0, "{c:#}");
+    assert!(
+        (c["joint"]["elo"].as_f64().unwrap() - elo).abs() < 1e-6,
+        "{c:#}"
+    );
+    // An anchor that matches nothing: exit 2, with the builds it could have meant.
+    history(&["--anchor", "deadbeef"])
+        .assert_error()
+        .assert_stderr_has(&["--anchor deadbeef matches no build", "baseline@v1.0"]);
+}
+
+/// A shard never claims its run's verdict: it ends `shard-done` with exit 0 after its games
+/// (the test not evaluated); the ledger keeps the run's verdict empty and shows each shard's
+/// progress until the merge is recorded, whose verdict it then holds.
+#[test]
+fn a_shard_is_done_without_the_runs_verdict() {
+    let dir = TempDir::new("ledger-shard");
+    let shard = |i: usize| {
+        play(
+            dir.path(),
+            &format!("--pairs 6 --sprt elo0=0,elo1=10 --out sh --shard {i}/2"),
+        )
+    };
+    shard(0).assert_success();
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("sh/shard-0-of-2/report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        report["verdict"]["outcome"], "shard-done",
+        "{:#}",
+        report["verdict"]
+    );
+    assert_eq!(report["verdict"]["exit_code"], 0);
+    let reasons = report["verdict"]["reasons"].to_string();
+    assert!(reasons.contains("harness merge"), "{reasons}");
+    let add = || harness(dir.path(), &["ledger", "add", "sh", "--ledger", "l.db"]);
+    add().assert_success();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed[0]["verdict"], Value::Null, "{listed:?}");
+    assert_eq!(
+        (
+            listed[0]["games"].as_u64(),
+            listed[0]["planned_games"].as_u64()
+        ),
+        (Some(6), Some(12))
+    );
+    assert_eq!(
+        listed[0]["shards"],
+        serde_json::json!([
+            {"shard": "0/2", "games": 6, "planned": 6},
+            {"shard": "1/2", "games": 0, "planned": 6}
+        ])
+    );
+    let table = harness(dir.path(), &["ledger", "runs", "--ledger", "l.db"]);
+    assert!(table.stdout.contains("shards 1/2 done"), "{table}");
+    shard(1).assert_success();
+    add().assert_success();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed[0]["verdict"], Value::Null, "{listed:?}");
+    assert_eq!(listed[0]["games"], 12);
+    harness(dir.path(), &["merge", "sh"]);
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sh/report.json")).unwrap())
+            .unwrap();
+    assert_ne!(merged["verdict"]["outcome"], "shard-done");
+    add().assert_success();
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(
+        listed[0]["verdict"]["outcome"], merged["verdict"]["outcome"],
+        "{listed:?}"
+    );
+    assert!(listed[0].get("shards").is_none(), "{listed:?}");
+}
+
+/// Two folders with one run id but different games (a second run whose `run-id` is the
+/// first's, as a cache restored twice leaves it): the second `ledger add` is exit 2 naming the
+/// games, and nothing of it is added.
+#[test]
+fn conflicting_games_of_one_run_are_refused() {
+    let dir = TempDir::new("ledger-conflict");
+    conflicting_games_are_refused(&dir, "l.db");
+}
+
+/// Folders `a` and `b` in `dir`, the same run id, other games; `b` refused by the ledger `url`.
+pub fn conflicting_games_are_refused(dir: &TempDir, url: &str) {
+    play(dir.path(), "--pairs 1 --out a").assert_success();
+    play_swapped(dir.path(), "--pairs 1 --out b").assert_success();
+    std::fs::copy(dir.join("a/run-id"), dir.join("b/run-id")).unwrap();
+    harness(dir.path(), &["ledger", "add", "a", "--ledger", url]).assert_success();
+    harness(dir.path(), &["ledger", "add", "b", "--ledger", url])
+        .assert_error()
+        .assert_stderr_has(&["game(s) 1, 2 of this run", "nothing was added", "run-id"]);
+    let listed = runs(dir.path(), url);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(listed[0]["games"], 2);
+    assert_eq!(
+        listed[0]["engines"][0]["name"], "mm",
+        "b's engines replaced a's"
+    );
+    // Adding `a` again is still no conflict.
+    let again = harness(dir.path(), &["ledger", "add", "a", "--ledger", url]);
+    assert!(again.stdout.contains("2 games, 0 new"), "{again}");
+}
+
+/// `--ledger-required`: a run the ledger does not take (its run id's games there are other
+/// games) exits 2 after its reports, every game kept, where it would exit 0 without the flag;
+/// with no ledger named it is an error before the first game; `--no-ledger` records nothing
+/// though HARNESS_LEDGER names a ledger.
+#[test]
+fn ledger_required_fails_a_run_the_ledger_did_not_take() {
+    let dir = TempDir::new("ledger-required");
+    play(dir.path(), "--pairs 1 --out a --ledger l.db").assert_success();
+    for (flag, code) in [("", 0), ("--ledger-required", 2)] {
+        let out = format!("b{code}");
+        std::fs::create_dir(dir.join(&out)).unwrap();
+        std::fs::copy(dir.join("a/run-id"), dir.join(&out).join("run-id")).unwrap();
+        let run = play_swapped(
+            dir.path(),
+            &format!("--pairs 1 --out {out} --ledger l.db {flag}"),
+        );
+        assert_eq!(run.status.code(), Some(code), "{run}");
+        assert!(run.stderr.contains("THE LEDGER WAS NOT WRITTEN"), "{run}");
+        let journal = std::fs::read_to_string(dir.join(&out).join("games.jsonl")).unwrap();
+        assert_eq!(journal.lines().count(), 2, "every game kept");
+        let report: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(&out).join("report.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(report["verdict"]["outcome"], "pass");
+    }
+    play(dir.path(), "--pairs 1 --out c --ledger-required")
+        .assert_error()
+        .assert_stderr_has(&["--ledger-required", "no ledger is named"]);
+    assert!(!dir.join("c/games.jsonl").exists(), "a game was played");
+    greedy_with_env_ledger(dir.path(), "d", "sqlite://l.db", &["--no-ledger"]).assert_success();
+    assert_eq!(
+        runs(dir.path(), "l.db").len(),
+        1,
+        "--no-ledger recorded the run"
+    );
+}
+
+/// Reading commands never make a ledger (a typo's name: exit 2, no file made, no page
+/// written); an unknown --engine is exit 2 listing the known names.
+#[test]
+fn reading_commands_never_make_a_ledger() {
+    let dir = TempDir::new("ledger-reads");
+    let reads: [&[&str]; 5] = [
+        &["ledger", "history", "--ledger", "reslts.db"],
+        &[
+            "ledger",
+            "history",
+            "--ledger",
+            "reslts.db",
+            "--html",
+            "page.html",
+        ],
+        &["ledger", "runs", "--ledger", "reslts.db"],
+        &["ledger", "stats", "x", "--ledger", "reslts.db"],
+        &[
+            "serve",
+            ".",
+            "--bind",
+            "127.0.0.1:0",
+            "--ledger",
+            "reslts.db",
+        ],
+    ];
+    for args in reads {
+        harness(dir.path(), args)
+            .assert_error()
+            .assert_stderr_has(&["reslts.db", "no such ledger"]);
+        assert!(!dir.join("reslts.db").exists(), "{args:?} made a ledger");
+        assert!(!dir.join("page.html").exists(), "{args:?} wrote a page");
+    }
+    play(dir.path(), "--pairs 1 --out a --ledger l.db").assert_success();
+    harness(
+        dir.path(),
+        &["ledger", "history", "--ledger", "l.db", "--engine", "nope"],
+    )
+    .assert_error()
+    .assert_stderr_has(&["--engine nope", "its engines: g; mm"]);
+}
+
+/// A ledger the user cannot write is refused before the first game, naming the cause: a
+/// read-only file, and a writable file in a folder that takes no new file (SQLite's journal
+/// files go there). As root the harness runs as `nobody`, since root writes anything.
+#[test]
+fn an_unwritable_ledger_is_refused_before_the_first_game() {
+    let dir = TempDir::new("ledger-unwritable");
+    play(dir.path(), "--pairs 1 --out a --ledger ro.db").assert_success();
+    std::fs::create_dir(dir.join("locked")).unwrap();
+    harness(
+        dir.path(),
+        &["ledger", "add", "a", "--ledger", "locked/l.db"],
+    )
+    .assert_success();
+    let mode = |path: &str, bits: u32| {
+        std::fs::set_permissions(
+            dir.join(path),
+            std::os::unix::fs::PermissionsExt::from_mode(bits),
+        )
+        .unwrap();
+    };
+    mode("ro.db", 0o444);
+    mode("locked/l.db", 0o666);
+    mode("locked", 0o555);
+    std::fs::create_dir(dir.join("out")).unwrap();
+    mode("out", 0o777);
+    for name in [
+        "ro.db-wal",
+        "ro.db-shm",
+        "locked/l.db-wal",
+        "locked/l.db-shm",
+    ] {
+        if dir.join(name).exists() {
+            mode(name, 0o666);
+        }
+    }
+    let a = artifacts();
+    let as_user = |ledger: &str, out: &str| {
+        let (first, second) = (
+            format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
+            format!("name=g,plugin={}", s(&a.greedy)),
+        );
+        let args = [
+            "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui",
+            "--time", "depth=2", "--pairs", "1", "--out", out, "--ledger", ledger,
+        ];
+        let mut cmd = if crate::support::is_root() {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "nobody", "--"]).arg(&a.harness);
+            c
+        } else {
+            std::process::Command::new(&a.harness)
+        };
+        cmd.args(args).current_dir(dir.path());
+        crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
+    };
+    let read_only = as_user("ro.db", "out/r");
+    read_only.assert_error().assert_stderr_has(&[
+        "ro.db",
+        "cannot be written",
+        "does not open for writing",
+    ]);
+    assert!(!dir.join("out/r/games.jsonl").exists(), "a game was played");
+    let locked = as_user("locked/l.db", "out/l");
+    locked.assert_error().assert_stderr_has(&[
+        "locked/l.db",
+        "cannot be written",
+        "takes no new file",
+    ]);
+    assert!(!locked.stderr.contains("not a ledger"), "{locked}");
+    assert!(!dir.join("out/l/games.jsonl").exists(), "a game was played");
+    mode("locked", 0o755);
+}
+
+/// A run resumed with a new build claim for the same plugin (the digest is the player, the
+/// build a claim about it) goes on, and its folder and the ledger record the new claim; a
+/// changed plugin is still refused.
+#[test]
+fn a_new_build_claim_for_the_same_plugin_resumes() {
+    let dir = TempDir::new("ledger-claim");
+    let a = artifacts();
+    let claimed = |plugin: &Path, commit: &str| {
+        let cand = format!("name=cand,plugin={},build.commit={commit}", s(plugin));
+        let base = format!("name=base,plugin={}", s(&a.minimax));
+        harness(
+            dir.path(),
+            &[
+                "run", "--engine", &cand, "--engine", &base, "--format", "match", "--no-tui",
+                "--time", "depth=1", "--pairs", "1", "--out", "a", "--ledger", "l.db",
+            ],
+        )
+    };
+    claimed(&a.greedy, "c1").assert_success();
+    claimed(&a.greedy, "c2").assert_success();
+    let pinned = std::fs::read_to_string(dir.join("a/tournament.json")).unwrap();
+    assert!(
+        pinned.contains("\"commit\":\"c2\"") || pinned.contains("\"commit\": \"c2\""),
+        "{pinned}"
+    );
+    let listed = runs(dir.path(), "l.db");
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["games"], 2);
+    assert_eq!(listed[0]["engines"][0]["build"]["commit"], "c2");
+    claimed(&a.heuristic, "c2")
+        .assert_error()
+        .assert_stderr_has(&["different tournament"]);
 }

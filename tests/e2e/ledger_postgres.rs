@@ -3,10 +3,10 @@
 //! writers at once), the password kept out of every file and line, PostgreSQL's password file,
 //! games taken while the run plays, and a server that goes away mid-run.
 
-use crate::ledger::{eight_writers, play, runs};
+use crate::ledger::{conflicting_games_are_refused, eight_writers, play, runs};
 use crate::support::postgres::PASSWORD;
 use crate::support::{
-    artifacts, engine, harness, s, spawn_harness, PostgresServer, TempDir, TournamentFile,
+    artifacts, engine, harness, http_get, s, spawn_harness, PostgresServer, TempDir, TournamentFile,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -55,6 +55,29 @@ fn a_team_ledger_on_postgresql() {
     assert!(!dir.join("a/games.jsonl").exists(), "a game was played");
     assert_eq!(pg.psql("other", "SELECT x FROM runs"), "7");
     assert_eq!(pg.psql("other", "SELECT to_regclass('meta') IS NULL"), "t");
+    // A database of other tables that share no name with the ledger's: refused by a run and
+    // by a read, unchanged; an empty database is no ledger to a read, and stays empty.
+    pg.psql("postgres", "CREATE DATABASE shop");
+    pg.psql("shop", "CREATE TABLE orders (x INTEGER)");
+    let shop = pg.url("shop");
+    play(dir.path(), &format!("--pairs 1 --out a --ledger {shop}"))
+        .assert_error()
+        .assert_stderr_has(&["not a ledger", "orders"]);
+    harness(dir.path(), &["ledger", "history", "--ledger", &shop])
+        .assert_error()
+        .assert_stderr_has(&["not a ledger", "orders"]);
+    assert!(!dir.join("a/games.jsonl").exists(), "a game was played");
+    let tables = "SELECT string_agg(table_name, ',') FROM information_schema.tables \
+                  WHERE table_schema = 'public'";
+    assert_eq!(pg.psql("shop", tables), "orders");
+    pg.psql("postgres", "CREATE DATABASE empty");
+    harness(
+        dir.path(),
+        &["ledger", "runs", "--ledger", &pg.url("empty")],
+    )
+    .assert_error()
+    .assert_stderr_has(&["no such ledger"]);
+    assert_eq!(pg.psql("empty", tables), "");
 
     pg.psql("postgres", "CREATE DATABASE arena");
     let url = pg.url("arena");
@@ -81,12 +104,25 @@ fn a_team_ledger_on_postgresql() {
         )
         .assert_success();
     }
+    // The shards hold no verdict of their run: none in the ledger until the merge.
+    let sharded = std::fs::read_to_string(dir.join("sh/run-id")).unwrap();
+    let shard_run = |listed: Vec<serde_json::Value>| {
+        listed
+            .into_iter()
+            .find(|r| r["id"] == sharded.trim())
+            .expect("the sharded run")
+    };
+    let before = shard_run(runs(dir.path(), &url));
+    assert_eq!(before["verdict"], serde_json::Value::Null, "{before:#}");
+    assert_eq!(before["shards"][1]["games"], 2, "{before:#}");
     let merged = harness(dir.path(), &["merge", "sh", "--ledger", &url]);
     assert!(
         merged.stdout.contains("recorded (4 games, 0 new)"),
         "{merged}"
     );
     assert_nowhere(&dir.join("sh"), PASSWORD);
+    let after = shard_run(runs(dir.path(), &url));
+    assert_eq!(after["verdict"]["outcome"], "pass", "{after:#}");
 
     // No password in the URL: PostgreSQL's password file gives it, or the server refuses.
     let pgpass = dir.write(
@@ -111,6 +147,22 @@ fn a_team_ledger_on_postgresql() {
 
     let listed = runs(dir.path(), &url);
     assert!(listed.iter().all(|r| r["games"] == 4), "{listed:?}");
+    // A user who may read the tables but not write them: refused before the first game.
+    pg.psql(
+        "arena",
+        "CREATE ROLE reader LOGIN PASSWORD 'reader-pw'; \
+         GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader",
+    );
+    let reader = format!("postgres://reader:reader-pw@127.0.0.1:{}/arena", pg.port);
+    play(dir.path(), &format!("--pairs 1 --out ro --ledger {reader}"))
+        .assert_error()
+        .assert_stderr_has(&["cannot be written", "reader may not write", "INSERT"]);
+    assert!(!dir.join("ro/games.jsonl").exists(), "a game was played");
+    assert_eq!(runs(dir.path(), &reader).len(), listed.len());
+    // Two folders with one run id and different games: the second refused.
+    pg.psql("postgres", "CREATE DATABASE conflicts");
+    let conflicts = TempDir::new("ledger-pg-conflict");
+    conflicting_games_are_refused(&conflicts, &pg.url("conflicts"));
     let id = std::fs::read_to_string(dir.join("a/run-id")).unwrap();
     let from_ledger = harness(
         dir.path(),
@@ -157,9 +209,13 @@ fn a_server_that_goes_away_mid_run() {
     );
     let started = Instant::now();
     let streamed = loop {
-        let games = runs(dir.path(), &url)
-            .first()
-            .map_or(0, |r| r["games"].as_u64().unwrap());
+        // Until the run has made the ledger, reading it is an error (reads never make one).
+        let listed = harness(dir.path(), &["ledger", "runs", "--json", "--ledger", &url]);
+        let games = listed.stdout.lines().next().map_or(0, |l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["games"]
+                .as_u64()
+                .unwrap()
+        });
         if games > 0 {
             break games;
         }
@@ -193,4 +249,39 @@ fn a_server_that_goes_away_mid_run() {
         "{caught_up} after {held} held"
     );
     assert_eq!(runs(dir.path(), &url)[0]["games"], 24);
+}
+
+/// `harness serve --ledger postgres://…`: the history page is built off the web server's
+/// runtime (the synchronous client inside it panicked), twice, and a ledger that stops
+/// answering is a 503 that names it, with the server still up.
+#[test]
+fn serve_shows_a_postgresql_ledgers_history() {
+    let dir = TempDir::new("ledger-pg-serve");
+    let Some(pg) = PostgresServer::start("serve_shows_a_postgresql_ledgers_history", &dir) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    play(dir.path(), &format!("--pairs 1 --out a --ledger {url}")).assert_success();
+    let (_server, base) = crate::web::start_serving(
+        dir.path(),
+        &["serve", "a", "--bind", "127.0.0.1:0", "--ledger", &url],
+    );
+    for _ in 0..2 {
+        let (status, _, page) = http_get(&format!("{base}history"), &[], 1 << 22);
+        assert_eq!(status, 200, "{page}");
+        assert!(
+            page.contains("Elo over commits") && page.contains("<svg"),
+            "{page}"
+        );
+    }
+    pg.stop();
+    let (status, _, page) = http_get(&format!("{base}history"), &[], 1 << 22);
+    assert_eq!(status, 503, "{page}");
+    assert!(
+        page.contains("the ledger") && !page.contains(PASSWORD),
+        "{page}"
+    );
+    let (status, _, _) = http_get(&base, &[], 1 << 22);
+    assert_eq!(status, 200, "the server is still up");
+    pg.resume();
 }

@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A harness that serves, killed when dropped (a failed test leaves no server behind).
-struct Serving(Child);
+pub struct Serving(Child);
 
 impl Drop for Serving {
     fn drop(&mut self) {
@@ -26,7 +26,7 @@ impl Drop for Serving {
 
 /// The harness started with `args` in `dir`, and the URL it printed on a line of its own.
 /// Its output after that line is drained so that it never blocks.
-fn start_serving(dir: &Path, args: &[&str]) -> (Serving, String) {
+pub fn start_serving(dir: &Path, args: &[&str]) -> (Serving, String) {
     let mut child = Command::new(&artifacts().harness)
         .args(args)
         .current_dir(dir)

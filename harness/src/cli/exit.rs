@@ -10,6 +10,9 @@
 //! | 2 | an error (bad input, missing plugin, …); never a verdict |
 //! | 3 | the test ended undecided, or the run was stopped before its end |
 //!
+//! A shard (`run --shard`) that played its games exits 0 with the outcome `shard-done`: the
+//! run's verdict is the merge's.
+//!
 //! `run --exit-codes bisect` uses `git bisect run`'s convention instead ([`Convention`]).
 
 use crate::stats::verdict::Outcome;
@@ -51,7 +54,8 @@ impl Convention {
             (Convention::Verdict, o) => of(o),
             (Convention::Bisect, Outcome::Pass) => H1,
             (Convention::Bisect, Outcome::Fail) => H0,
-            (Convention::Bisect, Outcome::Undecided) => BISECT_SKIP,
+            // A shard cannot tell a good commit from a bad one.
+            (Convention::Bisect, Outcome::Undecided | Outcome::ShardDone) => BISECT_SKIP,
             (Convention::Bisect, Outcome::Interrupted | Outcome::Incomplete) => BISECT_INTERRUPTED,
         }
     }
@@ -60,7 +64,9 @@ impl Convention {
 /// The exit code of a run's outcome.
 pub fn of(outcome: Outcome) -> i32 {
     match outcome {
-        Outcome::Pass => H1,
+        // A shard that played its games succeeded (job arrays read 0); the run's verdict is
+        // the merge's.
+        Outcome::Pass | Outcome::ShardDone => H1,
         Outcome::Fail => H0,
         Outcome::Undecided | Outcome::Interrupted | Outcome::Incomplete => UNDECIDED,
     }

@@ -1,7 +1,7 @@
 //! `harness ledger`: runs remembered across folders and commits (`ledger`).
 
 use super::exit;
-use super::ledger_location::{located, open};
+use super::ledger_location::{located, open, open_to_read};
 use super::output::{say, say_raw};
 use crate::ledger::history::HistoryRow;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
@@ -56,6 +56,20 @@ enum Command {
         #[command(flatten)]
         at: Location,
     },
+    /// Build A against build B, in every conditions class that has both: head to head where
+    /// they met, and through the joint rating of every comparable game, each with its 95%
+    /// interval and games. A and B are named as --anchor names a build.
+    Compare {
+        /// The build rated (a label, ref, commit or digest prefix, NAME@…).
+        a: String,
+        /// The build it is rated against.
+        b: String,
+        /// One JSON object per conditions class instead of the text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        at: Location,
+    },
     /// List the recorded runs: id, when, conditions, games.
     Runs {
         /// One JSON object per run instead of the table.
@@ -76,11 +90,20 @@ struct Location {
 }
 
 impl Location {
-    /// The ledger, opened (and made, for a new file).
+    /// The ledger named.
+    fn url(&self) -> anyhow::Result<crate::ledger::LedgerUrl> {
+        located(self.ledger.as_deref())?
+            .ok_or_else(|| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))
+    }
+
+    /// The ledger, opened to record runs (and made, for a new file).
     fn open(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
-        let url = located(self.ledger.as_deref())?
-            .ok_or_else(|| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))?;
-        open(&url)
+        open(&self.url()?)
+    }
+
+    /// The ledger, opened to read it: one that does not exist is an error, never made.
+    fn read(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
+        open_to_read(&self.url()?)
     }
 }
 
@@ -90,6 +113,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Command::Add { dirs, at } => add(&dirs, &at),
         Command::Runs { json, at } => runs(json, &at),
         Command::Stats { run, at } => stats(&run, &at),
+        Command::Compare { a, b, json, at } => {
+            let (engines, games) = at.read()?.history_input()?;
+            compare(
+                &crate::ledger::history::compare(&engines, &games, &a, &b)?,
+                json,
+            )
+        }
         Command::History {
             engine,
             anchor,
@@ -97,27 +127,52 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             html,
             at,
         } => {
-            let rows = {
-                let (engines, games) = at.open()?.history_input()?;
+            let found = {
+                let (engines, games) = at.read()?.history_input()?;
                 crate::ledger::history::history(
                     &engines,
                     &games,
                     engine.as_deref(),
                     anchor.as_deref(),
-                )
+                )?
             };
-            if let Some(file) = html {
-                write_history_page(&rows, anchor.as_deref(), &file)?;
+            for note in &found.notes {
+                eprintln!("note: {note}");
             }
-            history(&rows, json)
+            if let Some(file) = html {
+                write_history_page(&found.rows, &file)?;
+            }
+            history(&found.rows, json)
         }
     }
 }
 
 fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
-    let (pinned, records) = at.open()?.run(id)?.with_context(|| {
-        format!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
-    })?;
+    let mut ledger = at.read()?;
+    let found = match ledger.run(id)? {
+        Some(found) => found,
+        None => {
+            // A unique prefix of an id names its run.
+            let ids: Vec<String> = ledger
+                .runs()?
+                .into_iter()
+                .map(|r| r.id)
+                .filter(|r| !id.is_empty() && r.starts_with(id))
+                .collect();
+            match &ids[..] {
+                [one] => ledger.run(one)?.context("the run went away")?,
+                [] => {
+                    anyhow::bail!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
+                }
+                several => anyhow::bail!(
+                    "`{id}` is the start of {} runs' ids: {}; give more of it",
+                    several.len(),
+                    several.join(", ")
+                ),
+            }
+        }
+    };
+    let (pinned, records) = found;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
     let t = crate::play::resume::tournament_of(&pinned)
         .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
@@ -158,7 +213,14 @@ fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {
 }
 
 fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
-    let rows = at.open()?.runs()?;
+    let mut ledger = at.read()?;
+    let mut rows = ledger.runs()?;
+    // A run without a verdict may be a sharded one whose merge is not recorded yet.
+    for r in rows.iter_mut().filter(|r| r.verdict.is_none()) {
+        if let Some((pinned, records)) = ledger.run(&r.id)? {
+            r.shards = crate::ledger::store::shard_progress(&pinned, &records);
+        }
+    }
     if json {
         for r in &rows {
             say_raw!("{}\n", serde_json::to_string(r)?);
@@ -166,39 +228,40 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
         return Ok(exit::SUCCESS);
     }
     say_raw!(
-        "{:<28} {:<19} {:>7} {:>8}  {:<10} source\n",
+        "{:<28} {:<19} {:>7} {:>8}  {:<16} {:<20} folder\n",
         "run",
         "recorded (UTC)",
         "games",
         "planned",
-        "outcome"
+        "outcome",
+        "source"
     );
     for r in &rows {
-        let outcome = r
-            .verdict
-            .as_ref()
-            .and_then(|v| v["outcome"].as_str())
-            .unwrap_or("-");
+        let outcome = match (&r.verdict, &r.shards) {
+            (Some(v), _) => v["outcome"].as_str().unwrap_or("-").to_string(),
+            (None, Some(shards)) => {
+                let done = shards.iter().filter(|s| s.games == s.planned).count();
+                format!("shards {done}/{} done", shards.len())
+            }
+            (None, None) => "-".to_string(),
+        };
         say_raw!(
-            "{:<28} {:<19} {:>7} {:>8}  {:<10} {}\n",
+            "{:<28} {:<19} {:>7} {:>8}  {:<16} {:<20} {}\n",
             r.id,
             r.recorded,
             r.games,
             r.planned_games,
             outcome,
-            r.source
+            r.source,
+            r.folder
         );
     }
     Ok(exit::SUCCESS)
 }
 
 /// The history page of `rows` in `file`.
-fn write_history_page(
-    rows: &[HistoryRow],
-    anchor: Option<&str>,
-    file: &Path,
-) -> anyhow::Result<()> {
-    let page = history_page(rows, anchor)?;
+fn write_history_page(rows: &[HistoryRow], file: &Path) -> anyhow::Result<()> {
+    let page = history_page(rows)?;
     std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
     say!("history page: {}", file.display());
     Ok(())
@@ -207,12 +270,12 @@ fn write_history_page(
 /// The whole ledger's history page, every series, anchored at each series' first build.
 pub(super) fn ledger_history_page(ledger: &mut dyn LedgerStore) -> anyhow::Result<String> {
     let (engines, games) = ledger.history_input()?;
-    let rows = crate::ledger::history::history(&engines, &games, None, None);
-    history_page(&rows, None)
+    let found = crate::ledger::history::history(&engines, &games, None, None)?;
+    history_page(&found.rows)
 }
 
 /// The history page of `rows`.
-fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<String> {
+fn history_page(rows: &[HistoryRow]) -> anyhow::Result<String> {
     use crate::show::report::commits::{CommitBuild, CommitSeries};
     let mut series: Vec<CommitSeries> = Vec::new();
     let mut current = None;
@@ -223,6 +286,7 @@ fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<Str
                 engine: r.engine.clone(),
                 conditions: r.conditions.to_string(),
                 class: r.series + 1,
+                anchor: r.anchor.as_ref().map(|a| (a.build.clone(), a.named)),
                 builds: Vec::new(),
             });
         }
@@ -242,9 +306,10 @@ fn history_page(rows: &[HistoryRow], anchor: Option<&str>) -> anyhow::Result<Str
                 games: r.games,
                 runs: r.runs,
                 verdicts: r.verdicts.clone(),
+                order_known: r.order_known,
             });
     }
-    crate::show::report::commits::html(&series, anchor)
+    crate::show::report::commits::html(&series)
 }
 
 fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
@@ -258,33 +323,96 @@ fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
     for r in rows {
         if series != Some((r.series, r.engine.clone())) {
             series = Some((r.series, r.engine.clone()));
+            let relative = match &r.anchor {
+                Some(a) if a.named => format!("Elo relative to {} (--anchor)", a.build),
+                Some(a) => format!(
+                    "Elo relative to {}, the series' first rated build (--anchor BUILD picks another)",
+                    a.build
+                ),
+                None => "no build of this series is rated".to_string(),
+            };
             say_raw!(
-                "\n{} under conditions #{} {}\n{:<24} {:>8} {:>20} {:>6} {:>5}  verdicts\n",
+                "\n{} under conditions #{}: {}\n{relative}\n{:<24} {:>8} {:>20} {:>6} {:>5}  {:<12} {:<16} verdicts\n",
                 r.engine,
                 r.series + 1,
-                r.conditions,
+                crate::ledger::entry::conditions_text(&r.conditions),
                 "commits",
                 "Elo",
                 "95% interval",
                 "games",
-                "runs"
+                "runs",
+                "labels",
+                "options"
             );
         }
-        let commits = if r.commits.is_empty() {
+        let mut commits = if r.commits.is_empty() {
             format!("({})", &r.digest[..r.digest.len().min(8)])
         } else {
             r.commits.join(",")
         };
+        if !r.order_known {
+            commits.push('?');
+        }
         let (elo, interval) = match (r.elo, r.low, r.high) {
             (Some(e), Some(l), Some(h)) => (format!("{e:+.1}"), format!("[{l:+.1}, {h:+.1}]")),
             _ => ("-".to_string(), "-".to_string()),
         };
+        let or_dash = |t: String| if t.is_empty() { "-".to_string() } else { t };
+        let options = crate::ledger::history::options_text(&r.options.to_string());
         say_raw!(
-            "{commits:<24} {elo:>8} {interval:>20} {:>6} {:>5}  {}\n",
+            "{commits:<24} {elo:>8} {interval:>20} {:>6} {:>5}  {:<12} {:<16} {}\n",
             r.games,
             r.runs,
+            or_dash(r.labels.join(",")),
+            or_dash(options),
             r.verdicts.join(",")
         );
+    }
+    if rows.iter().any(|r| !r.order_known) {
+        say_raw!("\n?: no build date fixes the place of this row (no date, or one another build shares): placed in the order recorded\n");
+    }
+    Ok(exit::SUCCESS)
+}
+
+fn compare(found: &[crate::ledger::history::Comparison], json: bool) -> anyhow::Result<i32> {
+    for c in found {
+        if json {
+            say_raw!("{}\n", serde_json::to_string(c)?);
+            continue;
+        }
+        say_raw!(
+            "conditions #{}: {}\nA = {}\nB = {}\n",
+            c.series + 1,
+            crate::ledger::entry::conditions_text(&c.conditions),
+            c.a,
+            c.b
+        );
+        let bound = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |v| format!("{v:+.1}"));
+        match &c.head_to_head {
+            Some(h) => say_raw!(
+                "  head to head: {} games, A {}-{}-{} (W-D-L), score {:.1}%, Elo {} [{}, {}] (pentanomial)\n",
+                h.games,
+                h.wins,
+                h.draws,
+                h.losses,
+                100.0 * h.score,
+                h.elo.map_or("-".to_string(), |e| format!("{e:+.1}")),
+                bound(h.low, "-inf"),
+                bound(h.high, "+inf")
+            ),
+            None => say_raw!("  head to head: they never met\n"),
+        }
+        match &c.joint {
+            Some(j) => say_raw!(
+                "  joint fit:    Elo {:+.1} [{:+.1}, {:+.1}] (A {} games, B {} games, against any build of the class)\n",
+                j.elo,
+                j.low,
+                j.high,
+                j.games_a,
+                j.games_b
+            ),
+            None => say_raw!("  joint fit:    no games connect A to B\n"),
+        }
     }
     Ok(exit::SUCCESS)
 }

@@ -3,7 +3,7 @@
 
 use super::output::say;
 use crate::ledger::entry::GameEntry;
-use crate::ledger::{LedgerStore, LedgerUrl, RunEntry, LEDGER_ENV};
+use crate::ledger::{Access, LedgerStore, LedgerUrl, RunEntry, LEDGER_ENV};
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
 use std::path::Path;
@@ -31,8 +31,26 @@ pub(super) fn located(flag: Option<&str>) -> anyhow::Result<Option<LedgerUrl>> {
         .map_err(|e| anyhow::anyhow!("--ledger: {e}"))
 }
 
+/// The ledger at `url`, opened to record runs in it (made when missing).
 pub(super) fn open(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
-    crate::ledger::open(url)
+    crate::ledger::open(url, Access::Write)
+}
+
+/// The ledger at `url`, opened to read it (an error when there is none).
+pub(super) fn open_to_read(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
+    crate::ledger::open(url, Access::Read)
+}
+
+/// How a run or a merge treats its ledger, beside `--ledger`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(super) struct LedgerChoice {
+    /// Exit 2 (after the reports are written, the games kept in the folder) when the ledger
+    /// could not be written; without a ledger named, an error before anything is played.
+    #[arg(long, conflicts_with = "no_ledger")]
+    pub ledger_required: bool,
+    /// Record nothing in a ledger this time, whatever HARNESS_LEDGER says.
+    #[arg(long, conflicts_with = "ledger")]
+    pub no_ledger: bool,
 }
 
 /// The ledger a run or a merge records itself in (`--ledger`, else `HARNESS_LEDGER`): opened
@@ -61,8 +79,20 @@ impl RunLedger {
     /// The ledger of a run, if one is named. A shard does not write an SQLite ledger (its
     /// locks do not hold on the shared file systems shards run on): `merge` writes it, and
     /// this says so.
-    pub(super) fn for_run(flag: Option<&str>, sharded: bool) -> anyhow::Result<Option<RunLedger>> {
+    /// `--ledger-required` without a ledger named is an error; `--no-ledger` gives none.
+    pub(super) fn for_run(
+        flag: Option<&str>,
+        choice: &LedgerChoice,
+        sharded: bool,
+    ) -> anyhow::Result<Option<RunLedger>> {
+        if choice.no_ledger {
+            return Ok(None);
+        }
         let Some(url) = located(flag)? else {
+            anyhow::ensure!(
+                !choice.ledger_required,
+                "--ledger-required, but no ledger is named: give --ledger URL or set {LEDGER_ENV}"
+            );
             return Ok(None);
         };
         if sharded && matches!(url, LedgerUrl::Sqlite(_)) {
@@ -90,9 +120,10 @@ impl RunLedger {
         self.follower = Some(Follower { stop, thread });
     }
 
-    /// Record the run of folder `dir`. A failure is said loudly and never changes the run's
-    /// outcome: the folder keeps everything, and `harness ledger add` catches up.
-    pub(super) fn record(&mut self, dir: &Path) {
+    /// Record the run of folder `dir`; whether it was recorded. A failure is said loudly and
+    /// never changes the run's outcome (only `--ledger-required` makes it the exit code): the
+    /// folder keeps everything, and `harness ledger add` catches up.
+    pub(super) fn record(&mut self, dir: &Path) -> bool {
         if let Some(f) = self.follower.take() {
             let _ = f.stop.send(());
             self.ledger = f.thread.join().unwrap_or(None);
@@ -108,19 +139,47 @@ impl RunLedger {
             Ok((entry, added))
         });
         match recorded {
-            Ok((entry, added)) => say!(
-                "ledger {}: run {} recorded ({} games, {added} new)",
-                self.url,
-                entry.id,
-                entry.games.len()
-            ),
-            Err(e) => eprintln!(
-                "warning: THE LEDGER WAS NOT WRITTEN ({}): {e:#}; the run's folder {} keeps everything: `harness ledger add {}` records it later",
-                self.url,
-                dir.display(),
-                dir.display()
-            ),
+            Ok((entry, added)) => {
+                say!(
+                    "ledger {}: run {} recorded ({} games, {added} new)",
+                    self.url,
+                    entry.id,
+                    entry.games.len()
+                );
+                true
+            }
+            Err(e) => {
+                eprintln!(
+                    "warning: THE LEDGER WAS NOT WRITTEN ({}): {e:#}; the run's folder {} keeps everything: `harness ledger add {}` records it later",
+                    self.url,
+                    dir.display(),
+                    dir.display()
+                );
+                false
+            }
         }
+    }
+
+    /// Record the run of `dir` ([`RunLedger::record`]); under `--ledger-required`, a failure
+    /// turns `code` into `error_code`, said on stderr.
+    pub(super) fn record_or_fail(
+        ledger: Option<&mut RunLedger>,
+        dir: &Path,
+        choice: &LedgerChoice,
+        code: i32,
+        error_code: i32,
+    ) -> i32 {
+        let Some(ledger) = ledger else {
+            return code;
+        };
+        if ledger.record(dir) || !choice.ledger_required {
+            return code;
+        }
+        eprintln!(
+            "error: --ledger-required: the run was not recorded in the ledger (above), so it exits {error_code} in place of {code}; its folder {} keeps every game",
+            dir.display()
+        );
+        error_code
     }
 }
 

@@ -62,6 +62,8 @@ pub struct Args {
     /// HARNESS_LEDGER variable); checked before the first game.
     #[arg(long, value_name = "URL")]
     ledger: Option<String>,
+    #[command(flatten)]
+    ledger_choice: super::ledger_location::LedgerChoice,
     /// How the verdict becomes the exit code: `verdict` (0 pass, 1 fail, 2 error, 3
     /// undecided or interrupted) or `bisect`, `git bisect run`'s convention (0 no regression:
     /// H1 accepted; 1 regression: H0 accepted or a fail-on rule broken; 125 undecided: skip;
@@ -125,8 +127,11 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         return dry_run(&t, &plugin_dir, args.restart).map_err(named);
     }
     warn_if_oversubscribed(&t);
-    let mut ledger =
-        super::ledger_location::RunLedger::for_run(args.ledger.as_deref(), t.shard.is_some())?;
+    let mut ledger = super::ledger_location::RunLedger::for_run(
+        args.ledger.as_deref(),
+        &args.ledger_choice,
+        t.shard.is_some(),
+    )?;
     if args.restart {
         restart(&t, &plugin_dir, &[]).map_err(named)?;
     }
@@ -146,10 +151,17 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui, events).map_err(named)?;
     drop(web);
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
-    if let Some(ledger) = &mut ledger {
-        ledger.record(&t.out);
-    }
-    Ok(code)
+    let error_code = match args.exit_codes {
+        exit::Convention::Verdict => exit::ERROR,
+        exit::Convention::Bisect => exit::BISECT_ERROR,
+    };
+    Ok(super::ledger_location::RunLedger::record_or_fail(
+        ledger.as_mut(),
+        &t.out,
+        &args.ledger_choice,
+        code,
+        error_code,
+    ))
 }
 
 /// An engine's refused option or failed bench, when the engine came from an `--engine`: the
@@ -414,6 +426,9 @@ fn conclude(
         broken: &broken,
         stopped,
         missing: None,
+        shard: t
+            .shard
+            .map(|s| format!("shard {s}: its {} games played", summary.records.len())),
     });
     if v.outcome == Outcome::Interrupted {
         say!("{}", v.reasons.join("; "));

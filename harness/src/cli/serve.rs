@@ -2,7 +2,7 @@
 //! with a ledger, of its history. Read-only; see the `web` stage.
 
 use super::exit;
-use super::ledger_location::{located, open};
+use super::ledger_location::{located, open_to_read};
 use super::output::say_raw;
 use crate::web::feed::{self, Source};
 use crate::web::server::{HistoryPage, ServedRun};
@@ -51,9 +51,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let history: Option<HistoryPage> = match located(args.ledger.as_deref())? {
         Some(url) => {
             // Checked now: a ledger that cannot be opened is an error before serving.
-            drop(open(&url)?);
+            drop(open_to_read(&url)?);
             Some(Box::new(move || {
-                let mut ledger = open(&url)?;
+                let mut ledger = open_to_read(&url)?;
                 super::ledger::ledger_history_page(ledger.as_mut())
             }))
         }

@@ -12,7 +12,7 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunEntry {
     pub id: String,
-    /// The folder it was read from, as given.
+    /// The folder it was read from, as an absolute path.
     pub folder: String,
     pub host: String,
     pub harness_version: String,
@@ -25,8 +25,9 @@ pub struct RunEntry {
     pub conditions: String,
     /// The `[sprt]` table as `tournament.json` pins it (JSON), when the run has one.
     pub sprt: Option<String>,
-    /// The verdict of the run's last report (JSON), when it ended.
+    /// The verdict of the run's last report (JSON), when it ended; never a shard's.
     pub verdict: Option<String>,
+    /// The games of the whole run (of every shard, for a shard).
     pub planned_games: u64,
     /// The folder's `tournament.json`, whole: `ledger stats` rebuilds the tournament from it.
     pub tournament: String,
@@ -99,9 +100,11 @@ impl RunEntry {
         })?;
         let v: Value = serde_json::from_str(&pinned)
             .with_context(|| format!("{}: not JSON", pinned_path.display()))?;
-        let id_dir = match v.get("shard") {
-            Some(s) if !s.is_null() => dir.parent().unwrap_or(dir),
-            _ => dir,
+        let shard = v.get("shard").is_some_and(|s| !s.is_null());
+        let id_dir = if shard {
+            dir.parent().unwrap_or(dir)
+        } else {
+            dir
         };
         let id = run_id::ensure(id_dir)?;
         let journal = dir.join(JSONL_FILE);
@@ -128,12 +131,19 @@ impl RunEntry {
                     .collect()
             })
             .unwrap_or_default();
+        // A shard holds no verdict of its run (an older harness's shard reported one): the
+        // merge records it.
         let verdict = crate::show::report::read_conclusion(dir)
             .and_then(|(_, verdict)| verdict)
+            .filter(|_| !shard)
             .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));
+        let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
         Ok(RunEntry {
             id,
-            folder: dir.display().to_string(),
+            folder: std::path::absolute(dir)
+                .unwrap_or_else(|_| dir.to_path_buf())
+                .display()
+                .to_string(),
             host: std::fs::read_to_string("/proc/sys/kernel/hostname")
                 .map(|h| h.trim().to_string())
                 .unwrap_or_default(),
@@ -143,10 +153,8 @@ impl RunEntry {
             conditions: conditions(&v),
             sprt: v.get("sprt").filter(|s| !s.is_null()).map(Value::to_string),
             verdict,
-            planned_games: t
-                .schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize)
-                .games_of(t.shard)
-                .count() as u64,
+            // The whole run's games, a shard's too: the ledger counts the run's progress.
+            planned_games: schedule.games_of(None).count() as u64,
             tournament: pinned.clone(),
             engines,
             games: records.iter().map(GameEntry::of).collect(),
@@ -176,4 +184,60 @@ fn conditions(v: &Value) -> String {
         "nps_reference": v.get("nps_reference").cloned().unwrap_or(Value::Null),
     })
     .to_string()
+}
+
+/// A conditions class (see [`RunEntry::conditions`]) as a person reads it:
+/// `depth 2, xot-large (3623 openings), margin 0.2 s, stall 10 s`; what it does not know
+/// how to word is shown as JSON.
+pub fn conditions_text(c: &Value) -> String {
+    let seconds = |v: &Value| v.as_u64().map(|ms| format!("{} s", ms as f64 / 1000.0));
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(time) = c["time"].as_str() {
+        parts.push(time.to_string());
+    }
+    let own: Vec<String> = c["engine_time"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .enumerate()
+                .filter_map(|(i, t)| {
+                    t["control"]
+                        .as_str()
+                        .map(|c| format!("engine {} {c}", i + 1))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    parts.extend(own);
+    let openings = &c["openings"];
+    let source = match (
+        openings["source"]["builtin"].as_str(),
+        openings["source"]["file"].as_str(),
+    ) {
+        (Some(name), _) => Some(name.to_string()),
+        (None, Some(file)) => Some(format!("openings of {file}")),
+        _ => None,
+    };
+    if let Some(source) = source {
+        match openings["count"].as_u64() {
+            Some(n) => parts.push(format!("{source} ({n} openings)")),
+            None => parts.push(source),
+        }
+    }
+    if let Some(m) = seconds(&c["margin_ms"]) {
+        parts.push(format!("margin {m}"));
+    }
+    if let Some(s) = seconds(&c["stall_timeout_ms"]) {
+        parts.push(format!("stall {s}"));
+    }
+    for key in ["adjudication", "nps_reference"] {
+        if !c[key].is_null() {
+            parts.push(format!("{} {}", key.replace('_', " "), c[key]));
+        }
+    }
+    if parts.is_empty() {
+        c.to_string()
+    } else {
+        parts.join(", ")
+    }
 }

@@ -39,12 +39,26 @@ pub use url::LedgerUrl;
 /// The environment variable that names the ledger when `--ledger` does not.
 pub const LEDGER_ENV: &str = "HARNESS_LEDGER";
 
-/// Open the ledger at `url`: an SQLite file is made when missing, a PostgreSQL database gets
-/// the ledger's tables when it has none. Something that is not a ledger, a ledger of a newer
-/// harness, or a server that cannot be reached is an error, and nothing is written.
-pub fn open(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
+/// What a command does with a ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Reads it only (`ledger runs|stats|history|compare`, `serve --ledger`): a ledger that
+    /// does not exist is an error, never made.
+    Read,
+    /// Records runs in it (`run`, `merge`, `ledger add`): made when missing, and checked to be
+    /// writable before anything else happens.
+    Write,
+}
+
+/// Open the ledger at `url`. To write: an SQLite file is made when missing, a PostgreSQL
+/// database gets the ledger's tables when it has no table at all, and a ledger that cannot be
+/// written (the file, its folder, the tables' privileges) is an error naming why. To read: a
+/// ledger that is not there is an error, and nothing is made. Either way, something that is not
+/// a ledger, a ledger of a newer harness, or a server that cannot be reached is an error, and
+/// nothing is written.
+pub fn open(url: &LedgerUrl, access: Access) -> anyhow::Result<Box<dyn LedgerStore>> {
     Ok(match url {
-        LedgerUrl::Sqlite(path) => Box::new(sqlite::SqliteLedger::open(path)?),
-        LedgerUrl::Postgres(text) => Box::new(postgres::PostgresLedger::open(text)?),
+        LedgerUrl::Sqlite(path) => Box::new(sqlite::SqliteLedger::open(path, access)?),
+        LedgerUrl::Postgres(text) => Box::new(postgres::PostgresLedger::open(text, access)?),
     })
 }

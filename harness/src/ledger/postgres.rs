@@ -13,9 +13,11 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use super::store::{
-    forfeited, options_json, outcome, EngineRow, LedgerStore, RunRow, StoredGame, KIND,
+    conditions_json, forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore,
+    RunRow, StoredGame, KIND,
 };
 use super::url::redacted;
+use super::Access;
 use crate::plan::config::Build;
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
@@ -52,8 +54,9 @@ pub struct PostgresLedger {
 
 impl PostgresLedger {
     /// Connect to the database `url` names and make sure it holds a ledger this harness can
-    /// write (made in an empty database, migrated in an older one).
-    pub fn open(url: &str) -> anyhow::Result<PostgresLedger> {
+    /// read, or (`Access::Write`) write: made in a database with no table, migrated in an
+    /// older one, and its tables' privileges checked.
+    pub fn open(url: &str, access: Access) -> anyhow::Result<PostgresLedger> {
         let shown = redacted(url);
         let config = connection_config(url).with_context(|| format!("{shown}: a bad URL"))?;
         let client = config
@@ -61,17 +64,53 @@ impl PostgresLedger {
             .with_context(|| format!("{shown}: cannot reach the ledger's server"))?;
         let mut ledger = PostgresLedger { client };
         ledger
-            .prepare()
+            .prepare(access)
             .with_context(|| format!("{shown}: cannot prepare the ledger"))?;
+        if access == Access::Write {
+            ledger
+                .check_writable()
+                .with_context(|| format!("{shown}: the ledger cannot be written"))?;
+        }
         Ok(ledger)
+    }
+
+    /// Refuse a ledger whose tables this user may not write, naming what is missing.
+    fn check_writable(&mut self) -> anyhow::Result<()> {
+        let row = self.client.query_one(
+            "SELECT current_user::TEXT, has_table_privilege('runs', 'INSERT, UPDATE'), \
+             has_table_privilege('engines', 'INSERT, UPDATE'), \
+             has_table_privilege('games', 'INSERT')",
+            &[],
+        )?;
+        let user: String = row.get(0);
+        let missing: Vec<&str> = [
+            (row.get::<_, bool>(1), "INSERT and UPDATE on runs"),
+            (row.get::<_, bool>(2), "INSERT and UPDATE on engines"),
+            (row.get::<_, bool>(3), "INSERT on games"),
+        ]
+        .into_iter()
+        .filter(|(granted, _)| !granted)
+        .map(|(_, what)| what)
+        .collect();
+        anyhow::ensure!(
+            missing.is_empty(),
+            "the user {user} may not write the ledger's tables (no {}); grant it, or give another --ledger",
+            missing.join(", no ")
+        );
+        Ok(())
     }
 
     /// Check what the database holds, then bring its schema to [`SCHEMA_VERSION`], all under
     /// the advisory lock.
-    fn prepare(&mut self) -> anyhow::Result<()> {
+    fn prepare(&mut self, access: Access) -> anyhow::Result<()> {
         let mut tx = self.client.transaction()?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&OPEN_LOCK])?;
         let mut version = schema_version(&mut tx)?;
+        if version == 0 && access == Access::Read {
+            bail!(
+                "no such ledger: the database holds none yet; a reading command never makes one: `harness run --ledger` or `harness ledger add` does"
+            );
+        }
         if version > SCHEMA_VERSION {
             bail!(
                 "a ledger of schema version {version}, written by a newer harness (this one knows up to {SCHEMA_VERSION}); upgrade the harness (the database was not changed)"
@@ -103,8 +142,22 @@ fn schema_version(tx: &mut Transaction) -> anyhow::Result<i64> {
         Ok(row.get(0))
     };
     if !present(tx, "meta")? {
-        if present(tx, "runs")? || present(tx, "games")? || present(tx, "engines")? {
-            return Err(not_a_ledger());
+        // A ledger is made only in a database whose schema holds no table at all.
+        let tables: Vec<String> = tx
+            .query(
+                "SELECT table_name::TEXT FROM information_schema.tables \
+                 WHERE table_schema = current_schema() ORDER BY table_name LIMIT 6",
+                &[],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        if !tables.is_empty() {
+            bail!(
+                "not a ledger of this harness: the database has tables of something else ({}{}) and no ledger; give an empty database (nothing was changed)",
+                tables[..tables.len().min(5)].join(", "),
+                if tables.len() > 5 { ", …" } else { "" }
+            );
         }
         return Ok(0);
     }
@@ -164,9 +217,37 @@ fn connection_config(url: &str) -> anyhow::Result<Config> {
     Ok(config)
 }
 
+/// The games of run `id`, in game order.
+fn stored_games(
+    client: &mut impl postgres::GenericClient,
+    id: &str,
+) -> Result<Vec<StoredGame>, postgres::Error> {
+    Ok(client
+        .query(
+            "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
+             time_ms_white FROM games WHERE run_id = $1 ORDER BY game",
+            &[&id],
+        )?
+        .iter()
+        .map(|row| StoredGame {
+            game: row.get(0),
+            pair: row.get(1),
+            black: row.get(2),
+            white: row.get(3),
+            score: row.get::<_, i64>(4) as i32,
+            termination: row.get(5),
+            forfeit_by: row.get(6),
+            time_ms_black: row.get(7),
+            time_ms_white: row.get(8),
+        })
+        .collect())
+}
+
 impl LedgerStore for PostgresLedger {
     fn add(&mut self, run: &RunEntry) -> anyhow::Result<usize> {
         let mut tx = self.client.transaction()?;
+        let stored = stored_games(&mut tx, &run.id)?;
+        refuse_conflicts(run, &stored)?;
         tx.execute(
             "INSERT INTO runs (id, folder, host, harness_version, source, format, conditions, \
              sprt, verdict, planned_games, tournament) \
@@ -174,6 +255,7 @@ impl LedgerStore for PostgresLedger {
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(EXCLUDED.verdict, runs.verdict), \
              planned_games = GREATEST(runs.planned_games, EXCLUDED.planned_games), \
              tournament = CASE WHEN EXCLUDED.planned_games >= runs.planned_games \
+             AND (EXCLUDED.verdict IS NOT NULL OR runs.verdict IS NULL) \
              THEN EXCLUDED.tournament ELSE runs.tournament END",
             &[
                 &run.id,
@@ -264,13 +346,14 @@ impl LedgerStore for PostgresLedger {
                 recorded: row.get(1),
                 folder: row.get(2),
                 source: row.get(3),
-                conditions: row.get(4),
+                conditions: conditions_json(row.get(4)),
                 games: row.get::<_, i64>(5) as u64,
                 planned_games: row.get::<_, i64>(6) as u64,
                 verdict: row
                     .get::<_, Option<String>>(7)
                     .and_then(|v| serde_json::from_str(&v).ok()),
                 engines: Vec::new(),
+                shards: None,
             })
             .collect();
         let engines = self.client.prepare(
@@ -305,29 +388,10 @@ impl LedgerStore for PostgresLedger {
         else {
             return Ok(None);
         };
-        let games = self
-            .client
-            .query(
-                "SELECT game, pair, black, white, score, termination, forfeit_by, \
-                 time_ms_black, time_ms_white FROM games WHERE run_id = $1 ORDER BY game",
-                &[&id],
-            )?
-            .iter()
-            .map(|row| {
-                StoredGame {
-                    game: row.get(0),
-                    pair: row.get(1),
-                    black: row.get(2),
-                    white: row.get(3),
-                    score: row.get::<_, i64>(4) as i32,
-                    termination: row.get(5),
-                    forfeit_by: row.get(6),
-                    time_ms_black: row.get(7),
-                    time_ms_white: row.get(8),
-                }
-                .into_record()
-            })
-            .collect();
+        let games = stored_games(&mut self.client, id)?
+            .into_iter()
+            .map(StoredGame::into_record)
+            .collect::<anyhow::Result<_>>()?;
         Ok(Some((pinned.get(0), games)))
     }
 
@@ -364,15 +428,17 @@ impl LedgerStore for PostgresLedger {
                 &[],
             )?
             .iter()
-            .map(|row| GameSeen {
-                run_id: row.get(0),
-                pair: row.get::<_, i64>(1) as u64,
-                black: row.get(2),
-                white: row.get(3),
-                score: row.get::<_, i64>(4) as i32,
-                forfeit: forfeited(row.get(5)),
+            .map(|row| {
+                Ok(GameSeen {
+                    run_id: row.get(0),
+                    pair: row.get::<_, i64>(1) as u64,
+                    black: row.get(2),
+                    white: row.get(3),
+                    score: row.get::<_, i64>(4) as i32,
+                    forfeit: forfeited(row.get(5))?,
+                })
             })
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         Ok((engines, games))
     }
 }

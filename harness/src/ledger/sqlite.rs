@@ -11,8 +11,10 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use super::store::{
-    forfeited, options_json, outcome, EngineRow, LedgerStore, RunRow, StoredGame, KIND,
+    conditions_json, forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore,
+    RunRow, StoredGame, KIND,
 };
+use super::Access;
 use crate::plan::config::Build;
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
@@ -38,11 +40,22 @@ pub struct SqliteLedger {
 }
 
 impl SqliteLedger {
-    /// Open the ledger at `path`, made (with the current schema) when the file is missing or
-    /// empty; an older ledger is migrated. A file that is not a ledger, or a ledger of a newer
-    /// harness, is an error, and the file is left as it was.
-    pub fn open(path: &Path) -> anyhow::Result<SqliteLedger> {
+    /// Open the ledger at `path`. To write, it is made (with the current schema) when the file
+    /// is missing or empty, after checking that the file and its folder can be written; to
+    /// read, a missing or empty file is an error. An older ledger is migrated. A file that is
+    /// not a ledger, or a ledger of a newer harness, is an error, and the file is left as it
+    /// was.
+    pub fn open(path: &Path, access: Access) -> anyhow::Result<SqliteLedger> {
         let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
+        match access {
+            Access::Read if fresh => bail!(
+                "{}: no such ledger ({}); a reading command never makes one: `harness run --ledger` or `harness ledger add` does",
+                path.display(),
+                if path.exists() { "an empty file" } else { "no such file" }
+            ),
+            Access::Read => {}
+            Access::Write => check_writable(path)?,
+        }
         if !fresh {
             check_kind(path)?;
         }
@@ -60,6 +73,13 @@ impl SqliteLedger {
     /// Bring the schema to [`SCHEMA_VERSION`], one migration per transaction; a concurrent
     /// opener that migrated first is seen under the write lock.
     fn migrate(&mut self) -> anyhow::Result<()> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if version >= SCHEMA_VERSION {
+            // Current: nothing to write (a reader of a read-only file gets here too).
+            return Ok(());
+        }
         loop {
             let tx = self
                 .conn
@@ -86,6 +106,8 @@ impl LedgerStore for SqliteLedger {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored = stored_games(&tx, &run.id)?;
+        refuse_conflicts(run, &stored)?;
         tx.execute(
             "INSERT INTO runs (id, recorded, folder, host, harness_version, source, format, \
              conditions, sprt, verdict, planned_games, tournament) \
@@ -93,6 +115,7 @@ impl LedgerStore for SqliteLedger {
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(excluded.verdict, verdict), \
              planned_games = MAX(planned_games, excluded.planned_games), \
              tournament = CASE WHEN excluded.planned_games >= planned_games \
+             AND (excluded.verdict IS NOT NULL OR verdict IS NULL) \
              THEN excluded.tournament ELSE tournament END",
             params![
                 run.id,
@@ -170,11 +193,12 @@ impl LedgerStore for SqliteLedger {
                 recorded: row.get(1)?,
                 folder: row.get(2)?,
                 source: row.get(3)?,
-                conditions: row.get(4)?,
+                conditions: conditions_json(row.get(4)?),
                 games: row.get::<_, i64>(5)? as u64,
                 planned_games: row.get::<_, i64>(6)? as u64,
                 verdict: verdict.and_then(|v| serde_json::from_str(&v).ok()),
                 engines: Vec::new(),
+                shards: None,
             })
         })?;
         let mut runs: Vec<RunRow> = rows.collect::<Result<_, _>>()?;
@@ -214,25 +238,9 @@ impl LedgerStore for SqliteLedger {
         let Some(pinned) = pinned else {
             return Ok(None);
         };
-        let mut query = self.conn.prepare(
-            "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
-             time_ms_white FROM games WHERE run_id = ?1 ORDER BY game",
-        )?;
-        let rows = query.query_map(params![id], |row| {
-            Ok(StoredGame {
-                game: row.get(0)?,
-                pair: row.get(1)?,
-                black: row.get(2)?,
-                white: row.get(3)?,
-                score: row.get(4)?,
-                termination: row.get(5)?,
-                forfeit_by: row.get(6)?,
-                time_ms_black: row.get(7)?,
-                time_ms_white: row.get(8)?,
-            }
-            .into_record())
-        })?;
-        Ok(Some((pinned, rows.collect::<Result<_, _>>()?)))
+        let games = stored_games(&self.conn, id)?;
+        let records = games.into_iter().map(StoredGame::into_record);
+        Ok(Some((pinned, records.collect::<anyhow::Result<_>>()?)))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {
@@ -267,18 +275,88 @@ impl LedgerStore for SqliteLedger {
             .prepare("SELECT run_id, pair, black, white, score, termination FROM games")?;
         let games = query
             .query_map([], |row| {
-                Ok(GameSeen {
-                    run_id: row.get(0)?,
-                    pair: row.get::<_, i64>(1)? as u64,
-                    black: row.get(2)?,
-                    white: row.get(3)?,
-                    score: row.get(4)?,
-                    forfeit: forfeited(&row.get::<_, String>(5)?),
-                })
+                Ok((
+                    GameSeen {
+                        run_id: row.get(0)?,
+                        pair: row.get::<_, i64>(1)? as u64,
+                        black: row.get(2)?,
+                        white: row.get(3)?,
+                        score: row.get(4)?,
+                        forfeit: false,
+                    },
+                    row.get::<_, String>(5)?,
+                ))
             })?
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|row| {
+                let (mut game, termination) = row?;
+                game.forfeit = forfeited(&termination)?;
+                Ok(game)
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         Ok((engines, games))
     }
+}
+
+/// Refuse a ledger this process cannot write, naming why: the file (when there is one) must
+/// open for writing, and its folder must take new files (SQLite keeps its journal and
+/// shared-memory files beside the ledger). Nothing is changed.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let cannot = |why: String| {
+        anyhow::anyhow!(
+            "{}: the ledger cannot be written: {why}; give another --ledger",
+            path.display()
+        )
+    };
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| cannot(format!("the file does not open for writing ({e})")))?;
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("ledger".into(), |n| n.to_string_lossy());
+    let probe = folder.join(format!(".{name}.write-check-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(cannot(format!(
+            "its folder {} takes no new file ({e}), and SQLite keeps its journal files beside the ledger",
+            folder.display()
+        ))),
+    }
+}
+
+/// The games of run `id`, in game order.
+fn stored_games(conn: &Connection, id: &str) -> rusqlite::Result<Vec<StoredGame>> {
+    let mut query = conn.prepare(
+        "SELECT game, pair, black, white, score, termination, forfeit_by, time_ms_black, \
+         time_ms_white FROM games WHERE run_id = ?1 ORDER BY game",
+    )?;
+    let rows = query.query_map(params![id], |row| {
+        Ok(StoredGame {
+            game: row.get(0)?,
+            pair: row.get(1)?,
+            black: row.get(2)?,
+            white: row.get(3)?,
+            score: row.get(4)?,
+            termination: row.get(5)?,
+            forfeit_by: row.get(6)?,
+            time_ms_black: row.get(7)?,
+            time_ms_white: row.get(8)?,
+        })
+    })?;
+    rows.collect()
 }
 
 /// Refuse a file that is not this harness's ledger, or one of a newer harness, reading it

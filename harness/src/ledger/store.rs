@@ -91,12 +91,53 @@ pub struct RunRow {
     pub recorded: String,
     pub folder: String,
     pub source: String,
-    pub conditions: String,
+    /// The conditions class as an object (as `ledger history --json` gives it).
+    pub conditions: serde_json::Value,
     pub games: u64,
     pub planned_games: u64,
     pub verdict: Option<serde_json::Value>,
     /// Its engines in tournament order.
     pub engines: Vec<EngineRow>,
+    /// A sharded run without a verdict yet: each shard's games recorded of its planned ones
+    /// ([`shard_progress`]); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<ShardProgress>>,
+}
+
+/// One shard of a sharded run, as far as the ledger holds it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ShardProgress {
+    /// `I/N`.
+    pub shard: String,
+    pub games: u64,
+    pub planned: u64,
+}
+
+/// The shards of a run whose stored `tournament.json` (`pinned`) is a shard's, with how many
+/// of each shard's games `records` holds; `None` for a run that is not sharded.
+pub fn shard_progress(pinned: &str, records: &[GameRecord]) -> Option<Vec<ShardProgress>> {
+    let v: serde_json::Value = serde_json::from_str(pinned).ok()?;
+    let count = v["shard"]["count"].as_u64()? as usize;
+    let t = crate::play::resume::tournament_of(pinned).ok()?;
+    let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
+    let held: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
+    Some(
+        (0..count)
+            .map(|index| {
+                let shard = crate::plan::schedule::Shard { index, count };
+                let (mut games, mut planned) = (0, 0);
+                for g in schedule.games_of(Some(shard)) {
+                    planned += 1;
+                    games += u64::from(held.contains(&g.index));
+                }
+                ShardProgress {
+                    shard: format!("{index}/{count}"),
+                    games,
+                    planned,
+                }
+            })
+            .collect(),
+    )
 }
 
 /// An engine of a listed run: the player (digest and options) and the build that claims it.
@@ -122,12 +163,24 @@ pub struct StoredGame {
 }
 
 impl StoredGame {
-    /// The game as a record without moves.
-    pub fn into_record(self) -> GameRecord {
+    /// The result as a person reads it: `pair 1, mm-g +12 normal`.
+    fn result_text(&self) -> String {
+        format!(
+            "pair {}, {}-{} {:+} {}",
+            self.pair + 1,
+            self.black,
+            self.white,
+            self.score,
+            self.termination
+        )
+    }
+
+    /// The game as a record without moves; an error for a termination this harness does not
+    /// know.
+    pub fn into_record(self) -> anyhow::Result<GameRecord> {
         let mut r = GameRecord::skeleton(self.game as usize, &self.black, &self.white, self.score);
         r.pair = self.pair as usize;
-        r.termination = serde_json::from_value(serde_json::Value::String(self.termination))
-            .unwrap_or(Termination::Normal);
+        r.termination = termination(&self.termination)?;
         r.forfeit_by = self.forfeit_by.and_then(|c| match c.as_str() {
             "black" => Some(othello_board::Color::Black),
             "white" => Some(othello_board::Color::White),
@@ -135,8 +188,58 @@ impl StoredGame {
         });
         r.time_ms.black = self.time_ms_black as u64;
         r.time_ms.white = self.time_ms_white as u64;
-        r
+        Ok(r)
     }
+}
+
+/// Refuse to add `run` when the ledger already holds one of its game numbers with another
+/// result (`stored`: the run's recorded games): two folders with one run id but different
+/// games. The error names the games; nothing is added.
+pub fn refuse_conflicts(run: &RunEntry, stored: &[StoredGame]) -> anyhow::Result<()> {
+    let held: std::collections::HashMap<i64, &StoredGame> =
+        stored.iter().map(|s| (s.game, s)).collect();
+    let mut differing: Vec<(u64, String, String)> = Vec::new();
+    for g in &run.games {
+        let Some(theirs) = held.get(&(g.game as i64)) else {
+            continue;
+        };
+        let mine = StoredGame {
+            game: g.game as i64,
+            pair: g.pair as i64,
+            black: g.black.clone(),
+            white: g.white.clone(),
+            score: g.score as i32,
+            termination: g.termination.clone(),
+            forfeit_by: g.forfeit_by.clone(),
+            time_ms_black: 0,
+            time_ms_white: 0,
+        };
+        // The times may differ (another machine played the same game); the result may not.
+        let result = |s: &StoredGame| {
+            (
+                s.pair,
+                s.black.clone(),
+                s.white.clone(),
+                s.score,
+                s.termination.clone(),
+                s.forfeit_by.clone(),
+            )
+        };
+        if result(&mine) != result(theirs) {
+            differing.push((g.game + 1, theirs.result_text(), mine.result_text()));
+        }
+    }
+    differing.sort_by_key(|d| d.0);
+    let Some((game, theirs, mine)) = differing.first() else {
+        return Ok(());
+    };
+    let numbers: Vec<String> = differing.iter().map(|d| d.0.to_string()).collect();
+    anyhow::bail!(
+        "run {}: the ledger holds game(s) {} of this run with other results than {} (game {game}: {theirs} in the ledger, {mine} in the folder): two folders with one run id but different games (a folder copied and played on in both places, a cache restored twice); nothing was added. To keep both, give this folder a run of its own: remove its run-id file and add it again",
+        run.id,
+        numbers.join(", "),
+        run.folder
+    )
 }
 
 /// The SPRT outcome history shows beside a player: the run's `outcome`, for the first engine
@@ -149,13 +252,43 @@ pub fn outcome(idx: i64, verdict: Option<&str>, sprt: Option<&str>) -> Option<St
     verdict["outcome"].as_str().map(str::to_string)
 }
 
+/// The termination stored as `text` (`normal`, `time_forfeit`, …); one this harness does not
+/// know (a newer harness wrote it) is an error, never read as a normal game.
+pub fn termination(text: &str) -> anyhow::Result<Termination> {
+    serde_json::from_value(serde_json::Value::String(text.to_string())).map_err(|_| {
+        anyhow::anyhow!(
+            "a recorded game's termination `{text}` is not one this harness knows (a newer harness wrote it?); upgrade the harness"
+        )
+    })
+}
+
 /// Whether a game with this stored termination was lost by a forfeit (history leaves those out
-/// of the rating).
-pub fn forfeited(termination: &str) -> bool {
-    !matches!(termination, "normal" | "adjudicated")
+/// of the rating), by the record's own rule ([`Termination::is_forfeit`]).
+pub fn forfeited(text: &str) -> anyhow::Result<bool> {
+    Ok(termination(text)?.is_forfeit())
+}
+
+/// A run's stored conditions as an object (the text as a JSON string where it is not JSON).
+pub fn conditions_json(text: String) -> serde_json::Value {
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
 }
 
 /// An engine's stored options as JSON (`{}` where the text is not).
 pub fn options_json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_terminations_read_by_the_records_rule() {
+        assert!(!forfeited("normal").unwrap());
+        assert!(!forfeited("adjudicated").unwrap());
+        assert!(forfeited("time_forfeit").unwrap());
+        assert!(forfeited("engine_error").unwrap());
+        let err = forfeited("resigned").unwrap_err();
+        assert!(err.to_string().contains("`resigned`"), "{err}");
+    }
 }

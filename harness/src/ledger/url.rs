@@ -4,8 +4,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-/// A parsed ledger location.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A parsed ledger location. Its `Debug` is its `Display`: no password.
+#[derive(Clone, PartialEq, Eq)]
 pub enum LedgerUrl {
     /// An SQLite file (created when missing).
     Sqlite(PathBuf),
@@ -50,6 +50,12 @@ impl fmt::Display for LedgerUrl {
     }
 }
 
+impl fmt::Debug for LedgerUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LedgerUrl({self})")
+    }
+}
+
 /// `postgres://user:secret@host/db` as `postgres://user:***@host/db`; a `password=` parameter
 /// likewise. Anything else as it is.
 pub fn redacted(url: &str) -> String {
@@ -90,6 +96,7 @@ mod tests {
             pg.to_string(),
             "postgres://ci:***@db.local:5432/arena?sslmode=disable"
         );
+        assert!(!format!("{pg:?}").contains("hunter2"), "{pg:?}");
         assert_eq!(
             redacted("postgresql://ci@h/db?password=x&sslmode=off"),
             "postgresql://ci@h/db?password=***&sslmode=off"

@@ -215,12 +215,33 @@ fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
             engine
                 .entry("sandbox")
                 .or_insert_with(|| Sandbox::default().pin());
+            // The plugin's digest is the player; its build is a claim about which commit made
+            // it. A run resumed with a new claim for the same plugin goes on (and its folder
+            // records the new claim); shards merged must agree on it.
+            if !any_shard {
+                engine.remove("build");
+            }
         }
     }
     if any_shard {
         object.remove("shard");
     }
     Some(v)
+}
+
+/// Whether `current` claims other builds for its engines (`build`) than `written` does.
+pub fn claims_changed(written: &str, current: &str) -> bool {
+    let claims = |text: &str| -> Option<Vec<serde_json::Value>> {
+        let v: serde_json::Value = serde_json::from_str(text).ok()?;
+        Some(
+            v["engines"]
+                .as_array()?
+                .iter()
+                .map(|e| e["build"].clone())
+                .collect(),
+        )
+    };
+    claims(written) != claims(current)
 }
 
 /// A run extended: the tournament `current` is the one `written` pins with more pairs and

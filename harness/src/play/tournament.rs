@@ -165,8 +165,13 @@ impl<'t> Coordinator<'t> {
         let fingerprint_path = t.out.join(FINGERPRINT_FILE);
         let written = std::fs::read_to_string(&fingerprint_path).unwrap_or_default();
         let extended = resume::extension(&written, &fingerprint, false);
-        // An extended run's folder now pins the tournament with its new pairs.
-        if previous.is_empty() || written.is_empty() || extended.is_some() {
+        // An extended run's folder now pins the tournament with its new pairs, and a run
+        // resumed with new build claims for its plugins the new claims.
+        if previous.is_empty()
+            || written.is_empty()
+            || extended.is_some()
+            || resume::claims_changed(&written, &fingerprint)
+        {
             let recorded = resume::with_enforced(&fingerprint, pool.enforced());
             write_durably(&fingerprint_path, recorded.as_bytes())
                 .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;

@@ -116,6 +116,10 @@ pub enum Outcome {
     Interrupted,
     /// A merge of shards that do not hold every game yet.
     Incomplete,
+    /// One shard of a sharded run played all its games: the run's verdict is the merge's,
+    /// over every shard, never a shard's.
+    #[serde(rename = "shard-done")]
+    ShardDone,
 }
 
 impl Outcome {
@@ -127,6 +131,7 @@ impl Outcome {
             Outcome::Undecided => "UNDECIDED",
             Outcome::Interrupted => "INTERRUPTED",
             Outcome::Incomplete => "INCOMPLETE",
+            Outcome::ShardDone => "SHARD DONE",
         }
     }
 }
@@ -143,6 +148,10 @@ pub struct Evidence<'a> {
     pub stopped: Option<String>,
     /// A merge: why not every game is in (`12 of 16 games`), when some are missing.
     pub missing: Option<String>,
+    /// One shard of a sharded run (`shard 0/2: its 6 games played`): it holds no verdict of
+    /// the run unless a fail-on rule broke (which fails the run whatever the other shards
+    /// play).
+    pub shard: Option<String>,
 }
 
 /// A run's verdict: its outcome and the reasons, one sentence each (the broken rules first).
@@ -153,7 +162,8 @@ pub struct Verdict {
 }
 
 /// The verdict: a broken rule fails the run; a run stopped before the test decided is
-/// interrupted (or, merged, incomplete); otherwise the test's decision (no test: a pass).
+/// interrupted (or, merged, incomplete); a shard that played its games is done, with the run's
+/// verdict left to the merge; otherwise the test's decision (no test: a pass).
 pub fn verdict(e: &Evidence) -> Verdict {
     let decided = matches!(e.decision, Some(Decision::AcceptH0 | Decision::AcceptH1));
     if !e.broken.is_empty() {
@@ -172,6 +182,14 @@ pub fn verdict(e: &Evidence) -> Verdict {
         return Verdict {
             outcome: Outcome::Incomplete,
             reasons: vec![why.clone()],
+        };
+    }
+    if let Some(shard) = &e.shard {
+        return Verdict {
+            outcome: Outcome::ShardDone,
+            reasons: vec![format!(
+                "{shard}; the run's verdict is `harness merge`'s, over every shard"
+            )],
         };
     }
     let (outcome, reason) = match e.decision {
@@ -207,6 +225,7 @@ mod tests {
                 broken,
                 stopped: stopped.map(str::to_string),
                 missing: None,
+                shard: None,
             })
             .outcome
         };
@@ -245,6 +264,42 @@ mod tests {
         assert!(FailOn::Forfeit.fails(Termination::Stalled));
         assert!(!FailOn::Forfeit.fails(Termination::Normal));
         assert!(!FailOn::Nothing.fails(Termination::Crash));
+    }
+
+    #[test]
+    fn a_shard_never_holds_the_runs_verdict() {
+        let shard = |decision, broken: &[RuleBroken], stopped: Option<&str>| {
+            verdict(&Evidence {
+                decision,
+                broken,
+                stopped: stopped.map(str::to_string),
+                shard: Some("shard 0/2: its 6 games played".into()),
+                ..Evidence::default()
+            })
+        };
+        let done = shard(None, &[], None);
+        assert_eq!(done.outcome, Outcome::ShardDone);
+        assert!(done.reasons[0].contains("`harness merge`"), "{done:?}");
+        assert_eq!(
+            shard(Some(Decision::AcceptH1), &[], None).outcome,
+            Outcome::ShardDone
+        );
+        assert_eq!(
+            serde_json::to_value(Outcome::ShardDone).unwrap(),
+            "shard-done"
+        );
+        // A stopped shard is interrupted, and a broken rule fails the run from any shard.
+        assert_eq!(
+            shard(None, &[], Some("SIGINT")).outcome,
+            Outcome::Interrupted
+        );
+        let broken = RuleBroken {
+            engine: "cand".into(),
+            forfeits: 1,
+            first_game: 0,
+            first_reason: "crashed".into(),
+        };
+        assert_eq!(shard(None, &[broken], None).outcome, Outcome::Fail);
     }
 
     /// The rules of a match `cand` vs `base` whose own rules are `own`, under the `[sprt]`

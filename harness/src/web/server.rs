@@ -155,14 +155,23 @@ async fn style() -> impl IntoResponse {
 }
 
 async fn history(State(s): State<Arc<Served>>) -> Response {
-    let Some(page) = &s.history else {
+    if s.history.is_none() {
         return not_found();
-    };
-    match page() {
-        Ok(html) => Html(html).into_response(),
-        Err(e) => (
+    }
+    // Built off the runtime: the ledger's clients block (PostgreSQL's starts a runtime of its
+    // own, which cannot run inside this one) and the joint fit of a large ledger takes seconds.
+    let built = tokio::task::spawn_blocking(move || s.history.as_ref().map(|page| page())).await;
+    match built {
+        Ok(Some(Ok(html))) => Html(html).into_response(),
+        Ok(Some(Err(e))) => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the ledger: {e:#}\n"),
+        )
+            .into_response(),
+        Ok(None) => not_found(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the history page failed: {e}\n"),
         )
             .into_response(),
     }

@@ -64,6 +64,8 @@ pub struct Args {
     /// is written.
     #[arg(long, value_name = "URL", conflicts_with = "watch")]
     ledger: Option<String>,
+    #[command(flatten)]
+    ledger_choice: crate::cli::ledger_location::LedgerChoice,
 }
 
 /// The shard folders below the arguments: a folder holding `shard-I-of-N` sub-folders stands
@@ -248,8 +250,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.watch {
         return watch::watch(args);
     }
-    let mut ledger =
-        crate::cli::ledger_location::RunLedger::for_run(args.ledger.as_deref(), false)?;
+    let mut ledger = crate::cli::ledger_location::RunLedger::for_run(
+        args.ledger.as_deref(),
+        &args.ledger_choice,
+        false,
+    )?;
     let started = Instant::now();
     let folders = shard_folders(&args.dirs, false)?;
     let fingerprint = common_tournament(&folders)?;
@@ -331,6 +336,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 schedule.games.len()
             )
         }),
+        shard: None,
     });
     let code = exit::of(v.outcome);
     let conclusion = report::VerdictReport {
@@ -346,10 +352,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         v.outcome != Outcome::Incomplete,
         Some(&conclusion),
     );
-    if let Some(ledger) = &mut ledger {
-        ledger.record(&out);
-    }
-    Ok(code)
+    Ok(crate::cli::ledger_location::RunLedger::record_or_fail(
+        ledger.as_mut(),
+        &out,
+        &args.ledger_choice,
+        code,
+        exit::ERROR,
+    ))
 }
 
 /// The merged folder may be written: it is not one of the folders merged, not a shard, and

@@ -14,6 +14,9 @@ pub struct CommitSeries {
     /// (from 1).
     pub conditions: String,
     pub class: usize,
+    /// What the series' Elo is relative to (a build as a person reads it), and whether
+    /// `--anchor` named it; `None` when no build of the series is rated.
+    pub anchor: Option<(String, bool)>,
     /// The builds in commit order.
     pub builds: Vec<CommitBuild>,
 }
@@ -29,24 +32,29 @@ pub struct CommitBuild {
     pub games: u32,
     pub runs: usize,
     pub verdicts: Vec<String>,
+    /// Whether the builds' dates fix its place (else it is placed in the order recorded).
+    pub order_known: bool,
 }
 
 impl CommitBuild {
     /// The build's short name on the chart's axis: its first label, else its first commit (12
-    /// characters), else its digest's first 8.
+    /// characters), else its digest's first 8; with a `?` when no date fixes its place.
     fn tick(&self) -> String {
-        if let Some(l) = self.labels.first() {
-            return l.clone();
-        }
-        match self.commits.first() {
-            Some(c) => c.chars().take(12).collect(),
-            None => self.digest.chars().take(8).collect(),
+        let name: String = match (self.labels.first(), self.commits.first()) {
+            (Some(l), _) => l.clone(),
+            (None, Some(c)) => c.chars().take(12).collect(),
+            (None, None) => self.digest.chars().take(8).collect(),
+        };
+        if self.order_known {
+            name
+        } else {
+            format!("{name}?")
         }
     }
 }
 
-/// The page of `series`, anchored as `anchor` says (for the text only).
-pub fn html(series: &[CommitSeries], anchor: Option<&str>) -> anyhow::Result<String> {
+/// The page of `series`, each saying what its Elo is relative to.
+pub fn html(series: &[CommitSeries]) -> anyhow::Result<String> {
     let mut s = String::new();
     let _ = write!(
         s,
@@ -55,11 +63,8 @@ pub fn html(series: &[CommitSeries], anchor: Option<&str>) -> anyhow::Result<Str
          <title>Elo over commits</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n\
          <h1>Elo over commits</h1>\n<p class=\"meta\">From the results ledger: every \
          comparable result rated jointly (Bradley-Terry), one series per engine name and \
-         conditions class; Elo against {}, with 95% intervals.</p>\n",
-        match anchor {
-            Some(a) => format!("the build <code>{}</code>", esc(a)),
-            None => "the first build of each series".to_string(),
-        }
+         conditions class; each series' Elo against the build its heading names, with 95% \
+         intervals.</p>\n"
     );
     if series.is_empty() {
         let _ = writeln!(s, "<p>The ledger holds no run yet.</p>");
@@ -82,13 +87,23 @@ fn series_section(s: &mut String, i: usize, one: &CommitSeries) -> anyhow::Resul
     let _ = write!(
         s,
         "<h2 id=\"series-{}\">{} under conditions #{}</h2>\n\
+         <p class=\"meta anchor\">{}</p>\n\
          <details><summary class=\"meta\">conditions</summary><code>{}</code></details>\n\
          <div class=\"charts\"><figure>{}<figcaption>Each point a build in commit order (the \
-         builds' dates, else the order recorded); bars are 95% intervals.</figcaption>\
+         builds' dates, else the order recorded: no date fixes the place of a build marked ?); \
+         bars are 95% intervals.</figcaption>\
          </figure></div>\n",
         i + 1,
         esc(&one.engine),
         one.class,
+        match &one.anchor {
+            Some((build, true)) => format!("Elo against <code>{}</code> (named by --anchor)", esc(build)),
+            Some((build, false)) => format!(
+                "Elo against <code>{}</code>, the series' first rated build (--anchor picks another)",
+                esc(build)
+            ),
+            None => "No build of this series is rated.".to_string(),
+        },
         esc(&one.conditions),
         commits_chart(&points)?
     );
@@ -146,6 +161,7 @@ mod tests {
             games: 10,
             runs: 1,
             verdicts: vec!["pass".into()],
+            order_known: true,
         }
     }
 
@@ -155,17 +171,19 @@ mod tests {
             engine: "mine<1>".into(),
             conditions: "{\"time\":\"depth 2\"}".into(),
             class: 1,
+            anchor: Some(("mine@aaaa (digest 01234567)".into(), true)),
             builds: vec![
                 build("aaaaaaaaaaaaaaaa", Some((0.0, -20.0, 20.0))),
                 build("bbbb", Some((-150.0, -190.0, -110.0))),
                 build("cccc", None),
             ],
         }];
-        let page = html(&series, Some("aaaa")).unwrap();
+        let page = html(&series).unwrap();
         assert_eq!(page.matches("<circle").count(), 2, "{page}");
         assert_eq!(page.matches("<tr><td").count(), 3);
         assert!(page.contains("mine&lt;1&gt; under conditions #1"));
         assert!(page.contains("<span class=\"neg\">-150.0</span>"));
+        assert!(page.contains("Elo against <code>mine@aaaa (digest 01234567)</code> (named by"));
         // Tick labels are the short commits.
         assert!(page.contains("\naaaaaaaaaaaa\n</text>"), "{page}");
         assert!(!page.contains("<script"), "the page needs no script");
