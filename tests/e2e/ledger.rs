@@ -558,16 +558,7 @@ fn the_documented_ci_flow_shows_a_weaker_candidate_below_its_baseline() {
     assert!(elo < 0.0 && row["high"].as_f64().unwrap() < 0.0, "{row:#}");
     for out in ["out1", "out2"] {
         harness(dir.path(), &["stats", out]).assert_success();
-        let report: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(out).join("report.json")).unwrap(),
-        )
-        .unwrap();
-        let pairing = &report["pairings"][0];
-        assert_eq!(pairing["a"], "candidate");
-        let (low, high) = (
-            pairing["elo"]["low"].as_f64().unwrap(),
-            pairing["elo"]["high"].as_f64().unwrap(),
-        );
+        let (low, high) = crate::support::first_pairing_elo_interval(&dir.join(out), "candidate");
         assert!(
             low <= elo && elo <= high,
             "history {elo:.1} outside {out}'s [{low:.1}, {high:.1}]"

@@ -11,6 +11,7 @@ mod analysis;
 mod bisect;
 mod c_plugins;
 mod checks;
+mod ci_examples;
 mod cli;
 mod clock;
 mod config_errors;

@@ -336,3 +336,13 @@ pub fn games_of(out: &Path) -> Vec<(usize, String, String, Vec<String>, i32)> {
         })
         .collect()
 }
+
+/// The Elo interval of the first pairing in `out/report.json`, whose first engine must be `a`.
+pub fn first_pairing_elo_interval(out: &Path, a: &str) -> (f64, f64) {
+    let text = std::fs::read_to_string(out.join("report.json")).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let pairing = &report["pairings"][0];
+    assert_eq!(pairing["a"], a, "{}", out.display());
+    let bound = |b: &str| pairing["elo"][b].as_f64().unwrap();
+    (bound("low"), bound("high"))
+}

@@ -14,7 +14,7 @@ pub use artifacts::{artifacts, compile_first_move};
 pub use browser::{http_get, Browser};
 pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
-    games_of, read_games,
+    first_pairing_elo_interval, games_of, read_games,
 };
 pub use postgres::PostgresServer;
 pub use process::{
