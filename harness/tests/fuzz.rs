@@ -421,7 +421,6 @@ fn reply() -> impl Strategy<Value = Reply> {
                             help: text,
                         }],
                     },
-                    sandbox: None,
                 }
             }
         ),
@@ -696,16 +695,7 @@ fn same_reply(a: &Reply, b: &Reply) -> bool {
         (Reply::Moved { mv: m, info: x }, Reply::Moved { mv: n, info: y }) => {
             m == n && same_info(x, y)
         }
-        (
-            Reply::Hello {
-                plugin: x,
-                sandbox: s,
-            },
-            Reply::Hello {
-                plugin: y,
-                sandbox: t,
-            },
-        ) if s == t => {
+        (Reply::Hello { plugin: x }, Reply::Hello { plugin: y }) => {
             let strip = |p: &PluginInfo| PluginInfo {
                 options: p
                     .options

@@ -425,8 +425,8 @@ impl EngineHost {
         if spec.sandbox.is_some() {
             // The sandbox's report comes before the plugin loads, or the worker failed.
             match first {
-                Ok(Reply::Confined { sandbox }) => {
-                    let mut enforced = sandbox.enforced;
+                Ok(Reply::Confined { enforced }) => {
+                    let mut enforced = *enforced;
                     self.add_what_the_cgroup_holds(&mut enforced);
                     if !enforced.confines_fully() {
                         warn_of_a_partial_sandbox(&engine, &enforced);
@@ -445,7 +445,7 @@ impl EngineHost {
             }
         }
         match first {
-            Ok(Reply::Hello { plugin, .. }) => {
+            Ok(Reply::Hello { plugin }) => {
                 // The path is the coordinator's, and the sandbox's report came before the
                 // plugin could speak: a worker's word on either is not taken here.
                 self.plugin = PluginInfo {

@@ -3,7 +3,8 @@
 //! error, so a worker cannot make the coordinator hold more than that of what it sent.
 //!
 //! A worker starts by sending [`Reply::Hello`] (plugin loaded, instance created) or
-//! [`Reply::Failed`] (and exits); a sandboxed one sends [`Reply::Confined`] before either. Then each [`Request`] but `Stop` gets exactly one final reply
+//! [`Reply::Failed`] (and exits); a sandboxed one sends [`Reply::Confined`] before either.
+//! Then each [`Request`] but `Stop` gets exactly one final reply
 //! (`Ok`, `Error` or, for `Go`, `Moved`), and `Go` may be preceded by any number of `Info`
 //! replies. `Stop` only raises the running search's stop flag; it has no reply of its own.
 //! Every line is one complete message; a line that does not parse is a protocol error.
@@ -198,13 +199,10 @@ pub enum Reply {
     /// loads (so before any of the plugin's code could write to the channel): what the kernel
     /// enforced. The coordinator takes the sandbox's report from this message only.
     Confined {
-        sandbox: Box<super::sandbox::WorkerSandbox>,
+        enforced: Box<super::sandbox::Enforced>,
     },
     Hello {
         plugin: PluginInfo,
-        /// What the kernel enforced of the worker's sandbox (absent: the sandbox is off).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        sandbox: Option<Box<super::sandbox::WorkerSandbox>>,
     },
     Failed {
         message: String,
@@ -310,7 +308,7 @@ impl Reply {
         use crate::host::engine_text::clean_in_place as clean;
         let mut cut = false;
         match &mut self {
-            Reply::Hello { plugin, .. } => {
+            Reply::Hello { plugin } => {
                 for text in [&mut plugin.name, &mut plugin.version, &mut plugin.author] {
                     cut |= clean(text);
                 }
@@ -325,8 +323,8 @@ impl Reply {
                 }
             }
             Reply::Failed { message } | Reply::Error { message } => cut |= clean(message),
-            Reply::Confined { sandbox } => {
-                for text in &mut sandbox.enforced.missing {
+            Reply::Confined { enforced } => {
+                for text in &mut enforced.missing {
                     cut |= clean(text);
                 }
             }

@@ -206,10 +206,10 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
     // here on inherits it, and nothing of the plugin has run yet.
     if let Some((confinement, scratch)) = &setup.sandbox {
         match sandbox::confine(confinement, scratch) {
-            Ok(s) => send(
+            Ok(enforced) => send(
                 &mut stream,
                 &Reply::Confined {
-                    sandbox: Box::new(s),
+                    enforced: Box::new(enforced),
                 },
             )?,
             Err(message) => {
@@ -248,10 +248,7 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    let _ = out_tx.send(Reply::Hello {
-        plugin: info,
-        sandbox: None,
-    });
+    let _ = out_tx.send(Reply::Hello { plugin: info });
 
     forward_info(info_rx, out_tx.clone());
 

@@ -193,12 +193,6 @@ impl fmt::Display for Enforced {
     }
 }
 
-/// What a worker tells the coordinator of its sandbox in its first message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WorkerSandbox {
-    pub enforced: Enforced,
-}
-
 /// The number of threads of this process.
 fn threads() -> Option<usize> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -210,7 +204,7 @@ fn threads() -> Option<usize> {
 /// `scratch`. An error means nothing of the plugin may run: `required` could not be met, or
 /// the process already had a second thread (which would escape Landlock and keep its
 /// capabilities).
-pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbox, String> {
+pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<Enforced, String> {
     if let Some(n @ 2..) = threads() {
         return Err(format!(
             "the sandbox must be applied before a second thread starts ({n} threads)"
@@ -255,7 +249,7 @@ pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<WorkerSandbo
             enforced.missing.join("; ")
         ));
     }
-    Ok(WorkerSandbox { enforced })
+    Ok(enforced)
 }
 
 /// What a worker could do of what its sandbox forbids ([`probe`]): for each attempt, `None`

@@ -28,7 +28,7 @@ use seccompiler::{
 use std::collections::BTreeMap;
 
 /// The system calls denied outright.
-pub const DENIED: &[libc::c_long] = &[
+const DENIED: &[libc::c_long] = &[
     libc::SYS_ptrace,
     libc::SYS_process_vm_readv,
     libc::SYS_process_vm_writev,
@@ -183,10 +183,14 @@ fn program() -> Result<BpfProgram, seccompiler::Error> {
 /// a sandboxed worker), from `/proc/self/status`: its workers then stay in its process group,
 /// since it may not make new ones.
 pub fn inside_a_filter() -> bool {
-    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
-        status
-            .lines()
-            .any(|l| l.strip_prefix("Seccomp:").is_some_and(|m| m.trim() != "0"))
+    // A process's filter never goes away: read once.
+    static INSIDE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *INSIDE.get_or_init(|| {
+        std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
+            status
+                .lines()
+                .any(|l| l.strip_prefix("Seccomp:").is_some_and(|m| m.trim() != "0"))
+        })
     })
 }
 
