@@ -14,13 +14,41 @@ pub enum User {
     Nobody,
 }
 
-/// The users each test runs as: the test's own, and `nobody` where that is root.
+/// The users each test runs as: the test's own, and `nobody` where that is root and `nobody`
+/// can reach the binaries and the tests' folders ([`nobody_can_reach`]).
 pub fn users() -> Vec<User> {
-    if super::is_root() {
+    if super::is_root() && nobody_can_reach() {
         vec![User::Invoker, User::Nobody]
     } else {
         vec![User::Invoker]
     }
+}
+
+/// Whether `nobody` may run the harness binary and enter the tests' folders: not where the
+/// checkout lies in a private folder (a `mktemp -d` of mode 0700), which the tests do not
+/// open up. Said once on stderr when not.
+pub fn nobody_can_reach() -> bool {
+    static REACH: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *REACH.get_or_init(|| {
+        let harness = &super::artifacts().harness;
+        let folders = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
+        let _ = std::fs::create_dir_all(&folders);
+        let reached = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .args(["sh", "-c", "test -x \"$0\" && cd \"$1\""])
+            .arg(harness)
+            .arg(&folders)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !reached {
+            eprintln!(
+                "NOTE: nobody cannot reach {} or {} (a private folder above them): the tests run as root only",
+                harness.display(),
+                folders.display()
+            );
+        }
+        reached
+    })
 }
 
 impl User {
