@@ -110,9 +110,9 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
     let mut entry = entry.clone();
     entry.id = format!("bench-{}", std::process::id());
     let started = Instant::now();
+    let url = harness::ledger::LedgerUrl::parse(url).expect("a PostgreSQL URL");
     let mut ledger =
-        harness::ledger::postgres::PostgresLedger::open(url, harness::ledger::Access::Write)
-            .expect("the server");
+        harness::ledger::open(&url, harness::ledger::Access::Write).expect("the server");
     let connect = started.elapsed();
     let started = Instant::now();
     let added = ledger.add(&entry).expect("added");
@@ -122,7 +122,7 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
     let add_again = started.elapsed();
     println!(
         "  PostgreSQL {}: connect {:.3} s, add {:.3} s ({added} new), again {:.3} s ({again} new)",
-        harness::ledger::url::redacted(url),
+        url,
         connect.as_secs_f64(),
         add.as_secs_f64(),
         add_again.as_secs_f64()

@@ -668,16 +668,9 @@ fn a_shard_is_done_without_the_runs_verdict() {
     assert!(listed[0].get("shards").is_none(), "{listed:?}");
 }
 
-/// Two folders with one run id but different games (a second run whose `run-id` is the
-/// first's, as a cache restored twice leaves it): the second `ledger add` is exit 2 naming the
-/// games, and nothing of it is added.
-#[test]
-fn conflicting_games_of_one_run_are_refused() {
-    let dir = TempDir::new("ledger-conflict");
-    conflicting_games_are_refused(&dir, "l.db");
-}
-
-/// Folders `a` and `b` in `dir`, the same run id, other games; `b` refused by the ledger `url`.
+/// Folders `a` and `b` in `dir`, the same run id, other games (a second run whose `run-id` is
+/// the first's, as a cache restored twice leaves it): `b` refused by the ledger `url`, exit 2
+/// naming the games, nothing of it added.
 pub fn conflicting_games_are_refused(dir: &TempDir, url: &str) {
     play(dir.path(), "--pairs 1 --out a").assert_success();
     play_swapped(dir.path(), "--pairs 1 --out b").assert_success();

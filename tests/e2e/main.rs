@@ -23,6 +23,7 @@ mod faults;
 mod frontend;
 mod ledger;
 mod ledger_postgres;
+mod ledger_store;
 mod misleading;
 mod output;
 mod plugin_errors;

@@ -10,25 +10,20 @@ use std::path::Path;
 
 /// The ledger `flag` names, else the one `HARNESS_LEDGER` names, else none.
 pub(super) fn located(flag: Option<&str>) -> anyhow::Result<Option<LedgerUrl>> {
-    let text = match flag {
-        Some(t) => {
-            if crate::ledger::url::redacted(t) != t {
-                super::secrets::warn_of_a_secret_on_the_command_line(
-                    "--ledger",
-                    "a password in a URL",
-                    "HARNESS_LEDGER, or PostgreSQL's password file (PGPASSFILE)",
-                );
-            }
-            t.to_string()
-        }
-        None => match std::env::var(LEDGER_ENV) {
-            Ok(t) if !t.trim().is_empty() => t,
-            _ => return Ok(None),
-        },
+    let text = match (flag, std::env::var(LEDGER_ENV)) {
+        (Some(t), _) => t.to_string(),
+        (None, Ok(t)) if !t.trim().is_empty() => t,
+        (None, _) => return Ok(None),
     };
-    LedgerUrl::parse(&text)
-        .map(Some)
-        .map_err(|e| anyhow::anyhow!("--ledger: {e}"))
+    let url = LedgerUrl::parse(&text).map_err(|e| anyhow::anyhow!("--ledger: {e}"))?;
+    if flag.is_some() && url.has_password() {
+        super::secrets::warn_of_a_secret_on_the_command_line(
+            "--ledger",
+            "a password in a URL",
+            "HARNESS_LEDGER, or PostgreSQL's password file (PGPASSFILE)",
+        );
+    }
+    Ok(Some(url))
 }
 
 /// The ledger at `url`, opened to record runs in it (made when missing).

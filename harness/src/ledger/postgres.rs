@@ -16,7 +16,7 @@ use super::store::{
     conditions_json, forfeited, options_json, outcome, refuse_conflicts, EngineRow, LedgerStore,
     RunRow, StoredGame, KIND,
 };
-use super::url::redacted;
+use super::url::PostgresUrl;
 use super::Access;
 use crate::plan::config::Build;
 use crate::record::GameRecord;
@@ -56,8 +56,8 @@ impl PostgresLedger {
     /// Connect to the database `url` names and make sure it holds a ledger this harness can
     /// read, or (`Access::Write`) write: made in a database with no table, migrated in an
     /// older one, and its tables' privileges checked.
-    pub fn open(url: &str, access: Access) -> anyhow::Result<PostgresLedger> {
-        let shown = redacted(url);
+    pub fn open(url: &PostgresUrl, access: Access) -> anyhow::Result<PostgresLedger> {
+        let shown = url.to_string();
         let config = connection_config(url).with_context(|| format!("{shown}: a bad URL"))?;
         let client = config
             .connect(NoTls)
@@ -180,8 +180,8 @@ fn schema_version(tx: &mut Transaction) -> anyhow::Result<i64> {
 /// The connection settings of `url`, with what libpq would default: a Unix socket of
 /// Debian's server (else localhost) without a host, the login name without a user, a
 /// connection timeout, and a password from PostgreSQL's password file without one.
-fn connection_config(url: &str) -> anyhow::Result<Config> {
-    let mut config: Config = url.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+fn connection_config(url: &PostgresUrl) -> anyhow::Result<Config> {
+    let mut config = url.settings().clone();
     if config.get_hosts().is_empty() && config.get_hostaddrs().is_empty() {
         let socket = std::path::Path::new("/var/run/postgresql");
         if socket.is_dir() {
