@@ -13,7 +13,8 @@ use harness::ledger::sqlite::SqliteLedger;
 use harness::ledger::LedgerStore;
 use harness::ledger::RunEntry;
 use harness::plan::config;
-use harness::record::journal::{FINGERPRINT_FILE, JSONL_FILE};
+use harness::record::journal::JSONL_FILE;
+use harness::record::tournament_record::TOURNAMENT_FILE;
 use othello_board::playout::SplitMix64;
 use std::io::Write;
 use std::path::Path;
@@ -40,8 +41,8 @@ fn main() {
     .expect("a valid tournament");
     t.out = folder.clone();
     let openings = t.openings.load().expect("built-in openings");
-    let pinned = harness::play::resume::fingerprint(&t, &openings, &root);
-    std::fs::write(folder.join(FINGERPRINT_FILE), pinned).unwrap();
+    let tournament_json = harness::play::resume::tournament_text(&t, &openings, &root);
+    std::fs::write(folder.join(TOURNAMENT_FILE), tournament_json).unwrap();
     let mut journal =
         std::io::BufWriter::new(std::fs::File::create(folder.join(JSONL_FILE)).unwrap());
     let mut rng = SplitMix64(7);

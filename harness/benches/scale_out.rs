@@ -13,8 +13,9 @@
 
 use harness::plan::config;
 use harness::plan::schedule::Shard;
-use harness::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
+use harness::record::journal::{read_journal, JSONL_FILE};
 use harness::record::merge::JournalFollower;
+use harness::record::tournament_record::TOURNAMENT_FILE;
 use harness::stats::running::RunningTotals;
 use othello_board::playout::SplitMix64;
 use std::io::Write;
@@ -47,8 +48,8 @@ fn generate(root: &Path, games: usize) -> Vec<PathBuf> {
             index: i,
             count: SHARDS,
         });
-        let fingerprint = harness::play::resume::fingerprint(&sharded, &openings, root);
-        std::fs::write(folder.join(FINGERPRINT_FILE), fingerprint).unwrap();
+        let tournament_json = harness::play::resume::tournament_text(&sharded, &openings, root);
+        std::fs::write(folder.join(TOURNAMENT_FILE), tournament_json).unwrap();
         writers.push(std::io::BufWriter::new(
             std::fs::File::create(folder.join(JSONL_FILE)).unwrap(),
         ));

@@ -28,6 +28,7 @@ mod misleading;
 mod output;
 mod plugin_errors;
 mod resume;
+mod run_files;
 mod sandbox;
 mod sandbox_contained;
 mod scale_out;

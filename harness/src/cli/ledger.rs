@@ -5,7 +5,7 @@ use super::ledger_location::{located, open, open_to_read};
 use super::output::{say, say_raw};
 use crate::ledger::history::HistoryRow;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
-use crate::record::journal::FINGERPRINT_FILE;
+use crate::record::tournament_record::TOURNAMENT_FILE;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -172,14 +172,15 @@ fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
             }
         }
     };
-    let (pinned, records) = found;
+    let (tournament_json, records) = found;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
-    let t = crate::play::resume::tournament_of(&pinned)
+    let t = crate::record::tournament_record::TournamentRecord::parse(&tournament_json)
+        .and_then(|record| crate::play::resume::tournament_of(&record))
         .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
     let (results, _) =
         crate::show::table::results_tables_within(&records, crate::show::table::terminal_width());
     say_raw!("{results}");
-    if let Some(status) = super::merge::test_decided(&t, &records, None) {
+    if let Some(status) = t.test_status(&records, None) {
         say_raw!(
             "{}",
             crate::show::table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
@@ -193,7 +194,7 @@ fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {
     for dir in dirs {
         // A folder of shard folders adds each shard, and its merge when it has one.
         let mut folders = super::merge::shard_folders(std::slice::from_ref(dir), false)?;
-        if !folders.contains(dir) && dir.join(FINGERPRINT_FILE).exists() {
+        if !folders.contains(dir) && dir.join(TOURNAMENT_FILE).exists() {
             folders.push(dir.clone());
         }
         for folder in folders {
@@ -217,8 +218,8 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
     let mut rows = ledger.runs()?;
     // A run without a verdict may be a sharded one whose merge is not recorded yet.
     for r in rows.iter_mut().filter(|r| r.verdict.is_none()) {
-        if let Some((pinned, records)) = ledger.run(&r.id)? {
-            r.shards = crate::ledger::store::shard_progress(&pinned, &records);
+        if let Some((tournament_json, records)) = ledger.run(&r.id)? {
+            r.shards = crate::ledger::store::shard_progress(&tournament_json, &records);
         }
     }
     if json {

@@ -5,9 +5,9 @@
 
 use crate::host::sandbox::Enforced;
 use crate::plan::config::Tournament;
-use crate::play::resume::ENFORCED_KEY;
 use crate::record::analysis::read_analysis;
 use crate::record::journal;
+use crate::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
 use crate::record::GameRecord;
 use crate::show::report;
 use std::path::Path;
@@ -31,6 +31,7 @@ pub fn write_reports(
         }
     };
     let enforced = sandbox_enforced(&t.out);
+    let test = run_test(t, &t.out, records);
     let input = report::ReportInput {
         tournament: t,
         records,
@@ -39,6 +40,7 @@ pub fn write_reports(
         analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
         verdict,
         sandbox_enforced: &enforced,
+        test: test.as_ref(),
     };
     if let Err(e) = report::write_reports(&t.out, &input) {
         eprintln!(
@@ -48,14 +50,35 @@ pub fn write_reports(
     }
 }
 
+/// The sequential test of the run in `folder` as decided (`stats::test_decision`): on the
+/// folder's journal in its own order, with the watcher's `decision.json` when there is one;
+/// on `records` where the folder has no journal (yet).
+pub fn run_test(
+    t: &Tournament,
+    folder: &Path,
+    records: &[GameRecord],
+) -> Option<crate::stats::sprt::SprtStatus> {
+    t.sprt.as_ref()?;
+    let path = folder.join(journal::JSONL_FILE);
+    let journal_order = path
+        .exists()
+        .then(|| journal::read_journal(&path).ok())
+        .flatten()
+        .filter(|read| read.len() == records.len());
+    let recorded = crate::record::decision_record::DecisionRecord::read(folder)
+        .ok()
+        .flatten()
+        .map(|r| r.decision);
+    t.test_status(journal_order.as_deref().unwrap_or(records), recorded)
+}
+
 /// What the kernel enforced of each engine's sandbox, in words, as the folder's
 /// `tournament.json` records it (empty for a folder without one, or of an earlier version).
 fn sandbox_enforced(folder: &Path) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)).unwrap_or_default();
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+    let Ok(record) = TournamentRecord::read(folder) else {
         return Vec::new();
     };
-    let Some(by_engine) = value[ENFORCED_KEY].as_object() else {
+    let Some(by_engine) = record.sandbox_enforced.as_ref().and_then(|v| v.as_object()) else {
         return Vec::new();
     };
     let words =
@@ -75,10 +98,10 @@ fn sandbox_enforced(folder: &Path) -> Vec<(String, String)> {
 /// `tournament.json` (a journal copied on its own) has no tournament to report on: nothing is
 /// written.
 pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
-    let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) else {
+    if !folder.join(TOURNAMENT_FILE).exists() {
         return Ok(());
-    };
-    let mut t = crate::play::resume::tournament_of(&pinned)?;
+    }
+    let mut t = crate::play::resume::tournament_of(&TournamentRecord::read(folder)?)?;
     t.out = folder.to_path_buf();
     let path = folder.join(journal::JSONL_FILE);
     let records = if path.exists() {
@@ -89,17 +112,22 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     let analysis = read_analysis(folder)?;
     // The run's own word on its end stands: a rewrite neither ends a live run nor revives a
     // finished one.
-    let (finished, verdict) =
-        report::read_conclusion(folder).unwrap_or_else(|| (records.len() >= t.game_count(), None));
+    let conclusion = report::read_conclusion(folder).unwrap_or(report::Conclusion {
+        finished: records.len() >= t.game_count(),
+        verdict: None,
+        elapsed: None,
+    });
     let enforced = sandbox_enforced(folder);
+    let test = run_test(&t, folder, &records);
     let input = report::ReportInput {
         tournament: &t,
         records: &records,
-        elapsed: None,
-        finished,
+        elapsed: conclusion.elapsed,
+        finished: conclusion.finished,
         analysis: Some(&analysis[..]).filter(|a| !a.is_empty()),
-        verdict: verdict.as_ref(),
+        verdict: conclusion.verdict.as_ref(),
         sandbox_enforced: &enforced,
+        test: test.as_ref(),
     };
     report::write_reports(folder, &input)
 }

@@ -710,11 +710,13 @@ pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyho
     let held = t.out.join(journal::JSONL_FILE).exists();
     if !restart {
         let openings = t.openings.load()?;
-        let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
-        let pinned = t.out.join(journal::FINGERPRINT_FILE);
-        if let Ok(existing) = std::fs::read_to_string(&pinned) {
+        let tournament_json = resume::tournament_text(t, &openings, plugin_dir);
+        let path = t
+            .out
+            .join(crate::record::tournament_record::TOURNAMENT_FILE);
+        if let Ok(existing) = std::fs::read_to_string(&path) {
             anyhow::ensure!(
-                resume::same_tournament(&existing, &fingerprint, false),
+                resume::same_tournament(&existing, &tournament_json, false),
                 "{}: the output folder holds games of a different tournament; a run would be refused (give another `out`, or --restart to set them aside)",
                 t.out.display()
             );

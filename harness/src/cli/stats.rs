@@ -42,11 +42,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             say_raw!("{note}\n");
         }
     }
-    if let Ok(pinned) = std::fs::read_to_string(folder.join(journal::FINGERPRINT_FILE)) {
-        if let Ok(t) = crate::play::resume::tournament_of(&pinned) {
-            let mut in_order = records.clone();
-            in_order.sort_by_key(|r| r.game);
-            if let Some(status) = super::merge::test_of(&t, &in_order, folder)? {
+    if let Ok(record) = crate::record::tournament_record::TournamentRecord::read(folder) {
+        if let Ok(t) = crate::play::resume::tournament_of(&record) {
+            if let Some(status) = super::reports::run_test(&t, folder, &records) {
                 say_raw!(
                     "{}",
                     table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)

@@ -2,7 +2,8 @@
 //! older run has none), `tournament.json` (engines, digests, options, conditions), the journal
 //! (each game's result, not its moves) and the last report's verdict.
 
-use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::journal::{read_journal, JSONL_FILE};
+use crate::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
 use crate::record::{run_id, GameRecord};
 use anyhow::Context;
 use serde_json::Value;
@@ -91,16 +92,9 @@ impl RunEntry {
     /// The run whose output folder is `dir` (a plain or merged run, or one shard: a shard's
     /// id is its shards' folder's). Its `run-id` is made when it has none.
     pub fn read(dir: &Path) -> anyhow::Result<RunEntry> {
-        let pinned_path = dir.join(FINGERPRINT_FILE);
-        let pinned = std::fs::read_to_string(&pinned_path).with_context(|| {
-            format!(
-                "{}: no {FINGERPRINT_FILE}: not an output folder of `harness run` or `merge`",
-                dir.display()
-            )
-        })?;
-        let v: Value = serde_json::from_str(&pinned)
-            .with_context(|| format!("{}: not JSON", pinned_path.display()))?;
-        let shard = v.get("shard").is_some_and(|s| !s.is_null());
+        let record = TournamentRecord::read(dir)?;
+        let pinned_path = dir.join(TOURNAMENT_FILE);
+        let shard = record.shard.is_some();
         let id_dir = if shard {
             dir.parent().unwrap_or(dir)
         } else {
@@ -113,31 +107,28 @@ impl RunEntry {
         } else {
             Vec::new()
         };
-        let t = crate::play::resume::tournament_of(&pinned)
+        let t = crate::play::resume::tournament_of(&record)
             .with_context(|| format!("{}: cannot rebuild the tournament", pinned_path.display()))?;
-        let engines = v["engines"]
-            .as_array()
-            .map(|list| {
-                list.iter()
-                    .enumerate()
-                    .map(|(index, e)| EngineEntry {
-                        index,
-                        name: e["name"].as_str().unwrap_or_default().to_string(),
-                        digest: e["plugin_fnv1a"].as_str().unwrap_or_default().to_string(),
-                        options: e["options"].to_string(),
-                        bench: e["bench"].as_u64(),
-                        build: serde_json::from_value(e["build"].clone()).unwrap_or_default(),
-                    })
-                    .collect()
+        let engines = record
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(index, e)| EngineEntry {
+                index,
+                name: e.name.clone(),
+                digest: e.plugin_fnv1a.clone(),
+                options: e.options.to_string(),
+                bench: e.bench,
+                build: e.build.clone().unwrap_or_default(),
             })
-            .unwrap_or_default();
+            .collect();
         // A shard holds no verdict of its run (an older harness's shard reported one): the
         // merge records it.
         let verdict = crate::show::report::read_conclusion(dir)
-            .and_then(|(_, verdict)| verdict)
+            .and_then(|c| c.verdict)
             .filter(|_| !shard)
             .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));
-        let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
+        let schedule = t.schedule(record.openings.count as usize);
         Ok(RunEntry {
             id,
             folder: std::path::absolute(dir)
@@ -150,38 +141,43 @@ impl RunEntry {
             harness_version: env!("CARGO_PKG_VERSION").to_string(),
             source: t.source.clone(),
             format: t.format.as_str().to_string(),
-            conditions: conditions(&v),
-            sprt: v.get("sprt").filter(|s| !s.is_null()).map(Value::to_string),
+            conditions: conditions(&record),
+            sprt: record
+                .sprt
+                .as_ref()
+                .map(|s| serde_json::to_value(s).expect("plain values").to_string()),
             verdict,
             // The whole run's games, a shard's too: the ledger counts the run's progress.
             planned_games: schedule.games_of(None).count() as u64,
-            tournament: pinned.clone(),
+            tournament: record.text(),
             engines,
             games: records.iter().map(GameEntry::of).collect(),
         })
     }
 }
 
-/// The conditions of a pinned tournament (see [`RunEntry::conditions`]), as canonical JSON
-/// (serde_json's maps are sorted).
-fn conditions(v: &Value) -> String {
-    let engines: Vec<Value> = v["engines"]
-        .as_array()
-        .map(|list| list.iter().map(|e| e["time"].clone()).collect())
-        .unwrap_or_default();
-    let openings = &v["openings"];
+/// The conditions of a tournament (see [`RunEntry::conditions`]), as canonical JSON
+/// (serde_json's maps are sorted): the ledger's comparability class. Its keys and values are
+/// those every version has stored, so that runs of this version join the series of earlier
+/// ones.
+fn conditions(record: &TournamentRecord) -> String {
+    let engine_time: Vec<Value> = record
+        .engines
+        .iter()
+        .map(|e| serde_json::to_value(&e.time).expect("plain values"))
+        .collect();
     serde_json::json!({
-        "time": v["time"],
-        "engine_time": engines,
-        "margin_ms": v["margin_ms"],
-        "stall_timeout_ms": v["stall_timeout_ms"],
+        "time": record.time,
+        "engine_time": engine_time,
+        "margin_ms": record.margin_ms,
+        "stall_timeout_ms": record.stall_timeout_ms,
         "openings": {
-            "source": openings["source"],
-            "count": openings["count"],
-            "fnv1a": openings["fnv1a"],
+            "source": record.openings.source,
+            "count": record.openings.count,
+            "fnv1a": record.openings.fnv1a,
         },
-        "adjudication": v.get("adjudication").cloned().unwrap_or(Value::Null),
-        "nps_reference": v.get("nps_reference").cloned().unwrap_or(Value::Null),
+        "adjudication": record.adjudication,
+        "nps_reference": record.nps_reference,
     })
     .to_string()
 }

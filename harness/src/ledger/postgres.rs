@@ -382,7 +382,7 @@ impl LedgerStore for PostgresLedger {
     }
 
     fn run(&mut self, id: &str) -> anyhow::Result<Option<(String, Vec<GameRecord>)>> {
-        let Some(pinned) = self
+        let Some(tournament_json) = self
             .client
             .query_opt("SELECT tournament FROM runs WHERE id = $1", &[&id])?
         else {
@@ -392,7 +392,7 @@ impl LedgerStore for PostgresLedger {
             .into_iter()
             .map(StoredGame::into_record)
             .collect::<anyhow::Result<_>>()?;
-        Ok(Some((pinned.get(0), games)))
+        Ok(Some((tournament_json.get(0), games)))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {

@@ -227,7 +227,7 @@ impl LedgerStore for SqliteLedger {
     }
 
     fn run(&mut self, id: &str) -> anyhow::Result<Option<(String, Vec<GameRecord>)>> {
-        let pinned: Option<String> = self
+        let tournament_json: Option<String> = self
             .conn
             .query_row(
                 "SELECT tournament FROM runs WHERE id = ?1",
@@ -235,12 +235,15 @@ impl LedgerStore for SqliteLedger {
                 |r| r.get(0),
             )
             .optional()?;
-        let Some(pinned) = pinned else {
+        let Some(tournament_json) = tournament_json else {
             return Ok(None);
         };
         let games = stored_games(&self.conn, id)?;
         let records = games.into_iter().map(StoredGame::into_record);
-        Ok(Some((pinned, records.collect::<anyhow::Result<_>>()?)))
+        Ok(Some((
+            tournament_json,
+            records.collect::<anyhow::Result<_>>()?,
+        )))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {

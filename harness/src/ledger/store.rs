@@ -113,13 +113,12 @@ pub struct ShardProgress {
     pub planned: u64,
 }
 
-/// The shards of a run whose stored `tournament.json` (`pinned`) is a shard's, with how many
+/// The shards of a run whose stored `tournament.json` (`tournament_json`) is a shard's, with how many
 /// of each shard's games `records` holds; `None` for a run that is not sharded.
-pub fn shard_progress(pinned: &str, records: &[GameRecord]) -> Option<Vec<ShardProgress>> {
-    let v: serde_json::Value = serde_json::from_str(pinned).ok()?;
-    let count = v["shard"]["count"].as_u64()? as usize;
-    let t = crate::play::resume::tournament_of(pinned).ok()?;
-    let schedule = t.schedule(v["openings"]["count"].as_u64().unwrap_or(0) as usize);
+pub fn shard_progress(tournament_json: &str, records: &[GameRecord]) -> Option<Vec<ShardProgress>> {
+    let record = crate::record::tournament_record::TournamentRecord::parse(tournament_json).ok()?;
+    let count = record.shard?.count;
+    let schedule = crate::play::resume::schedule_of(&record).ok()?;
     let held: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
     Some(
         (0..count)

@@ -1,6 +1,6 @@
 //! The output folder of a run, and resuming an interrupted one.
 //!
-//! A folder belongs to one tournament: `tournament.json` (the [`fingerprint`]) pins it to
+//! A folder belongs to one tournament: `tournament.json` ([`tournament_record`]) pins it to
 //! everything that decides which games are played and how. A run into a folder that holds games
 //! of the same tournament keeps them and plays the rest of the schedule; a folder of another
 //! tournament is refused before anything is touched, unless `--restart` discards its games.
@@ -13,7 +13,11 @@ use crate::plan::config::{
 use crate::plan::openings::OpeningSet;
 use crate::plan::schedule::PairedSchedule;
 use crate::record::digest::{file_digest, fnv1a};
-use crate::record::journal::{self, FINGERPRINT_FILE, GGF_FILE, JSONL_FILE};
+use crate::record::journal::{self, GGF_FILE, JSONL_FILE};
+use crate::record::tournament_record::{
+    EngineRecord, EngineTime, NpsReference, OpeningsRecord, ShardRecord, SprtRecord,
+    TournamentRecord, TOURNAMENT_FILE,
+};
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
 use std::collections::HashSet;
@@ -80,11 +84,11 @@ pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// The files of an earlier run that `--restart` sets aside: the journal, its GGF copy, the
-/// fingerprint, and whatever later stages wrote from them (`also`: the reports).
+/// `tournament.json`, and whatever later stages wrote from them (`also`: the reports).
 const RUN_FILES: [&str; 4] = [
     JSONL_FILE,
     GGF_FILE,
-    FINGERPRINT_FILE,
+    TOURNAMENT_FILE,
     crate::record::run_id::RUN_ID_FILE,
 ];
 
@@ -149,7 +153,7 @@ fn utc_stamp(secs: u64) -> String {
 /// holding games of another tournament is an error that names it and leaves it as it was.
 pub fn earlier_games(
     t: &Tournament,
-    fingerprint: &str,
+    tournament_json: &str,
     schedule: &PairedSchedule,
     openings: &OpeningSet,
 ) -> anyhow::Result<Vec<GameRecord>> {
@@ -158,18 +162,18 @@ pub fn earlier_games(
         return Ok(Vec::new());
     }
     // Check before touching anything: a refused run leaves the folder as it was.
-    let written = std::fs::read_to_string(t.out.join(FINGERPRINT_FILE)).unwrap_or_default();
+    let written = std::fs::read_to_string(t.out.join(TOURNAMENT_FILE)).unwrap_or_default();
     let held = journal::read_journal(&journal_path)?.len();
-    let extended = extension(&written, fingerprint, false).is_some();
-    if held > 0 && !same_tournament(&written, fingerprint, false) && !extended {
-        let changed = fingerprint_changes(&written, fingerprint);
+    let extended = extension(&written, tournament_json, false).is_some();
+    if held > 0 && !same_tournament(&written, tournament_json, false) && !extended {
+        let changed = tournament_changes(&written, tournament_json);
         bail!(
             "{}: the output folder holds {} games of a different tournament (its {} does not match {}{}); \
              give another `out`, or pass --restart to move them into a discarded-<time> folder inside it and start over \
              (of all the values only `pairs` may change, and only upward: that extends the run)",
             t.out.display(),
             held,
-            FINGERPRINT_FILE,
+            TOURNAMENT_FILE,
             t.source,
             if changed.is_empty() {
                 String::new()
@@ -197,7 +201,7 @@ pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
 
 /// What of a `tournament.json` decides the games (see [`same_tournament`]).
 fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
-    let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut v = TournamentRecord::parse(text).ok()?.value();
     let object = v.as_object_mut()?;
     object.remove("definition");
     object.remove("clock_scale");
@@ -231,15 +235,10 @@ fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
 
 /// Whether `current` claims other builds for its engines (`build`) than `written` does.
 pub fn claims_changed(written: &str, current: &str) -> bool {
-    let claims = |text: &str| -> Option<Vec<serde_json::Value>> {
-        let v: serde_json::Value = serde_json::from_str(text).ok()?;
-        Some(
-            v["engines"]
-                .as_array()?
-                .iter()
-                .map(|e| e["build"].clone())
-                .collect(),
-        )
+    let claims = |text: &str| {
+        TournamentRecord::parse(text)
+            .ok()
+            .map(|r| r.engines.into_iter().map(|e| e.build).collect::<Vec<_>>())
     };
     claims(written) != claims(current)
 }
@@ -258,7 +257,7 @@ pub fn extension(written: &str, current: &str, any_shard: bool) -> Option<(u64, 
 /// What differs between the `tournament.json` of a folder and a run's, as the reader of a
 /// refusal needs it: `pairs 4 → 6`, `engines[1].options: [["Depth","2"]] → [["Depth","3"]]`,
 /// `engines[0].plugin_fnv1a … (the plugin file was rebuilt)`. Empty when either is not JSON.
-pub fn fingerprint_changes(written: &str, current: &str) -> Vec<String> {
+pub fn tournament_changes(written: &str, current: &str) -> Vec<String> {
     fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
         use serde_json::Value;
         match (a, b) {
@@ -302,34 +301,26 @@ pub fn fingerprint_changes(written: &str, current: &str) -> Vec<String> {
     out
 }
 
-/// The shard a `tournament.json` names, if any.
-pub fn shard_of(text: &str) -> Option<crate::plan::schedule::Shard> {
-    let v: serde_json::Value = serde_json::from_str(text).ok()?;
-    serde_json::from_value(v.get("shard")?.clone()).ok()
-}
-
 /// The tournament a `tournament.json` was written for, rebuilt from its definition.
-pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
-    let v: serde_json::Value = serde_json::from_str(text).context("not JSON")?;
+pub fn tournament_of(record: &TournamentRecord) -> anyhow::Result<Tournament> {
     let definition: crate::plan::config::Definition = serde_json::from_value(
-        v.get("definition")
-            .cloned()
+        record
+            .definition
+            .clone()
             .context("no `definition` (written by an older harness)")?,
     )?;
     let mut t = definition.parse()?;
     // The clock scale the run measured (or a merge's, over its shards) is the run's own.
-    t.clock_scale = v
-        .get("clock_scale")
+    t.clock_scale = record
+        .clock_scale
+        .as_ref()
         .and_then(|c| serde_json::from_value(c.clone()).ok());
     // A tune's folders hold its tune match (θ+ against θ−), not the file's tournament: the
     // engines pinned say which.
-    let pinned: Vec<&str> = v["engines"]
-        .as_array()
-        .map(|a| a.iter().filter_map(|e| e["name"].as_str()).collect())
-        .unwrap_or_default();
+    let tournament_json = record.engine_names();
     if let Some(mut m) = t.tune_match() {
         let names: Vec<&str> = m.engines.iter().map(|e| e.name.as_str()).collect();
-        if names == pinned {
+        if names == tournament_json {
             m.out = t.out.clone();
             m.clock_scale = t.clock_scale.clone();
             return Ok(m);
@@ -338,76 +329,46 @@ pub fn tournament_of(text: &str) -> anyhow::Result<Tournament> {
     Ok(t)
 }
 
-/// What pins an output folder to a tournament (`tournament.json`, plain JSON of the resolved
-/// tournament): everything that decides which games are played
-/// and how (not `concurrency` or `out`, which may change between a run and its resumption),
-/// and the shard; plus the tournament file's text, which `merge` rebuilds the tournament from
-/// (not compared, see [`same_tournament`]).
-pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> String {
-    let engines: Vec<serde_json::Value> = t
+/// The schedule of the run `record` pins (the whole run's, also for a shard).
+pub fn schedule_of(record: &TournamentRecord) -> anyhow::Result<PairedSchedule> {
+    Ok(tournament_of(record)?.schedule(record.openings.count as usize))
+}
+
+/// What pins an output folder to a tournament (`tournament.json`, see
+/// [`TournamentRecord`]): everything that decides which games are played and how (not
+/// `concurrency` or `out`, which may change between a run and its resumption), and the shard;
+/// plus the tournament file's text, which `merge` rebuilds the tournament from (not compared,
+/// see [`same_tournament`]).
+pub fn tournament_record(
+    t: &Tournament,
+    openings: &OpeningSet,
+    plugin_dir: &Path,
+) -> TournamentRecord {
+    let engines = t
         .engines
         .iter()
-        .map(|e| {
+        .map(|e| EngineRecord {
+            name: e.name.clone(),
+            plugin: plugin_json(&e.plugin),
             // The plugin file's contents count: a rebuilt engine is a different engine.
-            let digest = file_digest(&e.plugin.resolve(plugin_dir));
-            let mut engine = serde_json::json!({
-                "name": e.name,
-                "plugin": plugin_json(&e.plugin),
-                "plugin_fnv1a": digest,
-                "options": e.options,
-                "sandbox": e.sandbox.pin(),
-            });
-            // Only when set, so that the runs of earlier versions still resume.
-            if let Some(bytes) = e.memory_limit {
-                engine["memory_limit"] = bytes.into();
-            }
-            if let Some(n) = e.bench {
-                engine["bench"] = n.into();
-            }
-            if let Some(build) = &e.build {
-                engine["build"] = serde_json::to_value(build).expect("plain strings");
-            }
-            if let Some(rules) = e.time {
-                engine["time"] = serde_json::json!({
-                    "control": rules.control.to_string(),
-                    "margin_ms": rules.margin.as_millis() as u64,
-                    "stall_timeout_ms": rules.stall_timeout.as_millis() as u64,
-                });
-            }
-            engine
+            plugin_fnv1a: file_digest(&e.plugin.resolve(plugin_dir)),
+            options: serde_json::to_value(&e.options).expect("plain strings"),
+            sandbox: Some(e.sandbox.pin()),
+            // The optional keys only when set, so that the runs of earlier versions resume.
+            memory_limit: e.memory_limit,
+            bench: e.bench,
+            build: e.build.clone(),
+            time: e.time.map(|rules| EngineTime {
+                control: rules.control.to_string(),
+                margin_ms: rules.margin.as_millis() as u64,
+                stall_timeout_ms: rules.stall_timeout.as_millis() as u64,
+            }),
+            other: serde_json::Map::new(),
         })
         .collect();
     let opening_texts: Vec<&str> = openings.openings.iter().map(|o| o.text.as_str()).collect();
-    let value = serde_json::json!({
-        "format": t.format.as_str(),
-        "pairs": t.pairs,
-        "time": t.time.control.to_string(),
-        "margin_ms": t.time.margin.as_millis() as u64,
-        "stall_timeout_ms": t.time.stall_timeout.as_millis() as u64,
-        "openings": {
-            "source": match &t.openings.source {
-                OpeningSource::Builtin(name) => serde_json::json!({ "builtin": name }),
-                OpeningSource::File(path) => serde_json::json!({ "file": path }),
-            },
-            "order": match t.openings.order {
-                OpeningOrder::Sequential => serde_json::json!("sequential"),
-                OpeningOrder::Shuffled { seed } => serde_json::json!({ "shuffled": { "seed": seed } }),
-            },
-            "start": t.openings.start,
-            "count": openings.openings.len(),
-            "fnv1a": format!("{:016x}", fnv1a(opening_texts.join("\n").as_bytes())),
-        },
-        "sprt": t.sprt.map(|s| serde_json::json!({
-            "params": s.params,
-            "fail_on_crash": s.fail_on_crash,
-            "fail_on_forfeit": s.fail_on_forfeit,
-        })),
-        "engines": engines,
-    });
-    let mut value = value;
-    // Only when set, so that the runs of earlier versions still resume.
-    if let Some(a) = &t.adjudication {
-        value["adjudication"] = serde_json::json!({
+    let adjudication = t.adjudication.as_ref().map(|a| {
+        let mut tournament_json = serde_json::json!({
             "exact_at_empties": a.exact_at_empties,
             "solver": plugin_json(&a.solver),
             "solver_fnv1a": file_digest(&a.solver.resolve(plugin_dir)),
@@ -415,27 +376,61 @@ pub fn fingerprint(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> 
             "solve_timeout_ms": a.solve_timeout.as_millis() as u64,
         });
         if t.sandbox != SandboxMode::default() {
-            value["adjudication"]["sandbox"] = t.sandbox.as_str().into();
+            tournament_json["sandbox"] = t.sandbox.as_str().into();
         }
+        tournament_json
+    });
+    TournamentRecord {
+        format: t.format.as_str().to_string(),
+        pairs: t.pairs as u64,
+        time: t.time.control.to_string(),
+        margin_ms: t.time.margin.as_millis() as u64,
+        stall_timeout_ms: t.time.stall_timeout.as_millis() as u64,
+        openings: OpeningsRecord {
+            source: match &t.openings.source {
+                OpeningSource::Builtin(name) => serde_json::json!({ "builtin": name }),
+                OpeningSource::File(path) => serde_json::json!({ "file": path }),
+            },
+            order: match t.openings.order {
+                OpeningOrder::Sequential => serde_json::json!("sequential"),
+                OpeningOrder::Shuffled { seed } => {
+                    serde_json::json!({ "shuffled": { "seed": seed } })
+                }
+            },
+            start: t.openings.start as u64,
+            count: openings.openings.len() as u64,
+            fnv1a: format!("{:016x}", fnv1a(opening_texts.join("\n").as_bytes())),
+        },
+        sprt: t.sprt.map(|s| SprtRecord {
+            params: serde_json::to_value(s.params).expect("plain values"),
+            fail_on_crash: s.fail_on_crash,
+            fail_on_forfeit: s.fail_on_forfeit,
+        }),
+        engines,
+        adjudication,
+        nps_reference: t.nps.map(|nps| NpsReference {
+            nodes_per_second: nps.nodes_per_second,
+            engine: t.engines[nps.engine].name.clone(),
+        }),
+        shard: t.shard.map(|shard| ShardRecord {
+            index: shard.index,
+            count: shard.count,
+        }),
+        tune: t.tune.as_ref().map(|tune| tune.pin()),
+        // This run's own measure, not the tournament's: not compared (see [`same_tournament`]).
+        clock_scale: t
+            .clock_scale
+            .as_ref()
+            .map(|scale| serde_json::to_value(scale).expect("plain values")),
+        sandbox_enforced: None,
+        definition: Some(serde_json::to_value(&t.definition).expect("plain strings")),
+        other: serde_json::Map::new(),
     }
-    if let Some(nps) = t.nps {
-        value["nps_reference"] = serde_json::json!({
-            "nodes_per_second": nps.nodes_per_second,
-            "engine": t.engines[nps.engine].name,
-        });
-    }
-    if let Some(shard) = t.shard {
-        value["shard"] = serde_json::json!({ "index": shard.index, "count": shard.count });
-    }
-    if let Some(tune) = &t.tune {
-        value["tune"] = tune.pin();
-    }
-    // This run's own measure, not the tournament's: not compared (see [`same_tournament`]).
-    if let Some(scale) = &t.clock_scale {
-        value["clock_scale"] = serde_json::to_value(scale).expect("plain values");
-    }
-    value["definition"] = serde_json::to_value(&t.definition).expect("plain strings");
-    serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+}
+
+/// [`tournament_record`]'s text, as `tournament.json` holds it.
+pub fn tournament_text(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path) -> String {
+    tournament_record(t, openings, plugin_dir).text()
 }
 
 /// The key of `tournament.json` that records what the kernel enforced of each engine's
@@ -444,9 +439,9 @@ pub const ENFORCED_KEY: &str = "sandbox_enforced";
 
 /// `tournament.json`'s text with what the kernel enforced of each engine's sandbox, by name
 /// (`"off"` for an engine without one).
-pub fn with_enforced(fingerprint: &str, enforced: &[(String, Option<Enforced>)]) -> String {
-    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(fingerprint) else {
-        return fingerprint.to_string();
+pub fn with_enforced(tournament_json: &str, enforced: &[(String, Option<Enforced>)]) -> String {
+    let Ok(mut record) = TournamentRecord::parse(tournament_json) else {
+        return tournament_json.to_string();
     };
     let by_engine: serde_json::Map<String, serde_json::Value> = enforced
         .iter()
@@ -458,11 +453,11 @@ pub fn with_enforced(fingerprint: &str, enforced: &[(String, Option<Enforced>)])
             (name.clone(), record)
         })
         .collect();
-    value[ENFORCED_KEY] = by_engine.into();
-    serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
+    record.sandbox_enforced = Some(by_engine.into());
+    record.text()
 }
 
-/// How a plugin was named, in the fingerprint.
+/// How a plugin was named, in `tournament.json`.
 fn plugin_json(plugin: &PluginRef) -> serde_json::Value {
     match plugin {
         PluginRef::Name(name) => serde_json::json!({ "name": name }),
@@ -563,7 +558,7 @@ plugin = "dir/libb.so"
         let mut t = crate::plan::config::parse(text, "t.toml", Path::new("/x")).unwrap();
         t.shard = Some(crate::plan::schedule::Shard { index: 1, count: 4 });
         let openings = t.openings.load().unwrap();
-        let json = fingerprint(&t, &openings, Path::new("/nowhere"));
+        let json = tournament_text(&t, &openings, Path::new("/nowhere"));
         for debug in [
             "Name(",
             "Path(",
@@ -581,9 +576,15 @@ plugin = "dir/libb.so"
         assert_eq!(v["openings"]["source"]["builtin"], "xot-small");
         assert_eq!(v["sprt"]["params"]["elo1"], 5.0);
         assert_eq!(v["shard"]["index"], 1);
-        assert_eq!(shard_of(&json), t.shard);
+        let record = TournamentRecord::parse(&json).unwrap();
+        assert_eq!(record.text(), json, "read and written back byte for byte");
+        let shard = record.shard.map(|s| crate::plan::schedule::Shard {
+            index: s.index,
+            count: s.count,
+        });
+        assert_eq!(shard, t.shard);
         // The definition rebuilds the tournament; it does not take part in the comparison.
-        assert_eq!(tournament_of(&json).unwrap().engines, t.engines);
+        assert_eq!(tournament_of(&record).unwrap().engines, t.engines);
         let mut other = v.clone();
         other["definition"]["text"] = serde_json::json!("# a comment\n");
         assert!(same_tournament(&json, &other.to_string(), false));
@@ -593,7 +594,7 @@ plugin = "dir/libb.so"
         // Regression: a refusal says what changed.
         other["pairs"] = serde_json::json!(6);
         assert_eq!(
-            fingerprint_changes(&json, &other.to_string()),
+            tournament_changes(&json, &other.to_string()),
             ["pairs 3 → 6", "shard.index 1 → 2"]
         );
     }

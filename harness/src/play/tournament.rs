@@ -36,7 +36,8 @@ use super::resume::{self, OutputFolder};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::plan::config::Tournament;
 use crate::plan::schedule::ScheduledGame;
-use crate::record::journal::{write_durably, Journal, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::journal::{write_durably, Journal, JSONL_FILE};
+use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
 use crate::stats::sprt::SprtStatus;
 use anyhow::Context;
@@ -127,7 +128,7 @@ struct Coordinator<'t> {
 
 impl<'t> Coordinator<'t> {
     /// Everything before the first game: the schedule, the earlier games (checked), the output
-    /// folder, every engine started, the fingerprint and the journal; the caller hears
+    /// folder, every engine started, `tournament.json` and the journal; the caller hears
     /// `Started` (and `Resuming`).
     async fn prepare(
         t: &'t Tournament,
@@ -137,8 +138,8 @@ impl<'t> Coordinator<'t> {
     ) -> anyhow::Result<Coordinator<'t>> {
         let openings = t.openings.load()?;
         let schedule = t.schedule(openings.openings.len());
-        let fingerprint = resume::fingerprint(t, &openings, plugin_dir);
-        let previous = resume::earlier_games(t, &fingerprint, &schedule, &openings)?;
+        let tournament_json = resume::tournament_text(t, &openings, plugin_dir);
+        let previous = resume::earlier_games(t, &tournament_json, &schedule, &openings)?;
         let done: HashSet<usize> = previous.iter().map(|r| r.game).collect();
         let planned = schedule.games_of(t.shard).count();
         let todo: Vec<ScheduledGame> = schedule
@@ -162,19 +163,19 @@ impl<'t> Coordinator<'t> {
             .await
             .inspect_err(|_| folder.abandon())?;
         progress(Progress::Started);
-        let fingerprint_path = t.out.join(FINGERPRINT_FILE);
-        let written = std::fs::read_to_string(&fingerprint_path).unwrap_or_default();
-        let extended = resume::extension(&written, &fingerprint, false);
+        let pinned_path = t.out.join(TOURNAMENT_FILE);
+        let written = std::fs::read_to_string(&pinned_path).unwrap_or_default();
+        let extended = resume::extension(&written, &tournament_json, false);
         // An extended run's folder now pins the tournament with its new pairs, and a run
         // resumed with new build claims for its plugins the new claims.
         if previous.is_empty()
             || written.is_empty()
             || extended.is_some()
-            || resume::claims_changed(&written, &fingerprint)
+            || resume::claims_changed(&written, &tournament_json)
         {
-            let recorded = resume::with_enforced(&fingerprint, pool.enforced());
-            write_durably(&fingerprint_path, recorded.as_bytes())
-                .with_context(|| format!("cannot write {}", fingerprint_path.display()))?;
+            let recorded = resume::with_enforced(&tournament_json, pool.enforced());
+            write_durably(&pinned_path, recorded.as_bytes())
+                .with_context(|| format!("cannot write {}", pinned_path.display()))?;
         }
         let held = previous.len();
         let journal = Journal::open(&t.out)?;

@@ -62,10 +62,6 @@ impl Journal {
     }
 }
 
-/// The file that pins an output folder to one tournament, so a resumed run plays the same
-/// schedule.
-pub const FINGERPRINT_FILE: &str = "tournament.json";
-
 /// Write a small file so that it is either absent or complete ([`replace_durably`]).
 pub fn write_durably(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     replace_durably(path, |w| w.write_all(bytes))

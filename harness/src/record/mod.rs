@@ -9,15 +9,19 @@
 //!   writer and readers;
 //! - [`ggf`]: the same games in GGF for Othello tools;
 //! - [`merge`]: the journals of a tournament's shards merged into one, or followed as they grow;
+//! - [`decision_record`]: `decision.json`, a sharded run's test decided by the watcher;
+//! - [`tournament_record`]: `tournament.json`, what a run folder records of its tournament;
 //! - [`tune`]: what `harness tune` keeps beside the games (`tune.jsonl`, the iterations begun,
 //!   the θ of a sharded tune).
 
 pub mod analysis;
+pub mod decision_record;
 pub mod digest;
 pub mod ggf;
 pub mod journal;
 pub mod merge;
 pub mod run_id;
+pub mod tournament_record;
 pub mod tune;
 
 use othello_board::{Color, Move, Position};

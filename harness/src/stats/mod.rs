@@ -120,6 +120,7 @@ pub mod running;
 pub mod sprt;
 pub mod sprt_sim;
 pub mod spsa;
+pub mod test_decision;
 pub mod usage;
 pub mod verdict;
 

@@ -99,14 +99,7 @@ impl Unit {
     }
 }
 
-/// The outcome of a test so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    AcceptH1,
-    AcceptH0,
-    Continue,
-}
+pub use crate::record::decision_record::Decision;
 
 /// A test's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -19,12 +19,13 @@ use super::output::{say, say_raw};
 use crate::cli::exit;
 use crate::plan::config::{ClockScale, Tournament};
 use crate::plan::schedule::PairedSchedule;
-use crate::play::resume::{extension, same_tournament, shard_of, tournament_of};
-use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
+use crate::play::resume::{extension, same_tournament, tournament_of};
+use crate::record::journal::{write_durably, JSONL_FILE};
 use crate::record::merge::JournalIndex;
+use crate::record::tournament_record::TournamentRecord;
+use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
 use crate::show::{report, table};
-use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, SprtStatus};
 use crate::stats::verdict::{self, Outcome};
 use anyhow::{bail, Context};
@@ -33,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The file the watcher writes when the test decides.
-pub const DECISION_FILE: &str = "decision.json";
+pub use crate::record::decision_record::DECISION_FILE;
 
 /// Merge the output folders of a tournament's shards (or folders holding shard-I-of-N
 /// folders) into one: journal in game order, GGF, reports, tables; exit code as for `run`.
@@ -85,11 +86,11 @@ pub(super) fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Resul
             .with_context(|| format!("cannot read {}", dir.display()))?;
         if !shards.is_empty() {
             out.extend(shards);
-        } else if dir.join(FINGERPRINT_FILE).exists() || dir.join(JSONL_FILE).exists() {
+        } else if dir.join(TOURNAMENT_FILE).exists() || dir.join(JSONL_FILE).exists() {
             out.push(dir.clone());
         } else if !allow_none {
             bail!(
-                "{}: neither an output folder (no {FINGERPRINT_FILE}, no {JSONL_FILE}) nor a folder of shard-I-of-N folders",
+                "{}: neither an output folder (no {TOURNAMENT_FILE}, no {JSONL_FILE}) nor a folder of shard-I-of-N folders",
                 dir.display()
             );
         }
@@ -101,10 +102,10 @@ pub(super) fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Resul
 fn common_tournament(folders: &[PathBuf]) -> anyhow::Result<String> {
     let mut first: Option<(PathBuf, String)> = None;
     for folder in folders {
-        let path = folder.join(FINGERPRINT_FILE);
+        let path = folder.join(TOURNAMENT_FILE);
         let text = std::fs::read_to_string(&path).with_context(|| {
             format!(
-                "{}: no {FINGERPRINT_FILE}: not an output folder of `harness run`",
+                "{}: no {TOURNAMENT_FILE}: not an output folder of `harness run`",
                 folder.display()
             )
         })?;
@@ -113,7 +114,7 @@ fn common_tournament(folders: &[PathBuf]) -> anyhow::Result<String> {
             Some((first_folder, first_text)) => {
                 if !same_tournament(first_text, &text, true) {
                     bail!(
-                        "{} and {} hold games of different tournaments (their {FINGERPRINT_FILE} differ: engines, options, plugin files, openings or time control)",
+                        "{} and {} hold games of different tournaments (their {TOURNAMENT_FILE} differ: engines, options, plugin files, openings or time control)",
                         first_folder.display(),
                         folder.display()
                     );
@@ -148,15 +149,10 @@ fn output_folder(
 /// `tournament.json` without its shard: the merged folder's, with the shards' clock scales
 /// merged (each shard's own measure is not the merged run's).
 fn unsharded(text: &str, scale: Option<&ClockScale>) -> anyhow::Result<String> {
-    let mut v: serde_json::Value = serde_json::from_str(text).context("tournament.json")?;
-    if let Some(o) = v.as_object_mut() {
-        o.remove("shard");
-        o.remove("clock_scale");
-        if let Some(scale) = scale {
-            o.insert("clock_scale".into(), serde_json::to_value(scale)?);
-        }
-    }
-    Ok(serde_json::to_string_pretty(&v)? + "\n")
+    let mut record = TournamentRecord::parse(text)?;
+    record.shard = None;
+    record.clock_scale = scale.map(serde_json::to_value).transpose()?;
+    Ok(record.text())
 }
 
 /// With NPS-scaled clocks, the scales the shards measured (each folder's `tournament.json`
@@ -164,85 +160,36 @@ fn unsharded(text: &str, scale: Option<&ClockScale>) -> anyhow::Result<String> {
 fn clock_scales(folders: &[PathBuf]) -> anyhow::Result<Vec<ClockScale>> {
     let mut scales = Vec::new();
     for folder in folders {
-        let path = folder.join(FINGERPRINT_FILE);
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        let v: serde_json::Value =
-            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
-        if let Ok(scale) = serde_json::from_value::<ClockScale>(v["clock_scale"].clone()) {
-            scales.push(scale);
+        let record = TournamentRecord::read(folder)?;
+        if let Some(scale) = record.clock_scale {
+            if let Ok(scale) = serde_json::from_value::<ClockScale>(scale) {
+                scales.push(scale);
+            }
         }
     }
     Ok(scales)
 }
 
-/// The schedule a `tournament.json` pins.
-fn schedule_of(t: &Tournament, fingerprint: &str) -> anyhow::Result<PairedSchedule> {
-    let v: serde_json::Value = serde_json::from_str(fingerprint)?;
-    let count = v["openings"]["count"]
-        .as_u64()
-        .context("tournament.json: no opening count")? as usize;
-    Ok(t.schedule(count))
+/// The schedule a `tournament.json` pins, of the tournament `t` rebuilt from it.
+fn schedule_of(t: &Tournament, tournament_json: &str) -> anyhow::Result<PairedSchedule> {
+    let record = TournamentRecord::parse(tournament_json)?;
+    Ok(t.schedule(record.openings.count as usize))
 }
 
-/// The decision a sequential test took where it first crossed a bound, walking the games in
-/// game order (complete pairs in pair order); `None` if it never crossed.
-fn first_crossing(t: &Tournament, records: &[GameRecord]) -> Option<SprtStatus> {
-    let sprt = t.sprt?;
-    let mut totals = RunningTotals::new(
-        records.len() / 2,
-        Some((sprt.params, &t.engines[0].name, &t.engines[1].name)),
-    );
-    for r in records {
-        if totals.add(r).is_some() {
-            let status = totals.sprt_status()?;
-            if status.decision != Decision::Continue {
-                return Some(status);
-            }
-        }
-    }
-    None
-}
-
-/// The sequential test of `t` on the records of `folder` (in game order): the LLR of every
-/// game, with the decision taken at the crossing (the watcher's `decision.json` when the folder
-/// has one, else the first crossing in game order). `None` without a test.
+/// The sequential test of `t` on the records of `folder` (in game order), decided as
+/// [`crate::stats::test_decision`] says (the watcher's `decision.json` when the folder has
+/// one). `None` without a test.
 pub(super) fn test_of(
     t: &Tournament,
     records: &[GameRecord],
     folder: &Path,
 ) -> anyhow::Result<Option<SprtStatus>> {
-    Ok(test_decided(t, records, recorded_decision(folder)?))
-}
-
-/// The test's status on `records` (in game order), with the decision the watcher recorded
-/// when there is one, else the one taken where it first crossed a bound.
-pub(super) fn test_decided(
-    t: &Tournament,
-    records: &[GameRecord],
-    recorded: Option<Decision>,
-) -> Option<SprtStatus> {
-    let decided = recorded.or_else(|| first_crossing(t, records).map(|s| s.decision));
-    let mut status = t.sprt_status(records);
-    if let (Some(s), Some(d)) = (status.as_mut(), decided) {
-        s.decision = d;
-    }
-    status
+    Ok(t.test_status(records, recorded_decision(folder)?))
 }
 
 /// The decision the watcher recorded in `folder`, if it did.
 fn recorded_decision(folder: &Path) -> anyhow::Result<Option<Decision>> {
-    let path = folder.join(DECISION_FILE);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let v: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
-    let decision = serde_json::from_value(v["decision"].clone())
-        .with_context(|| format!("{}: no decision", path.display()))?;
-    Ok(Some(decision))
+    Ok(crate::record::decision_record::DecisionRecord::read(folder)?.map(|r| r.decision))
 }
 
 /// `harness merge` (and `--watch`).
@@ -257,12 +204,13 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     )?;
     let started = Instant::now();
     let folders = shard_folders(&args.dirs, false)?;
-    let fingerprint = common_tournament(&folders)?;
+    let tournament_json = common_tournament(&folders)?;
     let out = output_folder(args.out, &args.dirs, &folders)?;
-    check_output_folder(&out, &folders, &fingerprint)?;
-    let mut t = tournament_of(&fingerprint).context("cannot rebuild the tournament")?;
+    check_output_folder(&out, &folders, &tournament_json)?;
+    let mut t = tournament_of(&TournamentRecord::parse(&tournament_json)?)
+        .context("cannot rebuild the tournament")?;
     t.out = out.clone();
-    let schedule = schedule_of(&t, &fingerprint)?;
+    let schedule = schedule_of(&t, &tournament_json)?;
     // The GGF lines are spooled next to the shard folders while the journals are read.
     let spool_dir = folders[0].parent().unwrap_or(Path::new("."));
     let mut index = JournalIndex::build(&folders, spool_dir)?;
@@ -273,10 +221,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     // Each shard measured its own clock scale: the merged folder states their spread.
     t.clock_scale = ClockScale::of_shards(&clock_scales(&folders)?);
     write_durably(
-        &out.join(FINGERPRINT_FILE),
-        unsharded(&fingerprint, t.clock_scale.as_ref())?.as_bytes(),
+        &out.join(TOURNAMENT_FILE),
+        unsharded(&tournament_json, t.clock_scale.as_ref())?.as_bytes(),
     )
-    .with_context(|| format!("cannot write {}", out.join(FINGERPRINT_FILE).display()))?;
+    .with_context(|| format!("cannot write {}", out.join(TOURNAMENT_FILE).display()))?;
     say!(
         "merged {} folders into {}: {} games of {} planned ({} found twice and kept once{})",
         folders.len(),
@@ -363,28 +311,36 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 /// The merged folder may be written: it is not one of the folders merged, not a shard, and
 /// holds nothing of another tournament. Checked before anything is written.
-fn check_output_folder(out: &Path, folders: &[PathBuf], fingerprint: &str) -> anyhow::Result<()> {
+fn check_output_folder(
+    out: &Path,
+    folders: &[PathBuf],
+    tournament_json: &str,
+) -> anyhow::Result<()> {
     if folders.iter().any(|f| f == out) {
         bail!(
             "{}: the output folder is one of the folders to merge; give another --out",
             out.display()
         );
     }
-    let existing = out.join(FINGERPRINT_FILE);
+    let existing = out.join(TOURNAMENT_FILE);
     if existing.exists() {
         let text = std::fs::read_to_string(&existing)?;
-        if let Some(shard) = shard_of(&text) {
+        if let Some(shard) = TournamentRecord::parse(&text).ok().and_then(|r| r.shard) {
+            let shard = crate::plan::schedule::Shard {
+                index: shard.index,
+                count: shard.count,
+            };
             bail!(
                 "{}: the output folder is shard {shard} of a run; give another --out (nothing was written)",
                 out.display()
             );
         }
         // A merge of shards extended to more pairs replaces the merge of fewer.
-        if !same_tournament(&text, fingerprint, true)
-            && extension(&text, fingerprint, true).is_none()
+        if !same_tournament(&text, tournament_json, true)
+            && extension(&text, tournament_json, true).is_none()
         {
             bail!(
-                "{}: the output folder holds another tournament's {FINGERPRINT_FILE}; give another --out (nothing was written)",
+                "{}: the output folder holds another tournament's {TOURNAMENT_FILE}; give another --out (nothing was written)",
                 out.display()
             );
         }

@@ -3,11 +3,13 @@
 //! writes `decision.json` and the stop file and runs `--on-decision`.
 
 use super::super::output::say;
-use super::{recorded_decision, schedule_of, shard_folders, Args, DECISION_FILE};
+use super::{recorded_decision, schedule_of, shard_folders, Args};
 use crate::play::resume::{same_tournament, tournament_of};
 use crate::play::tune::aggregate::WatchPause;
-use crate::record::journal::{write_durably, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::decision_record::{DecisionRecord, DECISION_FILE};
+use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
+use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::show::text;
 use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, MatchTally, SprtStatus};
@@ -24,10 +26,10 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
     let mut pause = WatchPause::new(interval)?;
     // Wait for the first shard to write its tournament.json: a watcher may start first.
     let mut said = false;
-    let fingerprint = loop {
+    let tournament_json = loop {
         let folders = shard_folders(&args.dirs, true)?;
-        if let Some(f) = folders.iter().find(|f| f.join(FINGERPRINT_FILE).exists()) {
-            break std::fs::read_to_string(f.join(FINGERPRINT_FILE))?;
+        if let Some(f) = folders.iter().find(|f| f.join(TOURNAMENT_FILE).exists()) {
+            break std::fs::read_to_string(f.join(TOURNAMENT_FILE))?;
         }
         if !said {
             said = true;
@@ -38,7 +40,10 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
             return Ok(crate::cli::exit::UNDECIDED);
         }
     };
-    let t = tournament_of(&fingerprint).context("cannot rebuild the tournament")?;
+    let t = tournament_of(&crate::record::tournament_record::TournamentRecord::parse(
+        &tournament_json,
+    )?)
+    .context("cannot rebuild the tournament")?;
     let Some(sprt) = t.sprt else {
         bail!(
             "{}: the tournament has no [sprt] table: nothing to decide",
@@ -75,9 +80,9 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
         );
         return Ok(crate::cli::exit::of_decision(decision));
     }
-    let planned = schedule_of(&t, &fingerprint)?.games.len();
+    let planned = schedule_of(&t, &tournament_json)?.games.len();
     let mut shards = Shards {
-        fingerprint,
+        tournament_json,
         followers: BTreeMap::new(),
         seen: HashSet::new(),
         totals: RunningTotals::new(planned / 2, Some((sprt.params, &a, &b))),
@@ -133,7 +138,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
 /// The shards as the watcher follows them: a reader per journal, the games counted so far.
 struct Shards {
     /// The tournament every shard must belong to.
-    fingerprint: String,
+    tournament_json: String,
     followers: BTreeMap<PathBuf, JournalFollower>,
     seen: HashSet<usize>,
     totals: RunningTotals,
@@ -144,8 +149,8 @@ impl Shards {
     fn look(&mut self, dirs: &[PathBuf]) -> anyhow::Result<usize> {
         for folder in shard_folders(dirs, true)? {
             if !self.followers.contains_key(&folder) {
-                if let Ok(text) = std::fs::read_to_string(folder.join(FINGERPRINT_FILE)) {
-                    if !same_tournament(&text, &self.fingerprint, true) {
+                if let Ok(text) = std::fs::read_to_string(folder.join(TOURNAMENT_FILE)) {
+                    if !same_tournament(&text, &self.tournament_json, true) {
                         bail!("{}: a shard of another tournament", folder.display());
                     }
                 }
@@ -200,31 +205,26 @@ impl Decided<'_> {
             stop_file,
             on_decision,
         } = *self;
-        let decision = serde_json::json!({
-            "decision": status.decision,
-            "llr": status.llr,
-            "lower_bound": status.lower,
-            "upper_bound": status.upper,
-            "observations": status.observations,
-            "candidate": tally.a,
-            "baseline": tally.b,
-            "wins": tally.wins,
-            "draws": tally.draws,
-            "losses": tally.losses,
-            "pentanomial": tally.pentanomial,
-            "params": status.params,
-            "decided_at_unix": std::time::SystemTime::now()
+        let decision = DecisionRecord {
+            decision: status.decision,
+            llr: status.llr,
+            lower_bound: status.lower,
+            upper_bound: status.upper,
+            observations: status.observations,
+            candidate: tally.a.clone(),
+            baseline: tally.b.clone(),
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            pentanomial: tally.pentanomial.map(u64::from),
+            params: serde_json::to_value(status.params)?,
+            decided_at_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64()),
-            "watch_seconds": started.elapsed().as_secs_f64(),
-        });
+            watch_seconds: started.elapsed().as_secs_f64(),
+        };
         std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-        let path = out.join(DECISION_FILE);
-        write_durably(
-            &path,
-            (serde_json::to_string_pretty(&decision)? + "\n").as_bytes(),
-        )
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        let path = decision.write(out)?;
         write_stop_file(stop_file, status.decision)?;
         say!(
             "decided: {} ({}; LLR {:+.3}, bounds [{:+.3}, {:+.3}]); wrote {} and the stop file {}",

@@ -308,19 +308,7 @@ pub struct EngineConfig {
     pub sandbox: Sandbox,
 }
 
-/// An engine's `build = { commit, ref, date, label }`: all optional text, as the user's CI
-/// knows it (`git rev-parse HEAD`, the branch, the commit's date, a release name).
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Build {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub commit: Option<String>,
-    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
-    pub git_ref: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub date: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
-}
+pub use crate::record::tournament_record::Build;
 
 impl Tournament {
     /// The time rules of engine number `engine`: its own `time` table, or the `[time]` table.
@@ -379,6 +367,23 @@ impl Tournament {
         let sprt = self.sprt.as_ref()?;
         let (a, b) = (&self.engines[0].name, &self.engines[1].name);
         Some(sprt.params.status_of_records(records, a, b))
+    }
+
+    /// The run's sequential test on `records` (in journal order), decided as
+    /// [`crate::stats::test_decision`] says; `recorded` is the watcher's decision, if any.
+    pub fn test_status(
+        &self,
+        records: &[GameRecord],
+        recorded: Option<crate::stats::sprt::Decision>,
+    ) -> Option<SprtStatus> {
+        let sprt = self.sprt.as_ref()?;
+        let names = (self.engines[0].name.as_str(), self.engines[1].name.as_str());
+        Some(crate::stats::test_decision::decided(
+            sprt.params,
+            names,
+            records,
+            recorded,
+        ))
     }
 
     /// The schedule of this tournament, whose opening set has `openings` openings.

@@ -17,8 +17,9 @@
 use super::Tuner;
 use crate::plan::config::Tournament;
 use crate::plan::schedule::Shard;
-use crate::play::resume::{fingerprint, same_tournament};
-use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
+use crate::play::resume::{same_tournament, tournament_text};
+use crate::record::journal::{read_journal, JSONL_FILE};
+use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::tune::{read_lines, Dispatch, DISPATCH_FILE};
 use crate::record::tune::{rewrite_lines, ThetaFile, TUNE_FILE};
 use crate::record::GameRecord;
@@ -86,23 +87,23 @@ pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Res
     }
     let folders = shard_folders(&m.out)?;
     let openings = m.openings.load()?;
-    let pinned = fingerprint(m, &openings, plugin_dir);
+    let tournament_json = tournament_text(m, &openings, plugin_dir);
     let mut dispatches: BTreeMap<u64, (Dispatch, &Path)> = BTreeMap::new();
     let mut by_iteration: BTreeMap<u64, Vec<GameRecord>> = BTreeMap::new();
     let mut tuner = tuner;
     let (mut shards, mut games) = (0, 0);
     for (_, folder) in &folders {
-        let written = match std::fs::read_to_string(folder.join(FINGERPRINT_FILE)) {
+        let written = match std::fs::read_to_string(folder.join(TOURNAMENT_FILE)) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => bail!(
                 "cannot read {}: {e}",
-                folder.join(FINGERPRINT_FILE).display()
+                folder.join(TOURNAMENT_FILE).display()
             ),
         };
-        if !same_tournament(&written, &pinned, true) {
+        if !same_tournament(&written, &tournament_json, true) {
             bail!(
-                "{}: games of another tournament or tune (its {FINGERPRINT_FILE} differs from {}'s)",
+                "{}: games of another tournament or tune (its {TOURNAMENT_FILE} differs from {}'s)",
                 folder.display(),
                 m.source
             );

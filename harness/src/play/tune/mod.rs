@@ -50,9 +50,10 @@ use crate::host::EngineHost;
 use crate::plan::config::{minus_name, plus_name, Tournament, TuneConfig};
 use crate::plan::schedule::ScheduledGame;
 use crate::play::game::GameOptions;
-use crate::play::resume::{fingerprint, same_tournament};
+use crate::play::resume::{same_tournament, tournament_text};
 use crate::play::tournament::GameHook;
-use crate::record::journal::{read_journal, FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::journal::{read_journal, JSONL_FILE};
+use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::tune::{
     read_lines, rewrite_lines, Dispatch, LineWriter, ThetaFile, TuneLine, Values, DISPATCH_FILE,
     THETA_FILE, TUNE_FILE,
@@ -387,10 +388,10 @@ fn folder_is_ours(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<bool> {
         return Ok(true);
     }
     let openings = t.openings.load()?;
-    let written = std::fs::read_to_string(t.out.join(FINGERPRINT_FILE)).unwrap_or_default();
+    let written = std::fs::read_to_string(t.out.join(TOURNAMENT_FILE)).unwrap_or_default();
     Ok(same_tournament(
         &written,
-        &fingerprint(t, &openings, plugin_dir),
+        &tournament_text(t, &openings, plugin_dir),
         false,
     ))
 }

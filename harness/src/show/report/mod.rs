@@ -76,6 +76,9 @@ pub struct ReportInput<'a> {
     /// What the kernel enforced of each engine's sandbox, by engine name, in words
     /// (`Landlock ABI 7, seccomp, at most 256 tasks`), as `tournament.json` records it.
     pub sandbox_enforced: &'a [(String, String)],
+    /// The run's sequential test as decided (`stats::test_decision`), when it has one: its
+    /// decision stands though the final LLR moved back inside the bounds.
+    pub test: Option<&'a crate::stats::sprt::SprtStatus>,
 }
 
 /// How the run ended (`verdict` of report.json): the outcome, the process's exit code and
@@ -89,17 +92,41 @@ pub struct VerdictReport {
     pub reasons: Vec<String>,
 }
 
-/// What a report in `folder` said of the run's end (`finished` and `verdict`), for a rewrite
-/// that does not end the run itself (`harness analyze`, `harness stats`): it keeps them. `None`
-/// when the folder has no readable report.
-pub fn read_conclusion(folder: &Path) -> Option<(bool, Option<VerdictReport>)> {
+/// What a report in `folder` said of the run's end (`finished`, `verdict`, and the run's
+/// wall time), for a rewrite that does not end the run itself (`harness analyze`, `harness
+/// stats`): it keeps them. `None` when the folder has no readable report.
+pub fn read_conclusion(folder: &Path) -> Option<Conclusion> {
+    /// The keys of report.json a rewrite keeps.
+    #[derive(serde::Deserialize)]
+    struct Kept {
+        finished: bool,
+        verdict: Option<VerdictReport>,
+        totals: Option<KeptTotals>,
+    }
+    #[derive(serde::Deserialize)]
+    struct KeptTotals {
+        elapsed_seconds: Option<f64>,
+    }
     let text = std::fs::read_to_string(folder.join(JSON_FILE)).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let finished = v.get("finished")?.as_bool()?;
-    let verdict = v
-        .get("verdict")
-        .and_then(|v| serde_json::from_value(v.clone()).ok());
-    Some((finished, verdict))
+    let kept: Kept = serde_json::from_str(&text).ok()?;
+    Some(Conclusion {
+        finished: kept.finished,
+        verdict: kept.verdict,
+        elapsed: kept
+            .totals
+            .and_then(|t| t.elapsed_seconds)
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64),
+    })
+}
+
+/// What the run's last report said of its end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conclusion {
+    pub finished: bool,
+    pub verdict: Option<VerdictReport>,
+    /// The run's wall time as the command that played it measured it.
+    pub elapsed: Option<Duration>,
 }
 
 /// The whole report, as written to `report.json`.
@@ -363,7 +390,10 @@ pub fn build(input: &ReportInput) -> Report {
     let sprt = t.sprt.as_ref().and_then(|cfg| {
         let (a, b) = (&t.engines.first()?.name, &t.engines.get(1)?.name);
         let m = stats::match_stats(&outcomes, a, b);
-        let status = cfg.params.status(&m);
+        let mut status = cfg.params.status(&m);
+        if let Some(decided) = input.test {
+            status.decision = decided.decision;
+        }
         Some(SprtReport {
             candidate: a.clone(),
             baseline: b.clone(),

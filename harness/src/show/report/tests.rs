@@ -147,6 +147,7 @@ fn input<'a>(t: &'a Tournament, records: &'a [GameRecord], finished: bool) -> Re
         analysis: None,
         verdict: None,
         sandbox_enforced: &[],
+        test: None,
     }
 }
 
@@ -548,6 +549,7 @@ fn render_real_report() {
             analysis: None,
             verdict: None,
             sandbox_enforced: &[],
+            test: None,
         },
     )
     .unwrap();
