@@ -58,6 +58,13 @@ pub fn read(dir: &Path) -> anyhow::Result<Option<String>> {
     }
 }
 
+/// When the run of `dir` first started, from its `run-id` (whole seconds).
+pub fn started_at(dir: &Path) -> Option<std::time::SystemTime> {
+    let id = read(dir).ok()??;
+    let seconds: u64 = id.split_once('-')?.0.parse().ok()?;
+    Some(std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds))
+}
+
 /// A new id: the time, then a digest of the time, the process, the host and the folder, so
 /// that two runs started at the same second on different machines differ.
 fn new_id(dir: &Path) -> String {

@@ -11,8 +11,9 @@
 
 use super::snapshot;
 use crate::events::Event;
-use crate::record::journal::{FINGERPRINT_FILE, JSONL_FILE};
+use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
+use crate::record::tournament_record::TournamentRecord;
 use crate::show::tui::state::State;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -167,6 +168,34 @@ impl Model {
         }));
     }
 
+    /// What the folder's own files say of the run that the journals do not: the watcher's
+    /// decision, the run's end and its wall time (its report's once it ended, else the time
+    /// since its `run-id` was made).
+    fn hear_the_folder(&mut self, dir: &Path) {
+        let decision = crate::record::decision_record::DecisionRecord::read(dir)
+            .ok()
+            .flatten()
+            .map(|r| r.decision);
+        let conclusion = crate::show::report::read_conclusion(dir);
+        let ended = conclusion
+            .as_ref()
+            .is_some_and(|c| c.finished || c.verdict.is_some());
+        let elapsed = match &conclusion {
+            Some(c) if ended => c.elapsed,
+            _ => crate::record::run_id::started_at(dir)
+                .and_then(|t| std::time::SystemTime::now().duration_since(t).ok()),
+        };
+        if decision != self.state.recorded_decision || elapsed != self.state.recorded_elapsed {
+            self.state.recorded_decision = decision;
+            self.state.recorded_elapsed = elapsed;
+            self.state.mark_stale();
+            self.dirty_run = true;
+        }
+        if ended && !self.state.run_finished {
+            self.hear(Event::RunFinished);
+        }
+    }
+
     fn follow_events(&mut self, events: &Receiver<Event>) {
         loop {
             match events.recv_timeout(GAME_INTERVAL) {
@@ -190,6 +219,7 @@ impl Model {
 
     fn follow_folder(&mut self, dir: &Path) {
         self.games_too = false;
+        self.state.live_known = false;
         let mut folder = FolderFollower::default();
         loop {
             if !folder.started {
@@ -207,6 +237,7 @@ impl Model {
                 if done >= total && total > 0 && !self.state.run_finished {
                     self.hear(Event::RunFinished);
                 }
+                self.hear_the_folder(dir);
             }
             self.run_at = self.run_at.min(Instant::now() - RUN_INTERVAL);
             self.publish();
@@ -230,12 +261,11 @@ impl FolderFollower {
     /// The run's start, from the first `tournament.json` found (the folder's or a shard's):
     /// its engines, its games, its time control and its test.
     fn start(&mut self, dir: &Path) -> Option<Event> {
-        let pinned = run_folders(dir)
+        let record = run_folders(dir)
             .iter()
-            .find_map(|f| std::fs::read_to_string(f.join(FINGERPRINT_FILE)).ok())?;
-        let t = crate::play::resume::tournament_of(&pinned).ok()?;
-        let v: serde_json::Value = serde_json::from_str(&pinned).ok()?;
-        let openings = v["openings"]["count"].as_u64().unwrap_or(0) as usize;
+            .find_map(|f| TournamentRecord::read(f).ok())?;
+        let t = crate::play::resume::tournament_of(&record).ok()?;
+        let openings = record.openings.count as usize;
         self.started = true;
         Some(Event::RunStarted {
             engines: t.engines.iter().map(|e| e.name.clone()).collect(),

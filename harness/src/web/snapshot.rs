@@ -23,7 +23,8 @@ pub fn run(state: &State, now: Instant) -> Value {
     let sprt = state.sprt_status().map(|s| {
         json!({
             "llr": s.llr, "lower": s.lower, "upper": s.upper,
-            "decision": format!("{:?}", s.decision),
+            "decision": crate::show::text::decision_label(s.decision),
+            "decision_key": s.decision,
             "observations": s.observations,
         })
     });
@@ -58,6 +59,7 @@ pub fn run(state: &State, now: Instant) -> Value {
         "ratings": standings.map(|s| &s.ratings),
         "sprt": sprt,
         "live": live,
+        "live_known": state.live_known,
         "playing": state.live.len(),
         "recent": recent,
     })

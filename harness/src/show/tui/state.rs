@@ -275,6 +275,14 @@ pub struct State {
     pub last_line: String,
     /// A tune's parameters and their trajectories (`harness tune`).
     pub tune: Option<super::tune::TuneTrace>,
+    /// The test's decision as the watcher recorded it (`decision.json` of a served folder).
+    pub recorded_decision: Option<crate::stats::sprt::Decision>,
+    /// The run's wall time as its own files say (a served folder: its report's, or the time
+    /// since its `run-id` was made), in place of this viewer's clock.
+    pub recorded_elapsed: Option<Duration>,
+    /// Whether the games in progress are known: from the coordinator's events, not from a
+    /// folder that another process plays (its journals hold finished games only).
+    pub live_known: bool,
     /// The records as the statistics see them (kept alongside `records`).
     outcomes: Vec<crate::record::GameOutcome>,
     standings: Option<Standings>,
@@ -309,6 +317,9 @@ impl State {
             pinned: None,
             last_line: String::new(),
             tune: None,
+            recorded_decision: None,
+            recorded_elapsed: None,
+            live_known: true,
             outcomes: Vec::new(),
             standings: None,
             sprt_status: None,
@@ -438,8 +449,11 @@ impl State {
         self.live.clear();
     }
 
-    /// Time since the run started, up to its end.
+    /// Time since the run started, up to its end (as the run's files say, when they do).
     pub fn elapsed(&self, now: Instant) -> Option<Duration> {
+        if let Some(recorded) = self.recorded_elapsed {
+            return Some(recorded);
+        }
         let start = self.run_started?;
         Some(
             self.run_ended
@@ -524,6 +538,11 @@ impl State {
         self.spectate == Spectate::Follow
     }
 
+    /// Have the statistics recomputed at the next [`State::refresh`].
+    pub fn mark_stale(&mut self) {
+        self.stale = true;
+    }
+
     /// Recompute the statistics if games finished since the last call.
     pub fn refresh(&mut self) {
         if !self.stale {
@@ -547,8 +566,15 @@ impl State {
         } else {
             Vec::new()
         };
+        // The test as every view states it: decided where it first crossed a bound, in the
+        // order the games finished (the journal's), or as the watcher recorded it.
         self.sprt_status = match (&self.sprt, self.engines.get(0..2)) {
-            (Some(p), Some([a, b])) => Some(p.status(&stats::match_stats(outcomes, a, b))),
+            (Some(p), Some([a, b])) => Some(stats::test_decision::decided(
+                *p,
+                (a, b),
+                &self.records,
+                self.recorded_decision,
+            )),
             _ => None,
         };
         self.standings = Some(Standings { matches, ratings });

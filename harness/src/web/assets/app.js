@@ -53,8 +53,9 @@ function runPage(run) {
   function drawRun(s) {
     if (!s.engines) return;
     const left = s.eta_s != null ? ` · about ${hms(s.eta_s)} left` : '';
+    const elapsed = s.elapsed_s != null ? `${hms(s.elapsed_s)} elapsed` : 'elapsed unknown';
     $('progress').textContent =
-      `${s.done} of ${s.total} games · ${s.time_control} · ${hms(s.elapsed_s)} elapsed${left}` +
+      `${s.done} of ${s.total} games · ${s.time_control} · ${elapsed}${left}` +
       (s.finished ? ' · finished' : '');
     drawSprt(s.sprt);
     drawStandings(s.standings || [], s.ratings || []);
@@ -67,7 +68,12 @@ function runPage(run) {
       return a;
     }));
     if (s.playing > s.live.length) live.append(el('p', { class: 'meta' }, `and ${s.playing - s.live.length} more games in progress`));
-    if (!s.live.length) live.replaceChildren(el('p', { class: 'meta' }, s.finished ? 'The run is over.' : 'No game in progress.'));
+    if (!s.live.length) {
+      const none = s.finished ? 'The run is over.'
+        : s.live_known === false ? 'Games in progress are shown by the process that plays them (harness run --serve); this page follows the finished games in the folder.'
+        : 'No game in progress.';
+      live.replaceChildren(el('p', { class: 'meta' }, none));
+    }
     const rows = s.recent.map((r) => el('tr', {},
       el('td', {}, el('a', { href: `/run/${run}/game/${r.game}` }, r.game + 1)),
       el('td', { class: 'l' }, r.black), el('td', { class: 'l' }, r.white),
