@@ -38,4 +38,5 @@ mod tournament;
 mod trust;
 mod tui;
 mod tune;
+mod views_agree;
 mod web;

@@ -45,3 +45,70 @@ pub fn first_crossing(
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::sprt::{Model, Unit};
+
+    /// Game `game` of pair `game / 2` (colours swapped in the second), won by `winner`.
+    fn game(game: usize, winner: &str) -> GameRecord {
+        let (black, white) = if game.is_multiple_of(2) {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        let score = if winner == black { 10 } else { -10 };
+        serde_json::from_value(serde_json::json!({
+            "game": game, "pair": game / 2, "black": black, "white": white,
+            "opening": {"index": 0, "line": 1, "text": ""},
+            "start": othello_board::Position::START.to_string(), "moves": [],
+            "discs": {"black": 32 + score / 2, "white": 32 - score / 2}, "score": score,
+            "result": GameRecord::result_text(score), "termination": "normal",
+            "time_ms": {"black": 0, "white": 0}, "nodes": {"black": 0, "white": 0},
+        }))
+        .expect("a record")
+    }
+
+    /// A test that crossed H1 and then lost pairs until its LLR fell back inside the bounds
+    /// stays decided (as the coordinator decided it); the watcher's decision overrides; a test
+    /// that never crossed has no decision.
+    #[test]
+    fn a_crossing_stands_though_the_llr_moves_back() {
+        let params =
+            SprtParams::new(0.0, 20.0, 0.05, 0.05, Model::Logistic, Unit::Pentanomial).unwrap();
+        // Pairs the candidate wins both games of (`2`), splits (`1`) or loses both (`0`).
+        let pairs = |from: usize, points: &[u8]| -> Vec<GameRecord> {
+            let mut out = Vec::new();
+            for (i, p) in points.iter().enumerate() {
+                let g = 2 * (from + i);
+                out.push(game(g, if *p >= 1 { "a" } else { "b" }));
+                out.push(game(g + 1, if *p == 2 { "a" } else { "b" }));
+            }
+            out
+        };
+        let winning: Vec<u8> = (0..60).map(|i| if i % 4 == 3 { 1 } else { 2 }).collect();
+        let mut records = pairs(0, &winning);
+        let crossed = first_crossing(params, ("a", "b"), &records).expect("it crossed");
+        assert_eq!(crossed.decision, Decision::AcceptH1);
+        let losing: Vec<u8> = (0..60).map(|i| if i % 4 == 3 { 1 } else { 0 }).collect();
+        records.extend(pairs(60, &losing));
+        let now = params.status_of_records(&records, "a", "b");
+        assert_ne!(
+            now.decision,
+            Decision::AcceptH1,
+            "the LLR fell back: {}",
+            now.llr
+        );
+        let status = decided(params, ("a", "b"), &records, None);
+        assert_eq!(status.decision, Decision::AcceptH1);
+        assert_eq!(status.llr, now.llr, "the LLR counts every pair");
+        let watched = decided(params, ("a", "b"), &records, Some(Decision::AcceptH0));
+        assert_eq!(watched.decision, Decision::AcceptH0);
+        let even = pairs(0, &[1; 20]);
+        assert_eq!(
+            decided(params, ("a", "b"), &even, None).decision,
+            Decision::Continue
+        );
+    }
+}

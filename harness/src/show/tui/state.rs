@@ -451,8 +451,9 @@ impl State {
 
     /// Time since the run started, up to its end (as the run's files say, when they do).
     pub fn elapsed(&self, now: Instant) -> Option<Duration> {
-        if let Some(recorded) = self.recorded_elapsed {
-            return Some(recorded);
+        // A folder another process plays: only its files know (this viewer started later).
+        if self.recorded_elapsed.is_some() || !self.live_known {
+            return self.recorded_elapsed;
         }
         let start = self.run_started?;
         Some(
@@ -597,6 +598,9 @@ impl State {
 
     /// Estimated time to the end from the pace of this run's games.
     pub fn eta(&self, now: Instant) -> Option<Duration> {
+        if !self.live_known {
+            return None;
+        }
         let started = self.run_started?;
         let played = self.records.len().saturating_sub(self.already_played);
         if played == 0 || self.run_finished {
