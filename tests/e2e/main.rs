@@ -26,6 +26,7 @@ mod ledger_postgres;
 mod misleading;
 mod output;
 mod plugin_errors;
+mod python_engine;
 mod resume;
 mod sandbox;
 mod sandbox_contained;
