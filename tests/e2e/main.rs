@@ -16,6 +16,7 @@ mod cli;
 mod clock;
 mod config_errors;
 mod devloop;
+mod documented_commands;
 mod extend;
 mod external;
 mod fault_matrix;

@@ -29,7 +29,7 @@
 //! what was enforced ([`Enforced`]) in its first message, the coordinator adds what it knows
 //! itself (the cgroup), and `required` refuses to load the plugin where Landlock, seccomp or
 //! the dropping of capabilities cannot be enforced in full. What the sandbox does not cover is
-//! in the README ("Running engines you do not trust").
+//! in docs/guide/sandbox.md.
 
 mod capabilities;
 pub mod cgroup;
