@@ -6,6 +6,7 @@
 use crate::support::{artifacts, read_games, run_with_timeout, s, Output, TempDir};
 use harness::record::Termination;
 use othello_board::{Move, Position};
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -26,22 +27,27 @@ fn python3() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// A match of the Python engine (as `py`, started by `Command=python3 ENGINE`) against greedy
-/// under the default sandbox, `pairs` pairs at `1+0.05`, in `dir` with `path` as `PATH`.
-fn match_against_greedy(dir: &Path, pairs: usize, path: Option<&std::ffi::OsStr>) -> Output {
-    let a = artifacts();
-    let py = format!(
+/// The `--engine` value of the Python engine, `py`, started by `Command=python3 ENGINE`.
+fn py_engine() -> String {
+    format!(
         "name=py,plugin=external,Command=python3 {},Protocol=gtp",
         s(&engine_py())
-    );
+    )
+}
+
+/// A match of the Python engine given as `py` (an `--engine` value) against greedy, `pairs`
+/// pairs at 1+0.05 on `xot-large`, run in `cwd` into `out`, with `path` as `PATH` if given.
+fn play(py: &str, cwd: &Path, out: &Path, pairs: usize, path: Option<&OsStr>) -> Output {
+    let a = artifacts();
     let pairs = pairs.to_string();
     let mut cmd = Command::new(&a.harness);
-    cmd.args(["run", "--engine", &py, "--engine"])
+    cmd.args(["run", "--engine", py, "--engine"])
         .arg(format!("name=greedy,plugin={}", s(&a.greedy)))
         .args(["--format", "match", "--time", "1+0.05", "--pairs", &pairs])
         .args(["--openings", "xot-large", "--concurrency", "2", "--no-tui"])
-        .args(["--out", "out"])
-        .current_dir(dir);
+        .arg("--out")
+        .arg(out)
+        .current_dir(cwd);
     if let Some(path) = path {
         cmd.env("PATH", path);
     }
@@ -78,7 +84,7 @@ fn the_python_engine_beats_greedy_under_the_default_sandbox() {
         return crate::support::skip("python engine", "no python3 on PATH");
     };
     let dir = TempDir::new("python-vs-greedy");
-    let out = match_against_greedy(dir.path(), 10, None);
+    let out = play(&py_engine(), dir.path(), &dir.join("out"), 10, None);
     assert_eq!(out.status.code(), Some(0), "{out}");
     let games = read_games(&dir.join("out"));
     assert_eq!(games.len(), 20, "{out}");
@@ -111,25 +117,9 @@ fn the_python_engine_plays_from_a_virtual_environment() {
     let mut path = vec![venv.join("bin")];
     path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap()));
     let path = std::env::join_paths(path).unwrap();
-    let out = match_against_greedy(dir.path(), 1, Some(&path));
+    let out = play(&py_engine(), dir.path(), &dir.join("out"), 1, Some(&path));
     assert_eq!(out.status.code(), Some(0), "{out}");
     python_score(&dir.join("out"), &out);
-}
-
-/// A match of the Python engine given as `py` (an `--engine` value) against greedy, one pair
-/// at 1+0.05, run in `cwd` into `out`.
-fn one_pair(py: &str, cwd: &Path, out: &Path) -> Output {
-    let a = artifacts();
-    let mut cmd = Command::new(&a.harness);
-    cmd.args(["run", "--engine", py, "--engine"])
-        .arg(format!("name=greedy,plugin={}", s(&a.greedy)))
-        .args([
-            "--format", "match", "--pairs", "1", "--time", "1+0.05", "--no-tui",
-        ])
-        .arg("--out")
-        .arg(out)
-        .current_dir(cwd);
-    run_with_timeout(cmd, Duration::from_secs(60))
 }
 
 /// A relative script path in `Command` is refused before the first game, with the absolute
@@ -140,7 +130,7 @@ fn a_relative_script_path_is_refused_before_the_first_game_unless_working_dir_ho
     let relative = "name=py,plugin=external,Command=python3 engine.py,Protocol=gtp";
     let dir = TempDir::new("python-relative");
     // Run from the script's folder, where `engine.py` names it.
-    let refused = one_pair(relative, &folder, &dir.join("refused"));
+    let refused = play(relative, &folder, &dir.join("refused"), 1, None);
     refused.assert_error().assert_stderr_has(&[
         "`engine.py` is a path relative to this folder",
         s(&engine_py()),
@@ -149,7 +139,7 @@ fn a_relative_script_path_is_refused_before_the_first_game_unless_working_dir_ho
     assert!(!dir.join("refused/games.jsonl").exists(), "{refused}");
 
     let with_folder = format!("{relative},WorkingDir={}", s(&folder));
-    let played = one_pair(&with_folder, dir.path(), &dir.join("played"));
+    let played = play(&with_folder, dir.path(), &dir.join("played"), 1, None);
     assert_eq!(played.status.code(), Some(0), "{played}");
     python_score(&dir.join("played"), &played);
 }
@@ -227,4 +217,66 @@ fn game_with_a_pass() -> (Vec<Move>, Position) {
         }
     }
     panic!("no playout passed mid-game");
+}
+
+/// The engine with the system's `python3` first on `PATH` plays under the default sandbox.
+#[test]
+fn the_python_engine_plays_with_the_systems_python3() {
+    let system = Path::new("/usr/bin/python3");
+    if !system.is_file() {
+        return crate::support::skip("python engine", "no /usr/bin/python3");
+    }
+    let dir = TempDir::new("python-system");
+    let system_first = OsStr::new("/usr/bin:/bin");
+    let out = play(
+        &py_engine(),
+        dir.path(),
+        &dir.join("out"),
+        1,
+        Some(system_first),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out}");
+    python_score(&dir.join("out"), &out);
+}
+
+/// A conda-style installation (`bin/python3` beside `lib/`, here a script that runs the
+/// system's Python) first on `PATH`: opened to the engine when every user may read all of it,
+/// so the engine plays; with a private file in it, refused before the first game, naming the
+/// installation and the `sandbox-read` that opens it, which then lets it play.
+#[test]
+fn a_conda_style_installation_plays_or_is_refused_naming_its_sandbox_read() {
+    use std::os::unix::fs::PermissionsExt;
+    if !Path::new("/usr/bin/python3").is_file() {
+        return crate::support::skip("python engine", "no /usr/bin/python3");
+    }
+    let dir = TempDir::new("python-conda");
+    let prefix = dir.join("conda");
+    std::fs::create_dir_all(prefix.join("lib")).unwrap();
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    let python = prefix.join("bin/python3");
+    std::fs::write(&python, "#!/bin/sh\nexec /usr/bin/python3 \"$@\"\n").unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = vec![prefix.join("bin")];
+    path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap()));
+    let path = std::env::join_paths(path).unwrap();
+    let py = py_engine();
+    let run = |py: &str, out: &str| play(py, dir.path(), &dir.join(out), 1, Some(&path));
+    let public = run(&py, "public");
+    assert_eq!(public.status.code(), Some(0), "{public}");
+    python_score(&dir.join("public"), &public);
+
+    let key = prefix.join("lib/key");
+    std::fs::write(&key, "secret").unwrap();
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let prefix = prefix.canonicalize().unwrap();
+    let refused = run(&py, "refused");
+    refused.assert_error().assert_stderr_has(&[
+        &format!("runs from {}", s(&prefix)),
+        "is private",
+        &format!("sandbox-read={}", s(&prefix)),
+    ]);
+    assert!(!dir.join("refused/games.jsonl").exists(), "{refused}");
+    let opened = run(&format!("{py},sandbox-read={}", s(&prefix)), "opened");
+    assert_eq!(opened.status.code(), Some(0), "{opened}");
+    python_score(&dir.join("opened"), &opened);
 }

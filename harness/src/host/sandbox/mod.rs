@@ -354,15 +354,15 @@ pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
         if paths.contains(&p) {
             return;
         }
-        let checked = if installation {
-            public_installation(&p)
-        } else {
-            public(&p, PUBLIC_FOLDER_ENTRIES)
-        };
-        match checked {
-            Ok(()) => paths.push(p),
-            Err(Some(why)) => say_once_not_granted(&p, &why),
-            Err(None) => {}
+        match (
+            installation,
+            public_installation_or_folder(&p, installation),
+        ) {
+            (_, Ok(())) => paths.push(p),
+            // An installation left closed stops the worker's start: [`closed_installations`].
+            (true, Err(_)) => {}
+            (false, Err(Some(why))) => say_once_not_granted(&p, &why),
+            (false, Err(None)) => {}
         }
     };
     for (_, value) in options {
@@ -394,6 +394,56 @@ pub const PUBLIC_FOLDER_ENTRIES: usize = 10_000;
 /// The most entries of an interpreter's installation looked at for a private file (a pyenv
 /// root with a few Pythons holds over 100,000).
 pub const INSTALLATION_ENTRIES: usize = 1_000_000;
+
+/// [`public`] for a folder an option names, or for an `installation` ([`public_installation`]).
+fn public_installation_or_folder(path: &Path, installation: bool) -> Result<(), Option<String>> {
+    if installation {
+        public_installation(path)
+    } else {
+        public(path, PUBLIC_FOLDER_ENTRIES)
+    }
+}
+
+/// The installations that the programs of an engine's command lines run from
+/// ([`interpreter`]) which its sandbox would leave closed: not every user may read all that is
+/// in them, and no path of `read` (its `sandbox-read`) holds them. Each with the option whose
+/// command runs from it and why it stays closed. The program could not start: the worker's
+/// start is refused with this ([`describe_closed`]).
+pub fn closed_installations(
+    options: &[(String, String)],
+    read: &[PathBuf],
+) -> Vec<(String, PathBuf, String)> {
+    let mut closed = Vec::new();
+    for (key, value) in options {
+        let words = shlex::split(value).unwrap_or_default();
+        let Some(program) = words.first().and_then(|w| program_path(w)) else {
+            continue;
+        };
+        for installation in interpreter::installations(&program) {
+            if read.iter().any(|r| installation.starts_with(r)) {
+                continue;
+            }
+            if let Err(why) = public_installation(&installation) {
+                let why = why.unwrap_or_else(|| "it is private".to_string());
+                closed.push((key.clone(), installation, why));
+            }
+        }
+    }
+    closed
+}
+
+/// What to say of an installation [`closed_installations`] found: the path, why, and the
+/// `sandbox-read` that opens it.
+pub fn describe_closed((option, path, why): &(String, PathBuf, String)) -> String {
+    format!(
+        "the program of option `{option}` runs from {}, which the sandbox does not open to it \
+         ({why}): name it in sandbox-read (`sandbox-read = [\"{}\"]` in the engine's table, or \
+         `--engine …,sandbox-read={}`) if the engine may read everything in it",
+        path.display(),
+        path.display(),
+        path.display()
+    )
+}
 
 /// [`public`] for an interpreter's installation, walked once per process: every worker of a
 /// run starts the same program, and an installation is large.
