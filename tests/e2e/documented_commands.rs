@@ -315,3 +315,59 @@ fn the_extractor_reads_directives_and_refuses_stray_ones() {
     let reasonless = blocks("p.md", "<!-- not run: -->\n```sh\nx\n```\n").unwrap_err();
     assert!(reasonless.contains("not run"), "{reasonless}");
 }
+
+/// The relative links of `text` (a page at `page`, a path under `root`) that lead to no file,
+/// or to a heading its page does not have (`page.md#anchor`, GitHub's anchors: lower case,
+/// spaces to hyphens, punctuation dropped).
+fn broken_links(root: &Path, page: &Path, text: &str) -> Vec<String> {
+    let anchor = |heading: &str| -> String {
+        heading
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect()
+    };
+    let mut broken = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let Some(end) = rest.find(')') else { break };
+        let link = &rest[..end];
+        if link.contains("://") || link.starts_with("mailto:") {
+            continue;
+        }
+        let (file, fragment) = link.split_once('#').unwrap_or((link, ""));
+        let target = if file.is_empty() {
+            page.to_path_buf()
+        } else {
+            page.parent().unwrap().join(file)
+        };
+        let shown = format!("{}: {link}", page.strip_prefix(root).unwrap().display());
+        if !target.exists() {
+            broken.push(format!("{shown} (no such file)"));
+        } else if !fragment.is_empty() {
+            let headings = std::fs::read_to_string(&target).unwrap_or_default();
+            let found = headings
+                .lines()
+                .filter(|l| l.starts_with('#'))
+                .any(|l| anchor(l.trim_start_matches('#')) == fragment);
+            if !found {
+                broken.push(format!("{shown} (no such heading)"));
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn every_relative_link_of_the_readme_and_the_guide_leads_somewhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut broken = Vec::new();
+    for page in pages(root) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        broken.extend(broken_links(root, &page, &text));
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
