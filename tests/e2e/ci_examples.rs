@@ -146,6 +146,25 @@ fn repository(dir: &Path, date: &str) -> String {
     git(&["rev-parse", "HEAD"])
 }
 
+/// The steps of `docs/examples/FILE` and a new scratch folder in which the arena is checked
+/// out as `arena` (a link to this repository); `None`, the test skipped, unless the tests run
+/// the release build that the workflows' `arena/target/release/harness` names.
+fn workflow(file: &str) -> Option<(Vec<Step>, TempDir)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let release = root.join("target/release/harness");
+    if release.canonicalize().ok() != artifacts().harness.canonicalize().ok() {
+        crate::support::skip(
+            file,
+            "the workflow runs arena/target/release/harness: run the tests with --release",
+        );
+        return None;
+    }
+    let yml = std::fs::read_to_string(root.join("docs/examples").join(file)).unwrap();
+    let dir = TempDir::new(&format!("ci-{}", file.trim_end_matches(".yml")));
+    std::os::unix::fs::symlink(root, dir.join("arena")).unwrap();
+    Some((steps(&yml), dir))
+}
+
 /// `docs/examples/github-actions-ledger.yml` as written: its password file, its SPRT gate
 /// recorded in the ledger and its history page, against a candidate weaker than its
 /// baseline (the C example, which plays the first legal move, against greedy). The gate fails
@@ -154,18 +173,9 @@ fn repository(dir: &Path, date: &str) -> String {
 #[test]
 fn the_ledger_workflow_runs_as_written_and_shows_a_weaker_candidate_below_its_baseline() {
     let a = artifacts();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let release = root.join("target/release/harness");
-    if release.canonicalize().ok() != a.harness.canonicalize().ok() {
-        return crate::support::skip(
-            "ledger workflow",
-            "the workflow runs arena/target/release/harness: run the tests with --release",
-        );
-    }
-    let yml = std::fs::read_to_string(root.join("docs/examples/github-actions-ledger.yml"));
-    let steps = steps(&yml.unwrap());
-    let dir = TempDir::new("ci-ledger-workflow");
-    std::os::unix::fs::symlink(root, dir.join("arena")).unwrap();
+    let Some((steps, dir)) = workflow("github-actions-ledger.yml") else {
+        return;
+    };
     for (who, plugin) in [("candidate", &a.first_move), ("baseline", &a.greedy)] {
         let folder = dir.join("plugins").join(who);
         std::fs::create_dir_all(&folder).unwrap();
@@ -253,4 +263,129 @@ fn the_ledger_workflow_runs_as_written_and_shows_a_weaker_candidate_below_its_ba
         page.contains(&format!("{elo:+.1}")),
         "the page shows the Elo"
     );
+}
+
+/// The source of the throwaway engine of the SPRT workflow's test: `pick` chooses the move
+/// among `moves` (a bit set) in `position`.
+fn rust_engine(pick: &str) -> String {
+    format!(
+        r#"use othello_sdk::board::{{Move, Square}};
+use othello_sdk::{{Engine, Metadata, SearchContext, SearchInfo, SearchOutcome, SearchRequest}};
+
+struct Mine;
+
+impl Engine for Mine {{
+    fn metadata() -> Metadata {{
+        Metadata {{ name: "mine", version: "1", author: "ci" }}
+    }}
+    fn new() -> Self {{
+        Mine
+    }}
+    fn search(&mut self, request: &SearchRequest, ctx: &SearchContext) -> SearchOutcome {{
+        let position = &request.position;
+        let moves = Square::iter(position.legal_moves()).map(Move::at);
+        let mv = {pick}.unwrap_or(Move::PASS);
+        let info = SearchInfo {{ depth: 1, pv: vec![mv], ..SearchInfo::default() }};
+        ctx.report(&info);
+        SearchOutcome {{ mv, info }}
+    }}
+}}
+
+othello_sdk::export_engine!(Mine);
+"#
+    )
+}
+
+/// A throwaway git repository of a Rust engine plugin (`libmyengine.so`) in `dir`: a first
+/// commit that plays the move leaving the opponent the fewest replies, then one that plays the
+/// first legal move (much weaker); returns the two commit ids, baseline first.
+fn engine_repository(dir: &Path, sdk: &Path) -> (String, String) {
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=ci", "-c", "user.email=ci@example.org"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    // Its own workspace: the repository is not a member of the arena's.
+    let manifest = format!(
+        "[package]\nname = \"myengine\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\nothello-sdk = {{ path = \"{}\" }}\n\n[workspace]\n",
+        s(sdk)
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.join(".gitignore"), "target/\n").unwrap();
+    git(&["init", "-q", "-b", "main"]);
+    let mut commits = Vec::new();
+    for (pick, message) in [
+        (
+            "moves.min_by_key(|&m| position.play(m).unwrap().legal_moves().count_ones())",
+            "the move leaving the opponent the fewest replies",
+        ),
+        ("moves.into_iter().next()", "first legal move: faster"),
+    ] {
+        std::fs::write(dir.join("src/lib.rs"), rust_engine(pick)).unwrap();
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", message]);
+        commits.push(git(&["rev-parse", "HEAD"]));
+    }
+    (commits[0].clone(), commits[1].clone())
+}
+
+/// `docs/examples/github-actions-sprt.yml` as written: its checkouts emulated by clones of a
+/// throwaway engine repository (the pull request's commit and its target branch's), then its
+/// build step (both engine plugins built by cargo; the harness's build finds it built) and its
+/// SPRT step, against a candidate weaker than its baseline (it plays the first legal move, the
+/// baseline the move leaving the opponent the fewest replies). The gate fails: exit 1, FAIL in the summary.
+#[test]
+fn the_sprt_workflow_runs_as_written_and_fails_a_weaker_candidate() {
+    let Some((steps, dir)) = workflow("github-actions-sprt.yml") else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let origin = dir.join("origin");
+    let (base, head) = engine_repository(&origin, &root.join("engines/sdk"));
+    for (path, commit) in [("candidate", &head), ("baseline", &base)] {
+        let out = Command::new("git")
+            .args(["clone", "-q", s(&origin), path])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let out = Command::new("git")
+            .args(["-C", path, "checkout", "-q", commit])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+    let env: Vec<(String, String)> = vec![
+        (
+            "GITHUB_STEP_SUMMARY".into(),
+            s(&dir.join("summary.md")).into(),
+        ),
+        // The runner's network is not the test's: the engines' dependencies are the arena's,
+        // already in cargo's cache.
+        ("CARGO_NET_OFFLINE".into(), "true".into()),
+    ];
+    let mut codes = Vec::new();
+    for name in ["Build both engine plugins and the harness", "SPRT"] {
+        let step = steps
+            .iter()
+            .find(|st| st.name == name)
+            .unwrap_or_else(|| panic!("no step `{name}` in the workflow: {steps:#?}"));
+        codes.push(run_step(step, dir.path(), &env, &[]));
+    }
+    assert_eq!(codes[0].0, 0, "the build step:\n{}", codes[0].1);
+    assert_eq!(
+        codes[1].0, 1,
+        "the gate of a weaker candidate fails:\n{}",
+        codes[1].1
+    );
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(summary.contains("FAIL"), "{summary}");
+    assert!(summary.contains("H0 accepted"), "{summary}");
 }

@@ -307,16 +307,17 @@ fn expected_board(pos: &Position) -> (String, String) {
     (squares, side.to_string())
 }
 
-/// The GTP commands README.md promises ("GTP: `protocol_version`, `name`, …, `quit`."), each
+/// The GTP commands docs/guide/external-engines.md promises ("GTP: `protocol_version`, `name`, …, `quit`."), each
 /// by its name.
-fn readme_gtp_commands() -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(path).expect("README.md");
-    let list = readme
+fn guide_gtp_commands() -> Vec<String> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/guide/external-engines.md");
+    let guide = std::fs::read_to_string(path).expect("docs/guide/external-engines.md");
+    let list = guide
         .split("GTP: `protocol_version`")
         .nth(1)
         .and_then(|rest| rest.split('.').next())
-        .expect("the README's list of GTP commands");
+        .expect("the guide's list of GTP commands");
     std::iter::once("protocol_version")
         .chain(list.split('`').skip(1).step_by(2))
         .map(|c| c.split_whitespace().next().unwrap_or(c).to_string())
@@ -342,7 +343,7 @@ fn gtp_session_plays_a_whole_game() {
     assert_eq!(g.gtp_ok("known_command frobnicate"), "false");
     // Every command the README promises is listed, and known.
     let commands = g.gtp_ok("list_commands");
-    let promised = readme_gtp_commands();
+    let promised = guide_gtp_commands();
     assert!(promised.len() >= 16, "{promised:?}");
     for c in &promised {
         assert!(commands.lines().any(|l| l == c), "{c} not in:\n{commands}");

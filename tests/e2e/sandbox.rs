@@ -321,7 +321,7 @@ fn a_fork_bomb_stops_at_the_process_cap() {
 }
 
 /// `sandbox-read` (here on the command line, paths joined by `:`) opens a private file to the
-/// engine: what the README's "Allowing a data file" promises.
+/// engine: what docs/guide/sandbox.md's "Allowing a data file" promises.
 #[test]
 fn sandbox_read_allows_a_data_file() {
     let a = artifacts();

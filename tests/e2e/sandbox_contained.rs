@@ -418,7 +418,7 @@ fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
 /// `memory-limit` binds the worker and everything it starts together where a memory cgroup
 /// can be made (root here): 4 children holding 80 MiB each at once do not fit in 256 MiB. With
 /// the sandbox off, each process has the limit to itself (`RLIMIT_AS`) and all 4 hold theirs.
-/// An ordinary user has no memory cgroup: the record says so (`missing`), and the README.
+/// An ordinary user has no memory cgroup: the record says so (`missing`), and docs/guide/sandbox.md.
 #[test]
 fn memory_limit_counts_what_the_engine_starts() {
     if !is_root() {

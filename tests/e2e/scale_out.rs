@@ -134,7 +134,7 @@ fn a_killed_shard_rerun_and_a_duplicate_merge_the_same() {
     );
 }
 
-/// The output of `harness stats` less what the README allows to differ between two runs of the
+/// The output of `harness stats` less what docs/guide/cluster.md allows to differ between two runs of the
 /// same games, the Engines block's wall-time columns (ms/move, nodes/s, s/game): each row of
 /// that block keeps its engine, games, moves and depth; every other line stays as printed.
 fn untimed(stats: &str) -> String {

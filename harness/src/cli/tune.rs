@@ -107,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     let cfg = t.tune.clone().with_context(|| {
         format!(
-            "{}: no [tune] table: `harness tune` needs one (see README, \"Which values are best?\")",
+            "{}: no [tune] table: `harness tune` needs one (see docs/guide/tuning.md)",
             t.source
         )
     })?;

@@ -339,6 +339,12 @@ impl EngineHost {
             message,
         };
         let exe = std::env::current_exe().map_err(|e| spawn_err(e.to_string()))?;
+        if let Some(confinement) = &spec.sandbox {
+            let closed = sandbox::closed_installations(&spec.options, &confinement.read);
+            if let Some(first) = closed.first() {
+                return Err(spawn_err(sandbox::describe_closed(first)));
+            }
+        }
         let n = WORKER_COUNTER.fetch_add(1, Ordering::Relaxed);
         let (scratch, cgroup) = match &spec.sandbox {
             Some(_) => {

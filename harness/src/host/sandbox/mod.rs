@@ -17,7 +17,8 @@
 //! - no capabilities ([`capabilities`]): a worker started by root is not root inside;
 //! - Landlock ([`file_rules`]): read and execute the system's libraries and programs, the
 //!   plugin file and the paths the engine was allowed (`sandbox-read`, and option values that
-//!   name public files, [`option_paths`]); write only in the scratch folder and in the
+//!   name public files, and the installation of a command's interpreter, [`option_paths`]);
+//!   write only in the scratch folder and in the
 //!   `sandbox-write` paths, and make no device node there; no TCP; signals and abstract Unix
 //!   sockets scoped to the sandbox where the kernel has scopes;
 //! - seccomp ([`syscall_filter`]): no new socket of any family, nothing that acts on another
@@ -28,12 +29,13 @@
 //! what was enforced ([`Enforced`]) in its first message, the coordinator adds what it knows
 //! itself (the cgroup), and `required` refuses to load the plugin where Landlock, seccomp or
 //! the dropping of capabilities cannot be enforced in full. What the sandbox does not cover is
-//! in the README ("Running engines you do not trust").
+//! in docs/guide/sandbox.md.
 
 mod capabilities;
 pub mod cgroup;
 pub mod descriptors;
 mod file_rules;
+mod interpreter;
 pub mod scratch;
 mod syscall_filter;
 
@@ -335,41 +337,51 @@ const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The existing files and folders that an engine's option values name, which its sandbox lets
 /// it read: a value that is a path, each word of a command line that is a path (`external`'s
-/// `Command`), and the folder of a command's program, also when found through `PATH`.
-/// Relative paths are taken from the coordinator's current folder. Only what every user may
+/// `Command`), the folder of a command's program, also when found through `PATH`, and the
+/// installation that program runs from ([`interpreter`]: a pyenv root, a virtual environment
+/// and its Python, a conda installation). Relative paths are taken from the coordinator's
+/// current folder. Only what every user may
 /// read counts: a private file (a key, mode 0600) is never handed to an engine on the strength
 /// of an option value alone, and neither is a folder holding one anywhere beneath it (nor one
 /// of more than [`PUBLIC_FOLDER_ENTRIES`] entries, which is not walked); `sandbox-read` allows
 /// either. A folder refused so is said once on stderr, with the path that stopped it.
 pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
     let mut paths = Vec::new();
-    let mut add = |p: PathBuf| {
+    let mut add = |p: PathBuf, installation: bool| {
         let Ok(p) = p.canonicalize() else {
             return;
         };
         if paths.contains(&p) {
             return;
         }
-        match public(&p) {
-            Ok(()) => paths.push(p),
-            Err(Some(why)) => say_once_not_granted(&p, &why),
-            Err(None) => {}
+        match (
+            installation,
+            public_installation_or_folder(&p, installation),
+        ) {
+            (_, Ok(())) => paths.push(p),
+            // An installation left closed stops the worker's start: [`closed_installations`].
+            (true, Err(_)) => {}
+            (false, Err(Some(why))) => say_once_not_granted(&p, &why),
+            (false, Err(None)) => {}
         }
     };
     for (_, value) in options {
         if value.is_empty() {
             continue;
         }
-        add(PathBuf::from(value));
+        add(PathBuf::from(value), false);
         let words = shlex::split(value).unwrap_or_default();
         for word in &words {
             if word.contains('/') {
-                add(PathBuf::from(word));
+                add(PathBuf::from(word), false);
             }
         }
         if let Some(program) = words.first().and_then(|w| program_path(w)) {
             if let Some(folder) = program.parent() {
-                add(folder.to_path_buf());
+                add(folder.to_path_buf(), false);
+            }
+            for installation in interpreter::installations(&program) {
+                add(installation, true);
             }
         }
     }
@@ -379,10 +391,79 @@ pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
 /// The most entries of a folder named by an option that are looked at for a private file.
 pub const PUBLIC_FOLDER_ENTRIES: usize = 10_000;
 
+/// The most entries of an interpreter's installation looked at for a private file (a pyenv
+/// root with a few Pythons holds over 100,000).
+pub const INSTALLATION_ENTRIES: usize = 1_000_000;
+
+/// [`public`] for a folder an option names, or for an `installation` ([`public_installation`]).
+fn public_installation_or_folder(path: &Path, installation: bool) -> Result<(), Option<String>> {
+    if installation {
+        public_installation(path)
+    } else {
+        public(path, PUBLIC_FOLDER_ENTRIES)
+    }
+}
+
+/// The installations that the programs of an engine's command lines run from
+/// ([`interpreter`]) which its sandbox would leave closed: not every user may read all that is
+/// in them, and no path of `read` (its `sandbox-read`) holds them. Each with the option whose
+/// command runs from it and why it stays closed. The program could not start: the worker's
+/// start is refused with this ([`describe_closed`]).
+pub fn closed_installations(
+    options: &[(String, String)],
+    read: &[PathBuf],
+) -> Vec<(String, PathBuf, String)> {
+    let mut closed = Vec::new();
+    for (key, value) in options {
+        let words = shlex::split(value).unwrap_or_default();
+        let Some(program) = words.first().and_then(|w| program_path(w)) else {
+            continue;
+        };
+        for installation in interpreter::installations(&program) {
+            if read.iter().any(|r| installation.starts_with(r)) {
+                continue;
+            }
+            if let Err(why) = public_installation(&installation) {
+                let why = why.unwrap_or_else(|| "it is private".to_string());
+                closed.push((key.clone(), installation, why));
+            }
+        }
+    }
+    closed
+}
+
+/// What to say of an installation [`closed_installations`] found: the path, why, and the
+/// `sandbox-read` that opens it.
+pub fn describe_closed((option, path, why): &(String, PathBuf, String)) -> String {
+    format!(
+        "the program of option `{option}` runs from {}, which the sandbox does not open to it \
+         ({why}): name it in sandbox-read (`sandbox-read = [\"{}\"]` in the engine's table, or \
+         `--engine …,sandbox-read={}`) if the engine may read everything in it",
+        path.display(),
+        path.display(),
+        path.display()
+    )
+}
+
+/// [`public`] for an interpreter's installation, walked once per process: every worker of a
+/// run starts the same program, and an installation is large.
+fn public_installation(path: &Path) -> Result<(), Option<String>> {
+    type Walked = Vec<(PathBuf, Result<(), Option<String>>)>;
+    static WALKED: std::sync::Mutex<Walked> = std::sync::Mutex::new(Vec::new());
+    let mut walked = WALKED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, result)) = walked.iter().find(|(p, _)| p == path) {
+        return result.clone();
+    }
+    let result = public(path, INSTALLATION_ENTRIES);
+    walked.push((path.to_path_buf(), result.clone()));
+    result
+}
+
 /// Whether every user may read `path`, and for a folder, everything beneath it (symbolic
-/// links aside: Landlock checks where they lead). `Err(None)`: a private file or folder
-/// itself, quietly left out; `Err(Some(why))`: a folder left out for what is beneath it.
-fn public(path: &Path) -> Result<(), Option<String>> {
+/// links aside: Landlock checks where they lead), looking at no more than `most` entries.
+/// `Err(None)`: a private file or folder itself, quietly left out; `Err(Some(why))`: a folder
+/// left out for what is beneath it.
+fn public(path: &Path, most: usize) -> Result<(), Option<String>> {
     use std::os::unix::fs::PermissionsExt;
     let readable = |m: &std::fs::Metadata| m.permissions().mode() & 0o004 != 0;
     let meta = path.metadata().map_err(|_| None)?;
@@ -399,10 +480,8 @@ fn public(path: &Path) -> Result<(), Option<String>> {
             std::fs::read_dir(&folder).map_err(|e| Some(format!("{}: {e}", folder.display())))?;
         for entry in entries.flatten() {
             seen += 1;
-            if seen > PUBLIC_FOLDER_ENTRIES {
-                return Err(Some(format!(
-                    "it holds more than {PUBLIC_FOLDER_ENTRIES} entries"
-                )));
+            if seen > most {
+                return Err(Some(format!("it holds more than {most} entries")));
             }
             let Ok(meta) = entry.path().symlink_metadata() else {
                 continue;
@@ -421,15 +500,15 @@ fn public(path: &Path) -> Result<(), Option<String>> {
     Ok(())
 }
 
-/// Say once per process, on stderr, that the folder `path` an option named is not opened to
-/// the engine, and why.
+/// Say once per process, on stderr, that the folder `path` an option named (or the
+/// installation a command runs from) is not opened to the engine, and why.
 fn say_once_not_granted(path: &Path, why: &str) {
     static SAID: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
     let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
     if !said.iter().any(|p| p == path) {
         said.push(path.to_path_buf());
         eprintln!(
-            "note: the folder {} named by an option is not opened to the engine ({why}); name it in sandbox-read to open it",
+            "note: the folder {} that an option names or runs from is not opened to the engine ({why}); name it in sandbox-read to open it",
             path.display()
         );
     }

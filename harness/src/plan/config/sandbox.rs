@@ -103,6 +103,41 @@ pub fn variable_names(names: &[String]) -> Result<Vec<String>, String> {
         .collect()
 }
 
+/// The option that sets the folder a plugin's program starts in (`external`'s), under which a
+/// relative path of its command line is looked for.
+pub const WORKING_DIR_OPTION: &str = "WorkingDir";
+
+/// The advice for `value`, an option's command line (a program and its arguments, as
+/// `external`'s `Command`), when it names an existing file of `here` (the harness's working
+/// folder) by a relative path that names nothing under `working_dir`: a sandboxed engine's
+/// program starts in the engine's scratch folder (or `working_dir`), where the path leads
+/// nowhere. A first word without a slash is a program looked up in `PATH`, not a path.
+pub fn relative_command_path(
+    value: &str,
+    working_dir: Option<&str>,
+    here: &Path,
+) -> Option<String> {
+    let words = shlex::split(value)?;
+    if words.len() < 2 {
+        return None;
+    }
+    words.iter().enumerate().find_map(|(i, word)| {
+        let relative = !word.starts_with('/') && !word.starts_with('-');
+        let a_path = i > 0 || word.contains('/');
+        let under_working_dir =
+            working_dir.is_some_and(|d| !d.is_empty() && Path::new(d).join(word).exists());
+        let file = here.join(word);
+        (relative && a_path && file.is_file() && !under_working_dir).then(|| {
+            format!(
+                "`{word}` is a path relative to this folder, but a sandboxed engine's program \
+                 starts in its own scratch folder, where it names nothing: give its absolute \
+                 path ({}), or set {WORKING_DIR_OPTION} to the folder it is relative to",
+                file.display()
+            )
+        })
+    })
+}
+
 /// The paths of a `sandbox-read` or `sandbox-write` list, resolved against `base_dir`; each
 /// must exist (a data file the engine is to use, or the folder it is to write in).
 pub fn existing_paths(paths: &[String], base_dir: &Path) -> Result<Vec<PathBuf>, String> {
@@ -122,6 +157,33 @@ pub fn existing_paths(paths: &[String], base_dir: &Path) -> Result<Vec<PathBuf>,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_relative_path_in_a_command_line_is_refused_with_its_absolute_path() {
+        let here = std::env::current_dir().unwrap();
+        // Cargo runs unit tests in the crate's folder, which holds Cargo.toml.
+        let advice = relative_command_path("python3 Cargo.toml", None, &here).unwrap();
+        assert!(
+            advice.contains(&here.join("Cargo.toml").display().to_string()),
+            "{advice}"
+        );
+        assert!(advice.contains("WorkingDir"), "{advice}");
+        assert!(relative_command_path("python3 ./Cargo.toml -q", None, &here).is_some());
+        let absolute = format!("python3 {}", here.join("Cargo.toml").display());
+        assert_eq!(relative_command_path(&absolute, None, &here), None);
+        let folder = here.display().to_string();
+        assert_eq!(
+            relative_command_path("python3 Cargo.toml", Some(&folder), &here),
+            None
+        );
+        // A program looked up in PATH, a flag, a word that names no file, a single word.
+        assert_eq!(relative_command_path("Cargo.toml --x", None, &here), None);
+        assert_eq!(
+            relative_command_path("prog -Cargo.toml no-file", None, &here),
+            None
+        );
+        assert_eq!(relative_command_path("src", None, &here), None);
+    }
 
     #[test]
     fn modes_by_name_and_paths_that_exist() {

@@ -213,13 +213,17 @@ impl Validator<'_> {
         })
     }
 
-    /// An options table (`options`, `solver-options`) in file order, values as text.
+    /// An options table (`options`, `solver-options`) in file order, values as text. For a
+    /// `sandboxed` engine, a command line that names a file by a path relative to this folder
+    /// is refused: its program starts in the engine's scratch folder (or its `WorkingDir`).
     fn options(
         &self,
         raw: Option<RawOptions>,
         table: &str,
+        sandboxed: bool,
     ) -> Result<Vec<(String, String)>, ConfigError> {
         let mut options = Vec::new();
+        let mut spans = Vec::new();
         for (key, value) in raw.map(|o| o.0).unwrap_or_default() {
             let dotted = format!("{table}.{}", key.get_ref());
             if key.get_ref().trim().is_empty() {
@@ -242,7 +246,20 @@ impl Validator<'_> {
                     ))
                 }
             };
+            spans.push((value.span(), dotted));
             options.push((key.into_inner(), text));
+        }
+        if sandboxed {
+            let working_dir = options
+                .iter()
+                .find(|(k, _)| k == sandbox::WORKING_DIR_OPTION)
+                .map(|(_, v)| v.as_str());
+            let here = std::env::current_dir().unwrap_or_default();
+            for ((_, value), (span, dotted)) in options.iter().zip(spans) {
+                if let Some(advice) = sandbox::relative_command_path(value, working_dir, &here) {
+                    return Err(self.invalid(span, &dotted, advice));
+                }
+            }
         }
         Ok(options)
     }
@@ -277,7 +294,7 @@ impl Validator<'_> {
         Ok(AdjudicationConfig {
             exact_at_empties: *empties.get_ref(),
             solver,
-            solver_options: self.options(raw.solver_options, "solver-options")?,
+            solver_options: self.options(raw.solver_options, "solver-options", false)?,
             solve_timeout,
         })
     }
@@ -548,7 +565,8 @@ impl Validator<'_> {
             }
             let plugin = PluginRef::parse(plugin_text, base_dir);
             let engine_sandbox = self.sandbox(&entry, base_dir, sandbox)?;
-            let options = self.options(entry.options, "options")?;
+            let sandboxed = engine_sandbox.mode != SandboxMode::Off;
+            let options = self.options(entry.options, "options", sandboxed)?;
             let memory_limit = match &entry.memory_limit {
                 None => None,
                 Some(value) => Some(
