@@ -324,8 +324,10 @@ fn serve_run(
         dir: t.out.clone(),
         feed: crate::web::feed::start(crate::web::feed::Source::Events(rx)),
     };
+    let guarded = token.is_some();
     let server = crate::web::WebServer::start(address, token, vec![run], None)?;
     say_raw!("{}\n", server.url);
+    crate::web::remind_of_the_token(&server, guarded);
     Ok((server, tx))
 }
 

@@ -67,8 +67,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             feed: feed::start(Source::Folder(dir.clone())),
         })
         .collect();
+    let guarded = token.is_some();
     let server = WebServer::start(address, token, runs, history)?;
     say_raw!("{}\n", server.url);
+    crate::web::remind_of_the_token(&server, guarded);
     server.wait();
     Ok(exit::SUCCESS)
 }

@@ -37,18 +37,40 @@ pub struct WebServer {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-/// The address `text` names (`HOST:PORT`, port 0 for a free one); a non-loopback address
+/// The address `text` names (`HOST:PORT` with an address or a host name such as
+/// `localhost`, port 0 for a free one; a name is resolved, IPv4 first); a non-loopback address
 /// without a token is refused, since pages show engine options, which can name paths and
 /// commands.
 pub fn address(text: &str, token: Option<&str>) -> anyhow::Result<SocketAddr> {
-    let address: SocketAddr = text
-        .parse()
-        .with_context(|| format!("`{text}`: not an address (HOST:PORT, e.g. 127.0.0.1:8080)"))?;
+    use std::net::ToSocketAddrs;
+    let not_one = || format!("`{text}`: not an address (HOST:PORT, e.g. 127.0.0.1:8080)");
+    let address: SocketAddr = match text.parse() {
+        Ok(address) => address,
+        Err(_) => {
+            let found: Vec<SocketAddr> = text.to_socket_addrs().with_context(not_one)?.collect();
+            found
+                .iter()
+                .find(|a| a.is_ipv4())
+                .or(found.first())
+                .copied()
+                .with_context(not_one)?
+        }
+    };
     anyhow::ensure!(
         address.ip().is_loopback() || token.is_some_and(|t| !t.is_empty()),
         "{address} is not a loopback address: serving there needs --token T (engine options, which can name paths and commands, would be readable by anyone who reaches it)"
     );
     Ok(address)
+}
+
+/// Say on stderr how a browser gets into a server that a token guards.
+pub fn remind_of_the_token(server: &WebServer, guarded: bool) {
+    if guarded {
+        eprintln!(
+            "the pages need the token: open {}?token=… once (the browser keeps it in a cookie and drops it from the address)",
+            server.url
+        );
+    }
 }
 
 impl WebServer {
@@ -101,8 +123,19 @@ impl WebServer {
             // Open event streams end with the runtime.
             runtime.shutdown_background();
         });
+        // A server on every interface: the URL a browser elsewhere opens names this machine.
+        let url = if bound.ip().is_unspecified() {
+            let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .map(|h| h.trim().to_string())
+                .ok()
+                .filter(|h| !h.is_empty())
+                .unwrap_or_else(|| "127.0.0.1".into());
+            format!("http://{host}:{}/", bound.port())
+        } else {
+            format!("http://{bound}/")
+        };
         Ok(WebServer {
-            url: format!("http://{bound}/"),
+            url,
             stop: Some(stop),
             thread: Some(thread),
         })

@@ -96,7 +96,31 @@ async fn guard(State(s): State<Arc<Served>>, request: Request, next: Next) -> Re
         }
         set_cookie = presented;
     }
-    let mut response = next.run(request).await;
+    // The token presented in the URL becomes the cookie, and the browser is sent on to the
+    // same page without it, so that the token stays out of its history and bookmarks.
+    let mut response = if set_cookie {
+        let path = request.uri().path();
+        let rest: Vec<String> = request
+            .uri()
+            .query()
+            .unwrap_or("")
+            .split('&')
+            .filter(|pair| !pair.is_empty() && !pair.starts_with("token="))
+            .map(str::to_string)
+            .collect();
+        let location = if rest.is_empty() {
+            path.to_string()
+        } else {
+            format!("{path}?{}", rest.join("&"))
+        };
+        let mut redirect = StatusCode::SEE_OTHER.into_response();
+        if let Ok(v) = HeaderValue::from_str(&location) {
+            redirect.headers_mut().insert(header::LOCATION, v);
+        }
+        redirect
+    } else {
+        next.run(request).await
+    };
     let h = response.headers_mut();
     for (name, value) in [
         ("x-content-type-options", "nosniff"),
