@@ -35,6 +35,9 @@
 //!   interval bound is absent (infinite here, `null` in JSON), the LOS is absent, and each view
 //!   says why in its place.
 //!
+//! The joint rating of more than two engines ([`super::ratings`], a fit over single games) is
+//! not clustered: its intervals count every game as independent, repeated openings or not.
+//!
 //! ## Why the ratio estimator with CR0
 //!
 //! The estimate is the mean over pairs, `sum S_c / sum n_c` (a ratio estimator over clusters),
@@ -267,13 +270,13 @@ impl RepeatedOpenings {
             Some(_) => (
                 "withheld",
                 format!(
-                    "{from}; pairs from one opening are not independent (deterministic engines replay the same games), and fewer than {MIN_OPENINGS} distinct openings are too few for an interval: Elo, nElo, LOS and discs are given without one"
+                    "{from}; pairs from one opening are not independent (deterministic engines replay the same games), and fewer than {MIN_OPENINGS} distinct openings are too few for an interval: each pairing's Elo, nElo, LOS and discs are given without one"
                 ),
             ),
             None => (
                 "clustered",
                 format!(
-                    "{from}; pairs from one opening are not independent (deterministic engines replay the same games), so the intervals count the pairs of one opening as one cluster, not as independent pairs"
+                    "{from}; pairs from one opening are not independent (deterministic engines replay the same games), so each pairing's intervals count the pairs of one opening as one cluster, not as independent pairs"
                 ),
             ),
         };
