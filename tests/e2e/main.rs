@@ -26,6 +26,7 @@ mod ledger;
 mod ledger_postgres;
 mod ledger_store;
 mod misleading;
+mod openings;
 mod output;
 mod plugin_errors;
 mod python_engine;

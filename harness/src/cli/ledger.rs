@@ -216,11 +216,15 @@ fn add(dirs: &[PathBuf], at: &Location) -> anyhow::Result<i32> {
 fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
     let mut ledger = at.read()?;
     let mut rows = ledger.runs()?;
-    // A run without a verdict may be a sharded one whose merge is not recorded yet.
-    for r in rows.iter_mut().filter(|r| r.verdict.is_none()) {
-        if let Some((tournament_json, records)) = ledger.run(&r.id)? {
+    for r in rows.iter_mut() {
+        let Some((tournament_json, records)) = ledger.run(&r.id)? else {
+            continue;
+        };
+        // A run without a verdict may be a sharded one whose merge is not recorded yet.
+        if r.verdict.is_none() {
             r.shards = crate::ledger::store::shard_progress(&tournament_json, &records);
         }
+        r.repeated_openings = crate::ledger::store::repeated_openings(&records);
     }
     if json {
         for r in &rows {
@@ -256,6 +260,12 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
             r.source,
             r.folder
         );
+        // The run's warning under its row, indented.
+        if let Some(repeated) = &r.repeated_openings {
+            for line in repeated.lines().lines() {
+                say_raw!("  {line}\n");
+            }
+        }
     }
     Ok(exit::SUCCESS)
 }

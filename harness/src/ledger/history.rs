@@ -348,6 +348,7 @@ impl<'a> Class<'a> {
                 white: white.clone(),
                 black_disc_diff: g.score,
                 forfeit: g.forfeit,
+                opening: None,
             });
             if black != white {
                 played.push((

@@ -354,6 +354,7 @@ impl LedgerStore for PostgresLedger {
                     .and_then(|v| serde_json::from_str(&v).ok()),
                 engines: Vec::new(),
                 shards: None,
+                repeated_openings: None,
             })
             .collect();
         let engines = self.client.prepare(
@@ -388,11 +389,13 @@ impl LedgerStore for PostgresLedger {
         else {
             return Ok(None);
         };
-        let games = stored_games(&mut self.client, id)?
+        let mut games: Vec<GameRecord> = stored_games(&mut self.client, id)?
             .into_iter()
             .map(StoredGame::into_record)
             .collect::<anyhow::Result<_>>()?;
-        Ok(Some((tournament_json.get(0), games)))
+        let tournament_json: String = tournament_json.get(0);
+        super::store::place_openings(&tournament_json, &mut games);
+        Ok(Some((tournament_json, games)))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {

@@ -199,6 +199,7 @@ impl LedgerStore for SqliteLedger {
                 verdict: verdict.and_then(|v| serde_json::from_str(&v).ok()),
                 engines: Vec::new(),
                 shards: None,
+                repeated_openings: None,
             })
         })?;
         let mut runs: Vec<RunRow> = rows.collect::<Result<_, _>>()?;
@@ -239,11 +240,12 @@ impl LedgerStore for SqliteLedger {
             return Ok(None);
         };
         let games = stored_games(&self.conn, id)?;
-        let records = games.into_iter().map(StoredGame::into_record);
-        Ok(Some((
-            tournament_json,
-            records.collect::<anyhow::Result<_>>()?,
-        )))
+        let mut records: Vec<GameRecord> = games
+            .into_iter()
+            .map(StoredGame::into_record)
+            .collect::<anyhow::Result<_>>()?;
+        super::store::place_openings(&tournament_json, &mut records);
+        Ok(Some((tournament_json, records)))
     }
 
     fn history_input(&mut self) -> anyhow::Result<(Vec<EngineSeen>, Vec<GameSeen>)> {

@@ -18,7 +18,8 @@ pub trait LedgerStore: Send {
     fn runs(&mut self) -> anyhow::Result<Vec<RunRow>>;
 
     /// Run `id`: the `tournament.json` it pins and its games in game order, as records
-    /// without moves (result, termination, forfeit, times); `None` for an unknown run.
+    /// without moves (result, termination, forfeit, times, the opening's index from the
+    /// schedule: [`place_openings`]); `None` for an unknown run.
     fn run(&mut self, id: &str) -> anyhow::Result<Option<(String, Vec<GameRecord>)>>;
 
     /// Every engine of every run (in the order recorded) and every game, as `ledger history`
@@ -102,6 +103,19 @@ pub struct RunRow {
     /// ([`shard_progress`]); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<ShardProgress>>,
+    /// Openings that repeat within a pairing of the run's recorded games, as every view says
+    /// it ([`repeated_openings`]); null when none repeats.
+    pub repeated_openings: Option<crate::stats::openings::RepeatedOpenings>,
+}
+
+/// The repeated openings of a run's games (records as [`LedgerStore::run`] gives them, the
+/// openings placed from the schedule); `None` when no pairing repeats an opening.
+pub fn repeated_openings(
+    records: &[GameRecord],
+) -> Option<crate::stats::openings::RepeatedOpenings> {
+    let outcomes = crate::record::outcomes(records);
+    let matches = crate::stats::all_matches(&outcomes);
+    crate::stats::openings::RepeatedOpenings::of(matches.iter().map(|m| m.clusters()))
 }
 
 /// One shard of a sharded run, as far as the ledger holds it.
@@ -137,6 +151,28 @@ pub fn shard_progress(tournament_json: &str, records: &[GameRecord]) -> Option<V
             })
             .collect(),
     )
+}
+
+/// Sets each record's opening index from the schedule of the run's stored `tournament.json`
+/// (`tournament_json`): the ledger keeps no opening per game, and the statistics count the pairs of one
+/// opening as one cluster (`stats::openings`). Records stay as they are when the tournament
+/// cannot be rebuilt, and so does a game the schedule does not hold.
+pub fn place_openings(tournament_json: &str, records: &mut [GameRecord]) {
+    let Ok(record) = crate::record::tournament_record::TournamentRecord::parse(tournament_json)
+    else {
+        return;
+    };
+    if record.openings.count == 0 {
+        return;
+    }
+    let Ok(schedule) = crate::play::resume::schedule_of(&record) else {
+        return;
+    };
+    for r in records {
+        if let Some(g) = schedule.games.get(r.game) {
+            r.opening.index = g.opening;
+        }
+    }
 }
 
 /// An engine of a listed run: the player (digest and options) and the build that claims it.

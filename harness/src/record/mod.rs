@@ -256,6 +256,7 @@ impl GameRecord {
             white: self.white.clone(),
             black_disc_diff: self.score,
             forfeit: self.termination.is_forfeit(),
+            opening: Some(self.opening.index as u64),
         }
     }
 
@@ -330,6 +331,11 @@ pub struct GameOutcome {
     /// The game ended by a forfeit: its ±64 counts in the result, not in the disc statistics.
     #[serde(default)]
     pub forfeit: bool,
+    /// Index of the opening in the opening set, when known: the pairs of one pairing that
+    /// start from the same opening are one cluster of the intervals
+    /// ([`crate::stats::openings`]). `None` counts each pair as its own opening.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<u64>,
 }
 
 /// The records in game order: borrowed when they already are (a finished run's, a merge's).

@@ -56,8 +56,10 @@ pub fn elo_due(pairs_done: usize) -> bool {
 /// `elo of strong vs heuristic after 20 pairs: +120.4 [+60.2, +190.0]  pentanomial 0 1 5 6 8`.
 pub fn elo_line(records: &[GameRecord], a: &str, b: &str, pairs_done: usize) -> String {
     let stats = match_stats(&outcomes(records), a, b);
-    let elo = stats.elo.map_or("-".to_string(), |e| {
-        format!("{:+.1} [{:+.1}, {:+.1}]", e.value, e.low, e.high)
+    let withheld = stats.clusters().withheld();
+    let elo = stats.elo.map_or("-".to_string(), |e| match withheld {
+        true => format!("{:+.1} [{}]", e.value, crate::show::standings::WITHHELD),
+        false => format!("{:+.1} [{:+.1}, {:+.1}]", e.value, e.low, e.high),
     });
     let p = stats.pentanomial;
     let own: u32 = p.iter().sum();
@@ -152,6 +154,19 @@ mod tests {
             alone.starts_with("elo of a vs b after 1 pairs: "),
             "{alone}"
         );
+    }
+
+    /// Pairs that all start from one opening give no interval, and the line says so.
+    #[test]
+    fn the_elo_line_of_one_opening_has_no_interval() {
+        let records: Vec<_> = (0..8)
+            .map(|g| match g % 2 {
+                0 => record(g, "a", "b", 10 - g as i32 * 3),
+                _ => record(g, "b", "a", -4),
+            })
+            .collect();
+        let line = elo_line(&records, "a", "b", 4);
+        assert!(line.contains(" [no interval]  pentanomial"), "{line}");
     }
 
     #[test]

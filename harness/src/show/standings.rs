@@ -5,12 +5,16 @@
 //! [`MatchStats`], and each column's text comes from [`Standing::cell`], with one spelling
 //! for a missing value ([`MISSING`]). Views only choose columns and lay them out.
 
-use crate::stats::sprt::{normalized_elo, Sample, Unit};
+use crate::stats::sprt::{normalized_elo, normalized_elo_counting, Sample, Unit};
 use crate::stats::{Estimate, MatchStats};
 use serde::Serialize;
 
 /// The text of a value that cannot be given yet (no complete pair, no lost pair, …).
 pub const MISSING: &str = "-";
+
+/// In place of an interval that is not given (openings repeat and too few are distinct): the
+/// cell reads `-312.4 [no interval]`, and the view says why beside the table.
+pub const WITHHELD: &str = "no interval";
 
 /// A point estimate with its 95% interval; an infinite bound is `null` in JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -83,6 +87,15 @@ pub struct Standing {
     pub pair_ratio: Option<f64>,
     /// Mean disc difference per game from A's view, paired t interval.
     pub disc_diff: Option<Interval>,
+    /// Distinct openings among the complete pairs: fewer than `pairs` when openings repeat,
+    /// and then the intervals count openings, not pairs (`stats::openings`).
+    pub openings: u32,
+    /// The independent pairs the Elo and nElo intervals count: `pairs` without repeated
+    /// openings.
+    pub effective_pairs: f64,
+    /// Why the pairing's intervals (Elo, nElo, discs) and its LOS are not given: openings
+    /// repeat and too few are distinct. Null when they are given.
+    pub interval_withheld: Option<String>,
 }
 
 /// The columns a standings row has, in their usual order.
@@ -143,6 +156,18 @@ impl Standing {
         let p = m.pentanomial;
         let lost = p[0] + p[1];
         let sample = Sample::pentanomial(p.map(u64::from));
+        let clusters = m.clusters();
+        let normalized = if clusters.withheld() {
+            normalized_elo(&sample, Unit::Pentanomial).map(|e| Estimate {
+                low: f64::NEG_INFINITY,
+                high: f64::INFINITY,
+                ..e
+            })
+        } else if clusters.repeated() {
+            normalized_elo_counting(&sample, Unit::Pentanomial, m.effective_pairs)
+        } else {
+            normalized_elo(&sample, Unit::Pentanomial)
+        };
         Standing {
             a: m.a.clone(),
             b: m.b.clone(),
@@ -156,13 +181,22 @@ impl Standing {
             incomplete_games: m.incomplete_games,
             elo: m.elo.as_ref().map(Interval::of),
             elo_trinomial: m.elo_trinomial.as_ref().map(Interval::of),
-            normalized_elo: normalized_elo(&sample, Unit::Pentanomial)
-                .as_ref()
-                .map(Interval::of),
+            normalized_elo: normalized.as_ref().map(Interval::of),
             los: m.los,
             draw_ratio: m.draw_ratio,
             pair_ratio: (lost > 0).then(|| f64::from(p[3] + p[4]) / f64::from(lost)),
             disc_diff: m.disc_diff.as_ref().map(Interval::of),
+            openings: m.openings,
+            effective_pairs: m.effective_pairs,
+            interval_withheld: clusters.withheld_reason(),
+        }
+    }
+
+    /// How the complete pairs spread over openings.
+    pub fn clusters(&self) -> crate::stats::openings::PairClusters {
+        crate::stats::openings::PairClusters {
+            pairs: self.pairs,
+            openings: self.openings,
         }
     }
 
@@ -173,7 +207,11 @@ impl Standing {
 
     /// The text of one column.
     pub fn cell(&self, column: Column) -> String {
-        let interval = |i: &Option<Interval>| i.map_or(MISSING.to_string(), |i| i.text());
+        let interval = |i: &Option<Interval>| match i {
+            None => MISSING.to_string(),
+            Some(i) if self.interval_withheld.is_some() => format!("{:+.1} [{WITHHELD}]", i.value),
+            Some(i) => i.text(),
+        };
         let percent = |x: f64| format!("{:.1}%", 100.0 * x);
         match column {
             Column::Engine => self.a.clone(),
@@ -208,6 +246,7 @@ mod tests {
             white: white.into(),
             black_disc_diff: d,
             forfeit: false,
+            opening: None,
         };
         let games = [
             game(0, "A", "B", 10),

@@ -81,6 +81,10 @@ pub fn results_tables_within(records: &[GameRecord], width: Option<usize>) -> (S
              (a forfeit counts as a result, ±64, in the score and the Elo)"
         );
     }
+    let repeated = stats::openings::RepeatedOpenings::of(matches.iter().map(|m| m.clusters()));
+    if let Some(repeated) = repeated {
+        let _ = write!(s, "\n{}", repeated.lines());
+    }
     let names: std::collections::BTreeSet<&str> = records
         .iter()
         .flat_map(|r| [r.black.as_str(), r.white.as_str()])

@@ -5,6 +5,8 @@
 //! final table of a run, `harness stats FILE` (which re-reads the journal) and `harness merge`
 //! compute identical numbers. This module (match statistics) and its parts:
 //! - [`ratings`]: the joint Bradley-Terry rating of more than two engines;
+//! - [`openings`]: pairs that share an opening, and what the intervals count when openings
+//!   repeat (the rule for everything below when a pairing plays an opening more than once);
 //! - [`sprt`]: the sequential probability ratio test; [`sprt_sim`]: its resampling study;
 //! - [`running`]: totals kept game by game while a run goes on (constant work per game);
 //! - [`verdict`]: the fail-on rules and the decision, mapped to the exit code;
@@ -115,6 +117,7 @@
 //!
 
 pub mod analysis;
+pub mod openings;
 pub mod ratings;
 pub mod running;
 pub mod sprt;
@@ -220,6 +223,22 @@ pub struct MatchStats {
     /// view (the sample of the disc-difference sequential test, forfeits at ±64 included).
     #[serde(skip)]
     pub pair_disc_sums: Vec<i64>,
+    /// Distinct openings among the complete pairs (a pair of unknown opening counts as one of
+    /// its own): fewer than `pairs` when openings repeat ([`openings`]).
+    pub openings: u32,
+    /// The number of independent pairs the pentanomial interval counts: `pairs` when no
+    /// opening repeats, fewer when they do ([`openings`]).
+    pub effective_pairs: f64,
+}
+
+impl MatchStats {
+    /// How the complete pairs spread over openings.
+    pub fn clusters(&self) -> openings::PairClusters {
+        openings::PairClusters {
+            pairs: self.pairs,
+            openings: self.openings,
+        }
+    }
 }
 
 /// Converts an expected score fraction into an Elo difference: `-400 * log10(1/x - 1)`.
@@ -311,6 +330,8 @@ pub struct PairObservation {
     pub disc_sum: i64,
     /// One of the games ended by a forfeit (its ±64 is a result, not a disc count).
     pub forfeit: bool,
+    /// The opening the pair started from (its first game's), when known.
+    pub opening: Option<u64>,
 }
 
 /// The two games as a pair seen by `a`, if they form one: same pair id, and `a` played Black in
@@ -333,6 +354,7 @@ pub fn pair_observation(
         half_points: [result_half_points(d0) as u8, result_half_points(d1) as u8],
         disc_sum: d0 + d1,
         forfeit: first.forfeit || second.forfeit,
+        opening: first.opening,
     })
 }
 
@@ -409,6 +431,8 @@ fn match_stats_of<'g>(
         incomplete_games: 0,
         pair_disc_sums: Vec::new(),
         disc_pairs_with_forfeit: 0,
+        openings: 0,
+        effective_pairs: 0.0,
     };
 
     let mut game_scores: Vec<f64> = Vec::new();
@@ -451,12 +475,30 @@ fn match_stats_of<'g>(
         games_f,
     );
     stats.draw_ratio = ratio(f64::from(stats.draws), games_f);
-    if let Some((elo, los)) = score_estimate(&pair_scores) {
-        stats.elo = Some(elo);
-        stats.los = Some(los);
-    }
     stats.elo_trinomial = score_estimate(&game_scores).map(|(elo, _)| elo);
-    stats.disc_diff = paired_disc_estimate(&played_out_disc_sums);
+    let clusters = openings::Clusters::of(&pairs.iter().collect::<Vec<_>>());
+    stats.openings = clusters.sizes().openings;
+    stats.effective_pairs = f64::from(stats.pairs);
+    if clusters.sizes().repeated() {
+        // Pairs from one opening are one cluster (see `openings`).
+        if let Some((elo, los, effective)) = openings::score_estimate(&pair_scores, &clusters) {
+            stats.elo = Some(elo);
+            stats.los = los;
+            stats.effective_pairs = effective;
+        }
+        let played_out: Vec<&PairObservation> = pairs.iter().filter(|p| !p.forfeit).collect();
+        stats.disc_diff = openings::disc_estimate(
+            &played_out_disc_sums,
+            &openings::Clusters::of(&played_out),
+            clusters.sizes().withheld(),
+        );
+    } else {
+        if let Some((elo, los)) = score_estimate(&pair_scores) {
+            stats.elo = Some(elo);
+            stats.los = Some(los);
+        }
+        stats.disc_diff = paired_disc_estimate(&played_out_disc_sums);
+    }
     stats.pair_disc_sums = pair_disc_sums.iter().map(|&d| d as i64).collect();
     stats
 }
@@ -619,6 +661,7 @@ pub(crate) mod tests {
             white: white.to_string(),
             black_disc_diff,
             forfeit: false,
+            opening: None,
         }
     }
 

@@ -127,6 +127,7 @@ mod tests {
             white: white.into(),
             black_disc_diff: d,
             forfeit: false,
+            opening: None,
         }
     }
 

@@ -528,6 +528,17 @@ pub fn llr_normalized(nelo0: f64, nelo1: f64, sample: &Sample, unit: Unit) -> f6
 /// Normalised Elo of a sample with a 95% interval: `(μ − ½)/σ_game · 800/ln 10`.
 /// `None` for an empty sample or one without spread.
 pub fn normalized_elo(sample: &Sample, unit: Unit) -> Option<crate::stats::Estimate> {
+    normalized_elo_counting(sample, unit, sample.total())
+}
+
+/// [`normalized_elo`] with the interval of `independent` observations, fewer than the sample's
+/// when they are not independent (pairs clustered by opening, [`crate::stats::openings`]); the
+/// value is the sample's.
+pub fn normalized_elo_counting(
+    sample: &Sample,
+    unit: Unit,
+    independent: f64,
+) -> Option<crate::stats::Estimate> {
     let n = sample.total();
     if n < 1.0 {
         return None;
@@ -544,7 +555,7 @@ pub fn normalized_elo(sample: &Sample, unit: Unit) -> Option<crate::stats::Estim
     let sigma_game = var.sqrt() * per_game;
     let value = (mu - 0.5) / sigma_game * NELO_PER_T;
     // The t-value's standard error is about 1/sqrt(N) per unit.
-    let half = 1.959964 / n.sqrt() / per_game * NELO_PER_T;
+    let half = 1.959964 / independent.sqrt() / per_game * NELO_PER_T;
     Some(crate::stats::Estimate {
         value,
         low: value - half,

@@ -222,6 +222,7 @@ mod tests {
             half_points: [a, b],
             disc_sum: discs,
             forfeit: false,
+            opening: None,
         }
     }
 
@@ -233,6 +234,7 @@ mod tests {
             white: white.into(),
             black_disc_diff: d,
             forfeit: false,
+            opening: None,
         };
         let games = vec![
             o(0, "a", "b", 10),

@@ -6,6 +6,7 @@
 use crate::record::GameRecord;
 use crate::search_terms::SearchInfo;
 use crate::show::tui::state::{ExactMark, GameState, State};
+use crate::stats::openings::RepeatedOpenings;
 use othello_board::Color;
 use serde_json::{json, Value};
 use std::time::Instant;
@@ -56,6 +57,9 @@ pub fn run(state: &State, now: Instant) -> Value {
         "eta_s": state.eta(now).map(|d| d.as_secs_f64()),
         "finished": state.run_finished,
         "standings": standings.map(|s| &s.matches),
+        "repeated_openings": standings.and_then(|s| {
+            RepeatedOpenings::of(s.matches.iter().map(|m| m.clusters()))
+        }),
         "ratings": standings.map(|s| &s.ratings),
         "sprt": sprt,
         "live": live,

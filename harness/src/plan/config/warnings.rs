@@ -8,8 +8,9 @@ impl Tournament {
     /// `openings` openings:
     ///
     /// - more pairs than openings: the openings repeat, engines that play the same moves from
-    ///   the same position replay the same games, and the intervals, which count them as
-    ///   independent, come out too narrow;
+    ///   the same position replay the same games: the intervals count the pairs of one opening
+    ///   as one (none with fewer than 5 openings) and the sequential test's error rates do not
+    ///   hold (`stats::openings`);
     /// - an option named `Depth` set or tuned for an engine that plays under a depth limit:
     ///   the limit sets each search's depth, so the option likely changes nothing (and a tune
     ///   of it measures noise).
@@ -17,7 +18,7 @@ impl Tournament {
         let mut warnings = Vec::new();
         if self.pairs as usize > openings {
             warnings.push(format!(
-                "{}: {} pairs per pairing from {openings} openings: openings repeat, deterministic engines replay the same games, and the intervals (which count every pair as independent) come out too narrow; use a larger opening set (e.g. builtin xot-large) or fewer pairs",
+                "{}: {} pairs per pairing from {openings} openings: openings repeat, deterministic engines replay the same games: the intervals will count the pairs of one opening as one (and give none with fewer than 5 openings), and the sequential test's error rates do not hold; use a larger opening set (e.g. builtin xot-large) or fewer pairs",
                 self.source, self.pairs
             ));
         }

@@ -27,6 +27,7 @@ h3 { font-size: 16px; margin: 20px 0 8px; }
 .headline.h1 { border-left-color: #2c9f2c; background: #eef8ee; }
 .headline.h0 { border-left-color: #d62728; background: #fcefef; }
 .meta { color: #57606a; }
+.warning { padding: 8px 14px; border-radius: 6px; background: #fff8c5; border-left: 5px solid #bf8700; }
 .meta span { margin-right: 18px; white-space: nowrap; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 14px; }
 .scroll { overflow-x: auto; max-width: 100%; }
@@ -259,6 +260,14 @@ fn results_section(s: &mut String, report: &Report) {
         let _ = writeln!(s, "</tr>");
     }
     let _ = writeln!(s, "</tbody></table></div>");
+    if let Some(r) = &report.repeated_openings {
+        let _ = writeln!(
+            s,
+            "<p class=\"warning\" id=\"repeated-openings\"><b>Warning:</b> {}.<br>{}.</p>",
+            esc(&r.warning),
+            esc(&r.sprt)
+        );
+    }
     let trinomial: Vec<String> = report
         .pairings
         .iter()

@@ -78,6 +78,14 @@ pub fn markdown(report: &Report) -> String {
     for p in &report.pairings {
         let _ = writeln!(s, "{}", pairing_row(p));
     }
+    if let Some(r) = &report.repeated_openings {
+        let _ = writeln!(
+            s,
+            "\n> **Warning:** {}.\n>\n> {}.",
+            cell(&r.warning),
+            cell(&r.sprt)
+        );
+    }
     if report.totals.forfeits > 0 {
         let _ = writeln!(
             s,

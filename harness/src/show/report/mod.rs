@@ -143,6 +143,9 @@ pub struct Report {
     pub totals: Totals,
     /// One entry per engine pairing, in the tournament's pairing order.
     pub pairings: Vec<Standing>,
+    /// Openings that repeat within a pairing, and what the intervals and the test make of it
+    /// (`stats::openings`); null when no opening repeats.
+    pub repeated_openings: Option<stats::openings::RepeatedOpenings>,
     /// Joint Bradley-Terry ratings; only with more than two engines.
     pub ratings: Option<RatingsReport>,
     /// The sequential test; only when the tournament configures one.
@@ -429,6 +432,9 @@ pub fn build(input: &ReportInput) -> Report {
                 .map(|r| (r.time_ms.black + r.time_ms.white) as f64 / 1000.0)
                 .sum(),
         },
+        repeated_openings: stats::openings::RepeatedOpenings::of(
+            matches.iter().map(MatchStats::clusters),
+        ),
         pairings,
         ratings,
         sprt,

@@ -58,7 +58,7 @@ function runPage(run) {
       `${s.done} of ${s.total} games · ${s.time_control} · ${elapsed}${left}` +
       (s.finished ? ' · finished' : '');
     drawSprt(s.sprt);
-    drawStandings(s.standings || [], s.ratings || []);
+    drawStandings(s.standings || [], s.ratings || [], s.repeated_openings);
     const live = $('live');
     live.replaceChildren(...s.live.map((g) => {
       const a = el('a', { class: 'mini', href: `/run/${run}/game/${g.game}`, 'data-game': g.game });
@@ -81,13 +81,20 @@ function runPage(run) {
     $('recent').replaceChildren(table(['game', 'black', 'white', 'discs (B)', 'end'], rows, 'recent'));
   }
 
-  function drawStandings(matches, ratings) {
-    const interval = (i) => (i ? `${signed(i.value)} [${signed(i.low)}, ${signed(i.high)}]` : '–');
+  // Openings that repeat: the intervals count openings, or are withheld (the warning says why).
+  function drawStandings(matches, ratings, repeated) {
+    const bound = (x, inf) => (x == null ? inf : signed(x));
+    const interval = (i, m) => (!i ? '–' : m.interval_withheld ? `${signed(i.value)} [no interval]`
+      : `${signed(i.value)} [${bound(i.low, '-inf')}, ${bound(i.high, '+inf')}]`);
     const rows = matches.map((m) => el('tr', {},
       el('td', { class: 'l' }, m.a), el('td', { class: 'l' }, m.b), el('td', {}, m.games),
       el('td', {}, `${m.wins}-${m.draws}-${m.losses}`), el('td', {}, (100 * m.score).toFixed(1) + '%'),
-      el('td', {}, interval(m.elo)), el('td', {}, interval(m.disc_diff))));
+      el('td', {}, interval(m.elo, m)), el('td', {}, interval(m.disc_diff, m))));
     const parts = [table(['engine', 'opponent', 'games', 'W-D-L', 'score', 'Elo (95%)', 'discs (95%)'], rows, 'standings')];
+    if (repeated) {
+      parts.push(el('p', { class: 'warning', id: 'repeated-openings' },
+        `Warning: ${repeated.warning}. ${repeated.sprt}.`));
+    }
     if (ratings.length) {
       parts.push(table(['engine', 'Elo', '95%', 'games'], ratings.map((r) => el('tr', {},
         el('td', { class: 'l' }, r.name), el('td', {}, signed(r.elo)),
