@@ -1,9 +1,10 @@
 //! Every view of one run tells the same numbers. For real runs of several kinds (a test that
-//! decided, a test left undecided, shards merged, a run extended and resumed), every view of
-//! the same folder is rendered: `harness stats`, `report.json`, `report.md`, `report.html`,
-//! the browser's run snapshot of the served folder, and the ledger (`ledger stats`, `ledger
-//! runs`). From each the games, W-D-L, score, Elo with its interval, the test's decision and
-//! (where the view has them) the verdict and the elapsed time are read, and they must agree as
+//! decided, a test left undecided, shards merged, a run extended and resumed, openings
+//! repeated), every view of the same folder is rendered: `harness stats`, `report.json`,
+//! `report.md`, `report.html`, the browser's run snapshot of the served folder, and the ledger
+//! (`ledger stats`, `ledger runs`). From each the games, W-D-L, score, Elo with its interval,
+//! the test's decision and (where the view has them) the verdict and the elapsed time are
+//! read, and they must agree as
 //! printed. A view added to the harness joins [`views`].
 
 use crate::support::{harness, http_get, TempDir};
@@ -260,7 +261,13 @@ fn every_view_of_a_run_tells_the_same_numbers() {
     // A run extended: 4 pairs, then resumed to 8.
     assert_eq!(play(d, "--pairs 4 --out extended"), Some(0));
     assert_eq!(play(d, "--pairs 8 --out extended"), Some(0));
-    for folder in ["decided", "undecided", "sharded", "extended"] {
+    // Repeated openings: 10 pairs from 5 openings (the intervals count the openings).
+    dir.write("five.txt", "f5d6\nf5f6\nf5f4\nf5d6c3\nf5f6e6\n");
+    assert_eq!(
+        play(d, "--pairs 10 --openings five.txt --out repeated"),
+        Some(0)
+    );
+    for folder in ["decided", "undecided", "sharded", "extended", "repeated"] {
         let views = views(d, folder, "cand");
         assert_agree(folder, &views);
     }
