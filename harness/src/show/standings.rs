@@ -238,6 +238,42 @@ mod tests {
     use crate::record::GameOutcome;
     use crate::stats::match_stats;
 
+    /// Openings repeated: the normalised Elo of ten pairs on five openings is clustered (the
+    /// reference value of `stats::openings`' tests); with six pairs on three openings the
+    /// table says why no interval is given, and the cell has none.
+    #[test]
+    fn repeated_openings_in_the_table() {
+        use crate::stats::openings::tests::{games, ten_pairs_on_five_openings};
+        let m = match_stats(&ten_pairs_on_five_openings(), "A", "B");
+        let standing = Standing::of(&m);
+        let nelo = standing.normalized_elo.unwrap();
+        let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+        close(nelo.value, 132.3730904572678);
+        close(nelo.low.unwrap(), -55.115773230665695);
+        close(nelo.high.unwrap(), 319.8619541452013);
+        assert_eq!(standing.interval_withheld, None);
+        let three = [(0, 10, -4), (1, -8, -8), (2, -2, 0)];
+        let six: Vec<_> = three.iter().chain(&three).copied().collect();
+        let standing = Standing::of(&match_stats(&games(&six), "A", "B"));
+        assert_eq!(
+            standing.interval_withheld.as_deref(),
+            Some("6 pairs from 3 openings: fewer than 5 distinct openings are too few for an interval")
+        );
+        let nelo = standing.normalized_elo.unwrap();
+        assert_eq!((nelo.low, nelo.high), (None, None));
+        assert_eq!(standing.cell(Column::Elo), "-190.8 [no interval]");
+        // Without repeats the normalised Elo is the sample's, as before openings were read.
+        let once = games(&[(0, 10, -4), (1, -8, -8), (2, -2, 0), (3, 4, 4), (4, 0, 6)]);
+        let m = match_stats(&once, "A", "B");
+        let sample = crate::stats::sprt::Sample::pentanomial(m.pentanomial.map(u64::from));
+        assert_eq!(
+            Standing::of(&m).normalized_elo,
+            crate::stats::sprt::normalized_elo(&sample, crate::stats::sprt::Unit::Pentanomial)
+                .as_ref()
+                .map(Interval::of)
+        );
+    }
+
     #[test]
     fn cells_of_a_match_and_of_an_empty_one() {
         let game = |pair, black: &str, white: &str, d| GameOutcome {
