@@ -15,7 +15,14 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A harness that serves, killed when dropped (a failed test leaves no server behind).
-pub struct Serving(Child);
+pub struct Serving(Child, String);
+
+impl Serving {
+    /// The URL the harness printed.
+    pub fn printed(&self) -> &str {
+        &self.1
+    }
+}
 
 impl Drop for Serving {
     fn drop(&mut self) {
@@ -24,8 +31,9 @@ impl Drop for Serving {
     }
 }
 
-/// The harness started with `args` in `dir`, and the URL it printed on a line of its own.
-/// Its output after that line is drained so that it never blocks.
+/// The harness started with `args` in `dir`, and the server's root URL from the line it
+/// printed (the served index; `run --serve` prints its run's page, `…/run/0`, kept in
+/// [`Serving::printed`]). Its output after that line is drained so that it never blocks.
 pub fn start_serving(dir: &Path, args: &[&str]) -> (Serving, String) {
     let mut child = Command::new(&artifacts().harness)
         .args(args)
@@ -37,12 +45,16 @@ pub fn start_serving(dir: &Path, args: &[&str]) -> (Serving, String) {
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let url = loop {
         let line = lines.next().expect("the URL line").unwrap();
-        if line.starts_with("http://") && line.ends_with('/') && !line.contains(' ') {
+        if line.starts_with("http://") && !line.contains(' ') {
             break line;
         }
     };
+    let printed = url.clone();
+    let url = url
+        .strip_suffix("run/0")
+        .map_or(url.clone(), str::to_string);
     std::thread::spawn(move || lines.for_each(drop));
-    (Serving(child), url)
+    (Serving(child, printed), url)
 }
 
 /// A timed match of greedy against heuristic at `move_time` seconds a move (about 30 times that
@@ -75,6 +87,11 @@ fn a_live_run_in_the_browser() {
     let (mut child, url) = start_serving(
         dir.path(),
         &["run", "t.toml", "--no-tui", "--serve=127.0.0.1:0"],
+    );
+    assert_eq!(
+        child.printed(),
+        format!("{url}run/0"),
+        "run --serve prints its run's own page"
     );
     let Some(mut browser) = Browser::start("a_live_run_in_the_browser", &dir) else {
         return;
@@ -112,10 +129,12 @@ fn a_live_run_in_the_browser() {
             std::thread::sleep(Duration::from_millis(50));
             continue;
         };
-        browser.goto(&format!("{url}run/0/game/{game}"));
+        // URLs number games as the pages do: game 1 is the schedule's game 0.
+        let shown = game + 1;
+        browser.goto(&format!("{url}run/0/game/{shown}"));
         while checked < 5 {
             let (status, _, body) =
-                http_get(&format!("{url}run/0/game/{game}/state"), &[], 1 << 20);
+                http_get(&format!("{url}run/0/game/{shown}/state"), &[], 1 << 20);
             assert_eq!(status, 200);
             let state: serde_json::Value = serde_json::from_str(&body).unwrap();
             if state["finished"] == true {
@@ -192,8 +211,14 @@ fn a_finished_game_stepped_through() {
     );
     // The analysis's marks: the moves that lost discs, in the snapshot and on the page.
     let lost = |game: usize| {
-        let (_, _, body) = http_get(&format!("{url}run/0/game/{game}/state"), &[], 1 << 22);
+        let (_, _, body) = http_get(&format!("{url}run/0/game/{}/state", game + 1), &[], 1 << 22);
         let state: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(
+            state["game"],
+            game,
+            "the URL's game {} is the schedule's {game}",
+            game + 1
+        );
         let moves = state["moves"].as_array().unwrap().clone();
         moves
             .iter()
@@ -208,7 +233,16 @@ fn a_finished_game_stepped_through() {
     let Some(mut browser) = Browser::start("a_finished_game_stepped_through", &dir) else {
         return;
     };
-    browser.goto(&format!("{url}run/0/game/0"));
+    assert_eq!(
+        http_get(&format!("{url}run/0/game/0"), &[], 1 << 16).0,
+        404,
+        "no game 0"
+    );
+    browser.goto(&format!("{url}run/0/game/1"));
+    browser.wait_for(
+        "document.getElementById('title').textContent.startsWith('game 1: ')",
+        Duration::from_secs(10),
+    );
     browser.wait_for(
         "document.querySelector('#board .board')",
         Duration::from_secs(10),
@@ -217,7 +251,7 @@ fn a_finished_game_stepped_through() {
         browser.eval("document.querySelectorAll('.mv.lost').length"),
         marked.0
     );
-    browser.goto(&format!("{url}run/0/game/1"));
+    browser.goto(&format!("{url}run/0/game/2"));
     browser.wait_for(
         "document.querySelector('#board .board')",
         Duration::from_secs(10),

@@ -326,7 +326,8 @@ fn serve_run(
     };
     let guarded = token.is_some();
     let server = crate::web::WebServer::start(address, token, vec![run], None)?;
-    say_raw!("{}\n", server.url);
+    // The run's own page (the index would list this one run).
+    say_raw!("{}run/0\n", server.url);
     crate::web::remind_of_the_token(&server, guarded);
     Ok((server, tx))
 }

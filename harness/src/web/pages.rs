@@ -51,7 +51,7 @@ pub fn run(i: &str, dir: &str) -> String {
     )
 }
 
-/// A game's page: the board, the clocks, the engines' reports, the evaluation graph and the
+/// The page of game `n` of the schedule (`game n+1` in its title and URL): the board, the clocks, the engines' reports, the evaluation graph and the
 /// moves, stepped through with the buttons or the arrow keys.
 pub fn game(i: &str, n: usize) -> String {
     let body = format!(
@@ -69,8 +69,9 @@ pub fn game(i: &str, n: usize) -> String {
     shell(
         &format!("game {}", n + 1),
         &format!(
-            "data-page=\"game\" data-run=\"{}\" data-game=\"{n}\"",
-            esc(i)
+            "data-page=\"game\" data-run=\"{}\" data-game=\"{}\"",
+            esc(i),
+            n + 1
         ),
         &body,
     )

@@ -282,10 +282,16 @@ async fn game_page(
     State(s): State<Arc<Served>>,
     UrlPath((i, n)): UrlPath<(String, String)>,
 ) -> Response {
-    match (served_run(&s, &i), n.parse::<usize>()) {
-        (Some(_), Ok(n)) => Html(pages::game(&i, n)).into_response(),
+    match (served_run(&s, &i), game_number(&n)) {
+        (Some(_), Some(n)) => Html(pages::game(&i, n)).into_response(),
         _ => not_found(),
     }
+}
+
+/// The game a URL names: game numbers in URLs are the ones the pages show (`game 1` is the
+/// schedule's game 0); 0 and anything else name none.
+fn game_number(text: &str) -> Option<usize> {
+    text.parse::<usize>().ok()?.checked_sub(1)
 }
 
 /// A game's snapshot: the live one while it plays or just ended, else the journal's record
@@ -294,7 +300,7 @@ async fn game_state(
     State(s): State<Arc<Served>>,
     UrlPath((i, n)): UrlPath<(String, String)>,
 ) -> Response {
-    let (Some(run), Ok(n)) = (served_run(&s, &i), n.parse::<usize>()) else {
+    let (Some(run), Some(n)) = (served_run(&s, &i), game_number(&n)) else {
         return not_found();
     };
     if let Some(live) = run.feed.borrow().games.get(&n) {
@@ -311,8 +317,8 @@ async fn game_events(
     State(s): State<Arc<Served>>,
     UrlPath((i, n)): UrlPath<(String, String)>,
 ) -> Response {
-    match (served_run(&s, &i), n.parse::<usize>()) {
-        (Some(r), Ok(n)) => {
+    match (served_run(&s, &i), game_number(&n)) {
+        (Some(r), Some(n)) => {
             stream_of(r.feed.clone(), move |p| p.games.get(&n).cloned()).into_response()
         }
         _ => not_found(),
@@ -323,7 +329,11 @@ async fn game_events(
 /// the exact marks of `analysis.jsonl` where the game was analysed.
 fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
     use std::io::BufRead;
-    let prefix = format!("{{\"game\":{n},");
+    /// A journal line's game number, whatever the order of its keys.
+    #[derive(serde::Deserialize)]
+    struct Numbered {
+        game: usize,
+    }
     for folder in run_folders(dir) {
         let Ok(file) = std::fs::File::open(folder.join(crate::record::journal::JSONL_FILE)) else {
             continue;
@@ -331,7 +341,7 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
         let line = std::io::BufReader::new(file)
             .lines()
             .map_while(Result::ok)
-            .find(|l| l.starts_with(&prefix));
+            .find(|l| serde_json::from_str::<Numbered>(l).is_ok_and(|r| r.game == n));
         let Some(line) = line else {
             continue;
         };

@@ -61,7 +61,7 @@ function runPage(run) {
     drawStandings(s.standings || [], s.ratings || [], s.repeated_openings);
     const live = $('live');
     live.replaceChildren(...s.live.map((g) => {
-      const a = el('a', { class: 'mini', href: `/run/${run}/game/${g.game}`, 'data-game': g.game });
+      const a = el('a', { class: 'mini', href: `/run/${run}/game/${g.game + 1}`, 'data-game': g.game });
       a.append(board(g.board, g.last, 'small'),
         el('div', { class: 'names' }, `${g.game + 1}. ${g.names[0]} – ${g.names[1]}`),
         el('div', { class: 'meta' }, `${g.discs[0]}–${g.discs[1]} · ply ${g.ply}`));
@@ -75,7 +75,7 @@ function runPage(run) {
       live.replaceChildren(el('p', { class: 'meta' }, none));
     }
     const rows = s.recent.map((r) => el('tr', {},
-      el('td', {}, el('a', { href: `/run/${run}/game/${r.game}` }, r.game + 1)),
+      el('td', {}, el('a', { href: `/run/${run}/game/${r.game + 1}` }, r.game + 1)),
       el('td', { class: 'l' }, r.black), el('td', { class: 'l' }, r.white),
       el('td', {}, signed(r.score, 0)), el('td', { class: 'l' }, r.termination)));
     $('recent').replaceChildren(table(['game', 'black', 'white', 'discs (B)', 'end'], rows, 'recent'));

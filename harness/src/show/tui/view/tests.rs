@@ -258,3 +258,27 @@ fn board_reads_without_colour() {
     assert_eq!(big.len(), 18);
     assert_eq!(big[8].to_string(), " 4 │   │   │   │ ○ │ ● │   │   │   │");
 }
+
+/// Openings repeated with too few distinct: the standings say `[no interval]` (never `±inf`)
+/// and the warning every view prints.
+#[test]
+fn repeated_openings_on_the_standings() {
+    use crate::show::standings::Standing;
+    use crate::show::tui::state::Standings;
+    use crate::stats::openings::tests::games;
+    let three = [(0, 10, -4), (1, -8, -8), (2, -2, 0)];
+    let six: Vec<_> = three.iter().chain(&three).copied().collect();
+    let m = crate::stats::match_stats(&games(&six), "A", "B");
+    let st = Standings {
+        matches: vec![Standing::of(&m)],
+        ratings: Vec::new(),
+    };
+    let text: Vec<String> = tournament::standings_lines(&st, 8)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let text = text.join("\n");
+    assert!(text.contains("-191 [no interval]"), "{text}");
+    assert!(!text.contains("inf"), "{text}");
+    assert!(text.contains("warning: openings repeat"), "{text}");
+}

@@ -110,7 +110,7 @@ fn name_width(s: &State, large: bool) -> usize {
 }
 
 /// One row per pairing under a heading, then the joint rating when there is one.
-fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static>> {
+pub(super) fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static>> {
     let mut lines = vec![Line::styled(
         format!(
             "{:<pw$} {:>5} {:>9} {:>6} {:>9} {:>5}",
@@ -132,7 +132,14 @@ fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static>> {
             m.games,
             m.cell(Column::Wdl),
             m.cell(Column::Score),
-            m.elo.map_or(MISSING.to_string(), |e| e.short_text()),
+            match m.elo {
+                None => MISSING.to_string(),
+                // Openings repeat and too few are distinct: no interval, as every view says.
+                Some(e) if m.interval_withheld.is_some() => {
+                    format!("{:+.0} [{}]", e.value, crate::show::standings::WITHHELD)
+                }
+                Some(e) => e.short_text(),
+            },
             m.disc_diff
                 .map_or(MISSING.to_string(), |d| format!("{:+.1}", d.value)),
             w = name_w
@@ -140,6 +147,14 @@ fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static>> {
     }
     if st.matches.is_empty() {
         lines.push(Line::from("no finished games yet"));
+    }
+    let repeated =
+        crate::stats::openings::RepeatedOpenings::of(st.matches.iter().map(|m| m.clusters()));
+    if let Some(r) = repeated {
+        lines.push(Line::styled(
+            format!("warning: {}", r.warning),
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
     }
     if !st.ratings.is_empty() {
         let r: Vec<String> = st
