@@ -65,10 +65,9 @@ pub fn run_test(
         .then(|| journal::read_journal(&path).ok())
         .flatten()
         .filter(|read| read.len() == records.len());
-    let recorded = crate::record::decision_record::DecisionRecord::read(folder)
+    let recorded = crate::record::decision_record::DecisionRecord::decision_in(folder)
         .ok()
-        .flatten()
-        .map(|r| r.decision);
+        .flatten();
     t.test_status(journal_order.as_deref().unwrap_or(records), recorded)
 }
 

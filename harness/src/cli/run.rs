@@ -296,7 +296,7 @@ pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyh
         report::JSON_FILE,
         report::MARKDOWN_FILE,
         report::HTML_FILE,
-        super::merge::DECISION_FILE,
+        crate::record::decision_record::DECISION_FILE,
         // The analysis describes the games set aside, not the new ones.
         crate::record::analysis::ANALYSIS_FILE,
         crate::tools::analyze::CACHE_FILE,

@@ -59,6 +59,11 @@ impl DecisionRecord {
         Ok(Some(record))
     }
 
+    /// Only the decision recorded in `dir`, if there is one.
+    pub fn decision_in(dir: &Path) -> anyhow::Result<Option<Decision>> {
+        Ok(DecisionRecord::read(dir)?.map(|r| r.decision))
+    }
+
     /// Write the record into `dir`, whole or not at all.
     pub fn write(&self, dir: &Path) -> anyhow::Result<std::path::PathBuf> {
         let path = dir.join(DECISION_FILE);

@@ -172,10 +172,9 @@ impl Model {
     /// decision, the run's end and its wall time (its report's once it ended, else the time
     /// since its `run-id` was made).
     fn hear_the_folder(&mut self, dir: &Path) {
-        let decision = crate::record::decision_record::DecisionRecord::read(dir)
+        let decision = crate::record::decision_record::DecisionRecord::decision_in(dir)
             .ok()
-            .flatten()
-            .map(|r| r.decision);
+            .flatten();
         let conclusion = crate::show::report::read_conclusion(dir);
         let ended = conclusion
             .as_ref()

@@ -20,21 +20,19 @@ use crate::cli::exit;
 use crate::plan::config::{ClockScale, Tournament};
 use crate::plan::schedule::PairedSchedule;
 use crate::play::resume::{extension, same_tournament, tournament_of};
+use crate::record::decision_record::DecisionRecord;
 use crate::record::journal::{write_durably, JSONL_FILE};
 use crate::record::merge::JournalIndex;
 use crate::record::tournament_record::TournamentRecord;
 use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
 use crate::show::{report, table};
-use crate::stats::sprt::{Decision, SprtStatus};
+use crate::stats::sprt::SprtStatus;
 use crate::stats::verdict::{self, Outcome};
 use anyhow::{bail, Context};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// The file the watcher writes when the test decides.
-pub use crate::record::decision_record::DECISION_FILE;
 
 /// Merge the output folders of a tournament's shards (or folders holding shard-I-of-N
 /// folders) into one: journal in game order, GGF, reports, tables; exit code as for `run`.
@@ -184,12 +182,7 @@ pub(super) fn test_of(
     records: &[GameRecord],
     folder: &Path,
 ) -> anyhow::Result<Option<SprtStatus>> {
-    Ok(t.test_status(records, recorded_decision(folder)?))
-}
-
-/// The decision the watcher recorded in `folder`, if it did.
-fn recorded_decision(folder: &Path) -> anyhow::Result<Option<Decision>> {
-    Ok(crate::record::decision_record::DecisionRecord::read(folder)?.map(|r| r.decision))
+    Ok(t.test_status(records, DecisionRecord::decision_in(folder)?))
 }
 
 /// `harness merge` (and `--watch`).

@@ -3,7 +3,7 @@
 //! writes `decision.json` and the stop file and runs `--on-decision`.
 
 use super::super::output::say;
-use super::{recorded_decision, schedule_of, shard_folders, Args};
+use super::{schedule_of, shard_folders, Args};
 use crate::play::resume::{same_tournament, tournament_of};
 use crate::play::tune::aggregate::WatchPause;
 use crate::record::decision_record::{DecisionRecord, DECISION_FILE};
@@ -68,7 +68,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
     // A watcher started again after the test decided (a requeued job, a second command) keeps
     // the decision taken at the crossing: it makes sure the shards are told, and changes
     // nothing.
-    if let Some(decision) = recorded_decision(&out)? {
+    if let Some(decision) = DecisionRecord::decision_in(&out)? {
         write_stop_file(&stop_file, decision)?;
         let meaning = text::decision_meaning(decision, &sprt.params, &a, &b).unwrap_or_default();
         say!(
