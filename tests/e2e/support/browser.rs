@@ -94,9 +94,15 @@ impl Browser {
         let started = Instant::now();
         loop {
             assert!(started.elapsed() < COMMAND_TIMEOUT, "{method}: no answer");
-            let reply = match self.socket.read().expect("a DevTools message") {
-                Message::Text(t) => t,
-                _ => continue,
+            let reply = match self.socket.read() {
+                Ok(Message::Text(t)) => t,
+                Ok(_) => continue,
+                // A read with a timeout returns EINTR when the test process is stopped and
+                // continued, or takes a signal, whatever SA_RESTART says; the socket is intact.
+                Err(tungstenite::Error::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
+                    continue
+                }
+                Err(e) => panic!("{method}: a DevTools message: {e:?}"),
             };
             let reply: Value = serde_json::from_str(reply.as_str()).unwrap();
             if reply["id"] == id {
@@ -284,6 +290,7 @@ pub fn http_get(url: &str, headers: &[(&str, &str)], limit: usize) -> (u16, Stri
     let mut buf = [0u8; 8192];
     while bytes.len() < limit {
         match stream.read(&mut buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Ok(0) | Err(_) => break,
             Ok(n) => bytes.extend_from_slice(&buf[..n]),
         }
