@@ -1,10 +1,12 @@
-//! The run files every view reads (`tournament.json`, `decision.json`) keep reading the way
-//! earlier versions wrote them: a folder written by the harness at 53145f6 (the fixture
-//! `tests/fixtures/run-53145f6`, made by that version's `harness run`) reads, reports, and
-//! joins the ledger series that version started, and a run of this version under the same
-//! conditions joins it too.
+//! The run files every view reads (`tournament.json`, `decision.json`, `verdict.json`) keep
+//! reading the way earlier versions wrote them: a folder written by the harness at 53145f6
+//! (the fixture `tests/fixtures/run-53145f6`, made by that version's `harness run`, before
+//! `verdict.json`) reads, reports, and joins the ledger series that version started, and a run
+//! of this version under the same conditions joins it too. A run's end is its `verdict.json`,
+//! never what a report says.
 
-use crate::support::{harness, TempDir};
+use crate::support::{harness, spawn_harness, start_timed_match, wait_for_games, TempDir};
+use serde_json::Value;
 use std::path::Path;
 
 /// The conditions class 53145f6 stored for the fixture's run in its ledger, as it stored it.
@@ -57,6 +59,10 @@ fn a_folder_of_53145f6_reads_and_joins_its_ledger_series() {
         [CONDITIONS_53145F6]
     );
     assert_eq!(column(&db, "SELECT sprt FROM runs"), [SPRT_53145F6]);
+    // Its verdict is the one its report kept (the folder has no verdict.json).
+    let verdict: Value = serde_json::from_str(&column(&db, "SELECT verdict FROM runs")[0]).unwrap();
+    assert_eq!(verdict["outcome"], "undecided");
+    assert_eq!(verdict["exit_code"], 3);
     // The stored tournament is the folder's file, byte for byte (read and written back).
     let stored = column(&db, "SELECT tournament FROM runs").join("\n");
     let file = std::fs::read_to_string(dir.join("old/tournament.json")).unwrap();
@@ -113,4 +119,57 @@ fn a_folder_of_53145f6_reads_and_joins_its_ledger_series() {
         .collect();
     assert_eq!(rows.len(), 2, "c1 and c2 in one series: {history}");
     assert_eq!(rows[0]["conditions"], rows[1]["conditions"], "{history}");
+}
+
+/// The JSON file `name` of the folder `dir`.
+fn json(dir: &Path, name: &str) -> Value {
+    let text = std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A run that ends writes `verdict.json` with the verdict and wall time its report states;
+/// the ledger and `analyze` take the verdict from there, not from a report that says otherwise;
+/// a run of the folder that goes on (here an extension, killed while it plays) holds none.
+#[test]
+fn a_run_s_end_is_its_verdict_file() {
+    let (dir, child) = start_timed_match("verdict-file", 1, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let folder = dir.join("out");
+    let ended = json(&folder, "verdict.json");
+    let report = json(&folder, "report.json");
+    assert_eq!(ended["verdict"]["outcome"], "pass");
+    assert_eq!(ended["verdict"], report["verdict"]);
+    assert_eq!(ended["finished"], true);
+    assert_eq!(
+        ended["elapsed_seconds"],
+        report["totals"]["elapsed_seconds"]
+    );
+
+    // A report that says otherwise is not the run's word.
+    let mut lying = report.clone();
+    lying["verdict"]["outcome"] = "fail".into();
+    lying["verdict"]["exit_code"] = 1.into();
+    std::fs::write(folder.join("report.json"), lying.to_string()).unwrap();
+    harness(dir.path(), &["ledger", "add", "out", "--ledger", "l.db"]).assert_success();
+    let stored: Value =
+        serde_json::from_str(&column(&dir.join("l.db"), "SELECT verdict FROM runs")[0]).unwrap();
+    assert_eq!(stored, ended["verdict"]);
+    harness(dir.path(), &["analyze", "out", "--from-empties", "4"]).assert_success();
+    assert_eq!(json(&folder, "report.json")["verdict"], ended["verdict"]);
+    assert_eq!(json(&folder, "verdict.json"), ended);
+
+    // Extended, the run goes on: the verdict of its first end no longer holds.
+    let mut extension = spawn_harness(
+        dir.path(),
+        &["run", "t.toml", "--pairs", "4", "--no-tui"],
+        false,
+    );
+    wait_for_games(&folder.join("games.jsonl"), 3);
+    extension.kill().unwrap();
+    extension.wait().unwrap();
+    assert!(
+        !folder.join("verdict.json").exists(),
+        "an extended run that goes on still holds its first end's verdict"
+    );
 }

@@ -8,21 +8,32 @@ use crate::plan::config::Tournament;
 use crate::record::analysis::read_analysis;
 use crate::record::journal;
 use crate::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
+use crate::record::verdict_record::{Conclusion, RunVerdict};
 use crate::record::GameRecord;
 use crate::show::report;
 use std::path::Path;
 use std::time::Duration;
 
-/// Write report.json, report.md and report.html of `t`'s folder, with the folder's analysis
-/// when it has one (a rewrite never drops what `harness analyze` found). A failure is a
-/// warning, never fatal: the journal is the record.
+/// Write the run's end (`verdict.json`: the verdict of a run that ended; none while it goes
+/// on), then report.json, report.md and report.html of `t`'s folder, with the folder's
+/// analysis when it has one (a rewrite never drops what `harness analyze` found). A failure is
+/// a warning, never fatal: the journal is the record.
 pub fn write_reports(
     t: &Tournament,
     records: &[GameRecord],
     elapsed: Option<Duration>,
     finished: bool,
-    verdict: Option<&report::VerdictReport>,
+    verdict: Option<&RunVerdict>,
 ) {
+    // The run's end first, so that no report states a verdict the folder does not record.
+    let conclusion = Conclusion {
+        finished,
+        verdict: verdict.cloned(),
+        elapsed,
+    };
+    if let Err(e) = conclusion.write(&t.out) {
+        eprintln!("warning: {e:#}");
+    }
     let analysis = match read_analysis(&t.out) {
         Ok(a) => a,
         Err(e) => {
@@ -92,8 +103,8 @@ fn sandbox_enforced(folder: &Path) -> Vec<(String, String)> {
 }
 
 /// Rewrite the reports of an output folder from its files alone: the tournament it is pinned
-/// to, its journal, its analysis (after `harness analyze`) and what its last report said of
-/// the run's end. A folder without a
+/// to, its journal, its analysis (after `harness analyze`) and its end as recorded
+/// (`verdict.json`). A folder without a
 /// `tournament.json` (a journal copied on its own) has no tournament to report on: nothing is
 /// written.
 pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
@@ -111,7 +122,7 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     let analysis = read_analysis(folder)?;
     // The run's own word on its end stands: a rewrite neither ends a live run nor revives a
     // finished one.
-    let conclusion = report::read_conclusion(folder).unwrap_or(report::Conclusion {
+    let conclusion = Conclusion::read(folder).unwrap_or(Conclusion {
         finished: records.len() >= t.game_count(),
         verdict: None,
         elapsed: None,

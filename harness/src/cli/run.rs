@@ -437,7 +437,7 @@ fn conclude(
         say!("{}", v.reasons.join("; "));
     }
     let code = convention.code(v.outcome);
-    let conclusion = report::VerdictReport {
+    let conclusion = crate::record::verdict_record::RunVerdict {
         exit_code: code,
         outcome: v.outcome,
         reasons: v.reasons,

@@ -124,7 +124,7 @@ impl RunEntry {
             .collect();
         // A shard holds no verdict of its run (an older harness's shard reported one): the
         // merge records it.
-        let verdict = crate::show::report::read_conclusion(dir)
+        let verdict = crate::record::verdict_record::Conclusion::read(dir)
             .and_then(|c| c.verdict)
             .filter(|_| !shard)
             .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));

@@ -179,6 +179,8 @@ impl<'t> Coordinator<'t> {
         }
         let held = previous.len();
         let journal = Journal::open(&t.out)?;
+        // The run goes on: the verdict of an earlier end of this folder no longer holds.
+        crate::record::verdict_record::Conclusion::clear(&t.out)?;
         let results = Results::new(t, journal, previous, planned);
         if held > 0 {
             progress(Progress::Resuming {

@@ -11,6 +11,7 @@
 //! - [`merge`]: the journals of a tournament's shards merged into one, or followed as they grow;
 //! - [`decision_record`]: `decision.json`, a sharded run's test decided by the watcher;
 //! - [`tournament_record`]: `tournament.json`, what a run folder records of its tournament;
+//! - [`verdict_record`]: `verdict.json`, how the run ended (its outcome, exit code and reasons);
 //! - [`tune`]: what `harness tune` keeps beside the games (`tune.jsonl`, the iterations begun,
 //!   the θ of a sharded tune).
 
@@ -23,6 +24,7 @@ pub mod merge;
 pub mod run_id;
 pub mod tournament_record;
 pub mod tune;
+pub mod verdict_record;
 
 use othello_board::{Color, Move, Position};
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,7 @@
 
 use super::sprt::Decision;
 use crate::record::{GameRecord, Termination};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use std::fmt;
 
 /// Which of an engine's forfeits make the whole run fail, for CI jobs that must go red when an
@@ -101,40 +101,7 @@ pub fn broken_rules(rules: &[(String, FailOn)], records: &[GameRecord]) -> Vec<R
     broken
 }
 
-/// How a run ended, as a CI job acts on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// H1 accepted, or no test and every game played with no rule broken.
-    Pass,
-    /// H0 accepted, or a fail-on rule was broken.
-    Fail,
-    /// The test's game budget ran out before it decided.
-    Undecided,
-    /// Stopped (a signal, a stop file) before every game was played and before the test
-    /// decided; running it again resumes.
-    Interrupted,
-    /// A merge of shards that do not hold every game yet.
-    Incomplete,
-    /// One shard of a sharded run played all its games: the run's verdict is the merge's,
-    /// over every shard, never a shard's.
-    #[serde(rename = "shard-done")]
-    ShardDone,
-}
-
-impl Outcome {
-    /// `PASS`, `FAIL`, … as a report's headline opens.
-    pub fn label(self) -> &'static str {
-        match self {
-            Outcome::Pass => "PASS",
-            Outcome::Fail => "FAIL",
-            Outcome::Undecided => "UNDECIDED",
-            Outcome::Interrupted => "INTERRUPTED",
-            Outcome::Incomplete => "INCOMPLETE",
-            Outcome::ShardDone => "SHARD DONE",
-        }
-    }
-}
+pub use crate::record::verdict_record::Outcome;
 
 /// What decides a run's verdict.
 #[derive(Clone, Debug, Default)]

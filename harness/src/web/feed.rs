@@ -175,7 +175,7 @@ impl Model {
         let decision = crate::record::decision_record::DecisionRecord::decision_in(dir)
             .ok()
             .flatten();
-        let conclusion = crate::show::report::read_conclusion(dir);
+        let conclusion = crate::record::verdict_record::Conclusion::read(dir);
         let ended = conclusion
             .as_ref()
             .is_some_and(|c| c.finished || c.verdict.is_some());

@@ -26,7 +26,7 @@ use crate::record::merge::JournalIndex;
 use crate::record::tournament_record::TournamentRecord;
 use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
-use crate::show::{report, table};
+use crate::show::table;
 use crate::stats::sprt::SprtStatus;
 use crate::stats::verdict::{self, Outcome};
 use anyhow::{bail, Context};
@@ -280,7 +280,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         shard: None,
     });
     let code = exit::of(v.outcome);
-    let conclusion = report::VerdictReport {
+    let conclusion = crate::record::verdict_record::RunVerdict {
         exit_code: code,
         outcome: v.outcome,
         reasons: v.reasons,

@@ -35,6 +35,7 @@ pub use markdown::markdown;
 
 use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
 use crate::record::journal::replace_durably;
+use crate::record::verdict_record::RunVerdict;
 use crate::record::GameOutcome;
 use crate::record::{GameRecord, Termination};
 use crate::show::standings::Standing;
@@ -72,61 +73,13 @@ pub struct ReportInput<'a> {
     /// The exact-solver analysis of the games (`analysis.jsonl`), when the folder has one.
     pub analysis: Option<&'a [crate::record::analysis::AnalysedGame]>,
     /// How the run ended, once it has: its outcome and the exit code the command gave.
-    pub verdict: Option<&'a VerdictReport>,
+    pub verdict: Option<&'a RunVerdict>,
     /// What the kernel enforced of each engine's sandbox, by engine name, in words
     /// (`Landlock ABI 7, seccomp, at most 256 tasks`), as `tournament.json` records it.
     pub sandbox_enforced: &'a [(String, String)],
     /// The run's sequential test as decided (`stats::test_decision`), when it has one: its
     /// decision stands though the final LLR moved back inside the bounds.
     pub test: Option<&'a crate::stats::sprt::SprtStatus>,
-}
-
-/// How the run ended (`verdict` of report.json): the outcome, the process's exit code and
-/// the reasons, as the command that ended the run decided them. Null while a run goes on.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct VerdictReport {
-    pub exit_code: i32,
-    /// `pass`, `fail`, `undecided`, `interrupted` or `incomplete`.
-    pub outcome: Outcome,
-    /// One sentence each: the fail-on rules broken, the test's decision, why the run stopped.
-    pub reasons: Vec<String>,
-}
-
-/// What a report in `folder` said of the run's end (`finished`, `verdict`, and the run's
-/// wall time), for a rewrite that does not end the run itself (`harness analyze`, `harness
-/// stats`): it keeps them. `None` when the folder has no readable report.
-pub fn read_conclusion(folder: &Path) -> Option<Conclusion> {
-    /// The keys of report.json a rewrite keeps.
-    #[derive(serde::Deserialize)]
-    struct Kept {
-        finished: bool,
-        verdict: Option<VerdictReport>,
-        totals: Option<KeptTotals>,
-    }
-    #[derive(serde::Deserialize)]
-    struct KeptTotals {
-        elapsed_seconds: Option<f64>,
-    }
-    let text = std::fs::read_to_string(folder.join(JSON_FILE)).ok()?;
-    let kept: Kept = serde_json::from_str(&text).ok()?;
-    Some(Conclusion {
-        finished: kept.finished,
-        verdict: kept.verdict,
-        elapsed: kept
-            .totals
-            .and_then(|t| t.elapsed_seconds)
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(Duration::from_secs_f64),
-    })
-}
-
-/// What the run's last report said of its end.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Conclusion {
-    pub finished: bool,
-    pub verdict: Option<VerdictReport>,
-    /// The run's wall time as the command that played it measured it.
-    pub elapsed: Option<Duration>,
 }
 
 /// The whole report, as written to `report.json`.
@@ -138,7 +91,7 @@ pub struct Report {
     /// stopped before its end (its `verdict` says so).
     pub finished: bool,
     /// How the run ended; null while it goes on.
-    pub verdict: Option<VerdictReport>,
+    pub verdict: Option<RunVerdict>,
     pub tournament: TournamentSummary,
     pub totals: Totals,
     /// One entry per engine pairing, in the tournament's pairing order.
