@@ -129,7 +129,12 @@ fn restart_checks_everything_before_it_moves_the_old_games() {
     assert!(restart.stdout.contains(&aside[0]), "says where: {restart}");
     let kept = dir.join("out/arena").join(&aside[0]);
     assert_eq!(std::fs::read(kept.join("games.jsonl")).unwrap(), journal);
-    for name in ["games.ggf", "tournament.json", "report.json"] {
+    for name in [
+        "games.ggf",
+        "tournament.json",
+        "report.json",
+        "verdict.json",
+    ] {
         assert!(kept.join(name).exists(), "{name} set aside");
     }
     assert_eq!(read_games(&dir.join("out/arena")).len(), 4, "a fresh run");

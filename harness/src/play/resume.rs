@@ -84,12 +84,15 @@ pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// The files of an earlier run that `--restart` sets aside: the journal, its GGF copy, the
-/// `tournament.json`, and whatever later stages wrote from them (`also`: the reports).
-const RUN_FILES: [&str; 4] = [
+/// `tournament.json`, its id, its end (`verdict.json`, and a watcher's `decision.json`), and
+/// whatever later stages wrote from them (`also`: the reports).
+const RUN_FILES: [&str; 6] = [
     JSONL_FILE,
     GGF_FILE,
     TOURNAMENT_FILE,
     crate::record::run_id::RUN_ID_FILE,
+    crate::record::verdict_record::VERDICT_FILE,
+    crate::record::decision_record::DECISION_FILE,
 ];
 
 /// Set the games of an earlier run in `dir` aside (`--restart`): its files, and the files
