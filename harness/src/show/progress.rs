@@ -131,7 +131,7 @@ pub fn pair_line(p: &PairResult, sprt: Option<&SprtStatus>) -> String {
 #[cfg(test)]
 mod tests {
     use super::{elo_due, elo_line};
-    use crate::show::tui::state::tests::record;
+    use crate::show::run_model::tests::record;
 
     /// Regression: in a gauntlet the line said "after 2 pairs" (the run's count)
     /// with the counts of one pairing's single pair.

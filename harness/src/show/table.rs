@@ -317,7 +317,7 @@ pub fn analysis_table(errors: &[crate::stats::analysis::EngineErrors], from: u32
 #[cfg(test)]
 mod width_tests {
     use super::*;
-    use crate::show::tui::state::tests::record;
+    use crate::show::run_model::tests::record;
 
     fn records() -> Vec<GameRecord> {
         (0..8)

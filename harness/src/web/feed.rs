@@ -3,7 +3,8 @@
 //! slow or stalled browser is left behind (it skips to the newest when it reads again), never
 //! a queue that grows and never back-pressure into the coordinator.
 //!
-//! The model is the terminal view's (`show::tui::state::State`), fed from one of two sources:
+//! The model is the run model every view reads (`show::run_model::RunModel`), fed from one of
+//! two sources:
 //! the coordinator's events (`run --serve`: live games move by move), or the folder's journals
 //! (`serve DIR`: finished games, a sharded run's shards included, followed from their last
 //! offset as `merge --watch` follows them). A game's snapshot is published at most every
@@ -14,7 +15,7 @@ use crate::events::Event;
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
 use crate::record::tournament_record::TournamentRecord;
-use crate::show::tui::state::State;
+use crate::show::run_model::RunModel;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -64,7 +65,7 @@ pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
 
 /// The model and what changed since it was last published.
 struct Model {
-    state: State,
+    model: RunModel,
     tx: watch::Sender<Arc<Published>>,
     run: Arc<str>,
     games: BTreeMap<usize, Arc<str>>,
@@ -84,7 +85,7 @@ struct Model {
 impl Model {
     fn new(tx: watch::Sender<Arc<Published>>) -> Model {
         Model {
-            state: State::new(),
+            model: RunModel::new(),
             tx,
             run: Arc::from("{}"),
             games: BTreeMap::new(),
@@ -119,7 +120,7 @@ impl Model {
             self.dirty_games.extend(game);
         }
         self.dirty_run = true;
-        self.state.apply(event, Instant::now());
+        self.model.apply(event, Instant::now());
     }
 
     /// Publish what changed: the changed games and the run, each when its interval passed.
@@ -141,14 +142,14 @@ impl Model {
         };
         for game in dirty {
             let g = self
-                .state
+                .model
                 .live
                 .get(&game)
-                .or_else(|| self.state.recent.iter().find(|g| g.game == game));
+                .or_else(|| self.model.recent.iter().find(|g| g.game == game));
             if let Some(g) = g {
                 let mut snapshot = snapshot::game(g, &[], now);
-                snapshot["moved_at_ms"] = self.moved_at.get(&game).copied().into();
-                self.games.insert(game, Arc::from(snapshot.to_string()));
+                snapshot.moved_at_ms = self.moved_at.get(&game).copied();
+                self.games.insert(game, Arc::from(json(&snapshot)));
             }
         }
         while self.finished.len() > KEEP_FINISHED {
@@ -157,8 +158,8 @@ impl Model {
             self.moved_at.remove(&old);
         }
         if run_due {
-            self.state.refresh();
-            self.run = Arc::from(snapshot::run(&self.state, now).to_string());
+            self.model.refresh();
+            self.run = Arc::from(json(&snapshot::run(&self.model, now)));
             self.run_at = now;
             self.dirty_run = false;
         }
@@ -184,13 +185,13 @@ impl Model {
             _ => crate::record::run_id::started_at(dir)
                 .and_then(|t| std::time::SystemTime::now().duration_since(t).ok()),
         };
-        if decision != self.state.recorded_decision || elapsed != self.state.recorded_elapsed {
-            self.state.recorded_decision = decision;
-            self.state.recorded_elapsed = elapsed;
-            self.state.mark_stale();
+        if decision != self.model.recorded_decision || elapsed != self.model.recorded_elapsed {
+            self.model.recorded_decision = decision;
+            self.model.recorded_elapsed = elapsed;
+            self.model.mark_stale();
             self.dirty_run = true;
         }
-        if ended && !self.state.run_finished {
+        if ended && !self.model.run_finished {
             self.hear(Event::RunFinished);
         }
     }
@@ -209,7 +210,7 @@ impl Model {
             }
             self.publish();
         }
-        self.state.finish(Instant::now());
+        self.model.finish(Instant::now());
         self.dirty_run = true;
         self.run_at = Instant::now() - RUN_INTERVAL;
         self.games_at = Instant::now() - GAME_INTERVAL;
@@ -218,7 +219,7 @@ impl Model {
 
     fn follow_folder(&mut self, dir: &Path) {
         self.games_too = false;
-        self.state.live_known = false;
+        self.model.live_known = false;
         let mut folder = FolderFollower::default();
         loop {
             if !folder.started {
@@ -232,8 +233,8 @@ impl Model {
                         record: Box::new(record),
                     });
                 }
-                let (done, total) = self.state.progress();
-                if done >= total && total > 0 && !self.state.run_finished {
+                let (done, total) = self.model.progress();
+                if done >= total && total > 0 && !self.model.run_finished {
                     self.hear(Event::RunFinished);
                 }
                 self.hear_the_folder(dir);
@@ -307,4 +308,9 @@ pub fn run_folders(dir: &Path) -> Vec<PathBuf> {
     } else {
         shards
     }
+}
+
+/// A snapshot's JSON text (plain values: it always serialises).
+fn json(snapshot: &impl serde::Serialize) -> String {
+    serde_json::to_string(snapshot).expect("JSON of plain values")
 }

@@ -356,7 +356,7 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
         replay.ply = replay.record().moves.len();
         let g = replay.game();
         let marks = replay.marks();
-        return Some(snapshot::game(&g, &marks, std::time::Instant::now()).to_string());
+        return serde_json::to_string(&snapshot::game(&g, &marks, std::time::Instant::now())).ok();
     }
     None
 }

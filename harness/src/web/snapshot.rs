@@ -1,14 +1,18 @@
 //! What a browser is sent: the run (progress, standings, the test, small boards of the games
 //! in progress, recent results) and one game in full (a board per ply, so that the page needs
 //! no rules of Othello; clocks, the searching engine's report, the moves and their marks), as
-//! JSON built from the terminal view's model (`show::tui::state`).
+//! serde types built from the run model (`show::run_model`), with the wording of
+//! `show::text`. Their JSON is what the pages' scripts read.
 
 use crate::record::GameRecord;
 use crate::search_terms::SearchInfo;
-use crate::show::tui::state::{ExactMark, GameState, State};
+use crate::show::run_model::{ExactMark, GameState, RunModel};
+use crate::show::standings::Standing;
 use crate::stats::openings::RepeatedOpenings;
+use crate::stats::sprt::Decision;
+use crate::stats::Rating;
 use othello_board::Color;
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::time::Instant;
 
 /// How many finished games the run view lists.
@@ -17,79 +21,195 @@ const RECENT: usize = 12;
 /// rest are counted. Hundreds of boards help no viewer and would make every snapshot large.
 const LIVE_BOARDS: usize = 24;
 
-/// The run as its page shows it.
-pub fn run(state: &State, now: Instant) -> Value {
-    let (done, total) = state.progress();
-    let standings = state.standings();
-    let sprt = state.sprt_status().map(|s| {
-        json!({
-            "llr": s.llr, "lower": s.lower, "upper": s.upper,
-            "decision": crate::show::text::decision_label(s.decision),
-            "decision_key": s.decision,
-            "observations": s.observations,
-        })
-    });
-    let live: Vec<Value> = state
-        .live
-        .values()
-        .rev()
-        .take(LIVE_BOARDS)
-        .map(|g| small(g, now))
-        .collect();
-    let recent: Vec<Value> = state
-        .records
-        .iter()
-        .rev()
-        .take(RECENT)
-        .map(|r| {
-            json!({
-                "game": r.game, "black": r.black, "white": r.white, "score": r.score,
-                "termination": r.termination.as_str(),
-            })
-        })
-        .collect();
-    json!({
-        "engines": state.engines,
-        "time_control": state.time_control,
-        "done": done,
-        "total": total,
-        "elapsed_s": state.elapsed(now).map(|d| d.as_secs_f64()),
-        "eta_s": state.eta(now).map(|d| d.as_secs_f64()),
-        "finished": state.run_finished,
-        "standings": standings.map(|s| &s.matches),
-        "repeated_openings": standings.and_then(|s| {
-            RepeatedOpenings::of(s.matches.iter().map(|m| m.clusters()))
-        }),
-        "ratings": standings.map(|s| &s.ratings),
-        "sprt": sprt,
-        "live": live,
-        "live_known": state.live_known,
-        "playing": state.live.len(),
-        "recent": recent,
-    })
+/// The run's page.
+#[derive(Debug, Serialize)]
+pub struct RunSnapshot<'a> {
+    pub engines: &'a [String],
+    pub time_control: &'a str,
+    /// Finished games (earlier runs of the folder included) and the run's total.
+    pub done: usize,
+    pub total: usize,
+    /// The run's wall time so far (its own files' for a served folder), and the time left.
+    pub elapsed_s: Option<f64>,
+    pub eta_s: Option<f64>,
+    pub finished: bool,
+    pub standings: Option<&'a [Standing]>,
+    pub repeated_openings: Option<RepeatedOpenings>,
+    pub ratings: Option<&'a [Rating]>,
+    pub sprt: Option<TestSnapshot>,
+    /// The most recently started games in progress, as small boards.
+    pub live: Vec<LiveBoard<'a>>,
+    /// False where the games in progress cannot be seen (a folder another process plays).
+    pub live_known: bool,
+    /// Games in progress, all of them.
+    pub playing: usize,
+    /// The latest finished games, newest first.
+    pub recent: Vec<RecentGame<'a>>,
+}
+
+/// The sequential test as the run's page states it.
+#[derive(Debug, Serialize)]
+pub struct TestSnapshot {
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// In words (`show::text::decision_label`), and as a key for the page's script.
+    pub decision: &'static str,
+    pub decision_key: Decision,
+    pub observations: u64,
 }
 
 /// A game in progress as a small board of the run page.
-fn small(g: &GameState, now: Instant) -> Value {
+#[derive(Debug, Serialize)]
+pub struct LiveBoard<'a> {
+    pub game: usize,
+    pub names: &'a [String; 2],
+    pub board: String,
+    pub last: Option<String>,
+    pub to_move: &'static str,
+    /// Discs of Black and White.
+    pub discs: [u32; 2],
+    pub ply: usize,
+    pub clocks_ms: [Option<u64>; 2],
+}
+
+/// A finished game in the run page's list.
+#[derive(Debug, Serialize)]
+pub struct RecentGame<'a> {
+    pub game: usize,
+    pub black: &'a str,
+    pub white: &'a str,
+    /// Black's discs minus White's.
+    pub score: i32,
+    pub termination: &'static str,
+}
+
+/// A game's page.
+#[derive(Debug, Serialize)]
+pub struct GameSnapshot<'a> {
+    pub game: usize,
+    pub pair: usize,
+    pub names: &'a [String; 2],
+    pub opening: &'a str,
+    /// The board before the first move and after each.
+    pub boards: Vec<String>,
+    pub moves: Vec<MoveSnapshot>,
+    pub to_move: &'static str,
+    pub clocks_ms: [Option<u64>; 2],
+    /// The side whose clock runs, while one does.
+    pub clock_running: Option<&'static str>,
+    /// Each side's latest search report.
+    pub thinking: [Option<SearchSnapshot>; 2],
+    pub finished: bool,
+    pub result: Option<ResultSnapshot<'a>>,
+    /// When the latest move was seen (milliseconds since the Unix epoch), for a live game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moved_at_ms: Option<u64>,
+}
+
+/// One move of a game's page.
+#[derive(Debug, Serialize)]
+pub struct MoveSnapshot {
+    pub color: &'static str,
+    pub mv: String,
+    pub book: bool,
+    pub forced: bool,
+    /// The engine's score, from Black's view.
+    pub score: Option<f64>,
+    pub depth: Option<i32>,
+    pub time_ms: Option<u64>,
+    /// Discs lost against perfect play, and its mark, where the game was analysed.
+    pub loss: Option<u32>,
+    pub symbol: Option<&'static str>,
+}
+
+/// A side's search report.
+#[derive(Debug, Serialize)]
+pub struct SearchSnapshot {
+    pub depth: i32,
+    pub score: f64,
+    pub nodes: u64,
+    pub pv: Vec<String>,
+}
+
+/// A finished game's result.
+#[derive(Debug, Serialize)]
+pub struct ResultSnapshot<'a> {
+    pub score: i32,
+    pub termination: &'static str,
+    pub reason: &'a str,
+}
+
+/// The run as its page shows it.
+pub fn run(model: &RunModel, now: Instant) -> RunSnapshot<'_> {
+    let (done, total) = model.progress();
+    let standings = model.standings();
+    RunSnapshot {
+        engines: &model.engines,
+        time_control: &model.time_control,
+        done,
+        total,
+        elapsed_s: model.elapsed(now).map(|d| d.as_secs_f64()),
+        eta_s: model.eta(now).map(|d| d.as_secs_f64()),
+        finished: model.run_finished,
+        standings: standings.map(|s| &s.matches[..]),
+        repeated_openings: standings
+            .and_then(|s| RepeatedOpenings::of(s.matches.iter().map(|m| m.clusters()))),
+        ratings: standings.map(|s| &s.ratings[..]),
+        sprt: model.sprt_status().map(|s| TestSnapshot {
+            llr: s.llr,
+            lower: s.lower,
+            upper: s.upper,
+            decision: crate::show::text::decision_label(s.decision),
+            decision_key: s.decision,
+            observations: s.observations,
+        }),
+        live: model
+            .live
+            .values()
+            .rev()
+            .take(LIVE_BOARDS)
+            .map(|g| small(g, now))
+            .collect(),
+        live_known: model.live_known,
+        playing: model.live.len(),
+        recent: model
+            .records
+            .iter()
+            .rev()
+            .take(RECENT)
+            .map(|r| RecentGame {
+                game: r.game,
+                black: &r.black,
+                white: &r.white,
+                score: r.score,
+                termination: r.termination.as_str(),
+            })
+            .collect(),
+    }
+}
+
+/// A game in progress as a small board of the run page.
+fn small(g: &GameState, now: Instant) -> LiveBoard<'_> {
     let (black, white) = g.discs();
-    json!({
-        "game": g.game,
-        "names": g.names,
-        "board": g.position.squares_string(),
-        "last": g.last_move().map(|m| m.to_string()),
-        "to_move": side(g.side_to_move()),
-        "discs": [black, white],
-        "ply": g.moves.len(),
-        "clocks_ms": clocks_ms(g, now),
-    })
+    LiveBoard {
+        game: g.game,
+        names: &g.names,
+        board: g.position.squares_string(),
+        last: g.last_move().map(|m| m.to_string()),
+        to_move: side(g.side_to_move()),
+        discs: [black, white],
+        ply: g.moves.len(),
+        clocks_ms: clocks_ms(g, now),
+    }
 }
 
 /// A game in full: a board after each ply (index 0 the start), its moves with the engines'
 /// reports and, where analysed, their exact marks.
-pub fn game(g: &GameState, marks: &[Option<ExactMark>], now: Instant) -> Value {
+pub fn game<'a>(g: &'a GameState, marks: &[Option<ExactMark>], now: Instant) -> GameSnapshot<'a> {
     let mut position = g.start;
     let mut boards = vec![position.squares_string()];
-    let moves: Vec<Value> = g
+    let moves = g
         .moves
         .iter()
         .enumerate()
@@ -97,44 +217,55 @@ pub fn game(g: &GameState, marks: &[Option<ExactMark>], now: Instant) -> Value {
             position = position.play(m.mv).unwrap_or(position);
             boards.push(position.squares_string());
             let mark = marks.get(i).copied().flatten();
-            json!({
-                "color": side(m.color), "mv": m.mv.to_string(), "book": m.book,
-                "forced": m.forced, "score": m.black_score(), "depth": m.depth,
-                "time_ms": m.time_ms,
-                "loss": mark.map(|k| k.loss), "symbol": mark.map(|k| k.symbol()),
-            })
+            MoveSnapshot {
+                color: side(m.color),
+                mv: m.mv.to_string(),
+                book: m.book,
+                forced: m.forced,
+                score: m.black_score(),
+                depth: m.depth,
+                time_ms: m.time_ms,
+                loss: mark.map(|k| k.loss),
+                symbol: mark.map(|k| k.symbol()),
+            }
         })
         .collect();
-    let thinking: Vec<Value> = g.thinking.iter().map(|t| report(t.as_ref())).collect();
-    json!({
-        "game": g.game,
-        "pair": g.pair,
-        "names": g.names,
-        "opening": g.opening,
-        "boards": boards,
-        "moves": moves,
-        "to_move": side(g.side_to_move()),
-        "clocks_ms": clocks_ms(g, now),
-        "clock_running": (!g.is_finished() && g.has_clock()).then(|| side(g.side_to_move())),
-        "thinking": thinking,
-        "finished": g.is_finished(),
-        "result": g.record.as_ref().map(result),
-    })
+    GameSnapshot {
+        game: g.game,
+        pair: g.pair,
+        names: &g.names,
+        opening: &g.opening,
+        boards,
+        moves,
+        to_move: side(g.side_to_move()),
+        clocks_ms: clocks_ms(g, now),
+        clock_running: (!g.is_finished() && g.has_clock()).then(|| side(g.side_to_move())),
+        thinking: [
+            report(g.thinking[0].as_ref()),
+            report(g.thinking[1].as_ref()),
+        ],
+        finished: g.is_finished(),
+        result: g.record.as_ref().map(result),
+        moved_at_ms: None,
+    }
 }
 
 /// A finished game's result line.
-fn result(r: &GameRecord) -> Value {
-    json!({"score": r.score, "termination": r.termination.as_str(), "reason": r.reason})
+fn result(r: &GameRecord) -> ResultSnapshot<'_> {
+    ResultSnapshot {
+        score: r.score,
+        termination: r.termination.as_str(),
+        reason: &r.reason,
+    }
 }
 
-fn report(info: Option<&SearchInfo>) -> Value {
-    match info {
-        Some(i) => json!({
-            "depth": i.depth, "score": i.score, "nodes": i.nodes,
-            "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-        }),
-        None => Value::Null,
-    }
+fn report(info: Option<&SearchInfo>) -> Option<SearchSnapshot> {
+    info.map(|i| SearchSnapshot {
+        depth: i.depth,
+        score: i.score,
+        nodes: i.nodes,
+        pv: i.pv.iter().map(|m| m.to_string()).collect(),
+    })
 }
 
 fn clocks_ms(g: &GameState, now: Instant) -> [Option<u64>; 2] {

@@ -2,10 +2,11 @@
 //! events here; this thread draws at most ~30 frames per second, draining every pending event
 //! before each frame, and sets the scheduling control on the user's keys.
 
-use super::state::{GameState, State, LINGER};
+use super::state::{State, LINGER};
 use super::terminal::Term;
 use super::view::{draw_live, Overlay};
 use crate::events::{ControlState, Event, RunControl};
+use crate::show::run_model::GameState;
 use ratatui::crossterm::event::{
     self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
 };
@@ -43,12 +44,12 @@ pub fn handle_key(
     }
     let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
     if ctrl_c {
-        if state.run_finished {
+        if state.run.run_finished {
             return Action::Exit;
         }
         control.set(ControlState::Stopping);
         *quitting = true;
-        state.control = control.get();
+        state.run.control = control.get();
         return Action::Redraw;
     }
     if overlay.help {
@@ -70,15 +71,15 @@ pub fn handle_key(
             KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('n') => overlay.quit_prompt = false,
             _ => return Action::None,
         }
-        state.control = control.get();
+        state.run.control = control.get();
         return Action::Redraw;
     }
     match key.code {
-        KeyCode::Char('q') | KeyCode::Esc | KeyCode::Enter if state.run_finished => {
+        KeyCode::Char('q') | KeyCode::Esc | KeyCode::Enter if state.run.run_finished => {
             return Action::Exit
         }
         // Any other key on the finished screen: the viewer is there, so it stays.
-        _ if state.run_finished && !state.stay => state.stay = true,
+        _ if state.run.run_finished && !state.stay => state.stay = true,
         KeyCode::Char('q') => overlay.quit_prompt = !*quitting,
         KeyCode::Left | KeyCode::BackTab => state.cycle(-1),
         KeyCode::Right | KeyCode::Tab => state.cycle(1),
@@ -90,7 +91,7 @@ pub fn handle_key(
                 ControlState::Paused => control.set(ControlState::Running),
                 _ => {}
             }
-            state.control = control.get();
+            state.run.control = control.get();
         }
         KeyCode::Char('?') | KeyCode::Char('h') => overlay.help = true,
         _ => return Action::None,
@@ -143,29 +144,30 @@ pub fn ui_loop(
         while let Ok(line) = lines.try_recv() {
             state.last_line = line;
         }
-        state.control = control.get();
+        state.run.control = control.get();
         if done {
             if quitting || failed.load(Ordering::SeqCst) {
                 return Ok(());
             }
-            if !state.run_finished {
+            if !state.run.run_finished {
                 state.finish(now);
                 dirty = true;
             }
             let lingered = state
+                .run
                 .run_ended
                 .is_some_and(|t| now.duration_since(t) >= LINGER);
             if lingered && !state.stay {
                 return Ok(());
             }
         }
-        let ticking = state.live.values().any(GameState::has_clock);
+        let ticking = state.run.live.values().any(GameState::has_clock);
         let idle = last_draw.is_none_or(|t| now.duration_since(t) >= IDLE_REDRAW);
         if dirty || ticking || idle {
-            if state.run_finished
+            if state.run.run_finished
                 || last_stats.is_none_or(|t| now.duration_since(t) >= STATS_REFRESH)
             {
-                state.refresh();
+                state.run.refresh();
                 last_stats = Some(now);
             }
             term.draw(|f| draw_live(f, &state, overlay, now))?;
@@ -179,7 +181,7 @@ pub fn ui_loop(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::show::tui::state::tests::{run_started, started};
+    use crate::show::run_model::tests::{run_started, started};
 
     fn key(c: KeyCode) -> KeyEvent {
         KeyEvent::new(c, KeyModifiers::NONE)
@@ -220,9 +222,9 @@ mod tests {
             press(KeyCode::Char('p'), &mut s, &mut o, &mut q),
             Action::Redraw
         );
-        assert_eq!(s.control, ControlState::Paused);
+        assert_eq!(s.run.control, ControlState::Paused);
         press(KeyCode::Char('p'), &mut s, &mut o, &mut q);
-        assert_eq!(s.control, ControlState::Running);
+        assert_eq!(s.run.control, ControlState::Running);
         // Following keeps the first game on screen while it is alive.
         assert_eq!(s.shown, Some(0));
         press(KeyCode::Right, &mut s, &mut o, &mut q);
@@ -244,10 +246,10 @@ mod tests {
         press(KeyCode::Char('q'), &mut s, &mut o, &mut q);
         press(KeyCode::Char('f'), &mut s, &mut o, &mut q);
         assert!(q);
-        assert_eq!(s.control, ControlState::Finishing);
+        assert_eq!(s.run.control, ControlState::Finishing);
         // Pausing after a quit is ignored; stopping still overrides finishing.
         press(KeyCode::Char('p'), &mut s, &mut o, &mut q);
-        assert_eq!(s.control, ControlState::Finishing);
+        assert_eq!(s.run.control, ControlState::Finishing);
         s.apply(Event::RunFinished, t0);
         assert_eq!(
             press(KeyCode::Char('q'), &mut s, &mut o, &mut q),

@@ -1,11 +1,11 @@
 //! `harness replay`: step through the finished games of a journal with the live board view.
 
-use super::state::{ExactMark, GameState};
 use super::terminal::Screen;
 use super::view::{board_lines, draw_replay};
 use crate::record::analysis::{read_analysis, AnalysedGame};
 use crate::record::journal;
 use crate::record::GameRecord;
+use crate::show::run_model::{ExactMark, GameState};
 use anyhow::Context;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use std::path::Path;
@@ -252,7 +252,7 @@ pub fn interactive(mut replay: Replay) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::show::tui::state::tests::record;
+    use crate::show::run_model::tests::record;
 
     #[test]
     fn replay_steps_through_moves_and_games() {

@@ -3,8 +3,8 @@
 
 use super::board::{board_lines, disc};
 use crate::search_terms::SearchInfo;
+use crate::show::run_model::GameState;
 use crate::show::text::{count_compact, duration_clock};
-use crate::show::tui::state::GameState;
 use othello_board::{Color as Side, Move};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};

@@ -16,8 +16,9 @@ mod tune;
 
 pub use board::{board_lines, BLACK_DISC, LEGAL, WHITE_DISC};
 
-use super::state::{GameState, State, LINGER};
+use super::state::{State, LINGER};
 use crate::events::ControlState;
+use crate::show::run_model::GameState;
 use game::{draw_game, move_lines};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
@@ -41,10 +42,10 @@ pub fn is_large(area: Rect) -> bool {
 }
 
 fn status_text(s: &State) -> (&'static str, Color) {
-    if s.run_finished {
+    if s.run.run_finished {
         return ("FINISHED", Color::Green);
     }
-    match s.control {
+    match s.run.control {
         ControlState::Running => ("RUNNING", Color::Green),
         ControlState::Paused => ("PAUSED", Color::Yellow),
         ControlState::Finishing => ("FINISHING", Color::Yellow),
@@ -55,8 +56,9 @@ fn status_text(s: &State) -> (&'static str, Color) {
 fn footer(s: &State, now: Instant) -> Line<'static> {
     let (status, colour) = status_text(s);
     let follow = if s.following() { "on" } else { "off" };
-    let keys = if s.run_finished {
+    let keys = if s.run.run_finished {
         let left = s
+            .run
             .run_ended
             .map_or(LINGER, |t| LINGER.saturating_sub(now.duration_since(t)));
         if s.stay {
@@ -68,7 +70,7 @@ fn footer(s: &State, now: Instant) -> Line<'static> {
             )
         }
     } else {
-        let pause = if s.control == ControlState::Paused {
+        let pause = if s.run.control == ControlState::Paused {
             "p resume"
         } else {
             "p pause"
@@ -115,7 +117,7 @@ pub fn draw_live(f: &mut Frame, s: &State, overlay: Overlay, now: Instant) {
             draw_game(f, top, large.then_some(side), g, now, large, true, title);
         }
         None => {
-            let text = if s.run_started.is_none() {
+            let text = if s.run.run_started.is_none() {
                 "Starting the engines…"
             } else {
                 "No game in progress"

@@ -1,6 +1,6 @@
 use super::*;
 use crate::events::{Event, SideClocks};
-use crate::show::tui::state::tests::{moved, record, run_started, started};
+use crate::show::run_model::tests::{moved, record, run_started, started};
 use othello_board::{Color as Side, Position};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -38,7 +38,7 @@ fn live_state(t0: Instant, c: SideClocks) -> State {
         Event::Thinking {
             game: 1,
             color: Side::White,
-            info: crate::show::tui::state::tests::info(7, -1.25, 2_000_000, 500),
+            info: crate::show::run_model::tests::info(7, -1.25, 2_000_000, 500),
         },
         t0,
     );
@@ -49,7 +49,7 @@ fn live_state(t0: Instant, c: SideClocks) -> State {
         t0,
     );
     s.select(1);
-    s.refresh();
+    s.run.refresh();
     s
 }
 
@@ -133,7 +133,7 @@ fn the_compact_move_line_keeps_the_newest_moves() {
     ] {
         s.apply(moved(1, color, m, 0.5), t0);
     }
-    s.refresh();
+    s.run.refresh();
     let text = screen(80, 24, |f| draw_live(f, &s, Overlay::default(), t0));
     let line = text
         .lines()
@@ -149,14 +149,14 @@ fn paused_screens_say_resume_and_stop_the_eta() {
     let t0 = Instant::now();
     let mut s = live_state(t0, NO_CLOCKS);
     for (w, h) in [(80, 24), (120, 40)] {
-        s.control = ControlState::Running;
+        s.run.control = ControlState::Running;
         let text = screen(w, h, |f| draw_live(f, &s, Overlay::default(), t0));
         assert!(
             text.contains("p pause") && !text.contains("p resume"),
             "{text}"
         );
         assert!(!text.contains("ETA paused"), "{text}");
-        s.control = ControlState::Paused;
+        s.run.control = ControlState::Paused;
         let text = screen(w, h, |f| draw_live(f, &s, Overlay::default(), t0));
         assert!(
             text.contains("PAUSED") && text.contains("p resume"),
@@ -208,7 +208,7 @@ fn overlays_and_sprt_gauge() {
     };
     s.apply(run_started(8, Some(p)), t0);
     s.apply(Event::Control(ControlState::Paused), t0);
-    s.refresh();
+    s.run.refresh();
     let help = Overlay {
         help: true,
         quit_prompt: false,
@@ -263,8 +263,8 @@ fn board_reads_without_colour() {
 /// and the warning every view prints.
 #[test]
 fn repeated_openings_on_the_standings() {
+    use crate::show::run_model::Standings;
     use crate::show::standings::Standing;
-    use crate::show::tui::state::Standings;
     use crate::stats::openings::tests::games;
     let three = [(0, 10, -4), (1, -8, -8), (2, -2, 0)];
     let six: Vec<_> = three.iter().chain(&three).copied().collect();

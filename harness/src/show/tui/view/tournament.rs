@@ -4,9 +4,10 @@
 use super::board::disc;
 use super::game::termination_text;
 use crate::events::ControlState;
+use crate::show::run_model::Standings;
 use crate::show::standings::{Column, MISSING};
 use crate::show::text::{decision_mark, duration_compact};
-use crate::show::tui::state::{Standings, State};
+use crate::show::tui::state::State;
 use crate::stats::sprt::SprtStatus;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -20,7 +21,7 @@ pub(super) fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant
     let block = Block::bordered().title(" Tournament ");
     let inner = block.inner(area);
     f.render_widget(block, area);
-    let sprt = s.sprt_status();
+    let sprt = s.run.sprt_status();
     let [head, gauge, rest] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(u16::from(sprt.is_some())),
@@ -32,10 +33,10 @@ pub(super) fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant
         f.render_widget(sprt_gauge(st), gauge);
     }
     let mut lines: Vec<Line> = Vec::new();
-    if let Some(st) = s.standings() {
+    if let Some(st) = s.run.standings() {
         lines.extend(standings_lines(st, name_width(s, large)));
     }
-    if let Some(t) = &s.tune {
+    if let Some(t) = &s.run.tune {
         lines.extend(super::tune::tune_lines(t, usize::from(rest.width)));
     }
     lines.extend(forfeit_line(s));
@@ -52,20 +53,22 @@ pub(super) fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant
 
 /// Games done of the total, the time so far and the estimate of the end, the time control.
 fn progress_line(s: &State, now: Instant) -> Line<'static> {
-    let (done, total) = s.progress();
+    let (done, total) = s.run.progress();
     let pct = if total > 0 {
         100.0 * done as f64 / total as f64
     } else {
         0.0
     };
     let elapsed = s
+        .run
         .elapsed(now)
         .map(duration_compact)
         .unwrap_or_else(|| "-".into());
     // Paused, no game starts: an estimate of the end would run on meaninglessly.
-    let eta = match s.control {
+    let eta = match s.run.control {
         ControlState::Paused => "  ETA paused".to_string(),
         _ => s
+            .run
             .eta(now)
             .map(|d| format!("  ETA {}", duration_compact(d)))
             .unwrap_or_default(),
@@ -75,7 +78,7 @@ fn progress_line(s: &State, now: Instant) -> Line<'static> {
             format!("{done}/{total} games ({pct:.0}%)"),
             Style::new().bold(),
         ),
-        Span::raw(format!("  {elapsed}{eta}  {}", s.time_control)),
+        Span::raw(format!("  {elapsed}{eta}  {}", s.run.time_control)),
     ])
 }
 
@@ -101,7 +104,8 @@ fn sprt_gauge(st: &SprtStatus) -> LineGauge<'static> {
 /// The width of an engine's name in the standings: the longest name, within 6 to 8 columns
 /// (14 on a large screen).
 fn name_width(s: &State, large: bool) -> usize {
-    s.engines
+    s.run
+        .engines
         .iter()
         .map(|e| e.chars().count())
         .max()
@@ -169,7 +173,7 @@ pub(super) fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static
 
 /// How many games were forfeited and the last forfeit; nothing without one.
 fn forfeit_line(s: &State) -> Option<Line<'static>> {
-    let forfeits = s.forfeits();
+    let forfeits = s.run.forfeits();
     let &(by, term, reason) = forfeits.last()?;
     Some(Line::styled(
         format!(
@@ -185,10 +189,10 @@ fn forfeit_line(s: &State) -> Option<Line<'static>> {
 fn live_lines(s: &State, large: bool) -> Vec<Line<'static>> {
     let live_rows = if large { 6 } else { 3 };
     let mut lines = vec![Line::styled(
-        format!("In progress ({})", s.live.len()),
+        format!("In progress ({})", s.run.live.len()),
         Style::new().bold(),
     )];
-    for (i, g) in s.live.values().enumerate().take(live_rows) {
+    for (i, g) in s.run.live.values().enumerate().take(live_rows) {
         let (b, w) = g.discs();
         let marker = if s.shown == Some(g.game) { "▶" } else { " " };
         lines.push(Line::from(format!(
@@ -206,8 +210,11 @@ fn live_lines(s: &State, large: bool) -> Vec<Line<'static>> {
             disc(g.side_to_move()),
         )));
     }
-    if s.live.len() > live_rows {
-        lines.push(Line::from(format!("  … {} more", s.live.len() - live_rows)));
+    if s.run.live.len() > live_rows {
+        lines.push(Line::from(format!(
+            "  … {} more",
+            s.run.live.len() - live_rows
+        )));
     }
     lines
 }
@@ -215,7 +222,7 @@ fn live_lines(s: &State, large: bool) -> Vec<Line<'static>> {
 /// The latest finished games, newest first, with how a forfeited one ended.
 fn recent_lines(s: &State) -> Vec<Line<'static>> {
     let mut lines = vec![Line::styled("Recent results", Style::new().bold())];
-    for g in &s.recent {
+    for g in &s.run.recent {
         if let Some(r) = &g.record {
             let how = if r.termination.is_forfeit() {
                 format!(" {}", termination_text(r))
