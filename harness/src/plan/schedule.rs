@@ -231,6 +231,17 @@ pub fn shard_folders_in(dir: &std::path::Path) -> std::io::Result<Vec<std::path:
     Ok(shards)
 }
 
+/// The folders that hold a run's journals: the `shard-I-of-N` folders of `dir` when it has
+/// some, else `dir` itself (a folder that cannot be read is itself).
+pub fn run_folders(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let shards = shard_folders_in(dir).unwrap_or_default();
+    if shards.is_empty() {
+        vec![dir.to_path_buf()]
+    } else {
+        shards
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

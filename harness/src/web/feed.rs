@@ -12,6 +12,7 @@
 
 use super::snapshot;
 use crate::events::Event;
+use crate::plan::schedule::run_folders;
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
 use crate::record::tournament_record::TournamentRecord;
@@ -296,17 +297,6 @@ impl FolderFollower {
             );
         }
         fresh
-    }
-}
-
-/// The folders that hold a run's journals: the `shard-I-of-N` folders of `dir` when it has
-/// some, else `dir` itself.
-pub fn run_folders(dir: &Path) -> Vec<PathBuf> {
-    let shards = crate::plan::schedule::shard_folders_in(dir).unwrap_or_default();
-    if shards.is_empty() {
-        vec![dir.to_path_buf()]
-    } else {
-        shards
     }
 }
 

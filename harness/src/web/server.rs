@@ -8,8 +8,9 @@
 //! `/run/{i}/report` (the folder's `report.html`), `/history` (the ledger's page), and the
 //! page's script and style sheet. Nothing else answers, and no route writes anything.
 
-use super::feed::{run_folders, Published};
+use super::feed::Published;
 use super::{pages, snapshot};
+use crate::plan::schedule::run_folders;
 use axum::extract::{Path as UrlPath, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;

@@ -45,22 +45,18 @@ pub struct Aggregate {
 
 /// The shard folders in `dir` (`shard-I-of-N`, all of one N), in order of I.
 pub fn shard_folders(dir: &Path) -> anyhow::Result<Vec<(Shard, PathBuf)>> {
-    let mut out: Vec<(Shard, PathBuf)> = Vec::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+    let folders = match crate::plan::schedule::shard_folders_in(dir) {
+        Ok(folders) => folders,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => bail!("cannot read {}: {e}", dir.display()),
     };
-    for entry in entries {
-        let path = entry?.path();
-        let shard = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(Shard::from_folder_name);
-        if let Some(shard) = shard.filter(|_| path.is_dir()) {
-            out.push((shard, path));
-        }
-    }
+    let mut out: Vec<(Shard, PathBuf)> = folders
+        .into_iter()
+        .filter_map(|path| {
+            let shard = Shard::from_folder_name(path.file_name()?.to_str()?)?;
+            Some((shard, path))
+        })
+        .collect();
     out.sort_by_key(|(s, _)| s.index);
     if let Some((first, _)) = out.first() {
         if let Some((other, path)) = out.iter().find(|(s, _)| s.count != first.count) {

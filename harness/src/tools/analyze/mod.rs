@@ -194,23 +194,16 @@ fn games_of(dir: &Path, say: &mut impl FnMut(&str)) -> anyhow::Result<Vec<GameRe
 
 /// The journals of the shard folders (`shard-I-of-N`) in `dir`, sorted.
 fn shard_journals(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut journals = Vec::new();
     if !dir.is_dir() {
-        return Ok(journals);
+        return Ok(Vec::new());
     }
-    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let path = entry?.path();
-        let is_shard = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(crate::plan::schedule::Shard::from_folder_name)
-            .is_some();
-        if is_shard && path.join(JSONL_FILE).exists() {
-            journals.push(path.join(JSONL_FILE));
-        }
-    }
-    journals.sort();
-    Ok(journals)
+    let shards = crate::plan::schedule::shard_folders_in(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?;
+    Ok(shards
+        .into_iter()
+        .map(|shard| shard.join(JSONL_FILE))
+        .filter(|journal| journal.exists())
+        .collect())
 }
 
 /// The games of `journals` by game number, the first record of each; a torn last line is said.
