@@ -1,13 +1,14 @@
 //! The runs of the other kinds, each checked as the first ones: a fail-on rule broken, games
-//! adjudicated and then analysed, a run stopped by SIGINT and resumed, and a round robin of three
-//! engines (their joint ratings).
+//! adjudicated and then analysed, a run stopped by SIGINT and resumed, a round robin of three
+//! engines (their joint ratings), and `run --serve`'s own server against its final report.
 
-use super::read::{self, assert_agree};
+use super::read::{self, assert_agree, of_snapshot};
 use super::{run, run_args, ENGINES};
-use crate::support::{harness, read_games, spawn_harness, wait_for_games, TempDir};
+use crate::support::{artifacts, harness, read_games, spawn_harness, wait_for_games, TempDir};
 use harness::record::Termination;
 use serde_json::Value;
-use std::process::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
 
 /// `fail-on = "crash"` broken: a candidate that crashes late in most games fails the run (exit
 /// code 1) however the games went; the `FAIL` line of the run's output, report.json,
@@ -214,6 +215,92 @@ fn a_round_robin_of_three() {
         .map(|(r, rank)| rating_row(rank, r))
         .collect();
     assert_eq!(browser, rows, "the browser's joint rating");
+}
+
+/// `run --serve`: the last snapshot the run's own server streams (`/run/0/events`, read until
+/// the server closes at the run's end) is the finished run, and it says what the final
+/// report.json says.
+///
+/// Ignored: it fails today, on two disagreements. The server stops as soon as the games end
+/// (`cli::run` drops it before the final report is written), without letting the event
+/// streams send the model's final snapshot: a client is often left with an earlier one (here,
+/// under load, the first: 0 of 12 games, not finished). And the model's elapsed time is its
+/// own clock's, from the `RunStarted` event it heard to the end of the events (0.035 s where
+/// report.json says 0.102 s), not the run's. Run it with `--ignored`.
+#[test]
+#[ignore = "run --serve closes before its final snapshot is streamed, and its elapsed time is not report.json's"]
+fn run_serve_ends_on_the_final_report() {
+    let dir = TempDir::new("views-run-serve");
+    let d = dir.path();
+    let args = run_args(
+        &ENGINES,
+        "--format match --pairs 6 --out live --serve=127.0.0.1:0",
+    );
+    let mut child = Command::new(&artifacts().harness)
+        .args(&args)
+        .current_dir(d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let page = loop {
+        let line = lines.next().expect("the URL line").unwrap();
+        if line.starts_with("http://") && line.ends_with("/run/0") {
+            break line;
+        }
+    };
+    let drain = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
+    let snapshots = event_stream(&format!("{page}/events"));
+    let status = child.wait().unwrap();
+    let output = drain.join().unwrap().join("\n");
+    assert_eq!(status.code(), Some(0), "{output}");
+    let last = snapshots.last().expect("no snapshot streamed");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("live/report.json")).unwrap())
+            .unwrap();
+    let games = report["totals"]["games"].as_u64().unwrap();
+    assert_eq!(
+        (last["done"].as_u64(), last["finished"].as_bool()),
+        (Some(games), Some(true)),
+        "the last snapshot of {} streamed is not the finished run",
+        snapshots.len()
+    );
+    let json = read::of_pairing(&report["pairings"][0], None, &report["repeated_openings"]);
+    assert_eq!(
+        of_snapshot(last),
+        json,
+        "the served run against report.json"
+    );
+    read::assert_elapsed_agrees("live", last, &report, 0.01);
+}
+
+/// The snapshots of a server-sent event stream at `url`, read until the server closes it
+/// (asked over HTTP/1.0, so the body is the events as sent, ended by the close).
+fn event_stream(url: &str) -> Vec<Value> {
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut body = Vec::new();
+    loop {
+        let mut buf = [0u8; 65536];
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => body.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+    }
+    let body = String::from_utf8_lossy(&body);
+    assert!(
+        body.starts_with("HTTP/1.0 200") || body.starts_with("HTTP/1.1 200"),
+        "{body}"
+    );
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(|data| serde_json::from_str(data.trim()).unwrap())
+        .collect()
 }
 
 /// A joint rating's row as the text tables print its first columns: `2 mm -552.6 [-1063.9,
