@@ -449,7 +449,13 @@ impl RunModel {
             return;
         }
         self.stale = false;
-        let outcomes = &self.outcomes;
+        // In game order, as the reports and the journal's table take them (the records come
+        // in finishing order): the joint rating ranks a tie by first appearance.
+        let mut order: Vec<usize> = (0..self.records.len()).collect();
+        order.sort_by_key(|&i| self.records[i].game);
+        let outcomes: Vec<crate::record::GameOutcome> =
+            order.iter().map(|&i| self.outcomes[i].clone()).collect();
+        let outcomes = &outcomes;
         // Rows oriented by the tournament's engine order (the earlier engine is "engine"), as
         // the final table of the journal has them, whichever game happened to finish first.
         let mut matches: Vec<Standing> = Vec::new();

@@ -19,6 +19,8 @@ pub mod feed;
 pub mod pages;
 pub mod server;
 pub mod snapshot;
+#[cfg(test)]
+mod tests;
 
 use anyhow::Context;
 use server::{HistoryPage, Served, ServedRun};

@@ -1,0 +1,85 @@
+//! Every view of one run tells the same numbers. For real runs of several kinds (a test that
+//! decided, a test left undecided, shards merged, a run extended and resumed, openings
+//! repeated; in [`kinds`] a fail-on rule broken, games adjudicated then analysed, a run stopped
+//! by SIGINT then resumed, a round robin of three engines), every view of the same folder is
+//! rendered: `harness stats`, `report.json`, `report.md`, `report.html`, the browser's run
+//! snapshot of the served folder, and the ledger (`ledger stats`, `ledger runs`). From each the
+//! games, W-D-L, score, Elo with its interval, the discs per game with theirs, the test's
+//! decision, the repeated-openings warning and (where the view has them) the verdict with its
+//! reasons and the elapsed time are read, and they must agree as printed. A view added to the
+//! harness joins [`read::views`].
+
+mod kinds;
+mod read;
+
+use crate::support::{harness, Output, TempDir};
+use std::path::Path;
+
+/// The engines of most runs here: `heuristic` at depth 2 against `greedy`.
+const ENGINES: [&str; 2] = [
+    "name=cand,plugin=heuristic,Depth=2",
+    "name=base,plugin=greedy",
+];
+
+/// The command line of a run of `engines` (each an `--engine` value) at depth 2 (unless
+/// `flags` give a `--time`), without the terminal view, with `flags`.
+fn run_args(engines: &[&str], flags: &str) -> Vec<String> {
+    let mut args = vec!["run".to_string()];
+    for e in engines {
+        args.extend(["--engine".to_string(), e.to_string()]);
+    }
+    if !flags.contains("--time") {
+        args.extend(["--time".to_string(), "depth=2".to_string()]);
+    }
+    args.push("--no-tui".to_string());
+    args.extend(flags.split_whitespace().map(str::to_string));
+    args
+}
+
+/// A run of `engines` with `flags` (see [`run_args`]).
+fn run(dir: &Path, engines: &[&str], flags: &str) -> Output {
+    let args = run_args(engines, flags);
+    harness(dir, &args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// A match of [`ENGINES`] with `flags`; its exit code.
+fn play(dir: &Path, flags: &str) -> Option<i32> {
+    run(dir, &ENGINES, &format!("--format match {flags}"))
+        .status
+        .code()
+}
+
+#[test]
+fn every_view_of_a_run_tells_the_same_numbers() {
+    let dir = TempDir::new("views-agree");
+    let d = dir.path();
+    // A test that decided (H1 after about 50 pairs), and one left undecided.
+    assert_eq!(
+        play(d, "--pairs 100 --sprt elo0=0,elo1=20 --out decided"),
+        Some(0)
+    );
+    assert_eq!(
+        play(d, "--pairs 12 --sprt elo0=0,elo1=20 --out undecided"),
+        Some(3)
+    );
+    // Shards, then their merge.
+    for i in 0..2 {
+        assert_eq!(
+            play(d, &format!("--pairs 6 --out sharded --shard {i}/2")),
+            Some(0)
+        );
+    }
+    harness(d, &["merge", "sharded"]).assert_success();
+    // A run extended: 4 pairs, then resumed to 8.
+    assert_eq!(play(d, "--pairs 4 --out extended"), Some(0));
+    assert_eq!(play(d, "--pairs 8 --out extended"), Some(0));
+    // Repeated openings: 10 pairs from 5 openings (the intervals count the openings).
+    dir.write("five.txt", "f5d6\nf5f6\nf5f4\nf5d6c3\nf5f6e6\n");
+    assert_eq!(
+        play(d, "--pairs 10 --openings five.txt --out repeated"),
+        Some(0)
+    );
+    for folder in ["decided", "undecided", "sharded", "extended", "repeated"] {
+        read::check(d, folder, ("cand", "base"), None);
+    }
+}
