@@ -140,17 +140,22 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     if let Some(ledger) = &mut ledger {
         ledger.follow(&t.out);
     }
-    let (web, events) = match &args.serve {
+    let web = match &args.serve {
         Some(address) => {
             let token = super::secrets::web_token(args.token.clone(), args.token_file.as_deref())?;
-            let (server, events) = serve_run(address, token, &t)?;
-            (Some(server), Some(events))
+            Some(serve_run(address, token, &t)?)
         }
-        None => (None, None),
+        None => None,
     };
+    let events = web.as_ref().map(|(_, events)| events.clone());
     let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui, events).map_err(named)?;
-    drop(web);
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
+    if let Some((server, events)) = web {
+        // The events end once the run has written its verdict: the browser's last snapshot is
+        // the finished run, with its wall time; the viewers get it before the server stops.
+        drop(events);
+        server.finish(SERVE_GRACE);
+    }
     let error_code = match args.exit_codes {
         exit::Convention::Verdict => exit::ERROR,
         exit::Convention::Bisect => exit::BISECT_ERROR,
@@ -311,6 +316,10 @@ pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyh
     Ok(())
 }
 
+/// How long `run --serve` waits, after the run has ended, for its viewers to receive the last
+/// snapshot before its server stops.
+const SERVE_GRACE: Duration = Duration::from_secs(2);
+
 /// The browser view of the run `t` about to be played, on `address`: the server (its URL
 /// printed on a line of its own) and the sender its model hears the coordinator's events on.
 fn serve_run(
@@ -322,7 +331,7 @@ fn serve_run(
     let (tx, rx) = mpsc::channel::<Event>();
     let run = crate::web::server::ServedRun {
         dir: t.out.clone(),
-        feed: crate::web::feed::start(crate::web::feed::Source::Events(rx)),
+        feed: crate::web::feed::start(crate::web::feed::Source::Events(rx, t.out.clone())),
     };
     let guarded = token.is_some();
     let server = crate::web::WebServer::start(address, token, vec![run], None)?;

@@ -16,6 +16,7 @@ use crate::plan::schedule::run_folders;
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
 use crate::record::tournament_record::TournamentRecord;
+use crate::record::verdict_record::Conclusion;
 use crate::show::run_model::RunModel;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -43,8 +44,10 @@ pub struct Published {
 
 /// Where a run's model comes from.
 pub enum Source {
-    /// The coordinator's events of the run this process plays.
-    Events(Receiver<Event>),
+    /// The coordinator's events of the run this process plays into the folder: when they end
+    /// (the run has ended and written its verdict), the run's wall time is the folder's
+    /// `verdict.json`'s.
+    Events(Receiver<Event>, PathBuf),
     /// A run folder (or a folder of shard folders) on disk.
     Folder(PathBuf),
 }
@@ -57,7 +60,7 @@ pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
     std::thread::spawn(move || {
         let mut model = Model::new(tx);
         match source {
-            Source::Events(events) => model.follow_events(&events),
+            Source::Events(events, dir) => model.follow_events(&events, &dir),
             Source::Folder(dir) => model.follow_folder(&dir),
         }
     });
@@ -177,7 +180,7 @@ impl Model {
         let decision = crate::record::decision_record::DecisionRecord::decision_in(dir)
             .ok()
             .flatten();
-        let conclusion = crate::record::verdict_record::Conclusion::read(dir);
+        let conclusion = Conclusion::read(dir);
         let ended = conclusion
             .as_ref()
             .is_some_and(|c| c.finished || c.verdict.is_some());
@@ -197,7 +200,7 @@ impl Model {
         }
     }
 
-    fn follow_events(&mut self, events: &Receiver<Event>) {
+    fn follow_events(&mut self, events: &Receiver<Event>, dir: &Path) {
         loop {
             match events.recv_timeout(GAME_INTERVAL) {
                 Ok(event) => {
@@ -212,6 +215,12 @@ impl Model {
             self.publish();
         }
         self.model.finish(Instant::now());
+        // The run's wall time as the command that played it measured it (its start included),
+        // as every other view of the run states it.
+        if let Some(elapsed) = Conclusion::read(dir).and_then(|c| c.elapsed) {
+            self.model.recorded_elapsed = Some(elapsed);
+            self.model.mark_stale();
+        }
         self.dirty_run = true;
         self.run_at = Instant::now() - RUN_INTERVAL;
         self.games_at = Instant::now() - GAME_INTERVAL;

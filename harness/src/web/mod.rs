@@ -24,8 +24,10 @@ mod tests;
 
 use anyhow::Context;
 use server::{HistoryPage, Served, ServedRun};
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The address served when none is given.
 pub const DEFAULT_ADDRESS: &str = "127.0.0.1:8080";
@@ -35,7 +37,8 @@ pub const DEFAULT_ADDRESS: &str = "127.0.0.1:8080";
 pub struct WebServer {
     /// `http://ADDRESS/` with the address actually bound.
     pub url: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    /// Stops the server, letting open responses end for at most the time sent.
+    stop: Option<tokio::sync::oneshot::Sender<Duration>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -110,16 +113,30 @@ impl WebServer {
             .enable_all()
             .build()
             .context("cannot start the web server's runtime")?;
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<Duration>();
         let thread = std::thread::spawn(move || {
             runtime.block_on(async move {
                 let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
                     return;
                 };
                 let app = server::router(served);
+                // Stopped, the server takes no new connection and lets the responses under way
+                // end (an event stream ends once its feed has sent its last snapshot), for at
+                // most the grace sent; a viewer that reads nothing is then cut off.
+                let (closing, closed) = tokio::sync::oneshot::channel::<()>();
+                let serving = axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = closed.await;
+                    })
+                    .into_future();
+                tokio::pin!(serving);
                 tokio::select! {
-                    _ = axum::serve(listener, app) => {}
-                    _ = stopped => {}
+                    _ = &mut serving => {}
+                    grace = stopped => {
+                        let _ = closing.send(());
+                        let grace = grace.unwrap_or(Duration::ZERO);
+                        let _ = tokio::time::timeout(grace, serving).await;
+                    }
                 }
             });
             // Open event streams end with the runtime.
@@ -145,12 +162,18 @@ impl WebServer {
 
     /// Stop serving: open connections are closed.
     pub fn stop(mut self) {
-        self.halt();
+        self.halt(Duration::ZERO);
     }
 
-    fn halt(&mut self) {
+    /// Stop serving once the responses under way have ended (every event stream has sent its
+    /// feed's last snapshot), or after `grace`, whichever comes first.
+    pub fn finish(mut self, grace: Duration) {
+        self.halt(grace);
+    }
+
+    fn halt(&mut self, grace: Duration) {
         if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
+            let _ = stop.send(grace);
         }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -167,6 +190,6 @@ impl WebServer {
 
 impl Drop for WebServer {
     fn drop(&mut self) {
-        self.halt();
+        self.halt(Duration::ZERO);
     }
 }

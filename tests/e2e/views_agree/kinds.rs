@@ -219,16 +219,9 @@ fn a_round_robin_of_three() {
 
 /// `run --serve`: the last snapshot the run's own server streams (`/run/0/events`, read until
 /// the server closes at the run's end) is the finished run, and it says what the final
-/// report.json says.
-///
-/// Ignored: it fails today, on two disagreements. The server stops as soon as the games end
-/// (`cli::run` drops it before the final report is written), without letting the event
-/// streams send the model's final snapshot: a client is often left with an earlier one (here,
-/// under load, the first: 0 of 12 games, not finished). And the model's elapsed time is its
-/// own clock's, from the `RunStarted` event it heard to the end of the events (0.035 s where
-/// report.json says 0.102 s), not the run's. Run it with `--ignored`.
+/// report.json says, its elapsed time (the run's, start included) too: the server stops only
+/// once the run has written its verdict and the streams have sent the last snapshot.
 #[test]
-#[ignore = "run --serve closes before its final snapshot is streamed, and its elapsed time is not report.json's"]
 fn run_serve_ends_on_the_final_report() {
     let dir = TempDir::new("views-run-serve");
     let d = dir.path();
