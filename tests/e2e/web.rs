@@ -1,7 +1,7 @@
 //! The browser view (`run --serve`, `harness serve`) in a real headless Chromium, against real
 //! runs: a live game's moves reach the page, the standings move when a game ends, a finished
 //! game stepped to its end shows the journal's final board, a sharded run is shown merged
-//! while its shards play; refusals (a non-loopback address without a token, `..` paths, an
+//! while its shards play; runs listed by name; refusals (a non-loopback address without a token, `..` paths, an
 //! unknown run, a foreign `Host`); and 50 event streams plus one that never reads while 256
 //! games play at once.
 
@@ -100,6 +100,11 @@ fn a_live_run_in_the_browser() {
     browser.wait_for(
         "document.querySelectorAll('#live .mini').length > 0",
         Duration::from_secs(20),
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('name').textContent"),
+        "greedy vs heuristic",
+        "the run's page is headed by its name"
     );
     let before = done(&mut browser);
     browser.wait_for(
@@ -484,4 +489,76 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
     assert!(received.iter().all(|&n| n > 1000), "{received:?}");
     assert!(peak_kb < 400_000, "the harness peaked at {peak_kb} kB");
     drop(stalled);
+}
+
+/// `harness serve` of two folders: the index lists each run by its name (its engines, as its
+/// page's heading says), the folder only beside it.
+#[test]
+fn the_index_lists_runs_by_name() {
+    let dir = TempDir::new("web-index");
+    let a = artifacts();
+    let run = |out: &str, format: &'static str, engines: &[(&str, &std::path::PathBuf)]| {
+        let mut toml = TournamentFile::new(format, 1, "depth = 1").out(Some(out));
+        for (name, plugin) in engines {
+            toml = toml.engine(engine(name, s(plugin), ""));
+        }
+        let file = format!("{format}.toml");
+        dir.write(&file, &toml.text());
+        harness(dir.path(), &["run", &file, "--no-tui"]).assert_success();
+    };
+    run(
+        "runs/first",
+        "match",
+        &[("g", &a.greedy), ("h", &a.heuristic)],
+    );
+    run(
+        "runs/second",
+        "gauntlet",
+        &[("h", &a.heuristic), ("g", &a.greedy), ("mm", &a.minimax)],
+    );
+    let (child, url) = start_serving(
+        dir.path(),
+        &[
+            "serve",
+            "runs/first",
+            "runs/second",
+            "--bind",
+            "127.0.0.1:0",
+        ],
+    );
+    let Some(mut browser) = Browser::start("the_index_lists_runs_by_name", &dir) else {
+        return;
+    };
+    let listed = "[...document.querySelectorAll('ul.runs li')].map((li) => \
+                  [li.querySelector('a').textContent, li.querySelector('.folder').textContent])";
+    let started = Instant::now();
+    let runs = loop {
+        browser.goto(&url);
+        let runs = browser.eval(listed);
+        if runs[1][0] != "runs/second" {
+            break runs;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the runs never got their names: {runs}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(
+        runs,
+        serde_json::json!([["g vs h", "runs/first"], ["h vs g, mm", "runs/second"]])
+    );
+    browser.goto(&format!("{url}run/1"));
+    browser.wait_for(
+        "document.getElementById('progress').textContent.includes(' of ')",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        browser.eval(
+            "[document.getElementById('name').textContent, \
+             document.getElementById('folder').textContent, document.title]"
+        ),
+        serde_json::json!(["h vs g, mm", "runs/second", "h vs g, mm"])
+    );
+    drop(child);
 }

@@ -32,17 +32,22 @@ const FOLLOW_INTERVAL: Duration = Duration::from_millis(500);
 /// its end; older games are read from the journal).
 const KEEP_FINISHED: usize = 64;
 
-/// One published state of a run: its page's JSON and each recent game's.
+/// One published state of a run: its name once known, its page's JSON and each recent game's.
 #[derive(Default)]
 pub struct Published {
+    /// The run's name as its pages show it ([`crate::show::text::run_name`]).
+    pub name: Option<Arc<str>>,
     pub run: Arc<str>,
     pub games: BTreeMap<usize, Arc<str>>,
 }
 
 /// Where a run's model comes from.
 pub enum Source {
-    /// The coordinator's events of the run this process plays.
-    Events(Receiver<Event>),
+    /// The coordinator's events of the run this process plays, and the run's name.
+    Events {
+        events: Receiver<Event>,
+        name: String,
+    },
     /// A run folder (or a folder of shard folders) on disk.
     Folder(PathBuf),
 }
@@ -55,7 +60,10 @@ pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
     std::thread::spawn(move || {
         let mut model = Model::new(tx);
         match source {
-            Source::Events(events) => model.follow_events(&events),
+            Source::Events { events, name } => {
+                model.name = Some(Arc::from(name));
+                model.follow_events(&events)
+            }
             Source::Folder(dir) => model.follow_folder(&dir),
         }
     });
@@ -66,6 +74,7 @@ pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
 struct Model {
     state: State,
     tx: watch::Sender<Arc<Published>>,
+    name: Option<Arc<str>>,
     run: Arc<str>,
     games: BTreeMap<usize, Arc<str>>,
     finished: Vec<usize>,
@@ -86,6 +95,7 @@ impl Model {
         Model {
             state: State::new(),
             tx,
+            name: None,
             run: Arc::from("{}"),
             games: BTreeMap::new(),
             finished: Vec::new(),
@@ -158,11 +168,14 @@ impl Model {
         }
         if run_due {
             self.state.refresh();
-            self.run = Arc::from(snapshot::run(&self.state, now).to_string());
+            let mut run = snapshot::run(&self.state, now);
+            run["name"] = self.name.as_deref().into();
+            self.run = Arc::from(run.to_string());
             self.run_at = now;
             self.dirty_run = false;
         }
         self.tx.send_replace(Arc::new(Published {
+            name: self.name.clone(),
             run: self.run.clone(),
             games: self.games.clone(),
         }));
@@ -222,7 +235,8 @@ impl Model {
         let mut folder = FolderFollower::default();
         loop {
             if !folder.started {
-                if let Some(start) = folder.start(dir) {
+                if let Some((start, name)) = folder.start(dir) {
+                    self.name = Some(Arc::from(name));
                     self.hear(start);
                 }
             }
@@ -258,21 +272,22 @@ struct FolderFollower {
 
 impl FolderFollower {
     /// The run's start, from the first `tournament.json` found (the folder's or a shard's):
-    /// its engines, its games, its time control and its test.
-    fn start(&mut self, dir: &Path) -> Option<Event> {
+    /// its engines, its games, its time control and its test; and the run's name.
+    fn start(&mut self, dir: &Path) -> Option<(Event, String)> {
         let record = run_folders(dir)
             .iter()
             .find_map(|f| TournamentRecord::read(f).ok())?;
         let t = crate::play::resume::tournament_of(&record).ok()?;
         let openings = record.openings.count as usize;
         self.started = true;
-        Some(Event::RunStarted {
+        let start = Event::RunStarted {
             engines: t.engines.iter().map(|e| e.name.clone()).collect(),
             total_games: t.schedule(openings).games_of(None).count(),
             already_played: Vec::new(),
             time_control: t.time_description(),
             sprt: t.sprt.map(|s| s.params),
-        })
+        };
+        Some((start, run_name(&t)))
     }
 
     /// The games finished since the last look, each once (a shard's and its merge's alike).
@@ -296,6 +311,12 @@ impl FolderFollower {
         }
         fresh
     }
+}
+
+/// The name the pages show for the run of `t` (its engines, as the coordinator plays them).
+pub fn run_name(t: &crate::plan::config::Tournament) -> String {
+    let engines: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
+    crate::show::text::run_name(t.format.as_str(), &engines)
 }
 
 /// The folders that hold a run's journals: the `shard-I-of-N` folders of `dir` when it has

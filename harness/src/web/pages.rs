@@ -21,11 +21,31 @@ fn shell(title: &str, data: &str, body: &str) -> String {
     )
 }
 
-/// The first page: the runs served, and the ledger's history when there is one.
-pub fn index(runs: &[String], history: bool) -> String {
+/// A run as the pages name it.
+pub struct RunLink {
+    /// Its name ([`crate::show::text::run_name`]), once its tournament is known.
+    pub name: Option<String>,
+    /// Its folder, as it was given.
+    pub folder: String,
+}
+
+impl RunLink {
+    /// The name, or the folder while the run is not known yet.
+    fn title(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.folder)
+    }
+}
+
+/// The first page: the runs served by name, each with its folder, and the ledger's history
+/// when there is one.
+pub fn index(runs: &[RunLink], history: bool) -> String {
     let mut body = String::from("<h1>Othello arena</h1>\n<ul class=\"runs\">\n");
-    for (i, dir) in runs.iter().enumerate() {
-        body.push_str(&format!("<li><a href=\"/run/{i}\">{}</a></li>\n", esc(dir)));
+    for (i, run) in runs.iter().enumerate() {
+        body.push_str(&format!(
+            "<li><a href=\"/run/{i}\">{}</a> <span class=\"meta folder\">{}</span></li>\n",
+            esc(run.title()),
+            esc(&run.folder)
+        ));
     }
     body.push_str("</ul>\n");
     if history {
@@ -34,18 +54,21 @@ pub fn index(runs: &[String], history: bool) -> String {
     shell("Othello arena", "data-page=\"index\"", &body)
 }
 
-/// A run's page: progress, standings, the test, games in progress, recent results.
-pub fn run(i: &str, dir: &str) -> String {
+/// A run's page: its name and folder, progress, standings, the test, games in progress,
+/// recent results.
+pub fn run(i: &str, run: &RunLink) -> String {
     let body = format!(
         "<p class=\"crumbs\"><a href=\"/\">runs</a> · <a href=\"/run/{i}/report\">report</a></p>\n\
-         <h1>{}</h1>\n<p id=\"progress\" class=\"meta\">waiting for the run…</p>\n\
+         <h1 id=\"name\">{}</h1>\n<p id=\"folder\" class=\"meta folder\">{}</p>\n\
+         <p id=\"progress\" class=\"meta\">waiting for the run…</p>\n\
          <div id=\"sprt\"></div>\n<h2>Standings</h2>\n<div id=\"standings\"></div>\n\
          <h2>Games in progress</h2>\n<div id=\"live\" class=\"boards\"></div>\n\
          <h2>Recent results</h2>\n<div id=\"recent\"></div>",
-        esc(dir)
+        esc(run.title()),
+        esc(&run.folder)
     );
     shell(
-        dir,
+        run.title(),
         &format!("data-page=\"run\" data-run=\"{}\"", esc(i)),
         &body,
     )

@@ -160,8 +160,18 @@ fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 async fn index(State(s): State<Arc<Served>>) -> Html<String> {
-    let runs: Vec<String> = s.runs.iter().map(|r| r.dir.display().to_string()).collect();
+    let runs: Vec<pages::RunLink> = s.runs.iter().map(ServedRun::link).collect();
     Html(pages::index(&runs, s.history.is_some()))
+}
+
+impl ServedRun {
+    /// The run's name (its folder's until the run is known) and its folder.
+    fn link(&self) -> pages::RunLink {
+        pages::RunLink {
+            name: self.feed.borrow().name.as_deref().map(str::to_string),
+            folder: self.dir.display().to_string(),
+        }
+    }
 }
 
 async fn script() -> impl IntoResponse {
@@ -212,7 +222,7 @@ fn served_run<'a>(s: &'a Served, i: &str) -> Option<&'a ServedRun> {
 
 async fn run_page(State(s): State<Arc<Served>>, UrlPath(i): UrlPath<String>) -> Response {
     match served_run(&s, &i) {
-        Some(r) => Html(pages::run(&i, &r.dir.display().to_string())).into_response(),
+        Some(r) => Html(pages::run(&i, &r.link())).into_response(),
         None => not_found(),
     }
 }

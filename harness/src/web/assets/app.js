@@ -52,6 +52,10 @@ function runPage(run) {
 
   function drawRun(s) {
     if (!s.engines) return;
+    if (s.name && $('name').textContent !== s.name) {
+      $('name').textContent = s.name;
+      document.title = s.name;
+    }
     const left = s.eta_s != null ? ` · about ${hms(s.eta_s)} left` : '';
     const elapsed = s.elapsed_s != null ? `${hms(s.elapsed_s)} elapsed` : 'elapsed unknown';
     $('progress').textContent =
