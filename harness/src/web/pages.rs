@@ -3,6 +3,7 @@
 //! no fetch from anywhere else) that draw them from the snapshots.
 
 use crate::show::report::esc;
+use crate::show::text::SCORES_VIEW;
 
 /// The script of every page: reads the snapshots, draws boards, tables and charts.
 pub const SCRIPT: &str = include_str!("assets/app.js");
@@ -74,27 +75,32 @@ pub fn run(i: &str, run: &RunLink) -> String {
     )
 }
 
-/// The page of game `n` of the schedule (`game n+1` in its title and URL): the board, the clocks, the engines' reports, the evaluation graph and the
-/// moves, stepped through with the buttons or the arrow keys.
+/// The page of game `n` of the schedule (`game n+1` in its title and URL): the board, the
+/// clocks, the engines' reports, the evaluation chart and the moves, stepped through with the
+/// buttons or the arrow keys. Every score on it is from one side's view
+/// ([`crate::show::text::SCORES_VIEW`]), which it says.
 pub fn game(i: &str, n: usize) -> String {
     let body = format!(
         "<p class=\"crumbs\"><a href=\"/\">runs</a> · <a href=\"/run/{i}\">run</a></p>\n\
          <h1 id=\"title\">game {}</h1>\n<div class=\"game\">\n<div>\n\
-         <div id=\"board\" class=\"board big\"></div>\n<div class=\"steps\">\
+         <div id=\"board\" class=\"board-holder\"></div>\n<div class=\"steps\">\
          <button id=\"first\" title=\"Home\">«</button><button id=\"prev\" title=\"←\">◀</button>\
          <span id=\"ply\"></span><button id=\"next\" title=\"→\">▶</button>\
          <button id=\"last\" title=\"End\">»</button></div>\n</div>\n<div class=\"side\">\n\
-         <div id=\"clocks\" class=\"clocks\"></div>\n<div id=\"thinking\"></div>\n\
-         <div id=\"result\" class=\"meta\"></div>\n<div id=\"graph\"></div>\n\
+         <div id=\"clocks\" class=\"clocks\"></div>\n<div id=\"result\" class=\"meta\"></div>\n\
+         <p id=\"scores-view\" class=\"meta\">Scores in {view} (+ good for Black, − for White).</p>\n\
+         <div id=\"thinking\"></div>\n<div id=\"graph\"></div>\n\
          <div id=\"moves\" class=\"moves\"></div>\n</div>\n</div>",
-        n + 1
+        n + 1,
+        view = esc(SCORES_VIEW),
     );
     shell(
         &format!("game {}", n + 1),
         &format!(
-            "data-page=\"game\" data-run=\"{}\" data-game=\"{}\"",
+            "data-page=\"game\" data-run=\"{}\" data-game=\"{}\" data-view=\"{}\"",
             esc(i),
-            n + 1
+            n + 1,
+            esc(SCORES_VIEW)
         ),
         &body,
     )

@@ -364,9 +364,34 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
             .map(|a| (a.game, a))
             .collect();
         replay.ply = replay.record().moves.len();
-        let g = replay.game();
+        let mut g = replay.game();
+        g.clocks = clocks_at_end(&folder, replay.record());
         let marks = replay.marks();
         return Some(snapshot::game(&g, &marks, std::time::Instant::now()).to_string());
     }
     None
+}
+
+/// The clocks game `record` of the run in `folder` ended with, under the time rules its
+/// `tournament.json` pins (none where they cannot be read).
+fn clocks_at_end(
+    folder: &std::path::Path,
+    record: &crate::record::GameRecord,
+) -> crate::events::SideClocks {
+    let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
+        .ok()
+        .and_then(|r| crate::play::resume::tournament_of(&r).ok());
+    let Some(t) = tournament else {
+        return [None, None];
+    };
+    let rules = |name: &str| {
+        let engine = t.engines.iter().position(|e| e.name == name)?;
+        Some(t.played_time_rules(engine))
+    };
+    match (rules(&record.black), rules(&record.white)) {
+        (Some(black), Some(white)) => {
+            crate::play::clock::GameClock::at_end_of([black, white], record)
+        }
+        _ => [None, None],
+    }
 }

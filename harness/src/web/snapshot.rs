@@ -105,7 +105,10 @@ pub fn game(g: &GameState, marks: &[Option<ExactMark>], now: Instant) -> Value {
             })
         })
         .collect();
-    let thinking: Vec<Value> = g.thinking.iter().map(|t| report(t.as_ref())).collect();
+    let thinking: Vec<Value> = [Color::Black, Color::White]
+        .iter()
+        .map(|&c| report(g.thinking[c.index()].as_ref(), c))
+        .collect();
     json!({
         "game": g.game,
         "pair": g.pair,
@@ -119,18 +122,28 @@ pub fn game(g: &GameState, marks: &[Option<ExactMark>], now: Instant) -> Value {
         "thinking": thinking,
         "finished": g.is_finished(),
         "result": g.record.as_ref().map(result),
+        "time_used_ms": g.record.as_ref().map(|r| [r.time_ms.black, r.time_ms.white]),
     })
 }
 
-/// A finished game's result line.
+/// A finished game's result line: `score` is the disc difference from Black's view, which
+/// `difference` words as every view does.
 fn result(r: &GameRecord) -> Value {
-    json!({"score": r.score, "termination": r.termination.as_str(), "reason": r.reason})
+    json!({
+        "score": r.score, "termination": r.termination.as_str(), "reason": r.reason,
+        "result": r.result, "difference": crate::show::text::disc_difference(r.score),
+    })
 }
 
-fn report(info: Option<&SearchInfo>) -> Value {
+/// A search report of `side`: `score` is the engine's own view, `black_score` Black's.
+fn report(info: Option<&SearchInfo>, side: Color) -> Value {
     match info {
         Some(i) => json!({
             "depth": i.depth, "score": i.score, "nodes": i.nodes,
+            "black_score": match side {
+                Color::Black => i.score,
+                Color::White => -i.score,
+            },
             "pv": i.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         }),
         None => Value::Null,
