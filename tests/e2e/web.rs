@@ -1,7 +1,8 @@
 //! The browser view (`run --serve`, `harness serve`) in a real headless Chromium, against real
 //! runs: a live game's moves reach the page, the standings move when a game ends, a finished
 //! game stepped to its end shows the journal's final board, a sharded run is shown merged
-//! while its shards play; refusals (a non-loopback address without a token, `..` paths, an
+//! while its shards play; runs listed by name; a game's chart, scores, result and clocks as a
+//! spectator reads them; the board's frame square to its grid; refusals (a non-loopback address without a token, `..` paths, an
 //! unknown run, a foreign `Host`); and 50 event streams plus one that never reads while 256
 //! games play at once.
 
@@ -101,6 +102,11 @@ fn a_live_run_in_the_browser() {
         "document.querySelectorAll('#live .mini').length > 0",
         Duration::from_secs(20),
     );
+    assert_eq!(
+        browser.eval("document.getElementById('name').textContent"),
+        "greedy vs heuristic",
+        "the run's page is headed by its name"
+    );
     let before = done(&mut browser);
     browser.wait_for(
         &format!(
@@ -151,6 +157,7 @@ fn a_live_run_in_the_browser() {
     assert_eq!(checked, 5, "only {checked} live plies checked");
     let clocks = browser.eval("document.querySelectorAll('#clocks .clock').length");
     assert_eq!(clocks, 2);
+    white_reports_from_blacks_view(&mut browser);
     browser.screenshot(1400, &screenshot_path(&dir, "web-game-1400.png"));
     browser.screenshot(800, &screenshot_path(&dir, "web-game-800.png"));
     let status = child.0.wait().unwrap();
@@ -160,6 +167,46 @@ fn a_live_run_in_the_browser() {
         !pinned.contains("--serve") && !pinned.contains("127.0.0.1:0"),
         "{pinned}"
     );
+}
+
+/// The live game shown gives White's search score from Black's view, as the page says, and as
+/// its move list gives White's moves: while White is not searching, its report is its last
+/// move's, so the two scores on the page are the same number (read once White has moved last
+/// or the game is over, with a score that is not 0, so that a sign matters). Read from the page
+/// alone, which keeps what it shows when the run and its server end.
+fn white_reports_from_blacks_view(browser: &mut Browser) {
+    let read = "(() => { \
+        const moves = [...document.querySelectorAll('#moves .mv')]; \
+        const last = moves[moves.length - 1]; \
+        const white = moves.filter((b) => b.dataset.color === 'white' && / [-+]?\\d/.test(b.textContent)); \
+        const report = document.querySelector('#thinking .report[data-side=white]'); \
+        return { idle: !!document.getElementById('result').textContent || \
+                   (!!last && last.dataset.color === 'white'), \
+                 moved: white.length ? white[white.length - 1].textContent : null, \
+                 report: report ? report.textContent : null }; })()";
+    let started = Instant::now();
+    loop {
+        let shown = browser.eval(read);
+        let moved = shown["moved"]
+            .as_str()
+            .map(|t| t.rsplit(' ').next().unwrap().to_string());
+        let report = shown["report"].as_str().and_then(|t| {
+            let (_, rest) = t.split_once("score ")?;
+            let (score, _) = rest.split_once(" (discs, Black's view)")?;
+            Some(score.to_string())
+        });
+        if let (true, Some(moved), Some(report)) = (shown["idle"] == true, moved, report) {
+            if moved.parse::<f64>().is_ok_and(|v| v != 0.0) {
+                assert_eq!(report, moved, "White's report and its last move: {shown}");
+                return;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "never a report of White's beside its last move: {shown}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 /// `harness serve DIR --ledger URL` of a finished run: its report and the ledger's history are
@@ -484,4 +531,382 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
     assert!(received.iter().all(|&n| n > 1000), "{received:?}");
     assert!(peak_kb < 400_000, "the harness peaked at {peak_kb} kB");
     drop(stalled);
+}
+
+/// A finished match of minimax (depth 2) against heuristic (as deep as its clock allows), both
+/// reporting scores, 1 pair, under a clock of 1 s + 0.05 s a move, in `dir/out`; its records.
+fn finished_clock_match(dir: &TempDir) -> Vec<harness::record::GameRecord> {
+    let a = artifacts();
+    let toml = TournamentFile::new("match", 1, "base = 1\nincrement = 0.05")
+        .engine(engine("mm", s(&a.minimax), "Depth = 2"))
+        .engine(engine("heur", s(&a.heuristic), ""))
+        .text();
+    dir.write("t.toml", &toml);
+    harness(dir.path(), &["run", "t.toml", "--no-tui"]).assert_success();
+    read_games(&dir.join("out"))
+}
+
+/// [`finished_clock_match`] in `dir`, served by `harness serve`, and a browser for `test`:
+/// the records, the server, its URL and the browser; `None` where Chromium is not installed.
+fn served_clock_match(
+    test: &str,
+    dir: &TempDir,
+) -> Option<(Vec<harness::record::GameRecord>, Serving, String, Browser)> {
+    let records = finished_clock_match(dir);
+    let (child, url) = start_serving(dir.path(), &["serve", "out", "--bind", "127.0.0.1:0"]);
+    let browser = Browser::start(test, dir)?;
+    Some((records, child, url, browser))
+}
+
+/// The page of `game` (0-based) of a served run, loaded to its end.
+fn open_finished_game(browser: &mut Browser, url: &str, game: usize) {
+    browser.goto(&format!("{url}run/0/game/{}", game + 1));
+    browser.wait_for(
+        "document.getElementById('result').textContent",
+        Duration::from_secs(10),
+    );
+}
+
+/// Each move's score from Black's view (the engine's own negated for White), by ply (1-based):
+/// (ply, score) of Black's moves and of White's.
+fn black_view_scores(record: &harness::record::GameRecord) -> [Vec<(f64, f64)>; 2] {
+    let mut position: othello_board::Position = record.start.parse().expect("a start position");
+    let mut out = [Vec::new(), Vec::new()];
+    for (i, m) in record.moves.iter().enumerate() {
+        let side = position.side_to_move;
+        if let Some(score) = m.score {
+            let black = if side == othello_board::Color::Black {
+                score
+            } else {
+                -score
+            };
+            out[side.index()].push(((i + 1) as f64, black));
+        }
+        position = position.play(m.mv.parse().expect("a move")).expect("legal");
+    }
+    out
+}
+
+/// `harness serve` of two folders: the index lists each run by its name (its engines, as its
+/// page's heading says), the folder only beside it.
+#[test]
+fn the_index_lists_runs_by_name() {
+    let dir = TempDir::new("web-index");
+    let a = artifacts();
+    let run = |out: &str, format: &'static str, engines: &[(&str, &std::path::PathBuf)]| {
+        let mut toml = TournamentFile::new(format, 1, "depth = 1").out(Some(out));
+        for (name, plugin) in engines {
+            toml = toml.engine(engine(name, s(plugin), ""));
+        }
+        let file = format!("{format}.toml");
+        dir.write(&file, &toml.text());
+        harness(dir.path(), &["run", &file, "--no-tui"]).assert_success();
+    };
+    run(
+        "runs/first",
+        "match",
+        &[("g", &a.greedy), ("h", &a.heuristic)],
+    );
+    run(
+        "runs/second",
+        "gauntlet",
+        &[("h", &a.heuristic), ("g", &a.greedy), ("mm", &a.minimax)],
+    );
+    let (child, url) = start_serving(
+        dir.path(),
+        &[
+            "serve",
+            "runs/first",
+            "runs/second",
+            "--bind",
+            "127.0.0.1:0",
+        ],
+    );
+    let Some(mut browser) = Browser::start("the_index_lists_runs_by_name", &dir) else {
+        return;
+    };
+    let listed = "[...document.querySelectorAll('ul.runs li')].map((li) => \
+                  [li.querySelector('a').textContent, li.querySelector('.folder').textContent])";
+    let started = Instant::now();
+    let runs = loop {
+        browser.goto(&url);
+        let runs = browser.eval(listed);
+        if runs[1][0] != "runs/second" {
+            break runs;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the runs never got their names: {runs}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(
+        runs,
+        serde_json::json!([["g vs h", "runs/first"], ["h vs g, mm", "runs/second"]])
+    );
+    browser.goto(&format!("{url}run/1"));
+    browser.wait_for(
+        "document.getElementById('progress').textContent.includes(' of ')",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        browser.eval(
+            "[document.getElementById('name').textContent, \
+             document.getElementById('folder').textContent, document.title]"
+        ),
+        serde_json::json!(["h vs g, mm", "runs/second", "h vs g, mm"])
+    );
+    drop(child);
+}
+
+/// A finished game's evaluation chart: ply on x and discs on y, with labelled ticks and a zero
+/// line; one line per engine, each point the engine's score for its move from Black's view
+/// (read back through the axes' own labels); the move list shows the same scores, and the
+/// page says whose view they are.
+#[test]
+fn the_evaluation_chart_has_axes_and_a_line_per_engine_from_blacks_view() {
+    let dir = TempDir::new("web-chart");
+    let Some((records, child, url, mut browser)) =
+        served_clock_match("the_evaluation_chart_has_axes_and_a_line_per_engine", &dir)
+    else {
+        return;
+    };
+    for record in &records {
+        open_finished_game(&mut browser, &url, record.game);
+        let view = browser.eval("document.getElementById('scores-view').textContent");
+        assert!(
+            view.as_str().unwrap().contains("Black's view"),
+            "the page says whose view: {view}"
+        );
+        let chart = browser.eval(
+            "(() => { const svg = document.querySelector('#graph svg'); \
+             const labels = (c, a) => [...svg.querySelectorAll('text.' + c)] \
+               .map((t) => [t.textContent, Number(t.getAttribute(a))]); \
+             return { y: labels('ylabel', 'y'), x: labels('xlabel', 'x'), \
+               zero: [...svg.querySelectorAll('line.zero')].map((l) => Number(l.getAttribute('y1'))), \
+               titles: [...svg.querySelectorAll('text.title')].map((t) => t.textContent), \
+               lines: [...svg.querySelectorAll('polyline.eval')].map((p) => [p.dataset.side, \
+                 p.getAttribute('points').trim().split(/\\s+/).filter(Boolean) \
+                   .map((xy) => xy.split(',').map(Number))]), \
+               key: document.querySelector('#graph .key').textContent }; })()",
+        );
+        // The axes' scales, from two labelled ticks each: value = a + b · coordinate.
+        let scale = |ticks: &serde_json::Value| {
+            let ticks: Vec<(f64, f64)> = ticks
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    (
+                        t[0].as_str().unwrap().parse().unwrap(),
+                        t[1].as_f64().unwrap(),
+                    )
+                })
+                .collect();
+            assert!(ticks.len() >= 3, "labelled ticks: {ticks:?}");
+            let (first, last) = (ticks[0], ticks[ticks.len() - 1]);
+            let b = (last.0 - first.0) / (last.1 - first.1);
+            let a = first.0 - b * first.1;
+            for &(value, at) in &ticks {
+                assert!((a + b * at - value).abs() < 0.01, "uneven ticks: {ticks:?}");
+            }
+            (a, b)
+        };
+        let (ya, yb) = scale(&chart["y"]);
+        let top = chart["y"][0][0].as_str().unwrap().parse::<f64>().unwrap();
+        let (xa, xb) = scale(&chart["x"]);
+        let zero = chart["zero"].as_array().unwrap();
+        assert_eq!(zero.len(), 1, "one zero line: {chart}");
+        assert!(
+            (ya + yb * zero[0].as_f64().unwrap()).abs() < 0.01,
+            "{chart}"
+        );
+        assert_eq!(
+            chart["titles"],
+            serde_json::json!(["ply", "discs, Black's view"])
+        );
+        let key = chart["key"].as_str().unwrap();
+        assert!(
+            key.contains("Black's view") && key.contains("mm") && key.contains("heur"),
+            "{key}"
+        );
+        let expected = black_view_scores(record);
+        let lines = chart["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 2, "one line per engine: {chart}");
+        for (line, side) in lines.iter().zip(["black", "white"]) {
+            assert_eq!(line[0], side);
+            let drawn: Vec<(f64, f64)> = line[1]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let (x, y) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+                    (xa + xb * x, ya + yb * y)
+                })
+                .collect();
+            let want = &expected[usize::from(side == "white")];
+            assert_eq!(
+                drawn.len(),
+                want.len(),
+                "{side}: {drawn:?} against {want:?}"
+            );
+            assert!(want.iter().any(|&(_, v)| v != 0.0), "{side} scored only 0");
+            for (d, w) in drawn.iter().zip(want) {
+                // A score past the axis's end (it ends at ±64 at most) is drawn at the end.
+                let w = (w.0, w.1.clamp(-top, top));
+                assert!(
+                    (d.0 - w.0).abs() < 0.05 && (d.1 - w.1).abs() < 0.05,
+                    "game {}, {side}: drawn {d:?}, Black's view {w:?}",
+                    record.game
+                );
+            }
+        }
+        // The move list: `N. move score`, the score from Black's view.
+        let listed =
+            browser.eval("[...document.querySelectorAll('#moves .mv')].map((b) => b.textContent)");
+        let listed: Vec<&str> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        assert_eq!(listed.len(), record.moves.len());
+        for &(ply, score) in expected.iter().flatten() {
+            let text = listed[ply as usize - 1];
+            let shown: f64 = text.rsplit(' ').next().unwrap().parse().unwrap();
+            assert!((shown - score).abs() < 0.051, "move {text}: {score}");
+        }
+    }
+    drop(child);
+}
+
+/// A finished game's page words its result as a disc difference ("Black +N (disc
+/// difference)", never a count of Black's discs), as the recent results' heading does; and
+/// shows the clocks it ended with: its moves' recorded times charged and the increments
+/// credited, as the journal has them, and each side's thinking time.
+#[test]
+fn a_finished_game_shows_its_disc_difference_and_the_clocks_it_ended_with() {
+    let dir = TempDir::new("web-clocks");
+    let Some((records, child, url, mut browser)) =
+        served_clock_match("a_finished_game_shows_its_clocks", &dir)
+    else {
+        return;
+    };
+    for record in &records {
+        open_finished_game(&mut browser, &url, record.game);
+        let result = browser.eval("document.getElementById('result').textContent");
+        assert_eq!(
+            result.as_str().unwrap(),
+            format!(
+                "{} · Black {:+} (disc difference) · normal",
+                record.result, record.score
+            )
+        );
+        // The clocks: 1 s each, every searched move charged its time and credited 50 ms.
+        let mut left = [1000u64, 1000];
+        let mut position: othello_board::Position = record.start.parse().unwrap();
+        for m in &record.moves {
+            if let (false, Some(t)) = (m.book, m.time_ms) {
+                let side = position.side_to_move.index();
+                left[side] = left[side].saturating_sub(t) + 50;
+            }
+            position = position.play(m.mv.parse().unwrap()).unwrap();
+        }
+        let clocks = browser.eval(
+            "[...document.querySelectorAll('#clocks .clock')].map((c) => \
+             [c.textContent, Number(c.dataset.leftMs), Number(c.dataset.usedMs)])",
+        );
+        let used = [record.time_ms.black, record.time_ms.white];
+        assert!(used.iter().any(|&u| u > 0), "{used:?}");
+        for (side, clock) in clocks.as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                (clock[1].as_u64(), clock[2].as_u64()),
+                (Some(left[side]), Some(used[side])),
+                "game {}: {clocks}",
+                record.game
+            );
+            let text = clock[0].as_str().unwrap();
+            assert!(
+                text.contains(" left · ") && text.ends_with(" used"),
+                "{text}"
+            );
+        }
+    }
+    browser.goto(&format!("{url}run/0"));
+    browser.wait_for(
+        "document.querySelector('#recent table')",
+        Duration::from_secs(10),
+    );
+    let heads = browser
+        .eval("[...document.querySelectorAll('#recent th')].map((h) => h.textContent).join('|')");
+    assert!(
+        heads.as_str().unwrap().contains("disc difference (Black)"),
+        "{heads}"
+    );
+    drop(child);
+}
+
+/// The board's frame (the element drawn around it and the board's own border) encloses the 8×8
+/// grid of squares with equal margins on every side, and the grid is square, in windows of
+/// 1400×900 and 800×900.
+#[test]
+fn the_board_is_framed_square_to_its_grid() {
+    let dir = TempDir::new("web-frame");
+    let Some((records, child, url, mut browser)) =
+        served_clock_match("the_board_is_framed_square_to_its_grid", &dir)
+    else {
+        return;
+    };
+    let measure = "(() => { \
+        const box = (e) => { const r = e.getBoundingClientRect(); \
+          return [r.left, r.top, r.right, r.bottom]; }; \
+        const cells = [...document.querySelectorAll('#board .sq')].map(box); \
+        const grid = [Math.min(...cells.map((c) => c[0])), Math.min(...cells.map((c) => c[1])), \
+          Math.max(...cells.map((c) => c[2])), Math.max(...cells.map((c) => c[3]))]; \
+        const margins = (f) => [grid[0] - f[0], grid[1] - f[1], f[2] - grid[2], f[3] - grid[3]]; \
+        return { cells: cells.length, grid, \
+          sizes: cells.map((c) => [c[2] - c[0], c[3] - c[1]]), \
+          frames: [document.getElementById('board'), document.querySelector('#board .board')] \
+            .map((e) => margins(box(e))) }; })()";
+    open_finished_game(&mut browser, &url, records[0].game);
+    for width in [1400, 800] {
+        browser.resize(width, 900);
+        let m = browser.eval(measure);
+        assert_eq!(m["cells"], 64, "{m}");
+        let grid: Vec<f64> = m["grid"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let (w, h) = (grid[2] - grid[0], grid[3] - grid[1]);
+        assert!((w - h).abs() <= 1.0, "{width} px: a grid {w} × {h}");
+        for size in m["sizes"].as_array().unwrap() {
+            let (sw, sh) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+            assert!(
+                (sw - w / 8.0).abs() <= 1.0 && (sh - h / 8.0).abs() <= 1.0,
+                "{width} px: a square {sw} × {sh} of a grid {w} × {h}"
+            );
+        }
+        for frame in m["frames"].as_array().unwrap() {
+            let margins: Vec<f64> = frame
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let (low, high) = margins
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+            assert!(
+                low >= 0.0 && high - low <= 1.0,
+                "{width} px: margins {margins:?} (left, top, right, bottom)"
+            );
+        }
+        browser.screenshot(
+            width,
+            &screenshot_path(&dir, &format!("web-board-{width}.png")),
+        );
+    }
+    drop(child);
 }

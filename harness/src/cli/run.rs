@@ -331,7 +331,11 @@ fn serve_run(
     let (tx, rx) = mpsc::channel::<Event>();
     let run = crate::web::server::ServedRun {
         dir: t.out.clone(),
-        feed: crate::web::feed::start(crate::web::feed::Source::Events(rx, t.out.clone())),
+        feed: crate::web::feed::start(crate::web::feed::Source::Events {
+            events: rx,
+            name: crate::web::feed::run_name(t),
+            dir: t.out.clone(),
+        }),
     };
     let guarded = token.is_some();
     let server = crate::web::WebServer::start(address, token, vec![run], None)?;

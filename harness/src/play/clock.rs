@@ -13,8 +13,9 @@
 use crate::events::SideClocks;
 use crate::host::SearchBudget;
 use crate::plan::config::{TimeControl, TimeRules};
+use crate::record::{GameRecord, Termination};
 use crate::search_terms::SearchLimits;
-use othello_board::Color;
+use othello_board::{Color, Move, Position};
 use std::time::Duration;
 
 /// Both sides' clocks of a game, [Black, White], and the rules they run under.
@@ -82,6 +83,41 @@ impl GameClock {
         if let Some(left) = self.left[side.index()].as_mut() {
             *left = left.saturating_sub(elapsed) + increment;
         }
+    }
+
+    /// The clocks a recorded game ended with, its sides having played under `rules`: each
+    /// searched move charged the time its record keeps (whole milliseconds, as the charge's
+    /// time is recorded), then what a side's total time has beyond its moves (the search of an
+    /// illegal move, charged but never played), and a side that lost on time at zero.
+    pub fn at_end_of(rules: [TimeRules; 2], record: &GameRecord) -> SideClocks {
+        let mut clock = GameClock::new(rules);
+        let mut position = record.start_position().unwrap_or(Position::START);
+        let mut charged = [0u64; 2];
+        for m in &record.moves {
+            let side = position.side_to_move;
+            if let (false, Some(ms)) = (m.book, m.time_ms) {
+                clock.charge(side, Duration::from_millis(ms));
+                charged[side.index()] += ms;
+            }
+            match m.mv.parse::<Move>().ok().map(|mv| position.play(mv)) {
+                Some(Ok(next)) => position = next,
+                _ => break,
+            }
+        }
+        let total = [record.time_ms.black, record.time_ms.white];
+        for side in [Color::Black, Color::White] {
+            let rest = total[side.index()].saturating_sub(charged[side.index()]);
+            if rest > 0 {
+                clock.charge(side, Duration::from_millis(rest));
+            }
+        }
+        let mut left = clock.left();
+        if let (Termination::TimeForfeit, Some(side)) = (record.termination, record.forfeit_by) {
+            if let Some(l) = left[side.index()].as_mut() {
+                *l = Duration::ZERO;
+            }
+        }
+        left
     }
 }
 
@@ -239,5 +275,55 @@ mod tests {
         assert_eq!(c.left()[0], Some(ms(1540)));
         let depth = scale.scale(rules(TimeControl::Depth(5)));
         assert_eq!(depth, rules(TimeControl::Depth(5)));
+    }
+
+    /// A recorded game's clocks at its end: the engines' moves charged and credited, the
+    /// opening's and the forced passes not; an illegal move's search charged from the side's
+    /// total; a side that lost on time shown at zero; a side without a clock has none.
+    #[test]
+    fn a_recorded_game_ends_with_the_clocks_its_moves_left() {
+        use crate::record::PlayedMove;
+        let played = |mv: &str, book: bool, time_ms: Option<u64>| PlayedMove {
+            mv: mv.into(),
+            book,
+            score: None,
+            depth: None,
+            nodes: None,
+            time_ms,
+        };
+        let mut r = GameRecord::skeleton(0, "a", "b", 0);
+        // Black f5 (book), White d6 300 ms, Black c3 100 ms, White d3 50 ms.
+        r.moves = vec![
+            played("f5", true, None),
+            played("d6", false, Some(300)),
+            played("c3", false, Some(100)),
+            played("d3", false, Some(50)),
+        ];
+        r.time_ms.black = 100;
+        r.time_ms.white = 350;
+        let both = [clock(1000, 20), clock(2000, 0)];
+        assert_eq!(
+            GameClock::at_end_of(both, &r),
+            [Some(ms(920)), Some(ms(1650))]
+        );
+        r.time_ms.black = 400;
+        r.termination = Termination::IllegalMove;
+        r.forfeit_by = Some(Color::Black);
+        assert_eq!(
+            GameClock::at_end_of(both, &r)[0],
+            Some(ms(640)),
+            "the illegal move's 300 ms"
+        );
+        r.time_ms.black = 100;
+        r.termination = Termination::TimeForfeit;
+        assert_eq!(
+            GameClock::at_end_of(both, &r),
+            [Some(ms(0)), Some(ms(1650))]
+        );
+        let depth = rules(TimeControl::Depth(3));
+        assert_eq!(
+            GameClock::at_end_of([depth, clock(2000, 0)], &r),
+            [None, Some(ms(1650))]
+        );
     }
 }

@@ -5,7 +5,10 @@
 //!   [`decision_evidence`]);
 //! - spans of time, one function per format ([`duration_compact`], [`duration_hms`],
 //!   [`duration_clock`]);
-//! - large counts with a unit suffix ([`count_compact`], [`rate_compact`]).
+//! - large counts with a unit suffix ([`count_compact`], [`rate_compact`]);
+//! - a run's name as a spectator knows it ([`run_name`]): its engines;
+//! - a game's result as a disc difference ([`disc_difference`]) and the side whose view a
+//!   score is given from ([`SCORES_VIEW`]).
 //!
 //! Names of values that have one spelling everywhere (a termination, an SPRT model or unit) are
 //! the types' own `as_str`.
@@ -160,6 +163,43 @@ pub fn rate_compact(rate: f64) -> String {
     }
 }
 
+/// A run's name as a spectator knows it, from its format and engines (in the tournament's
+/// order): `strong vs heuristic` for two, `strong vs a, b, c` for a gauntlet (its first engine
+/// against the others), `round robin: a, b, c` for a round robin; past [`NAMED_ENGINES`]
+/// engines the rest are counted (`… and 4 more`).
+pub fn run_name(format: &str, engines: &[&str]) -> String {
+    let list = |names: &[&str]| {
+        let shown = names.len().min(NAMED_ENGINES);
+        let mut text = names[..shown].join(", ");
+        if names.len() > shown {
+            text.push_str(&format!(" and {} more", names.len() - shown));
+        }
+        text
+    };
+    match (format, engines) {
+        (_, []) => "a run with no engines".into(),
+        (_, [a, b]) => format!("{a} vs {b}"),
+        ("gauntlet", [first, rest @ ..]) => format!("{first} vs {}", list(rest)),
+        ("round-robin", _) => format!("round robin: {}", list(engines)),
+        _ => list(engines),
+    }
+}
+
+/// How many engines [`run_name`] names before it counts the rest.
+pub const NAMED_ENGINES: usize = 5;
+
+/// A game's final disc difference, from Black's view as records keep it: `Black +20 (disc
+/// difference)`, `Black -58 (disc difference)`. Never "Black's discs": -58 is a difference,
+/// not a count.
+pub fn disc_difference(black_view: i32) -> String {
+    format!("Black {black_view:+} (disc difference)")
+}
+
+/// The one view every score of a game is shown from where both engines' scores stand side by
+/// side (the evaluation chart, the browser's move list and search reports): Black's, `+` good
+/// for Black.
+pub const SCORES_VIEW: &str = "discs, Black's view";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +285,26 @@ mod tests {
         assert_eq!(rate_compact(950.0), "950");
         assert_eq!(rate_compact(812_345.0), "812k");
         assert_eq!(rate_compact(6.73e6), "6.73M");
+    }
+
+    /// A result is a difference, and a run is named by its engines.
+    #[test]
+    fn results_and_runs_keep_their_wording() {
+        assert_eq!(disc_difference(20), "Black +20 (disc difference)");
+        assert_eq!(
+            run_name("match", &["strong", "heuristic"]),
+            "strong vs heuristic"
+        );
+        assert_eq!(run_name("gauntlet", &["s", "a", "b"]), "s vs a, b");
+        assert_eq!(
+            run_name("round-robin", &["a", "b", "c"]),
+            "round robin: a, b, c"
+        );
+        let many = ["a", "b", "c", "d", "e", "f", "g"];
+        assert_eq!(
+            run_name("round-robin", &many),
+            "round robin: a, b, c, d, e and 2 more"
+        );
+        assert_eq!(disc_difference(-58), "Black -58 (disc difference)");
     }
 }

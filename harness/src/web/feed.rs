@@ -35,19 +35,25 @@ const FOLLOW_INTERVAL: Duration = Duration::from_millis(500);
 /// its end; older games are read from the journal).
 const KEEP_FINISHED: usize = 64;
 
-/// One published state of a run: its page's JSON and each recent game's.
+/// One published state of a run: its name once known, its page's JSON and each recent game's.
 #[derive(Default)]
 pub struct Published {
+    /// The run's name as its pages show it ([`crate::show::text::run_name`]).
+    pub name: Option<Arc<str>>,
     pub run: Arc<str>,
     pub games: BTreeMap<usize, Arc<str>>,
 }
 
 /// Where a run's model comes from.
 pub enum Source {
-    /// The coordinator's events of the run this process plays into the folder: when they end
-    /// (the run has ended and written its verdict), the run's wall time is the folder's
-    /// `verdict.json`'s.
-    Events(Receiver<Event>, PathBuf),
+    /// The coordinator's events of the run this process plays into the folder `dir`, and the
+    /// run's name: when the events end (the run has ended and written its verdict), the run's
+    /// wall time is the folder's `verdict.json`'s.
+    Events {
+        events: Receiver<Event>,
+        name: String,
+        dir: PathBuf,
+    },
     /// A run folder (or a folder of shard folders) on disk.
     Folder(PathBuf),
 }
@@ -60,7 +66,10 @@ pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
     std::thread::spawn(move || {
         let mut model = Model::new(tx);
         match source {
-            Source::Events(events, dir) => model.follow_events(&events, &dir),
+            Source::Events { events, name, dir } => {
+                model.name = Some(Arc::from(name));
+                model.follow_events(&events, &dir)
+            }
             Source::Folder(dir) => model.follow_folder(&dir),
         }
     });
@@ -71,6 +80,7 @@ pub fn start(source: Source) -> watch::Receiver<Arc<Published>> {
 struct Model {
     model: RunModel,
     tx: watch::Sender<Arc<Published>>,
+    name: Option<Arc<str>>,
     run: Arc<str>,
     games: BTreeMap<usize, Arc<str>>,
     finished: Vec<usize>,
@@ -91,6 +101,7 @@ impl Model {
         Model {
             model: RunModel::new(),
             tx,
+            name: None,
             run: Arc::from("{}"),
             games: BTreeMap::new(),
             finished: Vec::new(),
@@ -163,11 +174,14 @@ impl Model {
         }
         if run_due {
             self.model.refresh();
-            self.run = Arc::from(json(&snapshot::run(&self.model, now)));
+            let mut run = snapshot::run(&self.model, now);
+            run.name = self.name.as_deref();
+            self.run = Arc::from(json(&run));
             self.run_at = now;
             self.dirty_run = false;
         }
         self.tx.send_replace(Arc::new(Published {
+            name: self.name.clone(),
             run: self.run.clone(),
             games: self.games.clone(),
         }));
@@ -233,7 +247,8 @@ impl Model {
         let mut folder = FolderFollower::default();
         loop {
             if !folder.started {
-                if let Some(start) = folder.start(dir) {
+                if let Some((start, name)) = folder.start(dir) {
+                    self.name = Some(Arc::from(name));
                     self.hear(start);
                 }
             }
@@ -269,21 +284,22 @@ struct FolderFollower {
 
 impl FolderFollower {
     /// The run's start, from the first `tournament.json` found (the folder's or a shard's):
-    /// its engines, its games, its time control and its test.
-    fn start(&mut self, dir: &Path) -> Option<Event> {
+    /// its engines, its games, its time control and its test; and the run's name.
+    fn start(&mut self, dir: &Path) -> Option<(Event, String)> {
         let record = run_folders(dir)
             .iter()
             .find_map(|f| TournamentRecord::read(f).ok())?;
         let t = crate::play::resume::tournament_of(&record).ok()?;
         let openings = record.openings.count as usize;
         self.started = true;
-        Some(Event::RunStarted {
+        let start = Event::RunStarted {
             engines: t.engines.iter().map(|e| e.name.clone()).collect(),
             total_games: t.schedule(openings).games_of(None).count(),
             already_played: Vec::new(),
             time_control: t.time_description(),
             sprt: t.sprt.map(|s| s.params),
-        })
+        };
+        Some((start, run_name(&t)))
     }
 
     /// The games finished since the last look, each once (a shard's and its merge's alike).
@@ -312,4 +328,10 @@ impl FolderFollower {
 /// A snapshot's JSON text (plain values: it always serialises).
 fn json(snapshot: &impl serde::Serialize) -> String {
     serde_json::to_string(snapshot).expect("JSON of plain values")
+}
+
+/// The name the pages show for the run of `t` (its engines, as the coordinator plays them).
+pub fn run_name(t: &crate::plan::config::Tournament) -> String {
+    let engines: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
+    crate::show::text::run_name(t.format.as_str(), &engines)
 }

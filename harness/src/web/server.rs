@@ -161,8 +161,18 @@ fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 async fn index(State(s): State<Arc<Served>>) -> Html<String> {
-    let runs: Vec<String> = s.runs.iter().map(|r| r.dir.display().to_string()).collect();
+    let runs: Vec<pages::RunLink> = s.runs.iter().map(ServedRun::link).collect();
     Html(pages::index(&runs, s.history.is_some()))
+}
+
+impl ServedRun {
+    /// The run's name (its folder's until the run is known) and its folder.
+    fn link(&self) -> pages::RunLink {
+        pages::RunLink {
+            name: self.feed.borrow().name.as_deref().map(str::to_string),
+            folder: self.dir.display().to_string(),
+        }
+    }
 }
 
 async fn script() -> impl IntoResponse {
@@ -213,7 +223,7 @@ fn served_run<'a>(s: &'a Served, i: &str) -> Option<&'a ServedRun> {
 
 async fn run_page(State(s): State<Arc<Served>>, UrlPath(i): UrlPath<String>) -> Response {
     match served_run(&s, &i) {
-        Some(r) => Html(pages::run(&i, &r.dir.display().to_string())).into_response(),
+        Some(r) => Html(pages::run(&i, &r.link())).into_response(),
         None => not_found(),
     }
 }
@@ -355,9 +365,34 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
             .map(|a| (a.game, a))
             .collect();
         replay.ply = replay.record().moves.len();
-        let g = replay.game();
+        let mut g = replay.game();
+        g.clocks = clocks_at_end(&folder, replay.record());
         let marks = replay.marks();
         return serde_json::to_string(&snapshot::game(&g, &marks, std::time::Instant::now())).ok();
     }
     None
+}
+
+/// The clocks game `record` of the run in `folder` ended with, under the time rules its
+/// `tournament.json` pins (none where they cannot be read).
+fn clocks_at_end(
+    folder: &std::path::Path,
+    record: &crate::record::GameRecord,
+) -> crate::events::SideClocks {
+    let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
+        .ok()
+        .and_then(|r| crate::play::resume::tournament_of(&r).ok());
+    let Some(t) = tournament else {
+        return [None, None];
+    };
+    let rules = |name: &str| {
+        let engine = t.engines.iter().position(|e| e.name == name)?;
+        Some(t.played_time_rules(engine))
+    };
+    match (rules(&record.black), rules(&record.white)) {
+        (Some(black), Some(white)) => {
+            crate::play::clock::GameClock::at_end_of([black, white], record)
+        }
+        _ => [None, None],
+    }
 }

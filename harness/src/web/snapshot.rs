@@ -24,6 +24,9 @@ const LIVE_BOARDS: usize = 24;
 /// The run's page.
 #[derive(Debug, Serialize)]
 pub struct RunSnapshot<'a> {
+    /// The run's name as the pages show it (`show::text::run_name`), where the feed knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<&'a str>,
     pub engines: &'a [String],
     pub time_control: &'a str,
     /// Finished games (earlier runs of the folder included) and the run's total.
@@ -102,6 +105,8 @@ pub struct GameSnapshot<'a> {
     pub thinking: [Option<SearchSnapshot>; 2],
     pub finished: bool,
     pub result: Option<ResultSnapshot<'a>>,
+    /// A finished game's time used by Black and White (milliseconds), as its record counts it.
+    pub time_used_ms: Option<[u64; 2]>,
     /// When the latest move was seen (milliseconds since the Unix epoch), for a live game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moved_at_ms: Option<u64>,
@@ -127,7 +132,9 @@ pub struct MoveSnapshot {
 #[derive(Debug, Serialize)]
 pub struct SearchSnapshot {
     pub depth: i32,
+    /// The engine's own view, and Black's.
     pub score: f64,
+    pub black_score: f64,
     pub nodes: u64,
     pub pv: Vec<String>,
 }
@@ -135,9 +142,12 @@ pub struct SearchSnapshot {
 /// A finished game's result.
 #[derive(Debug, Serialize)]
 pub struct ResultSnapshot<'a> {
+    /// The disc difference from Black's view, and in words as every view gives it.
     pub score: i32,
     pub termination: &'static str,
     pub reason: &'a str,
+    pub result: &'a str,
+    pub difference: String,
 }
 
 /// The run as its page shows it.
@@ -145,6 +155,7 @@ pub fn run(model: &RunModel, now: Instant) -> RunSnapshot<'_> {
     let (done, total) = model.progress();
     let standings = model.standings();
     RunSnapshot {
+        name: None,
         engines: &model.engines,
         time_control: &model.time_control,
         done,
@@ -241,11 +252,15 @@ pub fn game<'a>(g: &'a GameState, marks: &[Option<ExactMark>], now: Instant) -> 
         clocks_ms: clocks_ms(g, now),
         clock_running: (!g.is_finished() && g.has_clock()).then(|| side(g.side_to_move())),
         thinking: [
-            report(g.thinking[0].as_ref()),
-            report(g.thinking[1].as_ref()),
+            report(g.thinking[0].as_ref(), Color::Black),
+            report(g.thinking[1].as_ref(), Color::White),
         ],
         finished: g.is_finished(),
         result: g.record.as_ref().map(result),
+        time_used_ms: g
+            .record
+            .as_ref()
+            .map(|r| [r.time_ms.black, r.time_ms.white]),
         moved_at_ms: None,
     }
 }
@@ -256,13 +271,20 @@ fn result(r: &GameRecord) -> ResultSnapshot<'_> {
         score: r.score,
         termination: r.termination.as_str(),
         reason: &r.reason,
+        result: &r.result,
+        difference: crate::show::text::disc_difference(r.score),
     }
 }
 
-fn report(info: Option<&SearchInfo>) -> Option<SearchSnapshot> {
+/// A search report of `side`.
+fn report(info: Option<&SearchInfo>, side: Color) -> Option<SearchSnapshot> {
     info.map(|i| SearchSnapshot {
         depth: i.depth,
         score: i.score,
+        black_score: match side {
+            Color::Black => i.score,
+            Color::White => -i.score,
+        },
         nodes: i.nodes,
         pv: i.pv.iter().map(|m| m.to_string()).collect(),
     })

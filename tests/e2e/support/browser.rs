@@ -187,21 +187,23 @@ impl Browser {
         }
     }
 
+    /// Lay the page out in a window of `width` × `height` pixels.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        self.page(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+        );
+    }
+
     /// A PNG of the whole page laid out `width` pixels wide, written to `path`.
     pub fn screenshot(&mut self, width: u32, path: &Path) {
-        let metrics = |b: &mut Browser, height: u32| {
-            b.page(
-                "Emulation.setDeviceMetricsOverride",
-                json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
-            );
-        };
-        metrics(self, 900);
+        self.resize(width, 900);
         let height = self
             .eval("Math.ceil(document.documentElement.scrollHeight)")
             .as_u64()
             .unwrap_or(900)
             .clamp(300, 6000) as u32;
-        metrics(self, height);
+        self.resize(width, height);
         let shot = self.page("Page.captureScreenshot", json!({"format": "png"}));
         let png = base64_decode(shot["data"].as_str().expect("PNG data"));
         std::fs::write(path, png).unwrap();

@@ -52,6 +52,10 @@ function runPage(run) {
 
   function drawRun(s) {
     if (!s.engines) return;
+    if (s.name && $('name').textContent !== s.name) {
+      $('name').textContent = s.name;
+      document.title = s.name;
+    }
     const left = s.eta_s != null ? ` · about ${hms(s.eta_s)} left` : '';
     const elapsed = s.elapsed_s != null ? `${hms(s.elapsed_s)} elapsed` : 'elapsed unknown';
     $('progress').textContent =
@@ -78,7 +82,7 @@ function runPage(run) {
       el('td', {}, el('a', { href: `/run/${run}/game/${r.game + 1}` }, r.game + 1)),
       el('td', { class: 'l' }, r.black), el('td', { class: 'l' }, r.white),
       el('td', {}, signed(r.score, 0)), el('td', { class: 'l' }, r.termination)));
-    $('recent').replaceChildren(table(['game', 'black', 'white', 'discs (B)', 'end'], rows, 'recent'));
+    $('recent').replaceChildren(table(['game', 'black', 'white', 'disc difference (Black)', 'end'], rows, 'recent'));
   }
 
   // Openings that repeat: the intervals count openings, or are withheld (the warning says why).
@@ -119,7 +123,8 @@ function table(heads, rows, cls) {
 }
 
 // ---- the game page ---------------------------------------------------------------------
-function gamePage(run, game) {
+// `view` names the one side's view every score on the page is given from.
+function gamePage(run, game, view) {
   let g = null;
   let ply = 0;
   let pinned = false; // the viewer stepped back: stay there while moves arrive
@@ -151,18 +156,32 @@ function gamePage(run, game) {
       const side = i === 0 ? 'black' : 'white';
       return running === side ? Math.max(0, ms - (performance.now() - received)) : ms;
     };
-    $('clocks').replaceChildren(...[0, 1].map((i) => el('div', {
-      class: 'clock' + (running === (i ? 'white' : 'black') ? ' running' : ''),
-    }, `${g.names[i]}: ${clock(tick(i))}`)));
-    const info = g.thinking.map((t, i) => (t ? el('div', { class: 'meta' },
-      `${g.names[i]}: depth ${t.depth}, score ${signed(t.score)}, ${t.nodes} nodes, pv ${t.pv.join(' ')}`) : null)).filter(Boolean);
+    // A game in progress: each side's clock, the side to move's running. A finished one: the
+    // clocks it ended with and each side's thinking time.
+    const clockText = (i) => {
+      if (!g.finished) return clock(tick(i));
+      const left = g.clocks_ms[i] == null ? [] : [`${clock(g.clocks_ms[i])} left`];
+      const used = g.time_used_ms ? [`${clock(g.time_used_ms[i])} used`] : [];
+      return left.concat(used).join(' · ') || '–';
+    };
+    $('clocks').replaceChildren(...[0, 1].map((i) => {
+      const c = el('div', {
+        class: 'clock' + (running === (i ? 'white' : 'black') ? ' running' : ''),
+      }, `${g.names[i]}: ${clockText(i)}`);
+      if (g.clocks_ms[i] != null) c.dataset.leftMs = g.clocks_ms[i];
+      if (g.time_used_ms) c.dataset.usedMs = g.time_used_ms[i];
+      return c;
+    }));
+    const info = g.thinking.map((t, i) => (t ? el('div', { class: 'meta report', 'data-side': i ? 'white' : 'black' },
+      `${g.names[i]}: depth ${t.depth}, score ${signed(t.black_score)} (${view}), ${t.nodes} nodes, pv ${t.pv.join(' ')}`) : null)).filter(Boolean);
     $('thinking').replaceChildren(...info);
-    $('result').textContent = g.result ? `${signed(g.result.score, 0)} (Black's discs) · ${g.result.termination}${g.result.reason ? ': ' + g.result.reason : ''}` : '';
-    $('graph').replaceChildren(graph(g.moves, ply));
+    const r = g.result;
+    $('result').textContent = r ? `${r.result} · ${r.difference} · ${r.termination}${r.reason ? ': ' + r.reason : ''}` : '';
+    $('graph').replaceChildren(graph(g, ply, view));
     const list = g.moves.map((mv, i) => {
       const cls = 'mv' + (i === ply - 1 ? ' at' : '') + (mv.book ? ' book' : '') + (mv.loss ? ' lost' : '');
       const score = mv.score == null ? '' : ` ${signed(mv.score)}`;
-      const b = el('button', { class: cls, 'data-ply': i + 1 }, `${i + 1}. ${mv.mv}${mv.symbol || ''}${score}`);
+      const b = el('button', { class: cls, 'data-ply': i + 1, 'data-color': mv.color }, `${i + 1}. ${mv.mv}${mv.symbol || ''}${score}`);
       b.onclick = () => go(i + 1);
       return b;
     });
@@ -186,29 +205,57 @@ function gamePage(run, game) {
   setInterval(() => g && g.clock_running && draw(), 200);
 }
 
-// The engines' scores over the game (Black's view), with the step shown marked.
-function graph(moves, ply) {
+// The engines' scores over game `g`, one line per engine, each from the page's one `view`
+// (Black's: every score of a White move is negated by the server): ply on x, discs on y with
+// a zero line and labelled ticks, the step shown marked; a key names the lines.
+function graph(g, ply, view) {
   const ns = 'http://www.w3.org/2000/svg';
+  const W = 420, H = 190, left = 40, right = 10, top = 10, bottom = 34;
   const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 300 100');
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('class', 'graph');
-  const pts = moves.map((m, i) => [i, m.score]).filter((p) => p[1] != null);
-  const n = Math.max(1, moves.length);
-  const y = (v) => 50 - Math.max(-64, Math.min(64, v)) * (45 / 64);
-  const line = (x1, y1, x2, y2, cls) => {
-    const l = document.createElementNS(ns, 'line');
-    Object.entries({ x1, y1, x2, y2, class: cls }).forEach(([k, v]) => l.setAttribute(k, v));
-    svg.append(l);
+  const add = (tag, attrs, text) => {
+    const e = document.createElementNS(ns, tag);
+    Object.entries(attrs).forEach(([k, v]) => e.setAttribute(k, v));
+    if (text != null) e.textContent = text;
+    svg.append(e);
+    return e;
   };
-  line(0, 50, 300, 50, 'zero');
-  if (ply > 0) line((ply - 1) * 300 / n, 0, (ply - 1) * 300 / n, 100, 'now');
-  const path = document.createElementNS(ns, 'polyline');
-  path.setAttribute('points', pts.map(([i, v]) => `${(i * 300 / n).toFixed(1)},${y(v).toFixed(1)}`).join(' '));
-  path.setAttribute('class', 'eval');
-  svg.append(path);
-  return svg;
+  const plies = Math.max(60, g.moves.length);
+  const biggest = Math.max(4, ...g.moves.map((m) => (m.score == null ? 0 : Math.abs(m.score))));
+  const range = Math.min(64, Math.ceil(biggest / 4) * 4);
+  const x = (p) => left + (p * (W - left - right)) / plies;
+  const y = (v) => top + ((range - Math.max(-range, Math.min(range, v))) * (H - top - bottom)) / (2 * range);
+  const f = (n) => n.toFixed(2);
+  for (const v of [range, range / 2, 0, -range / 2, -range]) {
+    add('line', { x1: left, y1: f(y(v)), x2: W - right, y2: f(y(v)), class: v === 0 ? 'zero' : 'grid' });
+    add('line', { x1: left - 4, y1: f(y(v)), x2: left, y2: f(y(v)), class: 'tick' });
+    add('text', { x: left - 6, y: f(y(v)), class: 'ylabel', 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+      v === 0 ? '0' : signed(v, 0));
+  }
+  for (let p = 0; p <= plies; p += 10) {
+    add('line', { x1: f(x(p)), y1: H - bottom, x2: f(x(p)), y2: H - bottom + 4, class: 'tick' });
+    add('text', { x: f(x(p)), y: H - bottom + 14, class: 'xlabel', 'text-anchor': 'middle' }, p);
+  }
+  add('line', { x1: left, y1: top, x2: left, y2: H - bottom, class: 'axis' });
+  add('line', { x1: left, y1: H - bottom, x2: W - right, y2: H - bottom, class: 'axis' });
+  add('text', { x: (left + W - right) / 2, y: H - 3, class: 'title', 'text-anchor': 'middle' }, 'ply');
+  add('text', { x: 11, y: (top + H - bottom) / 2, class: 'title', 'text-anchor': 'middle',
+    transform: `rotate(-90 11 ${(top + H - bottom) / 2})` }, view);
+  if (ply > 0) add('line', { x1: f(x(ply)), y1: top, x2: f(x(ply)), y2: H - bottom, class: 'now' });
+  ['black', 'white'].forEach((side, i) => {
+    const pts = g.moves.map((m, k) => [k + 1, m]).filter(([, m]) => m.color === side && m.score != null);
+    add('polyline', {
+      points: pts.map(([p, m]) => `${f(x(p))},${f(y(m.score))}`).join(' '),
+      class: `eval ${side}`, 'data-side': side, 'data-engine': g.names[i],
+    });
+  });
+  const key = el('div', { class: 'key meta' }, `Evaluation (${view}): `,
+    el('span', { class: 'swatch black' }), `${g.names[0]} (Black) `,
+    el('span', { class: 'swatch white' }), `${g.names[1]} (White)`);
+  return el('figure', { class: 'chart' }, svg, key);
 }
 
 const page = document.body.dataset;
 if (page.page === 'run') runPage(page.run);
-if (page.page === 'game') gamePage(page.run, Number(page.game));
+if (page.page === 'game') gamePage(page.run, Number(page.game), page.view);

@@ -4,7 +4,7 @@
 use super::board::{board_lines, disc};
 use crate::search_terms::SearchInfo;
 use crate::show::run_model::GameState;
-use crate::show::text::{count_compact, duration_clock};
+use crate::show::text::{count_compact, disc_difference, duration_clock, SCORES_VIEW};
 use othello_board::{Color as Side, Move};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
@@ -110,9 +110,9 @@ fn game_info(
     match (&g.record, g.moves.last()) {
         (Some(r), _) => lines.push(Line::styled(
             format!(
-                "Result {} ({:+} discs), {}{}",
+                "Result {}, {}, {}{}",
                 r.result,
-                r.score,
+                disc_difference(r.score),
                 termination_text(r),
                 if r.reason.is_empty() {
                     String::new()
@@ -261,7 +261,7 @@ fn eval_chart<'a>(g: &GameState, data: &'a [Vec<(f64, f64)>; 2]) -> Chart<'a> {
     // The key is in the title, in each line's colour: a legend inside the plot covered the
     // first moves' scores.
     let title = Line::from(vec![
-        Span::raw(" Eval (discs, Black's view): "),
+        Span::raw(format!(" Eval ({SCORES_VIEW}): ")),
         Span::styled(
             format!("{} {}", disc(Side::Black), g.names[Side::Black.index()]),
             Style::new().fg(Color::Cyan),

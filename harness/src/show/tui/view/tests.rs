@@ -241,7 +241,10 @@ fn replay_screen_at_both_sizes() {
         let text = screen(w, h, |f| draw_replay(f, &g, 0, 1, 3));
         assert!(text.contains("Game 5 · 3/3"), "{text}");
         assert!(text.contains("Replay 1/1"), "{text}");
-        assert!(text.contains("Result 1-0 (+20 discs), normal"), "{text}");
+        assert!(
+            text.contains("Result 1-0, Black +20 (disc difference), normal"),
+            "{text}"
+        );
         assert!(text.contains("alpha") && text.contains("beta"), "{text}");
         assert!(text.contains("[●]"), "{text}");
     }
