@@ -177,8 +177,11 @@ fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
     let t = crate::record::tournament_record::TournamentRecord::parse(&tournament_json)
         .and_then(|record| crate::play::resume::tournament_of(&record))
         .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
-    let (results, _) =
-        crate::show::table::results_tables_within(&records, crate::show::table::terminal_width());
+    let (results, _) = crate::show::table::results_tables_within(
+        &records,
+        &t.engine_names(),
+        crate::show::table::terminal_width(),
+    );
     say_raw!("{results}");
     if let Some(status) = t.test_status(&records, None) {
         say_raw!(

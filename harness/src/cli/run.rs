@@ -399,7 +399,10 @@ fn conclude(
     signalled: Option<&'static str>,
     convention: exit::Convention,
 ) -> i32 {
-    say_raw!("{}", table::final_tables(&summary.records));
+    say_raw!(
+        "{}",
+        table::final_tables(&summary.records, &t.engine_names())
+    );
     say!(
         "\n{} games in {:.1} s; journal: {}",
         summary.records.len(),

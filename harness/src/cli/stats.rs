@@ -32,8 +32,17 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             read - records.len()
         );
     }
-    say_raw!("{}", table::final_tables(&records));
     let folder = path.parent().unwrap_or(Path::new("."));
+    // The folder's tournament, where it has one: its engine order orients the tables, and its
+    // test is stated.
+    let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
+        .ok()
+        .and_then(|record| crate::play::resume::tournament_of(&record).ok());
+    let engines = tournament
+        .as_ref()
+        .map(|t| t.engine_names())
+        .unwrap_or_default();
+    say_raw!("{}", table::final_tables(&records, &engines));
     let analysis = read_analysis(folder)?;
     if !analysis.is_empty() {
         let a = report::analysis_report(&analysis, &records);
@@ -42,14 +51,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             say_raw!("{note}\n");
         }
     }
-    if let Ok(record) = crate::record::tournament_record::TournamentRecord::read(folder) {
-        if let Ok(t) = crate::play::resume::tournament_of(&record) {
-            if let Some(status) = super::reports::run_test(&t, folder, &records) {
-                say_raw!(
-                    "{}",
-                    table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
-                );
-            }
+    if let Some(t) = &tournament {
+        if let Some(status) = super::reports::run_test(t, folder, &records) {
+            say_raw!(
+                "{}",
+                table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
+            );
         }
     }
     Ok(exit::SUCCESS)

@@ -13,9 +13,26 @@ use std::fmt::Write;
 /// The final report: one block per engine pairing, then the joint rating for more than two
 /// engines, then forfeits by reason.
 /// Records are taken in schedule order (by game number), whatever order they finished in, so
-/// the table of a run and `harness stats` on its journal are the same.
-pub fn final_tables(records: &[GameRecord]) -> String {
-    final_tables_within(records, terminal_width())
+/// the table of a run and `harness stats` on its journal are the same. `engines` is the
+/// tournament's engine order (empty where the tournament is not known: then the order in
+/// which the games name them): pairings are oriented and listed by it, and the joint rating is
+/// anchored on its first engine, as the reports and the browser do.
+pub fn final_tables(records: &[GameRecord], engines: &[String]) -> String {
+    final_tables_within(records, engines, terminal_width())
+}
+
+/// The engines in the tournament's order (`engines`), then any other that the games name, in
+/// the order they first do.
+fn engine_order(engines: &[String], records: &[GameRecord]) -> Vec<String> {
+    let mut names = engines.to_vec();
+    for r in records {
+        for name in [&r.black, &r.white] {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
 }
 
 /// The width of the terminal standard output is, when it is one (a pipe or a file gets every
@@ -33,9 +50,13 @@ pub fn terminal_width() -> Option<usize> {
 /// [`final_tables`] with the results table cut to `width` columns, when given: columns are
 /// dropped by priority (pair ratio, normalised Elo, pentanomial counts, draws, LOS, discs,
 /// score) until a row fits; names, games, W-D-L and Elo always stay.
-pub fn final_tables_within(records: &[GameRecord], width: Option<usize>) -> String {
+pub fn final_tables_within(
+    records: &[GameRecord],
+    engines: &[String],
+    width: Option<usize>,
+) -> String {
     let sorted = crate::record::in_game_order(records);
-    let (mut s, w) = results_tables_within(&sorted, width);
+    let (mut s, w) = results_tables_within(&sorted, engines, width);
     let _ = write!(s, "{}", usage_table(&sorted, w));
     s + &forfeit_lines(&sorted)
 }
@@ -43,11 +64,25 @@ pub fn final_tables_within(records: &[GameRecord], width: Option<usize>) -> Stri
 /// The results table (and, for more than two engines, the joint rating) of `records`: the
 /// part of [`final_tables`] that needs only each game's result, as the results ledger keeps
 /// it. Returns the text and the width of its name columns.
-pub fn results_tables_within(records: &[GameRecord], width: Option<usize>) -> (String, usize) {
+pub fn results_tables_within(
+    records: &[GameRecord],
+    engines: &[String],
+    width: Option<usize>,
+) -> (String, usize) {
     let sorted = crate::record::in_game_order(records);
     let records = &sorted[..];
     let outcomes = outcomes(records);
-    let matches = stats::all_matches(&outcomes);
+    let names = engine_order(engines, records);
+    let rank = |name: &str| names.iter().position(|n| n == name).unwrap_or(usize::MAX);
+    // Each pairing that played, its earlier engine first, in the engines' order.
+    let mut matches: Vec<stats::MatchStats> = stats::all_matches(&outcomes)
+        .into_iter()
+        .map(|m| match rank(&m.a) <= rank(&m.b) {
+            true => m,
+            false => stats::match_stats(&outcomes, &m.b, &m.a),
+        })
+        .collect();
+    matches.sort_by_key(|m| (rank(&m.a), rank(&m.b)));
     let mut s = String::new();
     let _ = writeln!(s, "\nResults ({} games)", records.len());
     // Name columns as wide as the longest name (at least 14), so long names keep the columns.
@@ -85,23 +120,22 @@ pub fn results_tables_within(records: &[GameRecord], width: Option<usize>) -> (S
     if let Some(repeated) = repeated {
         let _ = write!(s, "\n{}", repeated.lines());
     }
-    let names: std::collections::BTreeSet<&str> = records
-        .iter()
-        .flat_map(|r| [r.black.as_str(), r.white.as_str()])
-        .collect();
     if names.len() > 2 {
-        let anchor = records.first().map(|r| r.black.as_str());
+        // Anchored on the first engine, once it has played (the mean until then).
+        let anchor = names.first().map(String::as_str);
+        let ratings = stats::ratings(&outcomes, anchor);
+        let anchored = anchor.filter(|a| ratings.iter().any(|r| r.name == *a));
         let _ = writeln!(
             s,
             "\nJoint rating (Bradley-Terry, {} = 0)",
-            anchor.unwrap_or("mean")
+            anchored.unwrap_or("mean")
         );
         let _ = writeln!(
             s,
             "{:<4} {:<w$} {:>9} {:>21} {:>6} {:>6}",
             "rank", "engine", "Elo", "95% interval", "games", "score"
         );
-        for (i, r) in stats::ratings(&outcomes, anchor).iter().enumerate() {
+        for (i, r) in ratings.iter().enumerate() {
             let _ = writeln!(
                 s,
                 "{:<4} {:<w$} {:>+9.1} {:>21} {:>6} {:>5.1}%",
@@ -336,7 +370,7 @@ mod width_tests {
     /// what was left out; piped (no width) every column is there, nElo and pair ratio included.
     #[test]
     fn the_results_table_fits_the_terminal() {
-        let text = final_tables_within(&records(), Some(80));
+        let text = final_tables_within(&records(), &[], Some(80));
         let table: Vec<&str> = text
             .lines()
             .skip_while(|l| !l.starts_with("engine"))
@@ -355,7 +389,7 @@ mod width_tests {
             "{text}"
         );
         assert!(text.contains("left out to fit 80 columns"), "{text}");
-        let all = final_tables_within(&records(), None);
+        let all = final_tables_within(&records(), &[], None);
         assert!(
             all.contains("nElo [95%]") && all.contains("pair ratio"),
             "{all}"

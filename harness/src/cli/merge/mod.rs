@@ -249,7 +249,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         );
     }
     let status = test_of(&t, &records, &out)?;
-    say_raw!("{}", table::final_tables(&records));
+    say_raw!("{}", table::final_tables(&records, &t.engine_names()));
     say!(
         "\n{} games merged in {:.1} s; journal: {}",
         records.len(),

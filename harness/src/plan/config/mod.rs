@@ -397,6 +397,11 @@ impl Tournament {
         )
     }
 
+    /// The engines' names, in the tournament's order.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+
     /// Total number of games: two per pair, `pairs` pairs per pairing.
     pub fn game_count(&self) -> usize {
         self.pairings().len() * self.pairs as usize * 2
