@@ -54,14 +54,18 @@ fn every_view_of_a_run_tells_the_same_numbers() {
     let dir = TempDir::new("views-agree");
     let d = dir.path();
     // A test that decided (H1 after about 50 pairs), and one left undecided.
-    assert_eq!(
-        play(d, "--pairs 100 --sprt elo0=0,elo1=20 --out decided"),
-        Some(0)
+    let decided = run(
+        d,
+        &ENGINES,
+        "--format match --pairs 100 --sprt elo0=0,elo1=20 --out decided",
     );
-    assert_eq!(
-        play(d, "--pairs 12 --sprt elo0=0,elo1=20 --out undecided"),
-        Some(3)
+    assert_eq!(decided.status.code(), Some(0), "{decided}");
+    let undecided = run(
+        d,
+        &ENGINES,
+        "--format match --pairs 12 --sprt elo0=0,elo1=20 --out undecided",
     );
+    assert_eq!(undecided.status.code(), Some(3), "{undecided}");
     // Shards, then their merge.
     for i in 0..2 {
         assert_eq!(
@@ -75,11 +79,29 @@ fn every_view_of_a_run_tells_the_same_numbers() {
     assert_eq!(play(d, "--pairs 8 --out extended"), Some(0));
     // Repeated openings: 10 pairs from 5 openings (the intervals count the openings).
     dir.write("five.txt", "f5d6\nf5f6\nf5f4\nf5d6c3\nf5f6e6\n");
-    assert_eq!(
-        play(d, "--pairs 10 --openings five.txt --out repeated"),
-        Some(0)
+    let repeated = run(
+        d,
+        &ENGINES,
+        "--format match --pairs 10 --openings five.txt --out repeated",
     );
-    for folder in ["decided", "undecided", "sharded", "extended", "repeated"] {
-        read::check(d, folder, ("cand", "base"), None);
+    assert_eq!(repeated.status.code(), Some(0), "{repeated}");
+    let played = [
+        ("decided", Some(&decided)),
+        ("undecided", Some(&undecided)),
+        ("sharded", None),
+        ("extended", None),
+        ("repeated", Some(&repeated)),
+    ];
+    for (folder, output) in played {
+        let seen = read::check(d, folder, ("cand", "base"), None);
+        // The tables the run itself printed at its end say what every other view says.
+        if let Some(output) = output {
+            let has_test = !seen.report["sprt"].is_null();
+            let printed = read::of_results_table(&output.stdout, ("cand", "base"), has_test);
+            read::assert_agree(
+                folder,
+                &[seen.facts[0].clone(), ("the run's own tables", printed)],
+            );
+        }
     }
 }
