@@ -235,8 +235,8 @@ fn bad_command_lines_are_refused_and_write_nothing() {
     }
 }
 
-/// `harness bench`: the same signature run after run, another with other options, the issue's
-/// last line; a tournament requiring the right signature plays.
+/// `harness bench`: the same signature run after run, another with other options, and the
+/// signature on the last line; a tournament requiring the right signature plays.
 #[test]
 fn bench_signatures_and_the_bench_key() {
     let a = artifacts();

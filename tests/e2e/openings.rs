@@ -129,7 +129,7 @@ fn repeated_openings_widen_the_interval() {
     assert_eq!(report["repeated_openings"]["intervals"], "clustered");
 }
 
-/// 6 pairs from 3 openings (the example): every view warns, and none gives an
+/// 6 pairs from 3 openings: every view warns, and none gives an
 /// interval in place of the statement.
 #[test]
 fn too_few_openings_are_said_in_every_view() {

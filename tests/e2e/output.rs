@@ -3,9 +3,9 @@
 use crate::support::{artifacts, engine, read_games, s, spawn_harness, TempDir, TournamentFile};
 use std::io::{BufRead, BufReader};
 
-/// Regression: `harness run … | head -1` used to panic on the broken pipe
-/// ("failed printing to stdout", exit 101) and stop the tournament after two games. Printing
-/// now stops and the run goes on to its end: every game, the reports, exit code 0.
+/// `harness run … | head -1`: on the broken pipe, printing stops and the run goes on to its
+/// end (every game, the reports, exit code 0), never a panic ("failed printing to stdout",
+/// exit 101) that stops the tournament.
 #[test]
 fn a_closed_stdout_stops_the_printing_not_the_run() {
     let a = artifacts();
@@ -32,8 +32,8 @@ fn a_closed_stdout_stops_the_printing_not_the_run() {
     assert!(report.contains("\"finished\": true"), "{report}");
 }
 
-/// Regression: `harness perft 99` ran forever without a word; depths that
-/// cannot finish are refused with the range.
+/// Depths of `harness perft` that cannot finish (99) are refused with the range, never run
+/// forever without a word.
 #[test]
 fn perft_refuses_a_depth_that_cannot_finish() {
     let dir = TempDir::new("perft-depth");

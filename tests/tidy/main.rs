@@ -692,6 +692,7 @@ fn unsafe_only_where_the_document_allows_it() {
     );
     let root = workspace();
     let mut problems = Vec::new();
+    let mut with_unsafe = BTreeSet::new();
     for dir in ["harness", "engines", "tests"] {
         for file in rust_files(&root.join(dir)) {
             let rel = relative(&root, &file);
@@ -706,6 +707,7 @@ fn unsafe_only_where_the_document_allows_it() {
                 if !has_unsafe {
                     continue;
                 }
+                with_unsafe.insert(rel.clone());
                 if !allowed.contains(&rel) {
                     problems.push(format!(
                         "{rel}:{}: `unsafe` outside the allowed files",
@@ -726,6 +728,12 @@ fn unsafe_only_where_the_document_allows_it() {
                 }
             }
         }
+    }
+    // The list is the places `unsafe` lives: a file listed without any is a stale line.
+    for listed in allowed.difference(&with_unsafe) {
+        problems.push(format!(
+            "{listed}: listed in `unsafe in:` but has no `unsafe`"
+        ));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

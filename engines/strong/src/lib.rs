@@ -8,7 +8,8 @@
 //!   and shallow-search move ordering;
 //! - [`endgame`]: exact solving with null windows, specialised last 1-4 empties solvers,
 //!   quasi-parity and fastest-first ordering, stability cutoff, ETC, selective Multi-ProbCut;
-//! - [`parallel`]: Young Brothers Wait, the exact solver's split points and helper threads;
+//! - [`parallel`]: Young Brothers Wait, the split points of the midgame search and of the exact
+//!   solver, and the helper threads;
 //! - [`eval`]: the evaluation trait ([`eval::Evaluator`]), the interim hand-written one, and
 //!   [`eval::EvalSource`], which names the one a search gets;
 //! - [`pattern`]: the trained pattern evaluation, incrementally updated (the default);

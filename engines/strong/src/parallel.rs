@@ -376,7 +376,7 @@ impl HelperPool {
     }
 
     /// An idle thread's wait for a split point: spinning on the offers for [`SPIN`], then
-    /// asleep until one comes; `None` once the pool is closed.
+    /// asleep, woken by an offer or every 5 ms to look again; `None` once the pool is closed.
     fn wait_for_work(&self) -> Option<Arc<SplitPoint>> {
         let clock = self.clock();
         self.idle.fetch_add(1, Ordering::Relaxed);

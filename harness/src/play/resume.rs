@@ -534,8 +534,8 @@ mod tests {
         assert_eq!(utc_stamp(951_782_400), "20000229T000000Z");
     }
 
-    /// Regression: tournament.json held Rust debug text (`Name("strong")`,
-    /// `Shuffled { seed: 7331 }`); it is plain JSON of the resolved tournament.
+    /// tournament.json is plain JSON of the resolved tournament, never Rust debug text
+    /// (`Name("strong")`, `Shuffled { seed: 7331 }`).
     #[test]
     fn tournament_json_is_plain_json() {
         let text = r#"
@@ -594,7 +594,7 @@ plugin = "dir/libb.so"
         other["shard"]["index"] = serde_json::json!(2);
         assert!(!same_tournament(&json, &other.to_string(), false));
         assert!(same_tournament(&json, &other.to_string(), true));
-        // Regression: a refusal says what changed.
+        // A refusal says what changed.
         other["pairs"] = serde_json::json!(6);
         assert_eq!(
             tournament_changes(&json, &other.to_string()),

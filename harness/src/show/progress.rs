@@ -133,8 +133,8 @@ mod tests {
     use super::{elo_due, elo_line};
     use crate::show::run_model::tests::record;
 
-    /// Regression: in a gauntlet the line said "after 2 pairs" (the run's count)
-    /// with the counts of one pairing's single pair.
+    /// In a gauntlet the line counts the pairing's own pairs ("after 1 pairs", then the run's
+    /// "2 pairs in all"), beside that pairing's counts.
     #[test]
     fn the_elo_line_counts_the_pairings_own_pairs() {
         let records = [

@@ -645,8 +645,8 @@ pub(crate) mod tests {
         assert_eq!(duration_clock(Duration::from_millis(65_300)), "1:05.3");
     }
 
-    /// Regression: the first game to finish had the second engine as Black;
-    /// the live row still reads as the final table does, first engine first.
+    /// The live row reads as the final table does, first engine first, also when the first
+    /// game to finish had the second engine as Black.
     #[test]
     fn live_standings_keep_the_tournament_orientation() {
         let t0 = Instant::now();

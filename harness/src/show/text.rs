@@ -232,7 +232,8 @@ mod tests {
         }
     }
 
-    /// Regression: a non-regression test that accepts H1 said "is stronger".
+    /// The meaning follows the bounds: a non-regression test that accepts H1 says "is not
+    /// weaker", never "is stronger".
     #[test]
     fn the_meaning_follows_the_bounds() {
         let say = |d, e0, e1| decision_meaning(d, &params(e0, e1), "new", "old").unwrap();

@@ -915,7 +915,7 @@ pub(crate) mod tests {
         assert_eq!(disc.value, 4.0);
         assert_eq!((disc.low, disc.high), (-64.0, 64.0));
         assert_eq!(disc.to_string(), "+4.0 [-64.0, +64.0]");
-        // Regression: two pairs far apart gave [-301, +309] discs per game.
+        // Two pairs far apart: the discs' interval stays within what a game can score.
         let wide = vec![
             game(1, "A", "B", 64),
             game(1, "B", "A", -64),

@@ -159,9 +159,9 @@ mod tests {
             assert_eq!(a.nodes_per_second, Some(7_500.0));
             assert_eq!(a.seconds_per_game, 0.2);
         }
-        // Regression: a fast engine's moves of less than a millisecond each.
-        // 20 moves of 0.4 ms: 8 ms, 8,000 nodes: 1 M nodes/s (whole milliseconds per move
-        // summed to 0 ms and gave no rate, or an absurd one).
+        // A fast engine's moves of less than a millisecond each have a rate: 20 moves of
+        // 0.4 ms are 8 ms, 8,000 nodes are 1 M nodes/s (the rate reads the microseconds, whose
+        // whole milliseconds add up to 0).
         let mut fast = game("a", "b");
         fast.time_ms = PerColor { black: 0, white: 0 };
         fast.time_us = PerColor {

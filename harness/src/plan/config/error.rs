@@ -225,7 +225,7 @@ mod messages {
             "`99999999999999999999` is out of range: expected a whole number from 0 to 18446744073709551615"
         );
         assert_eq!(plain_types("unknown field `x`"), "unknown field `x`");
-        // Regression: `time = 5` said "out of range: expected struct RawTime".
+        // A type error names what the key takes, never a Rust type (`RawTime`).
         assert_eq!(
             plain_types("invalid type: integer `5`, expected struct RawTime"),
             "`5` is a whole number: expected a table such as `{ move-time = 0.5 }`"

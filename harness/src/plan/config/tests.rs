@@ -93,7 +93,7 @@ fn the_default_tournament_mentions_every_key() {
     );
 }
 
-/// Regression: a seed without a shuffle was silently ignored.
+/// A seed without a shuffle is an error, never ignored.
 #[test]
 fn a_seed_needs_a_shuffle() {
     err(
@@ -108,8 +108,8 @@ fn a_seed_needs_a_shuffle() {
     );
 }
 
-/// Regression: `memory-limit = 2147483648` said "expected a string", though
-/// the comment says bytes or a size; `pairs = -3` said "from 0", though 0 is refused.
+/// `memory-limit` takes bytes as a number or a size as a string; a range that starts at one
+/// says so (`pairs = -3` is refused with "from 1").
 #[test]
 fn memory_limits_in_bytes_and_ranges_that_start_at_one() {
     let bytes = edit(
@@ -450,8 +450,8 @@ fn time_specs_of_the_command_line() {
     }
 }
 
-/// Regression: `pairs = 4000000000` was accepted and the schedule's
-/// allocation aborted the process; now it is an error before anything is allocated.
+/// A schedule too large to hold (`pairs = 4000000000`) is an error before anything is
+/// allocated, never an aborted process.
 #[test]
 fn a_schedule_too_large_is_refused() {
     err(

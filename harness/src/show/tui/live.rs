@@ -187,8 +187,8 @@ mod tests {
         KeyEvent::new(c, KeyModifiers::NONE)
     }
 
-    /// Regression: the finished screen waited for `q`, so the README's first
-    /// command blocked in a terminal. It leaves on its own unless a key says someone is there.
+    /// The finished screen leaves on its own (the README's first command ends in a terminal)
+    /// unless a key says someone is there.
     #[test]
     fn a_key_on_the_finished_screen_keeps_it() {
         let t0 = Instant::now();

@@ -51,7 +51,7 @@ fn the_issues_command_is_a_match_with_a_test() {
     assert_eq!(t.definition.command.as_deref(), Some(&args()[..]));
 }
 
-/// Every error names the flag and the key (the issue's bad input, and the validator's rules).
+/// Every error names the flag and the key, for bad input and for the validator's rules.
 #[test]
 fn errors_name_the_flag_and_the_key() {
     let cases: Vec<(CommandLine, &str, &str)> = vec![
