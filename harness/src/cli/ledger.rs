@@ -1,9 +1,10 @@
 //! `harness ledger`: runs remembered across folders and commits (`ledger`).
 
 use super::exit;
-use super::ledger_location::{located, open, open_to_read};
+use super::ledger_location::located;
 use super::output::{say, say_raw};
 use crate::ledger::history::HistoryRow;
+use crate::ledger::Access;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
 use crate::record::tournament_record::TOURNAMENT_FILE;
 use anyhow::Context;
@@ -98,12 +99,12 @@ impl Location {
 
     /// The ledger, opened to record runs (and made, for a new file).
     fn open(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
-        open(&self.url()?)
+        crate::ledger::open(&self.url()?, Access::Write)
     }
 
     /// The ledger, opened to read it: one that does not exist is an error, never made.
     fn read(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
-        open_to_read(&self.url()?)
+        crate::ledger::open(&self.url()?, Access::Read)
     }
 }
 

@@ -26,16 +26,6 @@ pub(super) fn located(flag: Option<&str>) -> anyhow::Result<Option<LedgerUrl>> {
     Ok(Some(url))
 }
 
-/// The ledger at `url`, opened to record runs in it (made when missing).
-pub(super) fn open(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
-    crate::ledger::open(url, Access::Write)
-}
-
-/// The ledger at `url`, opened to read it (an error when there is none).
-pub(super) fn open_to_read(url: &LedgerUrl) -> anyhow::Result<Box<dyn LedgerStore>> {
-    crate::ledger::open(url, Access::Read)
-}
-
 /// How a run or a merge treats its ledger, beside `--ledger`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct LedgerChoice {
@@ -94,7 +84,7 @@ impl RunLedger {
             say!("ledger {url}: a shard does not write an SQLite ledger; `harness merge --ledger` records the merged run");
             return Ok(None);
         }
-        let ledger = Some(open(&url)?);
+        let ledger = Some(crate::ledger::open(&url, Access::Write)?);
         Ok(Some(RunLedger {
             url,
             ledger,
@@ -128,7 +118,7 @@ impl RunLedger {
         let recorded = RunEntry::read(dir).and_then(|entry| {
             let ledger = match store {
                 Some(l) => l,
-                None => store.insert(open(url)?),
+                None => store.insert(crate::ledger::open(url, Access::Write)?),
             };
             let added = ledger.add(&entry)?;
             Ok((entry, added))
@@ -208,7 +198,7 @@ fn follow_journal(
             };
             let ledger = match &mut store {
                 Some(l) => l,
-                None => store.insert(open(url)?),
+                None => store.insert(crate::ledger::open(url, Access::Write)?),
             };
             entry.games = std::mem::take(&mut pending);
             let result = ledger.add(&entry);

@@ -2,8 +2,9 @@
 //! with a ledger, of its history. Read-only; see the `web` stage.
 
 use super::exit;
-use super::ledger_location::{located, open_to_read};
+use super::ledger_location::located;
 use super::output::say_raw;
+use crate::ledger::Access;
 use crate::web::feed::{self, Source};
 use crate::web::server::{HistoryPage, ServedRun};
 use crate::web::{WebServer, DEFAULT_ADDRESS};
@@ -51,9 +52,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let history: Option<HistoryPage> = match located(args.ledger.as_deref())? {
         Some(url) => {
             // Checked now: a ledger that cannot be opened is an error before serving.
-            drop(open_to_read(&url)?);
+            drop(crate::ledger::open(&url, Access::Read)?);
             Some(Box::new(move || {
-                let mut ledger = open_to_read(&url)?;
+                let mut ledger = crate::ledger::open(&url, Access::Read)?;
                 super::ledger::ledger_history_page(ledger.as_mut())
             }))
         }

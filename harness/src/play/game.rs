@@ -416,15 +416,6 @@ fn build_record(
     }
 }
 
-/// The position where a record's game ended, replayed from its moves (for checks and tools).
-pub fn replay_record(record: &GameRecord) -> Option<Position> {
-    let mut pos = record.start_position()?;
-    for mv in record.parsed_moves()? {
-        pos = pos.play(mv).ok()?;
-    }
-    Some(pos)
-}
-
 /// Options set on each side's worker before a game, [Black, White].
 pub type GameOptions = [Vec<(String, String)>; 2];
 
