@@ -9,6 +9,20 @@ use crate::stats::sprt::{normalized_elo, normalized_elo_counting, Sample, Unit};
 use crate::stats::{Estimate, MatchStats};
 use serde::Serialize;
 
+/// The engines in the tournament's order (`engines`), then any other that the games name, in
+/// the order they first do.
+pub fn engine_order(engines: &[String], records: &[crate::record::GameRecord]) -> Vec<String> {
+    let mut names = engines.to_vec();
+    for r in records {
+        for name in [&r.black, &r.white] {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
+}
+
 /// The text of a value that cannot be given yet (no complete pair, no lost pair, …).
 pub const MISSING: &str = "-";
 

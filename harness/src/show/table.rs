@@ -21,20 +21,6 @@ pub fn final_tables(records: &[GameRecord], engines: &[String]) -> String {
     final_tables_within(records, engines, terminal_width())
 }
 
-/// The engines in the tournament's order (`engines`), then any other that the games name, in
-/// the order they first do.
-fn engine_order(engines: &[String], records: &[GameRecord]) -> Vec<String> {
-    let mut names = engines.to_vec();
-    for r in records {
-        for name in [&r.black, &r.white] {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-    }
-    names
-}
-
 /// The width of the terminal standard output is, when it is one (a pipe or a file gets every
 /// column).
 pub fn terminal_width() -> Option<usize> {
@@ -72,7 +58,7 @@ pub fn results_tables_within(
     let sorted = crate::record::in_game_order(records);
     let records = &sorted[..];
     let outcomes = outcomes(records);
-    let names = engine_order(engines, records);
+    let names = crate::show::standings::engine_order(engines, records);
     let rank = |name: &str| names.iter().position(|n| n == name).unwrap_or(usize::MAX);
     // Each pairing that played, its earlier engine first, in the engines' order.
     let mut matches: Vec<stats::MatchStats> = stats::all_matches(&outcomes)

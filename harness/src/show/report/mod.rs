@@ -320,7 +320,7 @@ pub fn build(input: &ReportInput) -> Report {
     let matches = pairing_stats(t, &outcomes);
     let pairings: Vec<Standing> = matches.iter().map(Standing::of).collect();
 
-    let names = engine_names(t, &records);
+    let names = crate::show::standings::engine_order(&t.engine_names(), &records);
     let ratings = (names.len() > 2).then(|| {
         let anchor = t.engines.first().map(|e| e.name.as_str());
         let list = stats::ratings(&outcomes, anchor);
@@ -539,19 +539,6 @@ fn write_atomic(
 /// The records in game order: borrowed when they already are (a finished run's, a merge's).
 fn sorted(records: &[GameRecord]) -> std::borrow::Cow<'_, [GameRecord]> {
     crate::record::in_game_order(records)
-}
-
-/// Engines of the tournament, then any other name found in the records.
-fn engine_names(t: &Tournament, records: &[GameRecord]) -> Vec<String> {
-    let mut names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
-    for r in records {
-        for n in [&r.black, &r.white] {
-            if !names.contains(n) {
-                names.push(n.clone());
-            }
-        }
-    }
-    names
 }
 
 /// Statistics per pairing: the tournament's pairings first (engine order as in the file), then
