@@ -1,0 +1,313 @@
+//! Starting a worker: its command line (the sandbox's arguments, its scratch folder and
+//! cgroups), the process itself, and the handshake that ends with the plugin loaded, the
+//! sandbox's report checked against what the coordinator made, and the options set.
+
+use super::{read_events, EngineHost, HostError, EVENT_QUEUE, STARTUP_TIMEOUT};
+use crate::host::plugin::PluginInfo;
+use crate::host::protocol::{Reply, Request};
+use crate::host::sandbox::{self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+use tokio::io::BufReader;
+use tokio::process::Command;
+use tokio::sync::mpsc;
+
+/// Numbers the workers of this coordinator (their scratch folders' and cgroups' names).
+static WORKER_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// How to start a worker.
+#[derive(Clone, Debug)]
+pub struct WorkerSpec {
+    pub name: String,
+    pub plugin: PathBuf,
+    pub options: Vec<(String, String)>,
+    /// Where the worker's stderr goes (appended); `None` discards it.
+    pub stderr_log: Option<PathBuf>,
+    /// The worker's memory limit in bytes: `RLIMIT_AS` of each process, and the limit of its
+    /// whole cgroup where one is made (a sandboxed worker).
+    pub memory_limit: Option<u64>,
+    /// The worker's sandbox (`None`: off). The plugin file and the paths named by `options`
+    /// are added to what it may read.
+    pub sandbox: Option<Confinement>,
+}
+
+/// The worker process for `spec`: the harness binary itself, with `channel` (its end of the
+/// socket pair) as standard input, its stderr to `stderr`, in a process group of its own
+/// (ending the worker ends what its plugin started; a coordinator inside a sandbox, which may
+/// not make process groups, keeps its workers in its own). A sandboxed worker runs in its scratch
+/// folder, with the sandbox's environment, and joins `cgroup` first thing.
+fn worker_command(
+    exe: &Path,
+    spec: &WorkerSpec,
+    (channel, stderr, log_start): (Stdio, Stdio, u64),
+    scratch: Option<&Scratch>,
+    cgroup: Option<&WorkerCgroup>,
+) -> Command {
+    // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
+    let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
+    let mut command = Command::new(exe);
+    command
+        .arg("worker")
+        .arg("--coordinator")
+        .arg(std::process::id().to_string())
+        .arg("--plugin")
+        .arg(&plugin)
+        .stdin(channel)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .kill_on_drop(true);
+    if !sandbox::inside_a_filter() {
+        command.process_group(0);
+    }
+    if let Some(bytes) = spec.memory_limit {
+        command.arg("--memory-limit").arg(bytes.to_string());
+    }
+    for file in cgroup.map(WorkerCgroup::join_files).unwrap_or_default() {
+        command.arg("--cgroup").arg(file);
+    }
+    if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
+        let mode = if confinement.required {
+            "required"
+        } else {
+            "strict"
+        };
+        command
+            .arg("--sandbox")
+            .arg(mode)
+            .arg("--scratch")
+            .arg(scratch.path())
+            .current_dir(scratch.path())
+            .env_clear()
+            .envs(sandbox::environment(&confinement.env))
+            .env("TMPDIR", scratch.path())
+            // No file may pass the disk limit (the log, appended to, counts from its length).
+            .arg("--file-size-limit")
+            .arg(log_start.saturating_add(confinement.disk_limit).to_string());
+        let plugin = plugin.canonicalize().unwrap_or(plugin);
+        let named = sandbox::option_paths(&spec.options);
+        for path in std::iter::once(plugin)
+            .chain(named)
+            .chain(confinement.read.clone())
+        {
+            command.arg("--sandbox-read").arg(path);
+        }
+        for path in &confinement.write {
+            command.arg("--sandbox-write").arg(path);
+        }
+    }
+    command
+}
+
+/// Say once per process, on stderr, that the kernel enforced less of the sandbox than asked.
+fn warn_of_a_partial_sandbox(engine: &str, enforced: &Enforced) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        eprintln!(
+            "warning: engine `{engine}`: the kernel enforces only part of the sandbox ({enforced}: {}); engines run with what is available (sandbox = \"required\" refuses to)",
+            enforced.missing.join("; ")
+        );
+    });
+}
+
+impl EngineHost {
+    /// Start a worker for `spec`, wait for its plugin to load and set the options.
+    pub async fn spawn(spec: &WorkerSpec) -> Result<EngineHost, HostError> {
+        let engine = spec.name.clone();
+        let spawn_err = |message: String| HostError::Spawn {
+            engine: engine.clone(),
+            message,
+        };
+        let exe = std::env::current_exe().map_err(|e| spawn_err(e.to_string()))?;
+        if let Some(confinement) = &spec.sandbox {
+            let closed = sandbox::closed_installations(&spec.options, &confinement.read);
+            if let Some(first) = closed.first() {
+                return Err(spawn_err(sandbox::describe_closed(first)));
+            }
+        }
+        let n = WORKER_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let (scratch, cgroup) = match &spec.sandbox {
+            Some(_) => {
+                let scratch = Scratch::make(n).map_err(|e| {
+                    spawn_err(format!("cannot make the worker's scratch folder: {e}"))
+                })?;
+                let cgroup = WorkerCgroup::make(n, sandbox::PROCESS_CAP, spec.memory_limit)
+                    .map_err(|why| note_no_cgroup(&engine, &why))
+                    .ok();
+                (Some(scratch), cgroup)
+            }
+            None => (None, None),
+        };
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair()
+            .map_err(|e| spawn_err(format!("cannot make the worker's channel: {e}")))?;
+        let (stderr, log_start) = match &spec.stderr_log {
+            Some(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| spawn_err(format!("{}: {e}", path.display())))?;
+                let start = file.metadata().map_or(0, |m| m.len());
+                (Stdio::from(file), start)
+            }
+            None => (Stdio::null(), 0),
+        };
+        let channel = Stdio::from(std::os::fd::OwnedFd::from(theirs));
+        // The command (and with it this process's copy of the worker's end) is dropped at the
+        // end of the statement: the channel closes when the worker is gone.
+        let child = worker_command(
+            &exe,
+            spec,
+            (channel, stderr, log_start),
+            scratch.as_ref(),
+            cgroup.as_ref(),
+        )
+        .spawn()
+        .map_err(|e| spawn_err(e.to_string()))?;
+        let stream = ours
+            .set_nonblocking(true)
+            .and_then(|()| tokio::net::UnixStream::from_std(ours))
+            .map_err(|e| spawn_err(format!("the worker's channel: {e}")))?;
+        let (read_half, writer) = stream.into_split();
+        let (tx, events) = mpsc::channel(EVENT_QUEUE);
+        let reader = tokio::spawn(read_events(BufReader::new(read_half), tx, engine.clone()));
+        let host = EngineHost {
+            name: spec.name.clone(),
+            group: child
+                .id()
+                .filter(|_| !sandbox::inside_a_filter())
+                .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
+            stderr_log: spec.stderr_log.clone(),
+            log_start,
+            memory_limit: spec.memory_limit,
+            plugin: PluginInfo {
+                path: spec.plugin.clone(),
+                name: String::new(),
+                version: String::new(),
+                author: String::new(),
+                abi_major: 0,
+                abi_minor: 0,
+                options: Vec::new(),
+            },
+            child,
+            writer,
+            events,
+            reader,
+            alive: true,
+            searches: 0,
+            sandbox: None,
+            scratch,
+            disk_limit: spec.sandbox.as_ref().map(|c| c.disk_limit),
+            disk_checked: Instant::now(),
+            cgroup,
+        };
+        host.greet(spec).await
+    }
+
+    /// The worker's first message (its plugin loaded, or why not), then every option set.
+    async fn greet(mut self, spec: &WorkerSpec) -> Result<EngineHost, HostError> {
+        let engine = spec.name.clone();
+        let mut first = self.next_event(STARTUP_TIMEOUT).await;
+        if spec.sandbox.is_some() {
+            // The sandbox's report comes before the plugin loads, or the worker failed.
+            match first {
+                Ok(Reply::Confined { enforced }) => {
+                    let mut enforced = *enforced;
+                    self.add_what_the_cgroup_holds(&mut enforced);
+                    if !enforced.confines_fully() {
+                        warn_of_a_partial_sandbox(&engine, &enforced);
+                    }
+                    self.sandbox = Some(enforced);
+                    first = self.next_event(STARTUP_TIMEOUT).await;
+                }
+                Ok(Reply::Failed { .. }) | Err(_) => {}
+                Ok(other) => {
+                    self.kill().await;
+                    return Err(HostError::Load {
+                        engine,
+                        message: format!("a sandboxed worker's first message was {other:?}"),
+                    });
+                }
+            }
+        }
+        match first {
+            Ok(Reply::Hello { plugin }) => {
+                // The path is the coordinator's, and the sandbox's report came before the
+                // plugin could speak: a worker's word on either is not taken here.
+                self.plugin = PluginInfo {
+                    path: spec.plugin.clone(),
+                    ..plugin
+                };
+            }
+            Ok(Reply::Failed { message }) => {
+                self.kill().await;
+                return Err(HostError::Load { engine, message });
+            }
+            Ok(other) => {
+                self.kill().await;
+                return Err(HostError::Load {
+                    engine,
+                    message: format!("unexpected first message {other:?}"),
+                });
+            }
+            Err(e) => {
+                return Err(HostError::Load {
+                    engine,
+                    message: format!("while loading {}: {e}", spec.plugin.display()),
+                })
+            }
+        }
+        for (name, value) in &spec.options {
+            self.call(Request::SetOption {
+                name: name.clone(),
+                value: value.clone(),
+            })
+            .await
+            .map_err(|e| match e {
+                HostError::EngineError { message, .. } => HostError::Option {
+                    engine: engine.clone(),
+                    message,
+                },
+                other => other,
+            })?;
+        }
+        Ok(self)
+    }
+
+    /// What the coordinator's own cgroups hold of this worker, in `enforced` (a worker's word
+    /// on its cgroup is not taken): the process cap and how the worker's processes end, where
+    /// the worker is in its cgroup; what is missing otherwise.
+    fn add_what_the_cgroup_holds(&self, enforced: &mut Enforced) {
+        enforced.process_cap = None;
+        enforced.contained_by = None;
+        let Some(cgroup) = &self.cgroup else {
+            enforced.missing.push(
+                "no cgroup: what the engine starts is ended with its process group only"
+                    .to_string(),
+            );
+            return;
+        };
+        let pid = self.child.id().unwrap_or(0);
+        if !cgroup.holds(pid) {
+            enforced
+                .missing
+                .push("the worker is not in the cgroup made for it".to_string());
+            return;
+        }
+        enforced.process_cap = cgroup.pids_cap;
+        enforced.contained_by = Some(cgroup.kill_route().to_string());
+        enforced.missing.extend(cgroup.missing.iter().cloned());
+    }
+}
+
+/// Say once per process, on stderr, that no cgroup could be made for a sandboxed worker (the
+/// record says so too, for every worker).
+fn note_no_cgroup(engine: &str, why: &str) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "note: engine `{engine}`: {why}; the processes an engine starts are ended with its process group only"
+        );
+    });
+}
