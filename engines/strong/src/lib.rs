@@ -20,6 +20,8 @@
 //!   [`stability`]: stable discs and the stability cutoff; [`bits`], [`flips`]: bitboard
 //!   helpers; [`kernel`]: the rules crate's move-generation kernel the search runs on
 //!   (portable or x86 SIMD, chosen once), and how the search is compiled for it.
+//! - [`selfplay_file`]: the self-play game file the training tools write and read (no part of
+//!   the search; here so that `train` and `strong-bench` share one reader).
 //!
 //! Module layering, bottom up: a module imports only from lower layers (its use of its own
 //! parts is containment, not an import), but for the one loop named. These lines are read by
@@ -27,7 +29,7 @@
 //! against them:
 //!
 //! ```text
-//! layer 0: score mpc ordering bits flips kernel stability tt time
+//! layer 0: score mpc ordering bits flips kernel stability tt time selfplay_file
 //! layer 1: eval
 //! layer 2: pattern
 //! layer 3: eval::source
@@ -55,7 +57,7 @@
 //! a helper's `Searcher`); `midgame` and `endgame` import nothing from each other.
 //!
 //! The search core is usable without the ABI: build a [`search::Searcher`] (see
-//! `src/bin/strong-bench.rs`).
+//! `src/bin/strong-bench/`).
 //!
 //! Options: `Hash` (MiB, default 64), `Threads` (1..=64: the midgame search and the solver
 //! split their nodes among the threads, Young Brothers Wait ([`parallel`]), through the shared
@@ -79,6 +81,7 @@ pub mod parallel;
 pub mod pattern;
 pub mod score;
 pub mod search;
+pub mod selfplay_file;
 pub mod stability;
 pub mod time;
 pub mod tt;

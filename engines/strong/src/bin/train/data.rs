@@ -14,7 +14,6 @@
 //! them). Each game goes whole to the training or the validation split, chosen by a hash of
 //! its source and number so that the split does not change between runs.
 
-use crate::selfplay_file::read_selfplay;
 use othello_sdk::board::{read_wtb, replay, Board, Color, Position, WthorError, WthorHeader};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -22,6 +21,7 @@ use std::sync::Arc;
 use strong::eval::HandEval;
 use strong::pattern::weights::fnv1a64;
 use strong::search::Searcher;
+use strong::selfplay_file::read_selfplay;
 use strong::tt::Tt;
 
 /// One labelled position.

@@ -14,7 +14,6 @@ mod data;
 mod fit;
 mod search_labels;
 mod selfplay;
-mod selfplay_file;
 
 use clap::{Parser, Subcommand};
 use data::Sample;

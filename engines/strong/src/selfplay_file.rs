@@ -1,7 +1,7 @@
-//! The self-play file format, read by `train fit` and by `strong-bench mpc-data --positions
-//! selfplay` and `end-mpc-data --positions selfplay` (which include this file by path): one
-//! game per line, `<random plies> <transcript> <final score, Black's view>`; lines starting
-//! with `#` are comments. `train selfplay` writes it.
+//! The self-play game file, the training data `train selfplay` writes: one game per line,
+//! `<random plies> <transcript> <final score, Black's view>`; lines starting with `#` are
+//! comments. Read by `train fit` (the games and their scores) and by `strong-bench mpc-data`
+//! and `end-mpc-data --positions selfplay` (the games alone). The search never reads it.
 
 use othello_sdk::board::{parse_transcript, Move};
 use std::path::Path;
