@@ -10,11 +10,15 @@
 //!   (`layer N: …` lines of `engines/strong/src/lib.rs`), but for that loop;
 //! - `unsafe` only in the files the document lists, each block or impl under a `SAFETY:`
 //!   comment;
-//! - every workspace member inherits `rust-version` from the workspace.
+//! - every workspace member inherits `rust-version` from the workspace;
+//! - the limits (`limits`): code lines per source file, and timed waits only where the
+//!   document lists them.
 //!
 //! An import is a `use crate::…` item or an inline `crate::…` / `super::…` path. A module's use
 //! of its own sub-modules (a `mod.rs` calling or re-exporting its parts) is containment, not a
 //! dependency; a part importing its parent, or two modules importing each other, are.
+
+mod limits;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -738,42 +742,6 @@ fn unsafe_only_where_the_document_allows_it() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The code of `file` that calls a sleep (`thread::sleep` or tokio's `sleep`, not
-/// `sleep_until`, which is a deadline): `(line number, line)`.
-fn sleeps(code: &str) -> Vec<(usize, String)> {
-    code.lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains("sleep(") && !l.contains("fn sleep("))
-        .map(|(n, l)| (n + 1, l.trim().to_string()))
-        .collect()
-}
-
-/// Nothing in the coordinator, the hosts, the front-ends or the `external` plugin waits by
-/// sleeping, except where docs/architecture.md's `sleeps in:` block allows it.
-#[test]
-fn no_sleeping_waits_outside_the_documented_places() {
-    let allowed = listed_files(&architecture_doc(), "sleeps in:");
-    assert!(
-        !allowed.is_empty(),
-        "docs/architecture.md has no `sleeps in:` block"
-    );
-    let root = workspace();
-    let mut problems = Vec::new();
-    for dir in ["harness/src", "engines/external/src"] {
-        for file in rust_files(&root.join(dir)) {
-            let rel = relative(&root, &file);
-            if allowed.contains(&rel) {
-                continue;
-            }
-            let code = code_only(&std::fs::read_to_string(&file).expect("readable source"));
-            for (n, line) in sleeps(&code) {
-                problems.push(format!("{rel}:{n}: a sleeping wait: {line}"));
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
 #[test]
 fn every_member_inherits_the_rust_version() {
     let root = workspace();
@@ -836,11 +804,6 @@ fn the_checks_find_what_they_look_for() {
         "play/mod.rs",
         "use crate::{record::Journal as J, show};\nuse crate::record::ggf as g;",
     );
-    // A sleep is found in code, not in comments or strings, and a deadline is not a sleep.
-    let found = sleeps(&code_only(
-        "fn f() {\n    std::thread::sleep(d); // sleep(1)\n    tokio::time::sleep_until(t);\n    let s = \"sleep(2)\";\n}",
-    ));
-    assert_eq!(found, vec![(2, "std::thread::sleep(d);".to_string())]);
     let graph = module_graph(&dir, &[]);
     assert_eq!(
         graph["record::ggf"],
