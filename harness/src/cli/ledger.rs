@@ -1,8 +1,8 @@
 //! `harness ledger`: runs remembered across folders and commits (`ledger`).
 
 use super::exit;
-use super::ledger_location::located;
 use super::output::{say, say_raw};
+use super::run_ledger::located;
 use crate::ledger::history::HistoryRow;
 use crate::ledger::Access;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};

@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, value_name = "URL")]
     ledger: Option<String>,
     #[command(flatten)]
-    ledger_choice: super::ledger_location::LedgerChoice,
+    ledger_choice: super::run_ledger::LedgerChoice,
     /// How the verdict becomes the exit code: `verdict` (0 pass, 1 fail, 2 error, 3
     /// undecided or interrupted) or `bisect`, `git bisect run`'s convention (0 no regression:
     /// H1 accepted; 1 regression: H0 accepted or a fail-on rule broken; 125 undecided: skip;
@@ -127,7 +127,7 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         return dry_run(&t, &plugin_dir, args.restart).map_err(named);
     }
     warn_if_oversubscribed(&t);
-    let mut ledger = super::ledger_location::RunLedger::for_run(
+    let mut ledger = super::run_ledger::RunLedger::for_run(
         args.ledger.as_deref(),
         &args.ledger_choice,
         t.shard.is_some(),
@@ -160,7 +160,7 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         exit::Convention::Verdict => exit::ERROR,
         exit::Convention::Bisect => exit::BISECT_ERROR,
     };
-    Ok(super::ledger_location::RunLedger::record_or_fail(
+    Ok(super::run_ledger::RunLedger::record_or_fail(
         ledger.as_mut(),
         &t.out,
         &args.ledger_choice,

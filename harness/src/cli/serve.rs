@@ -2,8 +2,8 @@
 //! with a ledger, of its history. Read-only; see the `web` stage.
 
 use super::exit;
-use super::ledger_location::located;
 use super::output::say_raw;
+use super::run_ledger::located;
 use crate::ledger::Access;
 use crate::web::feed::{self, Source};
 use crate::web::server::{HistoryPage, ServedRun};

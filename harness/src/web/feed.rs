@@ -93,7 +93,7 @@ struct Model {
     moved_at: BTreeMap<usize, u64>,
     /// Whether games are published: from events (whole games), not from a folder's
     /// followed journals (results without moves: a game's page reads its journal line).
-    games_too: bool,
+    publishes_games: bool,
 }
 
 impl Model {
@@ -110,7 +110,7 @@ impl Model {
             run_at: Instant::now() - RUN_INTERVAL,
             games_at: Instant::now() - GAME_INTERVAL,
             moved_at: BTreeMap::new(),
-            games_too: true,
+            publishes_games: true,
         }
     }
 
@@ -131,7 +131,7 @@ impl Model {
             }
             _ => None,
         };
-        if self.games_too {
+        if self.publishes_games {
             self.dirty_games.extend(game);
         }
         self.dirty_run = true;
@@ -242,7 +242,7 @@ impl Model {
     }
 
     fn follow_folder(&mut self, dir: &Path) {
-        self.games_too = false;
+        self.publishes_games = false;
         self.model.live_known = false;
         let mut folder = FolderFollower::default();
         loop {

@@ -64,7 +64,7 @@ pub struct Args {
     #[arg(long, value_name = "URL", conflicts_with = "watch")]
     ledger: Option<String>,
     #[command(flatten)]
-    ledger_choice: crate::cli::ledger_location::LedgerChoice,
+    ledger_choice: crate::cli::run_ledger::LedgerChoice,
 }
 
 /// The shard folders below the arguments: a folder holding `shard-I-of-N` sub-folders stands
@@ -190,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.watch {
         return watch::watch(args);
     }
-    let mut ledger = crate::cli::ledger_location::RunLedger::for_run(
+    let mut ledger = crate::cli::run_ledger::RunLedger::for_run(
         args.ledger.as_deref(),
         &args.ledger_choice,
         false,
@@ -293,7 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         v.outcome != Outcome::Incomplete,
         Some(&conclusion),
     );
-    Ok(crate::cli::ledger_location::RunLedger::record_or_fail(
+    Ok(crate::cli::run_ledger::RunLedger::record_or_fail(
         ledger.as_mut(),
         &out,
         &args.ledger_choice,

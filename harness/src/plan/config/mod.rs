@@ -17,17 +17,17 @@
 //! - [`error`]: [`ConfigError`], and serde's messages in the words of a tournament file;
 //! - [`overrides`]: the command line's values that replace the file's;
 //! - [`plugin`]: how a plugin named in a file or on the command line is found;
-//! - [`clock`]: NPS-scaled clocks (`[time] nps-reference`, `nps-engine`, the factor a run
+//! - [`nps_scaling`]: NPS-scaled clocks (`[time] nps-reference`, `nps-engine`, the factor a run
 //!   measured);
 //! - [`command_line`] and [`compose`]: a tournament from the command line (`run --engine …`),
 //!   alone or over a file, as one TOML document checked by the same validator;
 //! - [`tune`]: the `[tune]` table of `harness tune`, and the match a tune plays;
 //! - [`sandbox`]: an engine's sandbox setting (`sandbox`, `sandbox-read`, `sandbox-write`, `sandbox-env`).
 
-mod clock;
 pub mod command_line;
 mod compose;
 mod error;
+mod nps_scaling;
 mod overrides;
 mod plugin;
 mod raw;
@@ -37,10 +37,10 @@ mod tune;
 mod validate;
 mod warnings;
 
-pub use clock::{ClockScale, NpsReference};
 pub use command_line::CommandLine;
 pub use compose::{compose, Base, Composed};
 pub use error::ConfigError;
+pub use nps_scaling::{ClockScale, NpsReference};
 pub use overrides::Overrides;
 pub use plugin::{default_plugin_dir, PluginRef};
 pub use rules::{parse_bytes, parse_time_spec, MAX_CONCURRENCY, MAX_GAMES};

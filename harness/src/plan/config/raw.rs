@@ -66,7 +66,7 @@ pub(super) struct RawTime {
     pub(super) nodes: Option<Spanned<u64>>,
     pub(super) margin: Option<Spanned<f64>>,
     pub(super) stall_timeout: Option<Spanned<f64>>,
-    /// `[time]` only (see [`super::clock`]).
+    /// `[time]` only (see [`super::nps_scaling`]).
     pub(super) nps_reference: Option<Spanned<u64>>,
     pub(super) nps_engine: Option<Spanned<String>>,
 }

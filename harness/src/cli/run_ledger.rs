@@ -1,5 +1,6 @@
-//! Where the ledger is (`--ledger URL`, else `HARNESS_LEDGER`), and the ledger a run or a merge
-//! records itself in when it ends.
+//! The ledger of a run or a merge: where it is (`--ledger URL`, else `HARNESS_LEDGER`), the
+//! follower that records the games as the journal grows, and the writer that records the run
+//! when it ends ([`RunLedger`]).
 
 use super::output::say;
 use crate::ledger::entry::GameEntry;
