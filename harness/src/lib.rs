@@ -2,7 +2,10 @@
 //!
 //! config → schedule → games → results journal → statistics → reports and live view. Each
 //! stage is a module; a module imports only from the stages below it (see
-//! `docs/architecture.md`, which a test keeps true):
+//! `docs/architecture.md`, which a test keeps true). The lower stages are the crate
+//! `harness-core` (`record`, `search_terms`, `stats`, `events`, `plan`) and the ledger is
+//! `harness-ledger`; this crate is the program (hosting, play, the views, the tools, the
+//! browser and the command line) and re-exports them under their stage names:
 //!
 //! | stage | what it holds |
 //! | --- | --- |
@@ -20,14 +23,13 @@
 //! | [`cli`] | the command line, which wires the stages together |
 
 pub mod cli;
-pub mod events;
 pub mod host;
-pub mod ledger;
-pub mod plan;
 pub mod play;
-pub mod record;
-pub mod search_terms;
 pub mod show;
-pub mod stats;
 pub mod tools;
 pub mod web;
+
+// The stages below the program, in crates of their own (`harness/core`, `harness/ledger`),
+// under the names every stage of the program reads them by.
+pub use harness_core::{events, plan, record, search_terms, stats};
+pub use harness_ledger as ledger;

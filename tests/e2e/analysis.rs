@@ -11,8 +11,8 @@ use crate::support::{
     artifacts, check_ggf, check_record, engine, harness, read_games, s, spawn_harness, TempDir,
     TournamentFile,
 };
-use harness::record::analysis::{read_analysis, AnalysedGame};
-use harness::record::{GameRecord, Termination};
+use harness_core::record::analysis::{read_analysis, AnalysedGame};
+use harness_core::record::{GameRecord, Termination};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@ use crate::support::{
     artifacts, check_ggf, check_normal_record, check_record, check_schedule, engine, engine_moves,
     harness, read_games, s, TempDir, TournamentFile,
 };
-use harness::record::Termination;
+use harness_core::record::Termination;
 use othello_board::{Color, Move, Square};
 
 /// A match of `first` against `second` at depth 1 with `pairs` pairs into `<dir>/out`.

@@ -4,7 +4,7 @@ use crate::support::{
     artifacts, check_ggf, check_record, check_schedule, engine, harness, read_games, s, TempDir,
     TournamentFile,
 };
-use harness::record::{GameRecord, Termination};
+use harness_core::record::{GameRecord, Termination};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 fn rejected(what: &str, f: impl FnOnce()) {

@@ -8,7 +8,7 @@
 use crate::support::{
     artifacts, check_record, engine, harness, read_games, s, TempDir, TournamentFile,
 };
-use harness::record::{GameRecord, Termination};
+use harness_core::record::{GameRecord, Termination};
 use othello_board::{Color, Move, Position};
 
 /// Each engine's clock: base and increment (ms); the margin is the tournament's.

@@ -9,7 +9,7 @@ use crate::support::{
     artifacts, check_normal_record, check_record, check_schedule, engine, engine_moves, harness,
     processes_with, read_games, s, toml_string, TempDir, TournamentFile,
 };
-use harness::record::{GameRecord, Termination};
+use harness_core::record::{GameRecord, Termination};
 use othello_board::Color;
 
 /// A match of `first` against `second` into `out`, 3 pairs, both at depth `depth`.

@@ -11,7 +11,7 @@ use crate::support::{
     artifacts, check_ggf, check_record, check_schedule, engine, processes_with, read_games, s,
     worker_marker, Output, TempDir,
 };
-use harness::record::{GameRecord, PlayedMove, Termination};
+use harness_core::record::{GameRecord, PlayedMove, Termination};
 use othello_board::{Color, Move, Position};
 use std::collections::BTreeMap;
 use std::io::Read;

@@ -4,7 +4,7 @@ use crate::support::{
     artifacts, check_ggf, check_normal_record, check_record, check_schedule, engine, engine_moves,
     harness, read_games, s, workers_of, TempDir, TournamentFile,
 };
-use harness::record::{GameRecord, Termination};
+use harness_core::record::{GameRecord, Termination};
 use othello_board::{Color, Position};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -304,7 +304,7 @@ fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
     }
 
     // The kill may tear the line being written, nothing before it.
-    let records = harness::record::journal::read_journal(&journal).unwrap();
+    let records = harness_core::record::journal::read_journal(&journal).unwrap();
     assert!(
         records.len() >= 3 && records.len() < 100,
         "{} games",
@@ -327,7 +327,7 @@ fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
     let resumed = harness(dir.path(), &["run", "k.toml"]);
     resumed.assert_success();
     assert!(resumed.stdout.contains("resuming:"), "{resumed}");
-    let after = harness::record::journal::read_journal(&journal).unwrap();
+    let after = harness_core::record::journal::read_journal(&journal).unwrap();
     assert_eq!(after.len(), 100, "{resumed}");
     assert_eq!(
         &after[..records.len()],
@@ -338,7 +338,8 @@ fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
     assert_eq!(ggf.lines().count(), 100);
 
     harness(dir.path(), &["run", "k.toml", "--out", "fresh"]).assert_success();
-    let fresh = harness::record::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
+    let fresh =
+        harness_core::record::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
     assert_eq!(
         games_key(&after),
         games_key(&fresh),
@@ -381,7 +382,7 @@ fn killed_at_several_points_resumes_to_the_uninterrupted_games() {
         let _ = child.wait();
     }
     harness(dir.path(), &["run", "k.toml"]).assert_success();
-    let resumed = harness::record::journal::read_journal(&journal).unwrap();
+    let resumed = harness_core::record::journal::read_journal(&journal).unwrap();
     let mut games: Vec<usize> = resumed.iter().map(|r| r.game).collect();
     games.sort_unstable();
     assert_eq!(
@@ -391,7 +392,8 @@ fn killed_at_several_points_resumes_to_the_uninterrupted_games() {
     );
 
     harness(dir.path(), &["run", "k.toml", "--out", "fresh"]).assert_success();
-    let fresh = harness::record::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
+    let fresh =
+        harness_core::record::journal::read_journal(&dir.join("fresh/games.jsonl")).unwrap();
     assert_eq!(
         games_key(&resumed),
         games_key(&fresh),

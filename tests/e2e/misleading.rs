@@ -6,7 +6,7 @@
 use crate::support::{
     artifacts, harness, read_games, s, spawn_harness, wait_for_games, Output, TempDir,
 };
-use harness::record::analysis::read_analysis;
+use harness_core::record::analysis::read_analysis;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;

@@ -141,7 +141,7 @@ fn command_line_overrides_and_dry_run() {
     assert_eq!(records.len(), 8);
     // The openings are those the file's shuffled order with seed 9 draws, not its sequential
     // order.
-    let seeded = harness::plan::config::parse(
+    let seeded = harness_core::plan::config::parse(
         &toml.replace(
             "builtin = \"xot-small\"",
             "builtin = \"xot-small\"\norder = \"shuffled\"\nseed = 9",

@@ -4,7 +4,7 @@
 //! installation the sandbox must open), and spoken to directly after a pass.
 
 use crate::support::{artifacts, read_games, run_with_timeout, s, Output, TempDir};
-use harness::record::Termination;
+use harness_core::record::Termination;
 use othello_board::{Move, Position};
 use std::ffi::OsStr;
 use std::io::Write;

@@ -7,7 +7,7 @@ use crate::support::{
     engine, harness, read_games, run_with_timeout, s, start_timed_match, TempDir, TournamentFile,
     HARNESS_TIMEOUT,
 };
-use harness::record::GameRecord;
+use harness_core::record::GameRecord;
 use std::collections::BTreeMap;
 use std::process::Command;
 

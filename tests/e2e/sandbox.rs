@@ -11,7 +11,7 @@ use crate::support::user::{users, User};
 use crate::support::{
     artifacts, check_normal_record, engine, harness, read_games, s, Output, TempDir, TournamentFile,
 };
-use harness::record::GameRecord;
+use harness_core::record::GameRecord;
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;

@@ -399,7 +399,7 @@ fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
         for g in &games {
             assert_eq!(
                 g.termination,
-                harness::record::Termination::Crash,
+                harness_core::record::Termination::Crash,
                 "{}",
                 run.output
             );

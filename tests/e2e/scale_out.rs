@@ -102,7 +102,7 @@ fn a_killed_shard_rerun_and_a_duplicate_merge_the_same() {
         wait_for_games(&journal, 3);
         child.kill().expect("SIGKILL");
         child.wait().expect("reaped");
-        before = harness::record::journal::read_journal(&journal)
+        before = harness_core::record::journal::read_journal(&journal)
             .unwrap()
             .len();
         if before < 16 {

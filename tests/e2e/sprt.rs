@@ -156,7 +156,7 @@ fn sprt_from_counts_reproduces_reference_values() {
 fn documented_gate_example_is_a_valid_tournament_file() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/examples/sprt-gate.toml");
-    let t = harness::plan::config::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let t = harness_core::plan::config::load(&path).unwrap_or_else(|e| panic!("{e}"));
     let sprt = t.sprt.expect("the example has an [sprt] table");
     assert_eq!((sprt.params.elo0, sprt.params.elo1), (-5.0, 0.0));
     assert!(sprt.fail_on_crash);

@@ -1,7 +1,7 @@
 //! `harness stats`: the tables recomputed from a journal agree with the games in it.
 
 use crate::support::{artifacts, engine, harness, read_games, s, TempDir, TournamentFile};
-use harness::record::GameRecord;
+use harness_core::record::GameRecord;
 
 /// (wins, draws, losses) of `a` against `b` in the records.
 fn wdl(records: &[GameRecord], a: &str, b: &str) -> (u32, u32, u32) {

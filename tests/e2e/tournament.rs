@@ -4,7 +4,7 @@ use crate::support::{
     artifacts, book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine,
     engine_moves, harness, read_games, s, TempDir, TournamentFile,
 };
-use harness::record::GameRecord;
+use harness_core::record::GameRecord;
 use othello_board::{parse_transcript, replay, Color, Move, Position};
 use std::collections::BTreeMap;
 
@@ -148,7 +148,7 @@ seed = 77"#,
             ],
             pairs,
         );
-        let xot = harness::plan::openings::builtin("xot-small").unwrap();
+        let xot = harness_core::plan::openings::builtin("xot-small").unwrap();
         for r in &records {
             check_record(r);
             let opening = &xot.openings[r.opening.index];

@@ -331,7 +331,7 @@ fn a_finished_game_stepped_through() {
 }
 
 /// The journal's final board of `record`: its start with its moves played.
-fn final_board(record: &harness::record::GameRecord) -> String {
+fn final_board(record: &harness_core::record::GameRecord) -> String {
     let mut position: othello_board::Position = record.start.parse().expect("a start position");
     for m in &record.moves {
         let mv: othello_board::Move = m.mv.parse().expect("a move");
@@ -535,7 +535,7 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
 
 /// A finished match of minimax (depth 2) against heuristic (as deep as its clock allows), both
 /// reporting scores, 1 pair, under a clock of 1 s + 0.05 s a move, in `dir/out`; its records.
-fn finished_clock_match(dir: &TempDir) -> Vec<harness::record::GameRecord> {
+fn finished_clock_match(dir: &TempDir) -> Vec<harness_core::record::GameRecord> {
     let a = artifacts();
     let toml = TournamentFile::new("match", 1, "base = 1\nincrement = 0.05")
         .engine(engine("mm", s(&a.minimax), "Depth = 2"))
@@ -551,7 +551,12 @@ fn finished_clock_match(dir: &TempDir) -> Vec<harness::record::GameRecord> {
 fn served_clock_match(
     test: &str,
     dir: &TempDir,
-) -> Option<(Vec<harness::record::GameRecord>, Serving, String, Browser)> {
+) -> Option<(
+    Vec<harness_core::record::GameRecord>,
+    Serving,
+    String,
+    Browser,
+)> {
     let records = finished_clock_match(dir);
     let (child, url) = start_serving(dir.path(), &["serve", "out", "--bind", "127.0.0.1:0"]);
     let browser = Browser::start(test, dir)?;
@@ -569,7 +574,7 @@ fn open_finished_game(browser: &mut Browser, url: &str, game: usize) {
 
 /// Each move's score from Black's view (the engine's own negated for White), by ply (1-based):
 /// (ply, score) of Black's moves and of White's.
-fn black_view_scores(record: &harness::record::GameRecord) -> [Vec<(f64, f64)>; 2] {
+fn black_view_scores(record: &harness_core::record::GameRecord) -> [Vec<(f64, f64)>; 2] {
     let mut position: othello_board::Position = record.start.parse().expect("a start position");
     let mut out = [Vec::new(), Vec::new()];
     for (i, m) in record.moves.iter().enumerate() {

@@ -189,9 +189,17 @@ fn scope_at(
     scope
 }
 
+/// Where a file's paths lead: the module path of its crate's root (`crate::…`), and the names
+/// of the other crates it may name (`harness_core::…`) with the module path of each one's root.
+struct Roots<'a> {
+    own: &'a [String],
+    others: &'a [(&'a str, Vec<String>)],
+}
+
 /// Every path a file names from its crate's root: `use crate::{a::b, c}` gives `a::b` and `c`;
-/// `super::x` is resolved against the module it is written in.
-fn imported_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+/// `super::x` is resolved against the module it is written in; a path through another crate of
+/// `roots` continues from that crate's root.
+fn imported_paths(code: &str, module: &[String], roots: &Roots) -> Vec<Vec<String>> {
     let inline = inline_modules(code);
     let mut paths = Vec::new();
     // `use` items, with their braces expanded.
@@ -210,15 +218,20 @@ fn imported_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
                 .collect();
             let scope = scope_at(module, &inline, start);
             for p in expand_use_tree(&tree) {
-                if let Some(resolved) = resolve(&p, &scope).filter(|p| !p.is_empty()) {
+                if let Some(resolved) = resolve(&p, &scope, roots).filter(|p| !p.is_empty()) {
                     paths.push(resolved);
                 }
             }
         }
         from = start + 4 + end;
     }
-    // Inline paths: `crate::a::b` and `super::x` anywhere in the code.
-    for prefix in ["crate::", "super::"] {
+    // Inline paths: `crate::a::b`, `super::x` and `other_crate::y` anywhere in the code.
+    let prefixes: Vec<String> = ["crate", "super"]
+        .into_iter()
+        .chain(roots.others.iter().map(|(name, _)| *name))
+        .map(|name| format!("{name}::"))
+        .collect();
+    for prefix in &prefixes {
         let mut from = 0;
         while let Some(at) = code[from..].find(prefix) {
             let start = from + at;
@@ -240,7 +253,7 @@ fn imported_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
                 .collect();
             // `crate::{…}` is a use tree, read above; the root itself is no dependency.
             let scope = scope_at(module, &inline, start);
-            if let Some(resolved) = resolve(&segments, &scope).filter(|p| !p.is_empty()) {
+            if let Some(resolved) = resolve(&segments, &scope, roots).filter(|p| !p.is_empty()) {
                 paths.push(resolved);
             }
         }
@@ -316,10 +329,20 @@ fn expand_use_tree(tree: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// A path from the crate root, for paths starting with `crate` or `super` (others: `None`).
-fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
+/// A module path, for paths starting with `crate`, `super` or another crate of `roots`
+/// (others: `None`).
+fn resolve(path: &[String], module: &[String], roots: &Roots) -> Option<Vec<String>> {
+    let rooted = |root: &[String]| {
+        let mut p = root.to_vec();
+        p.extend(path[1..].iter().cloned());
+        p
+    };
     match path.first().map(String::as_str) {
-        Some("crate") => Some(path[1..].to_vec()),
+        Some("crate") => Some(rooted(roots.own)),
+        Some(name) if roots.others.iter().any(|(n, _)| *n == name) => {
+            let (_, root) = roots.others.iter().find(|(n, _)| *n == name)?;
+            Some(rooted(root))
+        }
         Some("super") => {
             let mut base = module.to_vec();
             let mut rest = path;
@@ -337,20 +360,81 @@ fn resolve(path: &[String], module: &[String]) -> Option<Vec<String>> {
 /// The import graph of a crate's files: module -> modules it depends on. A path names the
 /// longest module that is a prefix of it; uses of a module's own descendants are left out.
 fn module_graph(src: &Path, skip: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
-    let files: Vec<PathBuf> = rust_files(src)
-        .into_iter()
-        .filter(|f| {
-            let rel = f.strip_prefix(src).unwrap().to_string_lossy().to_string();
-            !skip.iter().any(|s| rel.starts_with(s))
-        })
-        .collect();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(src, f)).collect();
+    let one = Crate {
+        src: src.to_path_buf(),
+        root: Vec::new(),
+        name: "",
+    };
+    crates_graph(&[one], skip)
+}
+
+/// A crate of a graph: its source folder, the module path its root is in the graph, and the
+/// name other crates import it by.
+struct Crate {
+    src: PathBuf,
+    root: Vec<String>,
+    name: &'static str,
+}
+
+/// The harness's crates as one tree of stages: the program (`harness/src`, its root the stages'
+/// root), `harness-core` (its modules are stages at the root: `record`, `plan`, …) and
+/// `harness-ledger` (its root is the stage `ledger`).
+fn harness_crates() -> Vec<Crate> {
+    let root = workspace();
+    vec![
+        Crate {
+            src: root.join("harness/src"),
+            root: Vec::new(),
+            name: "harness",
+        },
+        Crate {
+            src: root.join("harness/core/src"),
+            root: Vec::new(),
+            name: "harness_core",
+        },
+        Crate {
+            src: root.join("harness/ledger/src"),
+            root: vec!["ledger".to_string()],
+            name: "harness_ledger",
+        },
+    ]
+}
+
+/// The import graph of the files of several crates (see [`module_graph`]), a path through
+/// another crate of the list read from that crate's root.
+fn crates_graph(crates: &[Crate], skip: &[&str]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut files: Vec<(PathBuf, Vec<String>, usize)> = Vec::new();
+    for (i, c) in crates.iter().enumerate() {
+        for f in rust_files(&c.src) {
+            let rel = f
+                .strip_prefix(&c.src)
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            if !skip.iter().any(|s| rel.starts_with(s)) {
+                let mut module = c.root.clone();
+                module.extend(module_of(&c.src, &f));
+                files.push((f, module, i));
+            }
+        }
+    }
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(_, m, _)| m.clone()).collect();
     let mut graph = BTreeMap::new();
-    for file in &files {
-        let module = module_of(src, file);
+    for (file, module, i) in &files {
+        let others: Vec<(&str, Vec<String>)> = crates
+            .iter()
+            .enumerate()
+            .filter(|(j, c)| j != i && !c.name.is_empty())
+            .map(|(_, c)| (c.name, c.root.clone()))
+            .collect();
+        let roots = Roots {
+            own: &crates[*i].root,
+            others: &others,
+        };
+        let module = module.clone();
         let text = std::fs::read_to_string(file).expect("readable source");
         let mut deps = BTreeSet::new();
-        for path in imported_paths(&code_only(&text), &module) {
+        for path in imported_paths(&code_only(&text), &module, &roots) {
             let target = (0..=path.len())
                 .rev()
                 .map(|n| path[..n].to_vec())
@@ -558,14 +642,14 @@ fn harness_stages_import_only_lower_layers() {
         layers.len() >= 8,
         "the layer lines of docs/architecture.md: {layers:?}"
     );
-    let graph = module_graph(&workspace().join("harness/src"), &["main.rs"]);
+    let graph = crates_graph(&harness_crates(), &["main.rs"]);
     let violations = layering_violations(&graph, &layers);
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
 #[test]
 fn no_import_loops_in_the_harness() {
-    let graph = module_graph(&workspace().join("harness/src"), &["main.rs"]);
+    let graph = crates_graph(&harness_crates(), &["main.rs"]);
     let loops = cycles(&graph);
     assert!(loops.is_empty(), "import loops: {loops:?}");
 }
@@ -588,37 +672,51 @@ fn the_strong_engine_has_no_loop_but_the_search_recursion() {
 /// row too, in the parentheses that describe its parent.
 #[test]
 fn the_stage_table_names_every_module() {
-    let src = workspace().join("harness/src");
     let doc = architecture_doc();
     let cells = stage_cells(&doc);
+    let crates = harness_crates();
     let mut wrong = Vec::new();
     for (stage, listed) in stage_table(&doc) {
-        let dir = src.join(&stage);
-        if !dir.is_dir() {
+        // The stage's folder: a crate whose root is the stage, or a folder of a crate whose
+        // root is the stages' root; a stage that is one file has none.
+        let folder = crates.iter().find_map(|c| {
+            if c.root == [stage.clone()] {
+                Some((c.src.clone(), c.src.clone(), c.root.clone()))
+            } else if c.root.is_empty() && c.src.join(&stage).is_dir() {
+                Some((c.src.join(&stage), c.src.clone(), Vec::new()))
+            } else {
+                None
+            }
+        });
+        let Some((dir, src, root)) = folder else {
             assert!(
-                src.join(format!("{stage}.rs")).exists(),
+                crates
+                    .iter()
+                    .any(|c| c.root.is_empty() && c.src.join(format!("{stage}.rs")).exists()),
                 "stage `{stage}` has no file"
             );
             continue;
-        }
+        };
         let mut on_disk = BTreeSet::new();
         for entry in std::fs::read_dir(&dir).unwrap() {
             let name = entry.unwrap().file_name().to_string_lossy().into_owned();
             let module = name.strip_suffix(".rs").unwrap_or(&name).to_string();
-            if !["mod", "tests"].contains(&module.as_str()) {
+            if !["mod", "lib", "tests"].contains(&module.as_str()) {
                 on_disk.insert(module);
             }
         }
         // The stage's own `mod.rs` may be listed under the stage's name.
         let listed: BTreeSet<String> = listed.into_iter().filter(|m| *m != stage).collect();
         for m in on_disk.difference(&listed) {
-            wrong.push(format!("harness/src/{stage}/{m}: not in the stage table"));
+            let dir = relative(&workspace(), &dir);
+            wrong.push(format!("{dir}/{m}: not in the stage table"));
         }
         for m in listed.difference(&on_disk) {
             wrong.push(format!("`{stage}` lists `{m}`, which has no file"));
         }
         for file in rust_files(&dir) {
-            let module = module_of(&src, &file);
+            let mut module = root.clone();
+            module.extend(module_of(&src, &file));
             let name = module.last().expect("a file below a stage folder");
             if module.len() > 2 && name != "tests" && !cells[&stage].contains(&format!("`{name}`"))
             {
@@ -830,5 +928,37 @@ fn the_checks_find_what_they_look_for() {
         .into();
     let violations = layering_violations(&graph, &layers);
     assert_eq!(violations.len(), 2, "{violations:?}");
+    // Across crates: a crate whose root is the stage `ledger` imports the core crate's stages
+    // by its name, and the core crate's `crate::` paths stay its own.
+    write("core/lib.rs", "pub mod record; pub mod play;");
+    write("core/record.rs", "use crate::play::x;");
+    write("core/play.rs", "");
+    write(
+        "ledger/lib.rs",
+        "pub mod store; use harness_core::record::Journal;",
+    );
+    write(
+        "ledger/store.rs",
+        "fn f() { harness_core::play::go(); crate::x(); super::y(); }",
+    );
+    let crates = [
+        Crate {
+            src: dir.join("core"),
+            root: Vec::new(),
+            name: "harness_core",
+        },
+        Crate {
+            src: dir.join("ledger"),
+            root: vec!["ledger".to_string()],
+            name: "harness_ledger",
+        },
+    ];
+    let graph = crates_graph(&crates, &[]);
+    assert_eq!(graph["record"], ["play"].map(String::from).into());
+    assert_eq!(graph["ledger"], ["record"].map(String::from).into());
+    assert_eq!(
+        graph["ledger::store"],
+        ["ledger", "play"].map(String::from).into()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -176,7 +176,7 @@ fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
     let (tournament_json, records) = found;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
     let t = crate::record::tournament_record::TournamentRecord::parse(&tournament_json)
-        .and_then(|record| crate::play::resume::tournament_of(&record))
+        .and_then(|record| crate::plan::recorded::tournament_of(&record))
         .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
     let (results, _) = crate::show::table::results_tables_within(
         &records,

@@ -111,7 +111,7 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     if !folder.join(TOURNAMENT_FILE).exists() {
         return Ok(());
     }
-    let mut t = crate::play::resume::tournament_of(&TournamentRecord::read(folder)?)?;
+    let mut t = crate::plan::recorded::tournament_of(&TournamentRecord::read(folder)?)?;
     t.out = folder.to_path_buf();
     let path = folder.join(journal::JSONL_FILE);
     let records = if path.exists() {

@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     // test is stated.
     let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
         .ok()
-        .and_then(|record| crate::play::resume::tournament_of(&record).ok());
+        .and_then(|record| crate::plan::recorded::tournament_of(&record).ok());
     let engines = tournament
         .as_ref()
         .map(|t| t.engine_names())

@@ -304,39 +304,6 @@ pub fn tournament_changes(written: &str, current: &str) -> Vec<String> {
     out
 }
 
-/// The tournament a `tournament.json` was written for, rebuilt from its definition.
-pub fn tournament_of(record: &TournamentRecord) -> anyhow::Result<Tournament> {
-    let definition: crate::plan::config::Definition = serde_json::from_value(
-        record
-            .definition
-            .clone()
-            .context("no `definition` (written by an older harness)")?,
-    )?;
-    let mut t = definition.parse()?;
-    // The clock scale the run measured (or a merge's, over its shards) is the run's own.
-    t.clock_scale = record
-        .clock_scale
-        .as_ref()
-        .and_then(|c| serde_json::from_value(c.clone()).ok());
-    // A tune's folders hold its tune match (θ+ against θ−), not the file's tournament: the
-    // engines pinned say which.
-    let tournament_json = record.engine_names();
-    if let Some(mut m) = t.tune_match() {
-        let names: Vec<&str> = m.engines.iter().map(|e| e.name.as_str()).collect();
-        if names == tournament_json {
-            m.out = t.out.clone();
-            m.clock_scale = t.clock_scale.clone();
-            return Ok(m);
-        }
-    }
-    Ok(t)
-}
-
-/// The schedule of the run `record` pins (the whole run's, also for a shard).
-pub fn schedule_of(record: &TournamentRecord) -> anyhow::Result<PairedSchedule> {
-    Ok(tournament_of(record)?.schedule(record.openings.count as usize))
-}
-
 /// What pins an output folder to a tournament (`tournament.json`, see
 /// [`TournamentRecord`]): everything that decides which games are played and how (not
 /// `concurrency` or `out`, which may change between a run and its resumption), and the shard;
@@ -587,7 +554,12 @@ plugin = "dir/libb.so"
         });
         assert_eq!(shard, t.shard);
         // The definition rebuilds the tournament; it does not take part in the comparison.
-        assert_eq!(tournament_of(&record).unwrap().engines, t.engines);
+        assert_eq!(
+            crate::plan::recorded::tournament_of(&record)
+                .unwrap()
+                .engines,
+            t.engines
+        );
         let mut other = v.clone();
         other["definition"]["text"] = serde_json::json!("# a comment\n");
         assert!(same_tournament(&json, &other.to_string(), false));

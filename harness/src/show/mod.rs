@@ -18,3 +18,6 @@ pub mod standings;
 pub mod table;
 pub mod text;
 pub mod tui;
+
+#[cfg(test)]
+pub(crate) mod tests;

@@ -257,7 +257,7 @@ mod tests {
     /// table says why no interval is given, and the cell has none.
     #[test]
     fn repeated_openings_in_the_table() {
-        use crate::stats::openings::tests::{games, ten_pairs_on_five_openings};
+        use crate::show::tests::{games, ten_pairs_on_five_openings};
         let m = match_stats(&ten_pairs_on_five_openings(), "A", "B");
         let standing = Standing::of(&m);
         let nelo = standing.normalized_elo.unwrap();

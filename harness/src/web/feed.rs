@@ -289,7 +289,7 @@ impl FolderFollower {
         let record = run_folders(dir)
             .iter()
             .find_map(|f| TournamentRecord::read(f).ok())?;
-        let t = crate::play::resume::tournament_of(&record).ok()?;
+        let t = crate::plan::recorded::tournament_of(&record).ok()?;
         let openings = record.openings.count as usize;
         self.started = true;
         let start = Event::RunStarted {

@@ -381,7 +381,7 @@ fn clocks_at_end(
 ) -> crate::events::SideClocks {
     let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
         .ok()
-        .and_then(|r| crate::play::resume::tournament_of(&r).ok());
+        .and_then(|r| crate::plan::recorded::tournament_of(&r).ok());
     let Some(t) = tournament else {
         return [None, None];
     };

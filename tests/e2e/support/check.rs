@@ -1,7 +1,7 @@
 //! Checks of the journal files against the rules, replayed with the board crate.
 
-use harness::record::journal::{read_journal, GGF_FILE, JSONL_FILE};
-use harness::record::{GameRecord, PerColor, Termination};
+use harness_core::record::journal::{read_journal, GGF_FILE, JSONL_FILE};
+use harness_core::record::{GameRecord, PerColor, Termination};
 use othello_board::{Color, Move, Position};
 use std::path::Path;
 

@@ -53,7 +53,7 @@ pub fn assert_stopped_by(
     signal: &str,
     dir: &TempDir,
     child: std::process::Child,
-) -> Vec<harness::record::GameRecord> {
+) -> Vec<harness_core::record::GameRecord> {
     let pid = child.id();
     let out = child.wait_with_output().expect("the harness ends");
     let stdout = String::from_utf8_lossy(&out.stdout);

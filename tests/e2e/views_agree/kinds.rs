@@ -5,7 +5,7 @@
 use super::read::{self, assert_agree, of_snapshot};
 use super::{run, run_args, ENGINES};
 use crate::support::{artifacts, harness, read_games, spawn_harness, wait_for_games, TempDir};
-use harness::record::Termination;
+use harness_core::record::Termination;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};

@@ -268,7 +268,7 @@ fn board_reads_without_colour() {
 fn repeated_openings_on_the_standings() {
     use crate::show::run_model::Standings;
     use crate::show::standings::Standing;
-    use crate::stats::openings::tests::games;
+    use crate::show::tests::games;
     let three = [(0, 10, -4), (1, -8, -8), (2, -2, 0)];
     let six: Vec<_> = three.iter().chain(&three).copied().collect();
     let m = crate::stats::match_stats(&games(&six), "A", "B");

@@ -15,9 +15,9 @@ use super::store::{
     RunRow, StoredGame, KIND,
 };
 use super::Access;
-use crate::plan::config::Build;
-use crate::record::GameRecord;
 use anyhow::{bail, Context};
+use harness_core::plan::config::Build;
+use harness_core::record::GameRecord;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
 use std::time::Duration;

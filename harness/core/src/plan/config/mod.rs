@@ -59,7 +59,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The repository's `tournament.toml`, compiled in: what the harness runs with no file given.
-pub const DEFAULT_TOURNAMENT: &str = include_str!("../../../../tournament.toml");
+pub const DEFAULT_TOURNAMENT: &str = include_str!("../../../../../tournament.toml");
 
 /// The `source` of [`embedded_default`].
 pub const EMBEDDED_SOURCE: &str = "<embedded default tournament.toml>";

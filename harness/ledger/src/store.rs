@@ -5,8 +5,8 @@
 
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
-use crate::plan::config::Build;
-use crate::record::{GameRecord, Termination};
+use harness_core::plan::config::Build;
+use harness_core::record::{GameRecord, Termination};
 
 /// A results ledger, open.
 pub trait LedgerStore: Send {
@@ -105,17 +105,17 @@ pub struct RunRow {
     pub shards: Option<Vec<ShardProgress>>,
     /// Openings that repeat within a pairing of the run's recorded games, as every view says
     /// it ([`repeated_openings`]); null when none repeats.
-    pub repeated_openings: Option<crate::stats::openings::RepeatedOpenings>,
+    pub repeated_openings: Option<harness_core::stats::openings::RepeatedOpenings>,
 }
 
 /// The repeated openings of a run's games (records as [`LedgerStore::run`] gives them, the
 /// openings placed from the schedule); `None` when no pairing repeats an opening.
 pub fn repeated_openings(
     records: &[GameRecord],
-) -> Option<crate::stats::openings::RepeatedOpenings> {
-    let outcomes = crate::record::outcomes(records);
-    let matches = crate::stats::all_matches(&outcomes);
-    crate::stats::openings::RepeatedOpenings::of(matches.iter().map(|m| m.clusters()))
+) -> Option<harness_core::stats::openings::RepeatedOpenings> {
+    let outcomes = harness_core::record::outcomes(records);
+    let matches = harness_core::stats::all_matches(&outcomes);
+    harness_core::stats::openings::RepeatedOpenings::of(matches.iter().map(|m| m.clusters()))
 }
 
 /// One shard of a sharded run, as far as the ledger holds it.
@@ -130,14 +130,15 @@ pub struct ShardProgress {
 /// The shards of a run whose stored `tournament.json` (`tournament_json`) is a shard's, with how many
 /// of each shard's games `records` holds; `None` for a run that is not sharded.
 pub fn shard_progress(tournament_json: &str, records: &[GameRecord]) -> Option<Vec<ShardProgress>> {
-    let record = crate::record::tournament_record::TournamentRecord::parse(tournament_json).ok()?;
+    let record =
+        harness_core::record::tournament_record::TournamentRecord::parse(tournament_json).ok()?;
     let count = record.shard?.count;
-    let schedule = crate::play::resume::schedule_of(&record).ok()?;
+    let schedule = harness_core::plan::recorded::schedule_of(&record).ok()?;
     let held: std::collections::HashSet<usize> = records.iter().map(|r| r.game).collect();
     Some(
         (0..count)
             .map(|index| {
-                let shard = crate::plan::schedule::Shard { index, count };
+                let shard = harness_core::plan::schedule::Shard { index, count };
                 let (mut games, mut planned) = (0, 0);
                 for g in schedule.games_of(Some(shard)) {
                     planned += 1;
@@ -158,14 +159,15 @@ pub fn shard_progress(tournament_json: &str, records: &[GameRecord]) -> Option<V
 /// opening as one cluster (`stats::openings`). Records stay as they are when the tournament
 /// cannot be rebuilt, and so does a game the schedule does not hold.
 pub fn place_openings(tournament_json: &str, records: &mut [GameRecord]) {
-    let Ok(record) = crate::record::tournament_record::TournamentRecord::parse(tournament_json)
+    let Ok(record) =
+        harness_core::record::tournament_record::TournamentRecord::parse(tournament_json)
     else {
         return;
     };
     if record.openings.count == 0 {
         return;
     }
-    let Ok(schedule) = crate::play::resume::schedule_of(&record) else {
+    let Ok(schedule) = harness_core::plan::recorded::schedule_of(&record) else {
         return;
     };
     for r in records {

@@ -23,10 +23,10 @@
 //! place no date fixes (no date, or a date another row shares) says so. A player matched
 //! against itself is listed, with no rating from those games.
 
-use crate::plan::config::Build;
-use crate::record::GameOutcome;
-use crate::stats::ratings::RatingFit;
 use anyhow::bail;
+use harness_core::plan::config::Build;
+use harness_core::record::GameOutcome;
+use harness_core::stats::ratings::RatingFit;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
@@ -241,7 +241,7 @@ pub fn compare(
             series + 1,
             class.describe(&ka)
         );
-        let met = crate::stats::match_stats(&class.outcomes, &ka, &kb);
+        let met = harness_core::stats::match_stats(&class.outcomes, &ka, &kb);
         let head_to_head = (met.games > 0).then(|| {
             let finite = |x: f64| x.is_finite().then_some(x);
             HeadToHead {
@@ -343,7 +343,9 @@ impl<'a> Class<'a> {
                 continue;
             };
             outcomes.push(GameOutcome {
-                pair: crate::record::digest::fnv1a(format!("{}#{}", g.run_id, g.pair).as_bytes()),
+                pair: harness_core::record::digest::fnv1a(
+                    format!("{}#{}", g.run_id, g.pair).as_bytes(),
+                ),
                 black: black.clone(),
                 white: white.clone(),
                 black_disc_diff: g.score,

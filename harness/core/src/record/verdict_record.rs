@@ -190,7 +190,7 @@ mod tests {
         assert_eq!(Conclusion::read(&dir), Some(conclusion));
         // The schema names every key written, and what it requires is there.
         let schema: serde_json::Value =
-            serde_json::from_str(include_str!("../../../reports/verdict.schema.json")).unwrap();
+            serde_json::from_str(include_str!("../../../../reports/verdict.schema.json")).unwrap();
         let written: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join(VERDICT_FILE)).unwrap())
                 .unwrap();

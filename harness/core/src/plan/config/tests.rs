@@ -312,7 +312,7 @@ fn gauntlet_pairings() {
 
 #[test]
 fn repo_file_and_embedded_default_parse() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tournament.toml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tournament.toml");
     let t = load(&path).unwrap();
     assert_eq!(t.format, Format::Gauntlet);
     assert_eq!(

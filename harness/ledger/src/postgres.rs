@@ -18,9 +18,9 @@ use super::store::{
 };
 use super::url::PostgresUrl;
 use super::Access;
-use crate::plan::config::Build;
-use crate::record::GameRecord;
 use anyhow::{bail, Context};
+use harness_core::plan::config::Build;
+use harness_core::record::GameRecord;
 use postgres::config::Host;
 use postgres::{Client, Config, NoTls, Transaction};
 use std::time::Duration;

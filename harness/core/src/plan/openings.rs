@@ -16,8 +16,8 @@ use std::path::Path;
 /// The embedded sets that [`builtin`] knows, by name.
 pub const BUILTIN_NAMES: [&str; 2] = ["xot-small", "xot-large"];
 
-const XOT_SMALL: &str = include_str!("../../../openings/xot-small.txt");
-const XOT_LARGE: &str = include_str!("../../../openings/xot-large.txt");
+const XOT_SMALL: &str = include_str!("../../../../openings/xot-small.txt");
+const XOT_LARGE: &str = include_str!("../../../../openings/xot-large.txt");
 
 /// One opening: a start position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -266,7 +266,8 @@ mod tests {
         assert_eq!(record.text(), text);
         // The schema names every key written, and what it requires is there.
         let schema: Value =
-            serde_json::from_str(include_str!("../../../reports/tournament.schema.json")).unwrap();
+            serde_json::from_str(include_str!("../../../../reports/tournament.schema.json"))
+                .unwrap();
         let mut written = record.value();
         written.as_object_mut().unwrap().remove("future_key");
         for (node, value) in [

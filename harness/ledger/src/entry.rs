@@ -2,10 +2,10 @@
 //! older run has none), `tournament.json` (engines, digests, options, conditions), the journal
 //! (each game's result, not its moves) and the last report's verdict.
 
-use crate::record::journal::{read_journal, JSONL_FILE};
-use crate::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
-use crate::record::{run_id, GameRecord};
 use anyhow::Context;
+use harness_core::record::journal::{read_journal, JSONL_FILE};
+use harness_core::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
+use harness_core::record::{run_id, GameRecord};
 use serde_json::Value;
 use std::path::Path;
 
@@ -47,7 +47,7 @@ pub struct EngineEntry {
     pub options: String,
     pub bench: Option<u64>,
     /// The commit that claims this build (`build = { … }`), when the tournament says.
-    pub build: crate::plan::config::Build,
+    pub build: harness_core::plan::config::Build,
 }
 
 /// One game's result.
@@ -107,7 +107,7 @@ impl RunEntry {
         } else {
             Vec::new()
         };
-        let t = crate::play::resume::tournament_of(&record)
+        let t = harness_core::plan::recorded::tournament_of(&record)
             .with_context(|| format!("{}: cannot rebuild the tournament", pinned_path.display()))?;
         let engines = record
             .engines
@@ -124,7 +124,7 @@ impl RunEntry {
             .collect();
         // A shard holds no verdict of its run (an older harness's shard reported one): the
         // merge records it.
-        let verdict = crate::record::verdict_record::Conclusion::read(dir)
+        let verdict = harness_core::record::verdict_record::Conclusion::read(dir)
             .and_then(|c| c.verdict)
             .filter(|_| !shard)
             .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));
