@@ -777,9 +777,11 @@ fn reading_commands_never_make_a_ledger() {
 #[test]
 fn an_unwritable_ledger_is_refused_before_the_first_game() {
     if crate::support::is_root() && !crate::support::user::nobody_can_reach() {
-        // Root writes anything: the refusal shows only to another user, who cannot reach
-        // this checkout.
-        return;
+        // Root writes anything: the refusal shows only to another user.
+        return crate::support::skip(
+            "an_unwritable_ledger_is_refused_before_the_first_game",
+            "run as root, and nobody cannot reach this checkout",
+        );
     }
     let dir = TempDir::new("ledger-unwritable");
     play(dir.path(), "--pairs 1 --out a --ledger ro.db").assert_success();

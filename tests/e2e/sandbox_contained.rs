@@ -422,7 +422,10 @@ fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
 #[test]
 fn memory_limit_counts_what_the_engine_starts() {
     if !is_root() {
-        return;
+        return crate::support::skip(
+            "memory_limit_counts_what_the_engine_starts",
+            "not root: no memory cgroup to bind the worker's processes together",
+        );
     }
     let keys = |mode: &str| format!("{}\nmemory-limit = \"256MiB\"", sandbox(mode));
     let held = |run: &Hostile| -> usize {

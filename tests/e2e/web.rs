@@ -346,7 +346,7 @@ fn final_board(record: &harness_core::record::GameRecord) -> String {
 fn a_sharded_run_followed_while_it_plays() {
     let dir = TempDir::new("web-shards");
     timed_match(&dir, 4, "0.05");
-    let shards: Vec<Child> = (0..2)
+    let mut shards: Vec<Child> = (0..2)
         .map(|i| {
             crate::support::spawn_harness(
                 dir.path(),
@@ -376,13 +376,20 @@ fn a_sharded_run_followed_while_it_plays() {
         );
         std::thread::sleep(Duration::from_millis(100));
     };
+    let running = shards
+        .iter_mut()
+        .map(|shard| shard.try_wait().unwrap().is_none())
+        .filter(|&still_playing| still_playing)
+        .count();
     let total = browser.eval("document.getElementById('progress').textContent");
     assert!(total.as_str().unwrap().contains(" of 8 games"), "{total}");
-    let running = shards.len();
     for mut shard in shards {
         assert!(shard.wait().unwrap().success());
     }
-    assert_eq!(running, 2);
+    assert_eq!(
+        running, 2,
+        "a shard had finished before the page showed both shards' games: {seen:?}"
+    );
     assert!(
         seen.2 < 8,
         "the shards had finished before the page showed them: {seen:?}"
@@ -463,17 +470,23 @@ fn refusals_of_the_browser_view() {
 }
 
 /// 256 games at once, served, with 50 event-stream clients reading and one that connects and
-/// never reads: every game is played and the harness's memory stays bounded.
+/// never reads: every game is played, in at most three times the wall time (and 10 s) the same
+/// run takes unserved, and the harness's memory stays bounded.
 #[test]
 fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
     let dir = TempDir::new("web-load");
     let a = artifacts();
-    let toml = TournamentFile::new("match", 128, "depth = 1")
+    let tournament = TournamentFile::new("match", 128, "depth = 1")
         .concurrency(256)
         .engine(engine("g1", s(&a.greedy), ""))
-        .engine(engine("g2", s(&a.greedy), ""))
-        .text();
-    dir.write("t.toml", &toml);
+        .engine(engine("g2", s(&a.greedy), ""));
+    dir.write("alone.toml", &tournament.clone().out(Some("alone")).text());
+    let started = Instant::now();
+    harness(dir.path(), &["run", "alone.toml", "--no-tui"]).assert_success();
+    let alone = started.elapsed();
+    let bound = alone * 3 + Duration::from_secs(10);
+    dir.write("t.toml", &tournament.text());
+    let started = Instant::now();
     let (mut child, url) = start_serving(
         dir.path(),
         &["run", "t.toml", "--no-tui", "--serve=127.0.0.1:0"],
@@ -515,6 +528,10 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
         if let Some(status) = child.0.try_wait().unwrap() {
             break status;
         }
+        assert!(
+            started.elapsed() < bound,
+            "the served run took more than {bound:.1?}; unserved it took {alone:.1?}"
+        );
         if let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
             let rss = text
                 .lines()
@@ -525,8 +542,10 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
         }
         std::thread::sleep(Duration::from_millis(50));
     };
+    let served = started.elapsed();
     assert_eq!(status.code(), Some(0));
     assert_eq!(read_games(&dir.join("out")).len(), 256);
+    eprintln!("256 games: {alone:.1?} unserved, {served:.1?} served to 51 viewers");
     let received: Vec<usize> = readers.into_iter().map(|r| r.join().unwrap()).collect();
     assert!(received.iter().all(|&n| n > 1000), "{received:?}");
     assert!(peak_kb < 400_000, "the harness peaked at {peak_kb} kB");

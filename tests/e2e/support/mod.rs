@@ -220,6 +220,23 @@ pub fn is_root() -> bool {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
+/// The Landlock ABI version the kernel offers, asked of it directly
+/// (`landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)`); `None` where it has
+/// none (a kernel built without Landlock, or with it left out of the security modules).
+pub fn kernel_landlock_abi() -> Option<u64> {
+    const LANDLOCK_CREATE_RULESET_VERSION: libc::c_long = 1;
+    // SAFETY: with this flag the call reads no attributes (a null pointer of size 0).
+    let abi = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            LANDLOCK_CREATE_RULESET_VERSION,
+        )
+    };
+    u64::try_from(abi).ok().filter(|&abi| abi > 0)
+}
+
 /// Where a test's screenshots of pages go: `HARNESS_SCREENSHOTS` when set (the pictures in
 /// `docs/` are made so), else the test's folder.
 pub fn screenshot_path(dir: &TempDir, name: &str) -> std::path::PathBuf {

@@ -15,11 +15,19 @@ pub enum User {
 }
 
 /// The users each test runs as: the test's own, and `nobody` where that is root and `nobody`
-/// can reach the binaries and the tests' folders ([`nobody_can_reach`]).
+/// can reach the binaries and the tests' folders ([`nobody_can_reach`]; the runs as `nobody`
+/// are skipped, through [`super::skip`], where it cannot).
 pub fn users() -> Vec<User> {
-    if super::is_root() && nobody_can_reach() {
+    if !super::is_root() {
+        return vec![User::Invoker];
+    }
+    if nobody_can_reach() {
         vec![User::Invoker, User::Nobody]
     } else {
+        super::skip(
+            "the runs as nobody",
+            "nobody cannot reach the checkout (a private folder above it)",
+        );
         vec![User::Invoker]
     }
 }

@@ -206,6 +206,129 @@ pub fn install() -> Result<(), String> {
 mod tests {
     use rustix::io::Errno;
     use rustix::process::{Pid, Resource};
+    use std::collections::BTreeMap;
+
+    /// Tells this test binary, run again by
+    /// [`every_denied_call_is_refused_with_eperm_where_the_kernel_would_answer_otherwise`], to
+    /// make the denied calls and print what they return: `filtered` installs the filter first,
+    /// `open` does not.
+    const PROBE: &str = "HARNESS_SECCOMP_PROBE";
+
+    /// The arguments a denied call is made with: -1 in every place, which each of them refuses
+    /// (EINVAL, EFAULT, EBADF, ESRCH, ENOSYS) before it acts, root or not; the System V `…get`
+    /// calls get flags 0 instead (without `IPC_CREAT` they create nothing), and `setsid`, which
+    /// takes none, succeeds in the probe's own process.
+    fn harmless_arguments(call: libc::c_long) -> [libc::c_long; 6] {
+        match call {
+            libc::SYS_shmget | libc::SYS_semget | libc::SYS_msgget => [-1, 0, 0, 0, 0, 0],
+            _ => [-1; 6],
+        }
+    }
+
+    /// Each denied call made once: its number and its errno (0 where it succeeded).
+    fn make_the_denied_calls() -> BTreeMap<libc::c_long, i32> {
+        super::DENIED
+            .iter()
+            .map(|&call| {
+                let [a, b, c, d, e, f] = harmless_arguments(call);
+                // SAFETY: every argument is invalid for the call it goes to (see
+                // `harmless_arguments`), so the kernel reads and writes no memory of ours.
+                let r = unsafe { libc::syscall(call, a, b, c, d, e, f) };
+                let errno = if r == -1 {
+                    std::io::Error::last_os_error().raw_os_error().unwrap()
+                } else {
+                    0
+                };
+                (call, errno)
+            })
+            .collect()
+    }
+
+    /// This test binary again, running only this test as a probe (`filtered` or `open`): each
+    /// denied call's number and errno, from the `denied call NUMBER: ERRNO` lines it prints.
+    fn probe(mode: &str) -> BTreeMap<libc::c_long, i32> {
+        let module = module_path!().split_once("::").unwrap().1;
+        let test = format!(
+            "{module}::every_denied_call_is_refused_with_eperm_where_the_kernel_would_answer_otherwise"
+        );
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([test.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+            .env(PROBE, mode)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "the {mode} probe failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let calls: BTreeMap<libc::c_long, i32> = stdout
+            .lines()
+            .filter_map(|l| {
+                let (call, errno) = l.strip_prefix("denied call ")?.split_once(": ")?;
+                Some((call.parse().ok()?, errno.parse().ok()?))
+            })
+            .collect();
+        assert_eq!(calls.len(), super::DENIED.len(), "{stdout}");
+        calls
+    }
+
+    /// Every call of [`super::DENIED`] (each in turn, so an entry added is tried too), made
+    /// in a process under the filter, fails with EPERM. The same calls made in a process without
+    /// it show the EPERM to be the filter's: run as root with `CAP_SYS_ADMIN` and no filter of
+    /// its own, the kernel answers each of them otherwise; for another user, whom the kernel
+    /// may refuse with EPERM itself, that part prints what it saw and asserts nothing.
+    #[test]
+    fn every_denied_call_is_refused_with_eperm_where_the_kernel_would_answer_otherwise() {
+        if let Ok(mode) = std::env::var(PROBE) {
+            if mode == "filtered" {
+                super::install().expect("the filter installs");
+            }
+            for (call, errno) in make_the_denied_calls() {
+                println!("\ndenied call {call}: {errno}");
+            }
+            return;
+        }
+        let filtered = probe("filtered");
+        let through: Vec<_> = filtered
+            .iter()
+            .filter(|&(_, &errno)| errno != libc::EPERM)
+            .collect();
+        assert!(
+            through.is_empty(),
+            "denied calls not refused with EPERM (number, errno): {through:?}"
+        );
+        let open = probe("open");
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+                .map(str::trim)
+        };
+        const CAP_SYS_ADMIN: u32 = 21;
+        let full_root = rustix::process::geteuid().is_root()
+            && field("Seccomp") == Some("0")
+            && field("CapEff")
+                .and_then(|caps| u64::from_str_radix(caps, 16).ok())
+                .is_some_and(|caps| caps & 1 << CAP_SYS_ADMIN != 0);
+        let kernels_eperm: Vec<_> = open
+            .iter()
+            .filter(|&(_, &errno)| errno == libc::EPERM)
+            .collect();
+        if full_root {
+            assert!(
+                kernels_eperm.is_empty(),
+                "without the filter these calls fail with EPERM too, so the test cannot tell \
+                 the filter's refusal (number, errno): {kernels_eperm:?}"
+            );
+        } else {
+            println!(
+                "without the filter, for a user who may not make them, these calls fail with \
+                 EPERM too (number, errno): {kernels_eperm:?}"
+            );
+        }
+    }
 
     /// What the filter does, on a thread of its own (a filter binds the thread that installs
     /// it, and what it starts): what acts on the caller goes through, what reaches further is
