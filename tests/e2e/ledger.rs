@@ -778,7 +778,7 @@ fn reading_commands_never_make_a_ledger() {
 fn an_unwritable_ledger_is_refused_before_the_first_game() {
     if crate::support::is_root() && !crate::support::user::nobody_can_reach() {
         // Root writes anything: the refusal shows only to another user.
-        return crate::support::skip(
+        return crate::support::not_possible_here(
             "an_unwritable_ledger_is_refused_before_the_first_game",
             "run as root, and nobody cannot reach this checkout",
         );

@@ -98,7 +98,7 @@ impl Store<'_> {
                     // Root writes any file: the refusal shows only to another user, who cannot
                     // reach a checkout inside a private folder (as
                     // `ledger::an_unwritable_ledger_is_refused_before_the_first_game`).
-                    crate::support::skip(
+                    crate::support::not_possible_here(
                         "the ledger store suite's read-only SQLite step",
                         "run as root, and nobody cannot reach this checkout",
                     );

@@ -15,8 +15,8 @@ pub enum User {
 }
 
 /// The users each test runs as: the test's own, and `nobody` where that is root and `nobody`
-/// can reach the binaries and the tests' folders ([`nobody_can_reach`]; the runs as `nobody`
-/// are skipped, through [`super::skip`], where it cannot).
+/// can reach the binaries and the tests' folders ([`nobody_can_reach`]; where it cannot, the
+/// runs as `nobody` are said to be impossible there, [`super::not_possible_here`]).
 pub fn users() -> Vec<User> {
     if !super::is_root() {
         return vec![User::Invoker];
@@ -24,7 +24,7 @@ pub fn users() -> Vec<User> {
     if nobody_can_reach() {
         vec![User::Invoker, User::Nobody]
     } else {
-        super::skip(
+        super::not_possible_here(
             "the runs as nobody",
             "nobody cannot reach the checkout (a private folder above it)",
         );
