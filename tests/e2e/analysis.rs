@@ -6,14 +6,22 @@
 //! analysis into the same file an uninterrupted one writes, and by its bad inputs; the
 //! adjudication by replaying every record, by a sharded run that must equal the whole run, and
 //! by the analysis of its own games (an adjudicated game's line is perfect play).
+//!
+//! What the analysis says is what happened: the adjudication solver's moves are no engine's, a
+//! rewrite of the reports keeps the analysis, `analyze` marks no stopped or live run finished,
+//! `--restart` sets the analysis aside with its games, a game it could not score has no value,
+//! and a merged journal older than its shards is refused.
 
 use crate::support::{
-    artifacts, check_ggf, check_record, engine, harness, read_games, s, spawn_harness, TempDir,
+    artifacts, check_ggf, check_record, engine, engine_flag, harness, harness_line, match_args,
+    match_of, read_games, report_json, run, s, spawn_harness, wait_for_games, TempDir,
     TournamentFile,
 };
 use harness_core::record::analysis::{read_analysis, AnalysedGame};
 use harness_core::record::{GameRecord, Termination};
+use serde_json::Value;
 use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A match of two deterministic engines at fixed depths, which err often: `pairs` pairs into
@@ -361,4 +369,253 @@ fn an_inexact_adjudication_solver_is_refused_before_any_game() {
             "does not solve exactly at a depth of the empties",
         ]);
     assert!(!dir.join("out/m/games.jsonl").exists());
+}
+
+/// Moves an adjudication's exact solver played belong to no engine: analysed from 12 empties,
+/// games adjudicated at 14 hold no engine move in the analysed part. The game's values stay;
+/// the moves are flagged `solver`, left out of every engine's figures (the line under the
+/// table says how many), and `replay` marks where the solver took over.
+#[test]
+fn the_solvers_moves_are_not_credited_to_the_engines() {
+    let dir = TempDir::new("solver-moves");
+    let args = match_args("--time depth=2 --pairs 3 --adjudication 14 --out adj1");
+    let out = run(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    let analyze = harness_line(dir.path(), "analyze adj1 --from-empties 12");
+    assert_eq!(analyze.status.code(), Some(0), "{}", analyze.stderr);
+    let records = read_games(&dir.join("adj1"));
+    let analysis = read_analysis(&dir.join("adj1")).unwrap();
+    let mut solver_moves = 0;
+    for g in &analysis {
+        let r = records.iter().find(|r| r.game == g.game).unwrap();
+        let first = r.adjudication.as_ref().and_then(|a| a.first_move);
+        let Some(first) = first else { continue };
+        assert!(g.error.is_none(), "game {}: {:?}", g.game, g.error);
+        assert!(g.value.is_some(), "the game's value stays");
+        // Analysed moves are the record's last ones; from `first` on they are the solver's.
+        let offset = r.moves.len() - g.moves.len();
+        for (k, m) in g.moves.iter().enumerate() {
+            assert_eq!(m.solver, offset + k >= first, "game {} move {k}", g.game);
+            solver_moves += usize::from(m.solver && m.square != "pass");
+        }
+    }
+    assert!(
+        solver_moves > 0,
+        "no game was adjudicated before 12 empties"
+    );
+    let report = report_json(&dir.join("adj1"));
+    let a = &report["analysis"];
+    assert_eq!(a["solver"]["moves"], solver_moves, "{a:#}");
+    for e in a["engines"].as_array().unwrap() {
+        let own: usize = analysis
+            .iter()
+            .flat_map(|g| {
+                let color = if g.black == e["engine"] {
+                    "black"
+                } else {
+                    "white"
+                };
+                g.moves.iter().filter(move |m| {
+                    (g.black == e["engine"] || g.white == e["engine"])
+                        && m.color == color
+                        && !m.solver
+                        && m.square != "pass"
+                })
+            })
+            .count();
+        assert_eq!(
+            e["all"]["moves"], own,
+            "{}: only its own moves",
+            e["engine"]
+        );
+    }
+    let md = std::fs::read_to_string(dir.join("adj1/report.md")).unwrap();
+    assert!(
+        md.contains(&format!(
+            "{solver_moves} moves of the adjudication's exact solver are left out"
+        )),
+        "{md}"
+    );
+    let stats = harness_line(dir.path(), "stats adj1");
+    assert!(stats.stdout.contains("left out of the engines' figures"));
+    let adjudicated = records
+        .iter()
+        .find(|r| {
+            r.adjudication
+                .as_ref()
+                .is_some_and(|a| a.first_move.is_some())
+        })
+        .unwrap();
+    let game = (adjudicated.game + 1).to_string();
+    let replay = harness(dir.path(), &["replay", "adj1", &game]);
+    let shown = replay.stdout;
+    assert!(shown.contains("[solver] "), "{shown}");
+    assert!(
+        shown.contains("the exact solver played, not the engines"),
+        "{shown}"
+    );
+}
+
+/// A rewrite of the reports keeps the analysis: `run` on a finished, analysed folder rewrites
+/// report.json with it, and report.md keeps "Where games were lost". The solve cache serves a
+/// solver named by another path to the same file.
+#[test]
+fn a_rewrite_keeps_the_analysis() {
+    let dir = TempDir::new("keep-analysis");
+    let args = match_args("--time depth=2 --pairs 2 --out k");
+    assert_eq!(run(dir.path(), &args).status.code(), Some(0));
+    let analyze = harness_line(dir.path(), "analyze k --from-empties 10");
+    assert_eq!(analyze.status.code(), Some(0), "{}", analyze.stderr);
+    assert_eq!(run(dir.path(), &args).status.code(), Some(0));
+    let report = report_json(&dir.join("k"));
+    assert_eq!(report["analysis"]["games"], 4, "{:#}", report["analysis"]);
+    assert_eq!(report["analysis"]["games_not_covered"], 0);
+    let md = std::fs::read_to_string(dir.join("k/report.md")).unwrap();
+    assert!(md.contains("Where games were lost"), "{md}");
+    // The cache is keyed on the solver's file, not on how its path was written.
+    let strong = artifacts().strong.clone();
+    let roundabout = strong
+        .parent()
+        .unwrap()
+        .join("..")
+        .join(strong.parent().unwrap().file_name().unwrap())
+        .join(strong.file_name().unwrap());
+    let again = harness(
+        dir.path(),
+        &[
+            "analyze",
+            "k",
+            "--from-empties",
+            "10",
+            "--engine",
+            s(&roundabout),
+        ],
+    );
+    assert_eq!(again.status.code(), Some(0), "{}", again.stderr);
+    assert!(
+        again.stdout.contains(" in the cache, 0 to solve)"),
+        "{}",
+        again.stdout
+    );
+}
+
+/// `analyze` leaves a run's own word on its end: a run stopped by SIGINT stays stopped (not
+/// "finished", its verdict `interrupted`), and a live run stays live.
+#[test]
+fn analyze_does_not_mark_a_stopped_or_live_run_finished() {
+    let a = artifacts();
+    let dir = TempDir::new("analyze-live");
+    let args = match_of(
+        engine_flag("h", &a.heuristic, ""),
+        engine_flag("g", &a.greedy, ""),
+        "--pairs 200 --time 0.03/move --sprt elo0=0,elo1=5 --out si",
+    );
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut child = spawn_harness(dir.path(), &refs, false);
+    wait_for_games(&dir.join("si/games.jsonl"), 6);
+    // Live: the analysis rewrites the reports of a run that goes on.
+    let analyze = harness_line(dir.path(), "analyze si --from-empties 6");
+    assert_eq!(analyze.status.code(), Some(0), "{}", analyze.stderr);
+    let live = report_json(&dir.join("si"));
+    assert_eq!(live["finished"], false);
+    assert_eq!(live["verdict"], Value::Null);
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    assert_eq!(child.wait().unwrap().code(), Some(3));
+    let stopped = report_json(&dir.join("si"));
+    assert_eq!(stopped["finished"], false);
+    assert_eq!(stopped["verdict"]["outcome"], "interrupted");
+    assert_eq!(stopped["verdict"]["exit_code"], 3);
+    let analyze = harness_line(dir.path(), "analyze si --from-empties 6");
+    assert_eq!(analyze.status.code(), Some(0));
+    let after = report_json(&dir.join("si"));
+    assert_eq!(after["finished"], false);
+    assert_eq!(after["verdict"], stopped["verdict"]);
+    let md = std::fs::read_to_string(dir.join("si/report.md")).unwrap();
+    assert!(
+        md.starts_with("## Othello tournament report\n\n**INTERRUPTED**"),
+        "{md}"
+    );
+}
+
+/// `--restart` sets the analysis aside with the games it describes: no stale marks on new
+/// games, no engine of the old tournament in the new tables.
+#[test]
+fn restart_sets_the_analysis_aside() {
+    let dir = TempDir::new("restart-analysis");
+    let old = match_args("--time depth=2 --pairs 1 --out r");
+    assert_eq!(run(dir.path(), &old).status.code(), Some(0));
+    let analyze = harness_line(dir.path(), "analyze r --from-empties 8");
+    assert_eq!(analyze.status.code(), Some(0));
+    assert!(dir.join("r/analysis.jsonl").exists());
+    let a = artifacts();
+    let new = match_of(
+        engine_flag("g", &a.greedy, ""),
+        engine_flag("m", &a.minimax, ",Depth=3"),
+        "--time depth=2 --pairs 1 --out r --restart",
+    );
+    assert_eq!(run(dir.path(), &new).status.code(), Some(0));
+    assert!(!dir.join("r/analysis.jsonl").exists());
+    assert!(!dir.join("r/analysis-cache.jsonl").exists());
+    let aside: Vec<_> = std::fs::read_dir(dir.join("r"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("discarded-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert!(aside[0].path().join("analysis.jsonl").exists());
+    assert!(aside[0].path().join("analysis-cache.jsonl").exists());
+    let stats = harness_line(dir.path(), "stats r").stdout;
+    assert!(!stats.contains("Analysis"), "{stats}");
+    assert!(!stats.contains("\nh "), "{stats}");
+}
+
+/// A game the analysis could not score has no value (null), not 0, which reads as a draw.
+#[test]
+fn a_game_not_analysed_has_no_value() {
+    let a = artifacts();
+    let dir = TempDir::new("null-value");
+    let args = match_of(
+        engine_flag("h", &a.heuristic, ""),
+        engine_flag("f", &a.faulty, ",Fault=segfault,StrikeAt=3"),
+        "--pairs 1 --time depth=2 --out nv",
+    );
+    assert_eq!(run(dir.path(), &args).status.code(), Some(0));
+    let analyze = harness_line(dir.path(), "analyze nv --from-empties 10");
+    assert_eq!(analyze.status.code(), Some(0), "{}", analyze.stderr);
+    let said = analyze.stdout;
+    assert!(
+        said.contains("2 games: 0 analysed, 2 with an error"),
+        "{said}"
+    );
+    let lines = std::fs::read_to_string(dir.join("nv/analysis.jsonl")).unwrap();
+    for line in lines.lines() {
+        let g: Value = serde_json::from_str(line).unwrap();
+        assert!(g["error"].is_string(), "{g}");
+        assert_eq!(g["value"], Value::Null, "{g}");
+        assert_eq!(g["final_value"], Value::Null, "{g}");
+    }
+}
+
+/// `analyze` of a folder whose merged journal is older than its shards refuses, saying so,
+/// where it analysed the merged games alone; after a new merge it analyses them all.
+#[test]
+fn analyze_refuses_a_stale_merge() {
+    let dir = TempDir::new("stale-merge");
+    let shard = |i: &str| match_args(&format!("--time depth=2 --pairs 4 --out sh --shard {i}"));
+    assert_eq!(run(dir.path(), &shard("0/2")).status.code(), Some(0));
+    // Half the games are in: the merge says it is incomplete (exit 3) and writes its journal.
+    assert_eq!(harness_line(dir.path(), "merge sh").status.code(), Some(3));
+    assert_eq!(read_games(&dir.join("sh")).len(), 4);
+    assert_eq!(run(dir.path(), &shard("1/2")).status.code(), Some(0));
+    let stale = harness_line(dir.path(), "analyze sh --from-empties 6");
+    stale.assert_error().assert_stderr_has(&["its merged journal holds 4 games, but its shard folders hold 4 more: run `harness merge sh` first"]);
+    assert!(!dir.join("sh/analysis.jsonl").exists());
+    assert_eq!(harness_line(dir.path(), "merge sh").status.code(), Some(0));
+    let fresh = harness_line(dir.path(), "analyze sh --from-empties 6");
+    assert_eq!(fresh.status.code(), Some(0), "{}", fresh.stderr);
+    assert_eq!(read_analysis(&dir.join("sh")).unwrap().len(), 8);
 }

@@ -3,9 +3,10 @@
 //! command, a real plugin in a worker behind them. The `faulty` fixture without a fault plays a
 //! documented deterministic rule (the lowest square among the moves flipping the most discs),
 //! so every answer can be checked against the position the test keeps itself; with a fault it
-//! crashes in a chosen search, which must cost one answer, not the session.
+//! crashes in a chosen search, which must cost one answer, not the session. `quit` ends a
+//! session during a search at once.
 
-use crate::support::{artifacts, s};
+use crate::support::{artifacts, s, TempDir};
 use othello_board::{write_ggf, Color, GameHistory, Move, Position, Square};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -442,4 +443,94 @@ fn gtp_session_plays_a_whole_game() {
     );
     g.gtp_ok("quit");
     g.finish();
+}
+
+/// `quit` during a deep search (the session said it is thinking, the worker is spinning) ends
+/// `harness nboard` at once, with no answer (the search was carried on until killed); `go` and
+/// `quit` sent together by a script still get the move first.
+#[test]
+fn nboard_quit_ends_a_search_in_progress() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::time::{Duration, Instant};
+    let a = artifacts();
+    let dir = TempDir::new("nboard-quit");
+    let mut child = std::process::Command::new(&a.harness)
+        .args(["nboard", "--engine", s(&a.strong)])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"nboard 2\nset depth 40\ngo\n").unwrap();
+    stdin.flush().unwrap();
+    // The search is under way: the session said so, and the worker has a search to run.
+    let (lines, said) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let waiting = Instant::now();
+    let thinking = loop {
+        let line = said
+            .recv_timeout(Duration::from_secs(30).saturating_sub(waiting.elapsed()))
+            .expect("`status … is thinking` within 30 s");
+        if line.ends_with(" is thinking") {
+            break line;
+        }
+    };
+    // A worker has spun for 0.3 s of CPU time: it is searching, not starting.
+    let marker = crate::support::worker_marker(pid);
+    while crate::support::processes_with(&marker)
+        .iter()
+        .all(|w| w.cpu_ticks < 30)
+    {
+        assert!(waiting.elapsed() < Duration::from_secs(30), "no search");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Later than a `quit` sent with the `go` (which would be answered first).
+    std::thread::sleep(Duration::from_millis(150));
+    stdin.write_all(b"quit\n").unwrap();
+    stdin.flush().unwrap();
+    let sent = Instant::now();
+    // The input stays open: only `quit` can end the session.
+    let mut ended = None;
+    while sent.elapsed() < Duration::from_secs(20) {
+        if let Some(status) = child.try_wait().unwrap() {
+            ended = Some(status);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if ended.is_none() {
+        let _ = child.kill();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let status = ended.expect("`quit` did not end the session within 20 s");
+    assert!(status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    reader.join().unwrap();
+    let after: Vec<String> = said.try_iter().collect();
+    assert!(
+        after.iter().all(|l| !l.starts_with("=== ")),
+        "the search was answered, not ended, after `{thinking}`: {after:?}"
+    );
+    let left = crate::support::workers_of(pid);
+    assert!(left.is_empty(), "the searching worker is left: {left:?}");
+    // A script: the answer comes before the session ends.
+    let scripted = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "printf 'nboard 2\\nset depth 4\\ngo\\nquit\\n' | {} nboard --engine {}",
+            s(&a.harness),
+            s(&a.strong)
+        ))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&scripted.stdout);
+    assert!(text.contains("=== "), "{text}");
 }

@@ -1,6 +1,11 @@
-//! What the user sees on the terminal: a reader that goes away costs nothing.
+//! What the user sees on the terminal: progress lines that number games as `harness replay`
+//! does, the warnings said once before the first game, and a reader that goes away costs
+//! nothing (the run, `merge`, `replay` and `stats` go on as they would have).
 
-use crate::support::{artifacts, engine, read_games, s, spawn_harness, TempDir, TournamentFile};
+use crate::support::{
+    artifacts, engine, engine_flag, harness, match_args, match_file, play_shards, read_games, run,
+    s, spawn_harness, TempDir, TournamentFile,
+};
 use std::io::{BufRead, BufReader};
 
 /// `harness run … | head -1`: on the broken pipe, printing stops and the run goes on to its
@@ -177,4 +182,125 @@ fn command_line_overrides_and_dry_run() {
     ])
     .assert_error()
     .assert_stderr_has(&["different tournament", "time \"depth 2\" → \"depth 3\""]);
+}
+
+/// The progress lines number games as `harness replay` does: here a shard, whose games are
+/// not the first ones of the schedule.
+#[test]
+fn progress_lines_number_games_as_replay_does() {
+    let dir = TempDir::new("numbering");
+    dir.write("t.toml", &match_file(4));
+    let run = harness(dir.path(), &["run", "t.toml", "--no-tui", "--shard", "1/2"]);
+    run.assert_success();
+    let lines: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
+    assert_eq!(lines.len(), 4, "{run}");
+    for line in lines {
+        let number: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let replay = harness(
+            dir.path(),
+            &["replay", "out/arena/shard-1-of-2", &number.to_string()],
+        );
+        replay.assert_success();
+        let first = replay.stdout.lines().next().unwrap();
+        // `game 3: greedy (black) vs mm (white), 0-1 (-36)` against
+        // `game     3  [1/4]  greedy (B) 14-50 mm (W)  …`.
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (black, white) = (words[3], words[6]);
+        assert!(
+            first.starts_with(&format!(
+                "game {number}: {black} (black) vs {white} (white)"
+            )),
+            "{line}\n{first}"
+        );
+    }
+}
+
+/// A reader that leaves (`| head -1`) costs nothing: `replay`, `stats`
+/// and `merge` exit as they would have, and the merge still writes its journal and reports.
+#[test]
+fn commands_survive_a_closed_pipe() {
+    let dir = TempDir::new("closed-pipe");
+    dir.write("t.toml", &match_file(2));
+    play_shards(&dir, 0..2, 2);
+    for args in [
+        &["merge", "out/arena"][..],
+        &["replay", "out/arena", "2"][..],
+        &["stats", "out/arena"][..],
+    ] {
+        // The reader is gone before the first line: every write meets a closed pipe (a
+        // reader that read one line first could leave after the whole output fit in the
+        // pipe's buffer, and prove nothing).
+        let mut child = spawn_harness(dir.path(), args, true);
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?} after the reader left: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+    for name in [
+        "games.jsonl",
+        "games.ggf",
+        "report.json",
+        "report.md",
+        "report.html",
+    ] {
+        assert!(dir.join("out/arena").join(name).exists(), "{name}");
+    }
+}
+
+/// Said once before the first game: more pairs than openings (deterministic engines then
+/// replay the same games), an engine option `Depth` under a depth limit, and a tuned `Depth`
+/// that the time control overrides.
+#[test]
+fn warnings_for_repeated_openings_and_an_overridden_depth() {
+    let dir = TempDir::new("warnings");
+    dir.write("two.txt", "f5\nf5d6\n");
+    let out = run(
+        dir.path(),
+        &match_args("--time depth=2 --pairs 3 --openings two.txt --out w"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("3 pairs per pairing from 2 openings: openings repeat"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(
+            "engine `m`: option `Depth = 3` is likely overridden by the time control `depth 2`"
+        ),
+        "{}",
+        out.stderr
+    );
+    let quiet = run(
+        dir.path(),
+        &match_args("--time nodes=20000 --pairs 2 --out q"),
+    );
+    assert!(!quiet.stderr.contains("warning"), "{}", quiet.stderr);
+    let mm = engine_flag("mm", &artifacts().minimax, "");
+    let tune = harness(
+        dir.path(),
+        &[
+            "tune", "--engine", &mm, "--time", "depth=2", "--tune",
+            "mm,iterations=2,params.Depth.start=2,params.Depth.min=1,params.Depth.max=5,params.Depth.c-end=1.0,params.Depth.r-end=0.1",
+            "--no-tui", "--out", "t",
+        ],
+    );
+    assert_eq!(tune.status.code(), Some(0), "{}", tune.stderr);
+    assert!(
+        tune.stderr.contains(
+            "engine `mm`: the tuned option `Depth` is overridden by the time control `depth 2`"
+        ),
+        "{}",
+        tune.stderr
+    );
 }

@@ -1,11 +1,12 @@
 //! Resuming, and what must stop it: a rebuilt plugin (refused on resume and on merge), a torn
 //! last journal line (cut off, `games.ggf` rebuilt), a machine out of file descriptors (exit 2,
-//! finished games kept), Ctrl-C (exit 3, resumable).
+//! finished games kept), Ctrl-C (exit 3, resumable); and `--restart`, which checks everything
+//! a run would before it moves the earlier games aside.
 
 use crate::support::{
     artifacts, assert_stopped_by, check_ggf, check_record, check_schedule, compile_first_move,
-    engine, harness, read_games, run_with_timeout, s, start_timed_match, TempDir, TournamentFile,
-    HARNESS_TIMEOUT,
+    engine, entries, harness, match_file, read_games, run_with_timeout, s, start_timed_match,
+    TempDir, TournamentFile, HARNESS_TIMEOUT,
 };
 use harness_core::record::GameRecord;
 use std::collections::BTreeMap;
@@ -232,4 +233,73 @@ fn sigint_stops_a_run_with_exit_code_3_and_it_resumes() {
 
     harness(dir.path(), &["run", "t.toml", "--no-tui"]).assert_resumed(games.len(), 12);
     check_schedule(&read_games(&dir.join("out")), &[("greedy", "heuristic")], 6);
+}
+
+/// `--restart` with an option the plugin refuses: the error, and every earlier game still in
+/// place. A good `--restart` then moves the earlier games aside and says where.
+#[test]
+fn restart_checks_everything_before_it_moves_the_old_games() {
+    let a = artifacts();
+    let dir = TempDir::new("restart");
+    dir.write("t.toml", &match_file(2));
+    harness(dir.path(), &["run", "t.toml", "--no-tui"]).assert_success();
+    let journal = std::fs::read(dir.join("out/arena/games.jsonl")).unwrap();
+    dir.write("t.toml", &match_file(2).replace("Depth = 2", "Depth = 99"));
+    harness(dir.path(), &["run", "t.toml", "--no-tui", "--restart"])
+        .assert_error()
+        .assert_stderr_has(&["Depth=99", "outside 1..=20"]);
+    assert_eq!(
+        std::fs::read(dir.join("out/arena/games.jsonl")).unwrap(),
+        journal
+    );
+    assert!(dir.join("out/arena/tournament.json").exists());
+    // A missing plugin folder is refused the same way.
+    dir.write(
+        "t.toml",
+        &match_file(2).replace(&s(&a.greedy).to_string(), "greedy"),
+    );
+    harness(
+        dir.path(),
+        &[
+            "run",
+            "t.toml",
+            "--no-tui",
+            "--restart",
+            "--plugin-dir",
+            "/nonexistent",
+        ],
+    )
+    .assert_error()
+    .assert_stderr_has(&["plugin not found"]);
+    assert_eq!(
+        std::fs::read(dir.join("out/arena/games.jsonl")).unwrap(),
+        journal
+    );
+    // Without --restart, the refusal names what changed.
+    dir.write("t.toml", &match_file(2).replace("Depth = 2", "Depth = 3"));
+    harness(dir.path(), &["run", "t.toml", "--no-tui"])
+        .assert_error()
+        .assert_stderr_has(&[r#"engines[0].options [["Depth","2"]] → [["Depth","3"]]"#]);
+    let dry = harness(dir.path(), &["run", "t.toml", "--dry-run", "--restart"]);
+    dry.assert_success();
+    assert!(dry.stdout.contains("--restart moves them"), "{dry}");
+    let restart = harness(dir.path(), &["run", "t.toml", "--no-tui", "--restart"]);
+    restart.assert_success();
+    let aside: Vec<String> = entries(&dir.join("out/arena"))
+        .into_iter()
+        .filter(|n| n.starts_with("discarded-"))
+        .collect();
+    assert_eq!(aside.len(), 1, "{restart}");
+    assert!(restart.stdout.contains(&aside[0]), "says where: {restart}");
+    let kept = dir.join("out/arena").join(&aside[0]);
+    assert_eq!(std::fs::read(kept.join("games.jsonl")).unwrap(), journal);
+    for name in [
+        "games.ggf",
+        "tournament.json",
+        "report.json",
+        "verdict.json",
+    ] {
+        assert!(kept.join(name).exists(), "{name} set aside");
+    }
+    assert_eq!(read_games(&dir.join("out/arena")).len(), 4, "a fresh run");
 }

@@ -1,9 +1,11 @@
 //! The sequential test gates a run: exit code 1 when H0 is accepted (the candidate is weaker),
-//! 0 when H1 is, 3 when the game budget runs out undecided, and the run stops early.
+//! 0 when H1 is, 3 when the game budget runs out undecided, and the run stops early; a run that
+//! fails a `fail-on` rule reports FAIL with the rule, not the test's decision; `sprt-sim`
+//! refuses flags it cannot work with.
 
 use crate::support::{
-    artifacts, check_record, check_schedule, engine, harness, read_games, s, TempDir,
-    TournamentFile,
+    artifacts, check_record, check_schedule, engine, engine_flag, harness, match_file, match_of,
+    read_games, report_json, run, s, TempDir, TournamentFile,
 };
 
 /// A match of minimax at depth `candidate` against minimax at depth `baseline`, with a
@@ -264,5 +266,64 @@ fn fail_on_rules_fail_the_run_on_real_crashes_and_forfeits() {
         assert_eq!(code, expected, "{label}:\n{stdout}");
         let failed = stdout.contains("FAIL: candidate forfeited 2 game(s)");
         assert_eq!(failed, expected == 1, "{label}: the FAIL line:\n{stdout}");
+    }
+}
+
+/// A run that fails its gate says so in its reports: `verdict` in report.json with the exit
+/// code, report.md opening with `**FAIL**: <the rule>` and the test's decision on the line
+/// below, and no "running" anywhere in a finished run's report.
+#[test]
+fn a_failed_gate_reports_fail_not_h1() {
+    let a = artifacts();
+    let dir = TempDir::new("failed-gate");
+    let args = match_of(
+        engine_flag("h", &a.heuristic, ""),
+        engine_flag("f", &a.faulty, ",Fault=segfault,StrikeAt=5,fail-on=crash"),
+        "--pairs 50 --sprt elo0=0,elo1=50 --time depth=2 --out fo2",
+    );
+    let out = run(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{}", out.stdout);
+    let report = report_json(&dir.join("fo2"));
+    assert_eq!(report["finished"], true);
+    assert_eq!(report["verdict"]["exit_code"], 1);
+    assert_eq!(report["verdict"]["outcome"], "fail");
+    let reasons = report["verdict"]["reasons"].as_array().unwrap();
+    assert!(reasons[0].as_str().unwrap().starts_with("f forfeited "));
+    let md = std::fs::read_to_string(dir.join("fo2/report.md")).unwrap();
+    let lines: Vec<&str> = md.lines().filter(|l| !l.is_empty()).collect();
+    assert!(lines[1].starts_with("**FAIL**: f forfeited "), "{md}");
+    assert!(lines[2].starts_with("**H1 accepted**"), "{md}");
+    assert!(!md.contains("running"), "{md}");
+    let html = std::fs::read_to_string(dir.join("fo2/report.html")).unwrap();
+    assert!(html.contains("<strong>FAIL</strong>: f forfeited "));
+}
+
+/// `sprt-sim` refuses flags it cannot work with (it panicked on the first two, and accepted
+/// bounds `harness sprt` refuses).
+#[test]
+fn sprt_sim_refuses_impossible_flags() {
+    let dir = TempDir::new("sprt-sim-flags");
+    dir.write("t.toml", &match_file(2));
+    harness(dir.path(), &["run", "t.toml", "--no-tui"]).assert_success();
+    for (flags, message) in [
+        (&["--runs", "0"][..], "--runs: must be at least 1"),
+        (
+            &["--check-every", "0"][..],
+            "--check-every: must be at least 1",
+        ),
+        (
+            &["--elo0", "5", "--elo1", "0"][..],
+            "--elo1: must be greater than elo0",
+        ),
+        (
+            &["--nelo0", "5", "--nelo1", "0"][..],
+            "--nelo1: must be greater than elo0",
+        ),
+    ] {
+        let mut args = vec!["sprt-sim", "out/arena"];
+        args.extend_from_slice(flags);
+        harness(dir.path(), &args)
+            .assert_error()
+            .assert_stderr_has(&[message]);
     }
 }

@@ -1,4 +1,5 @@
-//! `harness stats`: the tables recomputed from a journal agree with the games in it.
+//! `harness stats`: the tables recomputed from a journal agree with the games in it; an SPRT
+//! run's test is shown, and a game a journal repeats is counted once.
 
 use crate::support::{artifacts, engine, harness, read_games, s, TempDir, TournamentFile};
 use harness_core::record::GameRecord;
@@ -143,4 +144,51 @@ fn stats_recomputes_the_final_table_of_the_run() {
         run.stdout,
         stats.stdout
     );
+}
+
+/// `harness stats` of an SPRT run shows the test; a journal holding every game twice is said
+/// to, and each game counted once.
+#[test]
+fn stats_shows_the_test_and_counts_a_repeated_game_once() {
+    let a = artifacts();
+    let dir = TempDir::new("stats-sprt");
+    let toml = TournamentFile::new("match", 20, "depth = 1")
+        .table("[sprt]\nelo0 = 0\nelo1 = 50\n")
+        .engine(engine("weak", s(&a.minimax), "Depth = 1"))
+        .engine(engine("strongish", s(&a.minimax), "Depth = 3"))
+        .text();
+    dir.write("t.toml", &toml);
+    let run = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    let stats = harness(dir.path(), &["stats", "out"]);
+    stats.assert_success();
+    assert!(
+        stats
+            .stdout
+            .contains("\nSPRT Logistic/Pentanomial elo0 0 elo1 50"),
+        "{stats}"
+    );
+    // The run's verdict line and the one `stats` prints agree.
+    let verdict = |text: &str| {
+        text.lines()
+            .find(|l| {
+                l.starts_with("H0 accepted")
+                    || l.starts_with("H1 accepted")
+                    || l.starts_with("undecided")
+            })
+            .map(str::to_string)
+    };
+    assert_eq!(
+        verdict(&run.stdout).map(|v| v[..11].to_string()),
+        verdict(&stats.stdout).map(|v| v[..11].to_string()),
+        "{run}\n{stats}"
+    );
+    // Every line twice.
+    let journal = std::fs::read_to_string(dir.join("out/games.jsonl")).unwrap();
+    std::fs::create_dir_all(dir.join("twice")).unwrap();
+    std::fs::write(dir.join("twice/games.jsonl"), format!("{journal}{journal}")).unwrap();
+    let twice = harness(dir.path(), &["stats", "twice"]);
+    twice.assert_success();
+    assert!(twice.stderr.contains("repeat a game number"), "{twice}");
+    let results = |text: &str| text[..text.find("\nEngines (").unwrap()].to_string();
+    assert_eq!(results(&twice.stdout), results(&stats.stdout));
 }

@@ -1,8 +1,10 @@
-//! Real tournaments at a fixed depth: the schedule, the journal, the GGF file, reproducibility.
+//! Real tournaments at a fixed depth: the schedule, the journal, the GGF file, reproducibility,
+//! the paths a tournament file names (relative to its folder, a plugin file beside it), and
+//! the cores `affinity` pins (checked by `--dry-run` and `--restart` as by the run).
 
 use crate::support::{
     artifacts, book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine,
-    engine_moves, harness, read_games, s, TempDir, TournamentFile,
+    engine_flag, engine_moves, harness, match_of, read_games, run, s, TempDir, TournamentFile,
 };
 use harness_core::record::GameRecord;
 use othello_board::{parse_transcript, replay, Color, Move, Position};
@@ -335,6 +337,28 @@ fn relative_paths_resolve_against_the_tournament_file() {
     }
 }
 
+/// A plugin file named bare (with its library suffix) in the tournament file's own folder is
+/// that file, also when the harness runs from that folder; `harness info` agrees.
+#[test]
+fn a_plugin_file_beside_the_tournament_file_is_found_from_its_folder() {
+    let a = artifacts();
+    let dir = TempDir::new("plugin-beside");
+    std::fs::copy(&a.greedy, dir.join("libmine.so")).unwrap();
+    let toml = TournamentFile::new("match", 1, "depth = 1")
+        .engine(engine("mine", "libmine.so", ""))
+        .engine(engine("mm", s(&a.minimax), "Depth = 1"))
+        .text();
+    dir.write("t.toml", &toml);
+    harness(dir.path(), &["run", "t.toml", "--no-tui"]).assert_success();
+    assert_eq!(read_games(&dir.join("out")).len(), 2);
+    let info = harness(dir.path(), &["info", "libmine.so"]);
+    info.assert_success();
+    assert!(
+        info.stdout.lines().any(|l| l == "name     Greedy"),
+        "{info}"
+    );
+}
+
 /// The strong engine under a real clock (1 s + 0.05 s per move, the default 0.2 s margin)
 /// against every baseline: no forfeit of any kind, every game within the clock, and it wins
 /// clearly (at least 9 of 12 points; measured: it drops about one game in 40 to heuristic).
@@ -583,4 +607,41 @@ fn affinity_pins_each_game_to_its_own_core() {
     .assert_error()
     .assert_stderr_has(&["affinity = true needs", "lower `concurrency`"]);
     assert!(!dir.join("too-many").exists(), "nothing written");
+}
+
+/// `--dry-run` checks the cores `affinity` needs, as the run does; and `--restart` checks all
+/// that `--dry-run` does before it moves the earlier games, so a refused restart leaves them.
+#[test]
+fn dry_run_and_restart_check_the_cores_affinity_needs() {
+    let a = artifacts();
+    let dir = TempDir::new("affinity-dry-run");
+    let pinned = |extra: &str| {
+        match_of(
+            engine_flag("a", &a.strong, ",Threads=64"),
+            engine_flag("b", &a.greedy, ""),
+            &format!("--time depth=1 --pairs 1 --concurrency 4 --affinity --out af {extra}"),
+        )
+    };
+    let dry = run(dir.path(), &pinned("--dry-run"));
+    dry.assert_error()
+        .assert_stderr_has(&["needs 4 games at once × 64 thread(s) = 256 cores"]);
+    let plain = match_of(
+        engine_flag("a", &a.greedy, ""),
+        engine_flag("b", &a.greedy, ""),
+        "--time depth=1 --pairs 1 --out af",
+    );
+    assert_eq!(run(dir.path(), &plain).status.code(), Some(0));
+    let before = std::fs::read(dir.join("af/games.jsonl")).unwrap();
+    let restart = run(dir.path(), &pinned("--restart"));
+    assert_eq!(restart.status.code(), Some(2), "{}", restart.stdout);
+    assert!(restart.stderr.contains("256 cores"), "{}", restart.stderr);
+    assert_eq!(std::fs::read(dir.join("af/games.jsonl")).unwrap(), before);
+    let names: Vec<String> = std::fs::read_dir(dir.join("af"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !names.iter().any(|n| n.starts_with("discarded-")),
+        "{names:?}"
+    );
 }

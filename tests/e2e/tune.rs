@@ -1,13 +1,14 @@
 //! `harness tune`: SPSA on a real plugin option with a known best value, against itself and
 //! against an opponent, a tune killed with SIGKILL and resumed (the same θ sequence as an
-//! uninterrupted one), and bad `[tune]` tables refused before any game.
+//! uninterrupted one), bad `[tune]` tables refused before any game, and a tune file refused by
+//! `run`; `tune --dry-run` plays nothing, `tune --restart` sets the earlier tune aside.
 //!
 //! The tuned option is `minimax`'s `Depth` under a node limit far above what its searches use
 //! (so the option, not the time control, sets the depth, and every game is deterministic): a
 //! deeper full-width search of the same evaluation wins more often, so the best value in a
 //! range is its top.
 
-use crate::support::{artifacts, harness, s, spawn_harness, TempDir};
+use crate::support::{artifacts, engine_flag, harness, s, spawn_harness, tune_of, TempDir};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -497,4 +498,62 @@ fn a_tune_from_the_command_line_is_the_files_tune() {
     harness(dir.path(), &args)
         .assert_error()
         .assert_stderr_has(&["--tune mm,", "outside the plugin's 1..20"]);
+}
+
+/// `run` refuses a file with a `[tune]` table (it played one pair into the tune's folder,
+/// which `tune` then refused), and plays nothing.
+#[test]
+fn run_refuses_a_tune_file() {
+    let a = artifacts();
+    let dir = TempDir::new("run-tune-file");
+    dir.write(
+        "t.toml",
+        &format!(
+            "[tournament]\nformat = \"match\"\nout = \"out\"\n[time]\ndepth = 2\n[openings]\nbuiltin = \"xot-small\"\n\
+             [[engine]]\nname = \"mm\"\nplugin = \"{}\"\n[[engine]]\nname = \"g\"\nplugin = \"{}\"\n\
+             [tune]\nengine = \"mm\"\nopponent = \"g\"\niterations = 2\n[tune.params]\n\
+             Pruning = {{ start = 1, min = 0, max = 1, c-end = 1, r-end = 0.1 }}\n",
+            s(&a.heuristic),
+            s(&a.greedy)
+        ),
+    );
+    let out = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
+    out.assert_error()
+        .assert_stderr_has(&["t.toml: the file has a [tune] table: it is for `harness tune`"]);
+    assert!(!dir.join("out").exists());
+}
+
+/// `tune --dry-run` checks without playing; `tune --restart` sets the earlier tune's games and
+/// θ files aside and plays anew (tune refusals told of a `--restart` it did not have).
+#[test]
+fn tune_has_dry_run_and_restart() {
+    let dir = TempDir::new("tune-restart");
+    let mm = engine_flag("mm", &artifacts().minimax, "");
+    let tune = |iterations: u32, extra: &str| {
+        let spec = format!(
+            "mm,iterations={iterations},params.Depth.start=2,params.Depth.min=1,params.Depth.max=5,params.Depth.c-end=1.0,params.Depth.r-end=0.1"
+        );
+        tune_of(dir.path(), &mm, &spec, &format!("--out t {extra}"))
+    };
+    let dry = tune(2, "--dry-run");
+    assert_eq!(dry.status.code(), Some(0), "{}", dry.stderr);
+    assert!(dry.stdout.contains("dry run: "), "{}", dry.stdout);
+    assert!(!dir.join("t").exists(), "a dry run writes nothing");
+    assert_eq!(tune(2, "").status.code(), Some(0));
+    let refused = tune(4, "");
+    refused
+        .assert_error()
+        .assert_stderr_has(&["pass --restart"]);
+    let restarted = tune(4, "--restart");
+    assert_eq!(restarted.status.code(), Some(0), "{}", restarted.stderr);
+    let lines = std::fs::read_to_string(dir.join("t/tune.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    let aside: Vec<_> = std::fs::read_dir(dir.join("t"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("discarded-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    let old = std::fs::read_to_string(aside[0].path().join("tune.jsonl")).unwrap();
+    assert_eq!(old.lines().count(), 2);
 }

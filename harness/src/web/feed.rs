@@ -335,3 +335,274 @@ pub fn run_name(t: &crate::plan::config::Tournament) -> String {
     let engines: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     crate::show::text::run_name(t.format.as_str(), &engines)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The feed's promises, on real run folders (the project's own journal, `tournament.json`
+    //! and `verdict.json` writers) and on events heard directly. The intervals are tested with
+    //! the instants the model keeps (the last publication of the games and of the run) set by
+    //! hand, never by sleeping.
+
+    use super::*;
+    use crate::record::journal::Journal;
+    use crate::record::verdict_record::{Outcome, RunVerdict};
+    use crate::record::GameRecord;
+
+    /// A scratch folder, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir = std::env::temp_dir().join(format!("feed-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Game `game` of the match of `a` and `b` (each pair's first game with `a` Black), won by
+    /// Black by 2 discs.
+    fn game(game: usize) -> GameRecord {
+        let (black, white) = if game % 2 == 0 {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        GameRecord::skeleton(game, black, white, 2)
+    }
+
+    /// Append the games `games` to the journal of `dir` (made if needed).
+    fn journal(dir: &Path, games: impl IntoIterator<Item = usize>) {
+        let mut journal = Journal::open(dir).unwrap();
+        for g in games {
+            journal.append(&game(g)).unwrap();
+        }
+    }
+
+    /// Write the `tournament.json` of a match of `a` and `b` over `pairs` pairs in `dir`.
+    fn pin_tournament(dir: &Path, pairs: usize) {
+        let text = format!(
+            "[tournament]\nformat = \"match\"\npairs = {pairs}\n\n[time]\ndepth = 2\n\n\
+             [openings]\nbuiltin = \"xot-small\"\n\n[[engine]]\nname = \"a\"\nplugin = \"greedy\"\n\n\
+             [[engine]]\nname = \"b\"\nplugin = \"greedy\"\n"
+        );
+        let t = crate::plan::config::parse(&text, "t.toml", dir).unwrap();
+        let openings = t.openings.load().unwrap();
+        let json = crate::play::resume::tournament_text(&t, &openings, Path::new("/nowhere"));
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join(crate::record::tournament_record::TOURNAMENT_FILE),
+            json,
+        )
+        .unwrap();
+    }
+
+    /// A model publishing into a channel nobody reads: `follow_folder` looks once and returns.
+    fn unread_model() -> Model {
+        let (tx, _) = watch::channel(Arc::new(Published::default()));
+        Model::new(tx)
+    }
+
+    /// A model and the receiver of what it publishes.
+    fn watched_model() -> (Model, watch::Receiver<Arc<Published>>) {
+        let (tx, rx) = watch::channel(Arc::new(Published::default()));
+        (Model::new(tx), rx)
+    }
+
+    /// The model hears that game `g` finished.
+    fn finished(model: &mut Model, g: usize) {
+        model.hear(Event::GameFinished {
+            record: Box::new(game(g)),
+        });
+    }
+
+    /// An instant ahead of the clock: a publication stamped with it is less than an interval
+    /// old however long the test takes to get to the next one.
+    fn ahead() -> Instant {
+        Instant::now() + Duration::from_secs(3600)
+    }
+
+    /// The game numbers of the model's finished games, in the order it heard them.
+    fn heard(model: &Model) -> Vec<usize> {
+        model.model.records.iter().map(|r| r.game).collect()
+    }
+
+    /// A shard's games, then the merge of the shards into the folder above them, are each
+    /// returned once: the merged journal repeats what the shards said, and only a game no
+    /// journal had before is new.
+    #[test]
+    fn a_game_is_polled_once_across_a_shards_journal_and_its_merge() {
+        let scratch = Scratch::new("shard-and-merge");
+        let dir = &scratch.0;
+        let mut folder = FolderFollower::default();
+        // No shard yet: the folder's own journal is followed (it has none so far).
+        assert!(folder.poll(dir).is_empty());
+        journal(&dir.join("shard-0-of-2"), [0, 1]);
+        journal(&dir.join("shard-1-of-2"), [2, 3]);
+        let mut first: Vec<usize> = folder.poll(dir).iter().map(|r| r.game).collect();
+        first.sort_unstable();
+        assert_eq!(first, [0, 1, 2, 3]);
+        // The merge writes every game again, into the folder's own journal.
+        journal(dir, 0..4);
+        assert!(folder.poll(dir).is_empty(), "the merge's games again");
+        journal(&dir.join("shard-0-of-2"), [4]);
+        let fresh: Vec<usize> = folder.poll(dir).iter().map(|r| r.game).collect();
+        assert_eq!(fresh, [4]);
+    }
+
+    /// A folder's games count as the coordinator's events count them: once each, also where a
+    /// shard's journal holds a game twice (a shard run again after a kill).
+    #[test]
+    fn a_game_counts_once_whether_heard_or_read_from_the_folder() {
+        let mut heard_live = unread_model();
+        heard_live.hear(Event::RunStarted {
+            engines: vec!["a".into(), "b".into()],
+            total_games: 8,
+            already_played: Vec::new(),
+            time_control: "depth 2".into(),
+            sprt: None,
+        });
+        for g in 0..5 {
+            finished(&mut heard_live, g);
+        }
+        let scratch = Scratch::new("heard-or-read");
+        let dir = &scratch.0;
+        for shard in ["shard-0-of-2", "shard-1-of-2"] {
+            pin_tournament(&dir.join(shard), 4);
+        }
+        journal(&dir.join("shard-0-of-2"), [0, 1, 2, 1]);
+        journal(&dir.join("shard-1-of-2"), [3, 4]);
+        let mut read = unread_model();
+        read.follow_folder(dir);
+        let mut games = heard(&read);
+        games.sort_unstable();
+        assert_eq!(games, heard(&heard_live));
+        assert_eq!(read.model.progress(), (5, 8));
+        assert_eq!(heard_live.model.progress(), (5, 8));
+    }
+
+    /// Finished games keep their last snapshot up to [`KEEP_FINISHED`] of them, the latest.
+    #[test]
+    fn the_finished_games_kept_are_the_latest_up_to_the_cap() {
+        let (mut model, rx) = watched_model();
+        let games = KEEP_FINISHED + 10;
+        for g in 0..games {
+            finished(&mut model, g);
+            // Each game published as it ends (its interval passed).
+            model.games_at = Instant::now() - GAME_INTERVAL;
+            model.publish();
+        }
+        let latest: Vec<usize> = (games - KEEP_FINISHED..games).collect();
+        assert_eq!(model.games.keys().copied().collect::<Vec<_>>(), latest);
+        let published = rx.borrow();
+        assert_eq!(published.games.keys().copied().collect::<Vec<_>>(), latest);
+        assert_eq!(model.finished.len(), KEEP_FINISHED);
+    }
+
+    /// A game's snapshot goes out only once [`GAME_INTERVAL`] passed since the games were last
+    /// published; the publication is stamped with its time.
+    #[test]
+    fn a_game_waits_for_the_game_interval() {
+        let (mut model, mut rx) = watched_model();
+        let before = Instant::now();
+        finished(&mut model, 0);
+        model.publish();
+        assert!(model.games_at >= before && model.games_at <= Instant::now());
+        assert!(rx.borrow_and_update().games.contains_key(&0));
+        model.games_at = ahead();
+        model.run_at = ahead();
+        finished(&mut model, 1);
+        model.publish();
+        assert!(!rx.has_changed().unwrap(), "published within the interval");
+        assert!(model.dirty_games.contains(&1), "kept for later");
+        model.games_at = Instant::now() - GAME_INTERVAL;
+        model.publish();
+        assert!(rx.borrow_and_update().games.contains_key(&1));
+    }
+
+    /// The run's snapshot goes out only once [`RUN_INTERVAL`] passed since it was last
+    /// published: a game published in between leaves the run's as it was.
+    #[test]
+    fn the_run_waits_for_the_run_interval() {
+        let (mut model, mut rx) = watched_model();
+        let before = Instant::now();
+        finished(&mut model, 0);
+        model.publish();
+        assert!(model.run_at >= before && model.run_at <= Instant::now());
+        let run = rx.borrow_and_update().run.clone();
+        model.run_at = ahead();
+        model.games_at = Instant::now() - GAME_INTERVAL;
+        finished(&mut model, 1);
+        model.publish();
+        let published = rx.borrow_and_update().clone();
+        assert!(published.games.contains_key(&1), "the game went out");
+        assert!(Arc::ptr_eq(&published.run, &run), "the run waits");
+        assert!(model.dirty_run);
+        model.run_at = Instant::now() - RUN_INTERVAL;
+        model.publish();
+        assert!(!Arc::ptr_eq(&rx.borrow_and_update().run, &run));
+        assert!(!model.dirty_run);
+    }
+
+    /// A followed folder publishes the run, never a game's snapshot (a game's page reads its
+    /// journal line): its games are results without moves.
+    #[test]
+    fn a_followed_folder_publishes_no_game_snapshots() {
+        let scratch = Scratch::new("no-game-snapshots");
+        let dir = &scratch.0;
+        pin_tournament(dir, 2);
+        journal(dir, 0..3);
+        let mut model = unread_model();
+        model.follow_folder(dir);
+        assert!(!model.publishes_games);
+        assert_eq!(model.model.progress(), (3, 4));
+        assert!(model.games.is_empty() && model.dirty_games.is_empty());
+        let published = model.tx.borrow();
+        assert!(published.games.is_empty());
+        assert_eq!(published.name.as_deref(), Some(run_name_of(dir).as_str()));
+    }
+
+    /// The name the feed gives the run pinned in `dir`.
+    fn run_name_of(dir: &Path) -> String {
+        let record = TournamentRecord::read(dir).unwrap();
+        run_name(&crate::plan::recorded::tournament_of(&record).unwrap())
+    }
+
+    /// A folder whose run ended (its `verdict.json`) is finished, games missing or not, and
+    /// marked so once: looking at the folder again changes nothing and publishes nothing.
+    #[test]
+    fn a_run_that_ended_is_marked_finished_once() {
+        let scratch = Scratch::new("finished-once");
+        let dir = &scratch.0;
+        pin_tournament(dir, 2);
+        journal(dir, 0..2);
+        Conclusion {
+            finished: false,
+            verdict: Some(RunVerdict {
+                exit_code: 3,
+                outcome: Outcome::Interrupted,
+                reasons: vec!["stopped".into()],
+            }),
+            elapsed: Some(Duration::from_secs(7)),
+        }
+        .write(dir)
+        .unwrap();
+        let mut model = unread_model();
+        model.follow_folder(dir);
+        assert_eq!(model.model.progress(), (2, 4), "games missing");
+        assert!(model.model.run_finished);
+        assert!(!model.dirty_run);
+        let published = Arc::clone(&model.tx.borrow());
+        model.hear_the_folder(dir);
+        assert!(!model.dirty_run, "the run marked finished again");
+        model.run_at = Instant::now() - RUN_INTERVAL;
+        model.publish();
+        assert!(Arc::ptr_eq(&published, &model.tx.borrow()));
+    }
+}

@@ -1,10 +1,12 @@
 //! Shared helpers of the end-to-end tests: the build of the binaries under test (once per test
 //! process), temporary folders, running the harness binary with a timeout, tournament files,
-//! and checks of the journal files against the rules of Othello.
+//! the matches several modules play (`matches`), and checks of the journal files against the
+//! rules of Othello.
 
 mod artifacts;
 pub mod browser;
 mod check;
+mod matches;
 pub mod postgres;
 mod process;
 mod temp;
@@ -15,6 +17,10 @@ pub use browser::{http_get, Browser};
 pub use check::{
     book_moves, check_ggf, check_normal_record, check_record, check_schedule, engine_moves,
     first_pairing_elo_interval, games_of, read_games,
+};
+pub use matches::{
+    deterministic_gauntlet, engine_flag, harness_line, match_args, match_file, match_of,
+    play_shards, run, tune_of,
 };
 pub use postgres::PostgresServer;
 pub use process::{
@@ -90,6 +96,22 @@ pub fn wait_for_games(path: &Path, games: usize) {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// The names of a folder's entries, sorted.
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The `report.json` of the output folder `out`.
+pub fn report_json(out: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(out.join("report.json")).expect("report.json");
+    serde_json::from_str(&text).expect("report.json is JSON")
 }
 
 /// Skip the rest of a test that this machine cannot run (`reason` says why), visibly: the line
