@@ -369,7 +369,7 @@ mod tests {
     /// Game `game` of the match of `a` and `b` (each pair's first game with `a` Black), won by
     /// Black by 2 discs.
     fn game(game: usize) -> GameRecord {
-        let (black, white) = if game % 2 == 0 {
+        let (black, white) = if game.is_multiple_of(2) {
             ("a", "b")
         } else {
             ("b", "a")
