@@ -53,6 +53,8 @@ impl Browser {
             // Chromium's own sandbox refuses to run as root.
             cmd.arg("--no-sandbox");
         }
+        // A process group of its own, so that the browser's helper processes end with it.
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let mut child = cmd.spawn().expect("chromium starts");
         let url = devtools_url(&mut child);
         let address = url
@@ -124,9 +126,12 @@ impl Browser {
 
     /// Open `url` in the page and wait until the document has loaded.
     pub fn goto(&mut self, url: &str) {
+        // The page being left is marked, so that the wait below is for the new document: the
+        // old one is complete too until the navigation commits, which under load comes late.
+        self.eval("window.__left_behind = true");
         self.page("Page.navigate", json!({"url": url}));
         self.wait_for(
-            "document.readyState === 'complete'",
+            "!window.__left_behind && document.readyState === 'complete'",
             Duration::from_secs(30),
         );
     }
@@ -211,7 +216,13 @@ impl Browser {
 }
 
 impl Drop for Browser {
+    /// The browser and every process of its group (its renderers, its zygote) end with the
+    /// test, whether it passed or panicked.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
