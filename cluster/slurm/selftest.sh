@@ -11,6 +11,7 @@
 #  3. runs a 160-iteration tune sharded over a 4-task array (submit.sh --tune, one task
 #     requeued while it runs) with its aggregator beside it: every iteration applied once, in
 #     order, some around an aggregated theta; the merge after the array sees all 320 games;
+#     then a tune whose task 3 never runs: the merge's stop file ends the aggregator (exit 3);
 #  4. runs an SPRT through submit.sh --sprt: the watcher decides, writes the stop file and
 #     cancels the pending array tasks; prints the time from the decision to the last shard's end;
 #  5. chaos over shards: a depth-limited (deterministic) gauntlet as an 8-task array, whose
@@ -43,6 +44,8 @@ pids=()
 cleanup() {
   set +e
   scancel --user=root >/dev/null 2>&1
+  # The jobs' steps end before the daemons do, or a running step outlives them.
+  for _ in $(seq 20); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.5; done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
   sleep 1
   for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
@@ -112,13 +115,31 @@ done
 sinfo -h -o "%N %T %c" | grep -q idle || { echo "slurm did not come up"; tail -20 "$work"/log/*; exit 1; }
 echo "slurm selftest: slurmctld and slurmd up ($(sinfo -h -o '%N %c CPUs'))"
 
-# Wait until no job of ours is left in the queue (pending, running or completing).
+# Each task of array job $1 as TASK:STATE:EXIT (the controller keeps ended jobs MinJobAge s).
+array_tasks() {
+  scontrol -o show job "$1" 2>/dev/null |
+    sed -n 's/.* ArrayTaskId=\([0-9]*\) .* JobState=\([A-Z_]*\) .* ExitCode=\([0-9:]*\) .*/\1:\2:\3/p' |
+    sort -n | tr '\n' ' '
+}
+
+# What the jobs said and what the harness processes are doing: printed when a step fails.
+diagnose() {
+  echo "slurm selftest: jobs still queued:"; squeue
+  for log in arena-*.log; do
+    [ -f "$log" ] && { echo "--- $log (last 12 lines)"; tail -n 12 "$log"; }
+  done
+  echo "--- harness processes:"
+  ps -eo pid,ppid,stat,etime,wchan:24,args | grep '[h]arness ' || true
+}
+
+# Wait until no job of ours is left in the queue (pending, running or completing), at most $1
+# seconds (900 by default); on a timeout, say why.
 wait_queue_empty() {
-  for _ in $(seq 900); do
+  for _ in $(seq "${1:-900}"); do
     [ -z "$(squeue -h -o %i)" ] && return 0
     sleep 1
   done
-  echo "jobs still queued:"; squeue; return 1
+  diagnose; return 1
 }
 
 # A depth-limited gauntlet (minimax Depth 6, greedy, heuristic Depth 4; the move time never
@@ -233,7 +254,7 @@ seed = 11
 [tune.params]
 Depth = { start = 5, min = 3, max = 7, c-end = 1.0, r-end = 0.1 }
 EOF
-export TOURNAMENT=tune.toml OUT="$work/out/tune" INTERVAL=0.2
+export TOURNAMENT=tune.toml OUT="$work/out/tune" STOP_FILE="$work/out/tune/stop" INTERVAL=0.2
 "$repo/cluster/slurm/submit.sh" --tune --array=0-3 --cpus-per-task=1 | tee submit-tune.log
 shards=$(sed -n 's/^shards: job //p' submit-tune.log)
 aggregator=$(sed -n 's/^aggregator: job //p' submit-tune.log)
@@ -251,12 +272,15 @@ sleep 3
 scontrol update JobId="${shards}_1" StartTime=now || true
 [ "$before" -lt 80 ] || { echo "slurm selftest: FAILED: tune task 1 had finished before the requeue"; exit 1; }
 echo "slurm selftest: tune task 1 requeued while it ran, with $before of 80 games in its journal"
-wait_queue_empty
+# Seconds when all is well; a shard that ends with iterations unplayed ends the aggregator
+# through the merge (below), so the wait only runs out when something hangs.
+wait_queue_empty 300 || { echo "slurm selftest: FAILED: the sharded tune did not end (tasks: $(array_tasks "$shards"))"; exit 1; }
+echo "slurm selftest: tune tasks (task:state:exit code): $(array_tasks "$shards")"
 grep -h "resuming:" arena-tune-"${shards}"_1.log || { echo "FAILED: tune task 1 did not resume"; cat arena-tune-"${shards}"_1.log; exit 1; }
 grep -q "resuming: 40 iterations" arena-tune-"${shards}"_1.log && { echo "FAILED: tune task 1 had played everything before the requeue"; exit 1; }
 tail -4 arena-tune-aggregate-"$aggregator".log
 grep -q 'final values of `mm`' arena-tune-aggregate-"$aggregator".log \
-  || { echo "slurm selftest: FAILED: the aggregator did not finish"; cat arena-tune-aggregate-"$aggregator".log; exit 1; }
+  || { echo "slurm selftest: FAILED: the aggregator did not finish"; diagnose; exit 1; }
 grep -q "320 games of 320 planned" arena-merge-"$merge".log \
   || { echo "slurm selftest: FAILED: the merge of the tune"; cat arena-merge-"$merge".log; exit 1; }
 python3 - "$OUT" <<'PY'
@@ -280,6 +304,23 @@ assert theta["applied"] == 160 and theta["theta"] == lines[-1]["theta"]
 worst = max(x["iteration"] - x["k"] for x in dispatches.values())
 print(f"slurm selftest: sharded tune: 160 of 160 iterations applied in order, {fresh} dispatched around an aggregated theta, worst staleness {worst}, final {lines[-1]['theta']}")
 PY
+
+# A shard that never runs (task 3 cancelled while held): its iterations are never played, and
+# the aggregator, which cannot know that, would watch until its time limit. The merge job ends
+# it: once every task has ended it writes the aggregator's stop file, and the aggregator makes
+# one more look and exits 3 with the iterations applied up to the first one missing.
+export OUT="$work/out/tune-lost" STOP_FILE="$work/out/tune-lost/stop"
+"$repo/cluster/slurm/submit.sh" --tune --array=0-3 --cpus-per-task=1 --hold | tee submit-lost.log
+shards=$(sed -n 's/^shards: job //p' submit-lost.log)
+aggregator=$(sed -n 's/^aggregator: job //p' submit-lost.log)
+scancel "${shards}_3"
+scontrol release "${shards}_[0-2]"
+wait_queue_empty 300 || { echo "slurm selftest: FAILED: a tune with a lost shard did not end"; exit 1; }
+ended=$(scontrol -o show job "$aggregator" | grep -o ' ExitCode=[0-9:]*')
+grep -q "the stop file .*: the aggregator stops with 3 of 160 iterations applied" arena-tune-aggregate-"$aggregator".log \
+  && [ "$ended" = " ExitCode=3:0" ] \
+  || { echo "slurm selftest: FAILED: the aggregator of a tune with a lost shard (${ended# })"; diagnose; exit 1; }
+echo "slurm selftest: tune with task 3 cancelled (tasks: $(array_tasks "$shards")): the merge stopped the aggregator, 3 of 160 iterations applied, exit 3"
 
 # --- 4. the distributed SPRT ----------------------------------------------------------------
 cat > sprt.toml <<EOF

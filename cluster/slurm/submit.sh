@@ -2,7 +2,7 @@
 # Submit a sharded tournament: the array of shards, the watcher (only when the tournament has
 # an [sprt] table: pass --sprt) and the merge after every shard has ended. With --tune, a
 # sharded tune instead: the array of tune.sbatch, its aggregator beside it, and the merge of
-# its games after every shard has ended.
+# its games after every shard has ended, which then ends the aggregator.
 #   ./cluster/slurm/submit.sh [--sprt|--tune] [extra sbatch options for the array, e.g. --array=0-63%16]
 # Environment: HARNESS, TOURNAMENT, OUT, STOP_FILE, INTERVAL (see the .sbatch files).
 set -eu
@@ -31,5 +31,8 @@ else
     echo "watcher: job $watcher"
   fi
 fi
-merge=$(sbatch --parsable --export=ALL --dependency=afterany:"$shards" "$here/merge.sbatch")
+# After a tune the merge also ends the aggregator, by its stop file (see merge.sbatch).
+ends_aggregator=
+[ "$mode" = tune ] && ends_aggregator=",AGGREGATOR_STOP_FILE=$STOP_FILE"
+merge=$(sbatch --parsable --export=ALL"$ends_aggregator" --dependency=afterany:"$shards" "$here/merge.sbatch")
 echo "merge: job $merge (after every shard)"

@@ -8,7 +8,9 @@
 //! deeper full-width search of the same evaluation wins more often, so the best value in a
 //! range is its top.
 
-use crate::support::{artifacts, engine_flag, harness, s, spawn_harness, tune_of, TempDir};
+use crate::support::{
+    artifacts, engine_flag, harness, s, spawn_harness, tune_of, Running, TempDir,
+};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -303,6 +305,29 @@ fn shard_dispatches(out: &Path) -> std::collections::BTreeMap<u64, Value> {
     all
 }
 
+/// `harness tune t.toml --aggregate --watch` in `dir`, looking every 50 ms, with `extra`
+/// flags; what it says goes to `aggregate.log`.
+fn watching_aggregator(dir: &TempDir, extra: &[&str]) -> Running {
+    let log = std::fs::File::create(dir.join("aggregate.log")).unwrap();
+    Running(
+        std::process::Command::new(&artifacts().harness)
+            .args([
+                "tune",
+                "t.toml",
+                "--aggregate",
+                "--watch",
+                "--interval",
+                "0.05",
+            ])
+            .args(extra)
+            .current_dir(dir.path())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    )
+}
+
 /// A tune over three shards played at once, with the aggregator watching: every iteration is
 /// applied once and in order, with the Δ and values its shard played; the shards played around
 /// the aggregator's θ (gain indices above 1); a shard killed with SIGKILL and run again resumes
@@ -313,21 +338,7 @@ fn a_sharded_tune_applies_each_iteration_once_in_order() {
     let iterations = 150;
     let dir = TempDir::new("tune-shards");
     dir.write("t.toml", &tune_file(iterations, DEPTH));
-    let log = std::fs::File::create(dir.join("aggregate.log")).unwrap();
-    let mut watcher = std::process::Command::new(&artifacts().harness)
-        .args([
-            "tune",
-            "t.toml",
-            "--aggregate",
-            "--watch",
-            "--interval",
-            "0.05",
-        ])
-        .current_dir(dir.path())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap();
+    let mut watcher = watching_aggregator(&dir, &[]);
     let shard = |i: usize| format!("{i}/3");
     let args = |spec: &str| -> Vec<String> {
         ["tune", "t.toml", "--no-tui", "--shard", spec]
@@ -369,7 +380,7 @@ fn a_sharded_tune_applies_each_iteration_once_in_order() {
     }
     let deadline = Instant::now() + Duration::from_secs(60);
     let status = loop {
-        if let Some(status) = watcher.try_wait().unwrap() {
+        if let Some(status) = watcher.0.try_wait().unwrap() {
             break status;
         }
         assert!(Instant::now() < deadline, "the aggregator did not end");
@@ -449,6 +460,60 @@ fn a_sharded_tune_applies_each_iteration_once_in_order() {
     harness(dir.path(), &a)
         .assert_error()
         .assert_stderr_has(&["tune-theta.json", "left from an earlier tune"]);
+}
+
+/// A watching aggregator whose shards will not all come back (one never ran) ends at its stop
+/// file: one more look, exit 3, θ after the iterations up to the first one missing, and the
+/// count in its last line. The shard played later and one more aggregation finish the tune.
+/// (Slurm's merge job writes that file once every shard has ended.)
+#[test]
+fn a_watching_aggregator_ends_at_its_stop_file_with_the_iterations_it_has() {
+    let dir = TempDir::new("tune-stop");
+    dir.write("t.toml", &tune_file(8, DEPTH));
+    let shard = |spec: &str| harness(dir.path(), &["tune", "t.toml", "--no-tui", "--shard", spec]);
+    shard("0/2").assert_success(); // iterations 1, 3, 5, 7; shard 1 (2, 4, 6, 8) not yet
+    let mut watcher = watching_aggregator(&dir, &["--stop-file", "stop"]);
+    let theta_file = dir.join("out/tune-theta.json");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !theta_file.exists() {
+        assert!(Instant::now() < deadline, "the aggregator wrote no θ");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Watching, and waiting for iteration 2, which no running shard will play.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        watcher.0.try_wait().unwrap().is_none(),
+        "the aggregator ended by itself"
+    );
+    dir.write("stop", "");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = watcher.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the aggregator did not end at its stop file"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let said = std::fs::read_to_string(dir.join("aggregate.log")).unwrap();
+    assert_eq!(status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("stop: the aggregator stops with 1 of 8 iterations applied"),
+        "{said}"
+    );
+    let theta: Value =
+        serde_json::from_str(&std::fs::read_to_string(&theta_file).unwrap()).unwrap();
+    assert_eq!(theta["applied"], 1);
+    assert_eq!(tune_lines(&dir.join("out")).len(), 1);
+
+    // The missing shard, then one more aggregation: the tune ends.
+    shard("1/2").assert_success();
+    let done = harness(dir.path(), &["tune", "t.toml", "--aggregate"]);
+    done.assert_success();
+    assert!(done.stdout.contains("final values of `mm`"), "{done}");
+    assert_eq!(tune_lines(&dir.join("out")).len(), 8);
 }
 
 /// `harness tune` from the command line alone (`--engine`, `--time`, `--openings`, `--tune`)

@@ -47,7 +47,7 @@ pub struct Args {
     shard: Option<String>,
     /// Once this file exists, begin no new game pair, finish the pairs begun and exit 3 (an
     /// iteration against an opponent, two pairs, may be left half played: run again to finish
-    /// it); `--aggregate --watch` ends at its next look. Overrides the file's `stop-file`.
+    /// it); `--aggregate --watch` ends after its next look. Overrides the file's `stop-file`.
     #[arg(long, value_name = "PATH")]
     stop_file: Option<PathBuf>,
     /// Apply the complete iterations of the shards in <out> to θ, in the order of their

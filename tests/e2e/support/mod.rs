@@ -25,7 +25,7 @@ pub use matches::{
 pub use postgres::PostgresServer;
 pub use process::{
     harness, processes_with, run_with_timeout, spawn_harness, worker_marker, workers_of, Output,
-    Process, HARNESS_TIMEOUT,
+    Process, Running, HARNESS_TIMEOUT,
 };
 pub use temp::TempDir;
 

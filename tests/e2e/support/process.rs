@@ -229,3 +229,15 @@ pub fn spawn_harness(dir: &Path, args: &[&str], capture: bool) -> std::process::
         .spawn()
         .expect("the harness binary starts")
 }
+
+/// A process the test started and must not outlive it: killed (SIGKILL) and reaped when
+/// dropped, also when the test panics, so that a failed test leaves no harness behind (one
+/// would hold what it inherited, such as the build's lock file, and poll its folder forever).
+pub struct Running(pub std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

@@ -207,7 +207,9 @@ pub enum Ended {
 /// `params` of tune `t` (played as the match `m`), once, or with `watch` every interval until
 /// all are applied, writing θ's file and `tune.jsonl` each time more are. A watcher rides out
 /// a bad look (a file caught while a shared file system catches up) and gives up on the third
-/// in a row: the error then holds.
+/// in a row: the error then holds. Once the tune's stop file exists it makes one more look and
+/// ends (Slurm's merge job writes it when every shard has ended, so that an aggregator whose
+/// shards left iterations unplayed ends too, instead of watching until its time limit).
 pub fn aggregate_shards(
     t: &Tournament,
     m: &Tournament,
@@ -222,6 +224,13 @@ pub fn aggregate_shards(
     let mut last_applied = None;
     let mut failures = 0;
     loop {
+        // The stop file is looked for before the look, so that the look made after it appears
+        // is the last: one written once every shard has ended (as Slurm's merge job does)
+        // leaves θ with every iteration the shards completed.
+        let stop_seen = match &t.stop_file {
+            Some(f) if f.exists() => Some(format!("the stop file {}", f.display())),
+            _ => None,
+        };
         let a = match aggregate(m, plugin_dir, Tuner::new(cfg, params.clone(), &tuned)) {
             Ok(a) => a,
             Err(e) if pause.is_some() && failures < 2 => {
@@ -256,9 +265,9 @@ pub fn aggregate_shards(
         let Some(pause) = pause.as_mut() else {
             return Ok(Ended::Pending { applied });
         };
-        let stopped = match &t.stop_file {
-            Some(f) if f.exists() => Some(format!("the stop file {}", f.display())),
-            _ => pause.wait().map(str::to_string),
+        let stopped = match stop_seen {
+            Some(why) => Some(why),
+            None => pause.wait().map(str::to_string),
         };
         if let Some(why) = stopped {
             return Ok(Ended::Stopped {
