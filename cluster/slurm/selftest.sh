@@ -368,6 +368,8 @@ field = lambda name, line: (re.search(name + r"=(\S+)", line) or re.search("()",
 for line in sorted(set(open(sys.argv[2]))):
     task, state = field("ArrayTaskId", line), field("JobState", line)
     code, end = field(" ExitCode", line), field("EndTime", line)
+    if not task:  # a task cancelled while pending has no record of its own
+        continue
     codes.append(f"{task}:{state}:{code}")
     if state not in ("CANCELLED", "PENDING", "") and end not in ("Unknown", ""):
         ends.append(datetime.datetime.fromisoformat(end).timestamp())
