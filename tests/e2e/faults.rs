@@ -2,11 +2,11 @@
 
 use crate::support::{
     artifacts, check_ggf, check_normal_record, check_record, check_schedule, engine, engine_moves,
-    harness, read_games, s, workers_of, TempDir, TournamentFile,
+    harness, read_games, s, workers_of, Running, TempDir, TournamentFile,
 };
 use harness_core::record::{GameRecord, Termination};
 use othello_board::{Color, Position};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The colour `name` played in `r`.
@@ -252,15 +252,8 @@ fn killed_run_keeps_its_finished_games_and_its_workers_exit() {
     let a = artifacts();
     let dir = TempDir::new("killed");
     dir.write("k.toml", &kill_test_tournament());
-    /// The run, killed however the test ends.
-    struct Killed(Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut run = Killed(
+    // The run, killed however the test ends.
+    let mut run = Running(
         Command::new(&a.harness)
             .args(["run", "k.toml"])
             .current_dir(dir.path())
