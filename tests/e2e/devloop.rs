@@ -373,7 +373,7 @@ fn assert_check_passes(check: &crate::support::Output) {
     assert!(
         check
             .stdout
-            .contains("check: 16 passed, 0 failed, 2 not checked"),
+            .contains("check: 17 passed, 0 failed, 2 not checked"),
         "{check}"
     );
 }
@@ -511,12 +511,21 @@ fn each_fault_fails_the_check_on_its_item() {
             check_row(&c, "option-ranges").contains("pass"),
             "{fault}:\n{c}"
         );
-        // The hanging destroy costs `destroy` and nothing else.
+        // A fault in the first search of a game is what a run's pre-flight stops on; the
+        // hanging destroy costs `destroy` and nothing else.
+        let preflight = check_row(&c, "pre-flight");
         if fault == "destroy-hang" {
+            assert!(preflight.contains("pass"), "{c}");
             assert!(
                 c.stdout
-                    .contains("check: 15 passed, 1 failed, 2 not checked"),
+                    .contains("check: 16 passed, 1 failed, 2 not checked"),
                 "{c}"
+            );
+        } else {
+            assert!(
+                preflight.contains("FAIL")
+                    && preflight.contains("would stop before its first game"),
+                "{fault}: {preflight}\n{c}"
             );
         }
     }

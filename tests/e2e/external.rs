@@ -140,10 +140,13 @@ fn assert_many_moves_by(records: &[GameRecord], name: &str) {
     }
 }
 
-/// Programs that break: each game of the broken engine is forfeited with a reason naming what
-/// happened, every game is recorded, and the run exits normally.
+/// Programs that break. One that cannot start (it exits, stays mute or answers nonsense at the
+/// handshake) or cannot answer a move (garbage, silence) stops the run before its first game
+/// with exit code 2 and the cause; one that answers illegal moves is asked to play (its
+/// pre-flight reply is a warning), forfeits each game with the reason, and the run, in which
+/// it never made a move, ends `unmeasured` (exit code 2). No program is left running.
 #[test]
-fn broken_external_programs_forfeit_with_the_reason() {
+fn broken_external_programs_stop_the_run_or_forfeit_with_the_reason() {
     let a = artifacts();
     let dir = TempDir::new("external-broken");
     // NBoard programs written as shell scripts: they answer pings, and `go` as scripted.
@@ -156,47 +159,36 @@ fn broken_external_programs_forfeit_with_the_reason() {
     );
     // The mute program: a `sleep` whose command line no other process has.
     let mute = format!("sleep 60.{}", std::process::id());
-    let cases: [(&str, String, &str, Termination, &str); 6] = [
-        (
-            "exits",
-            "true".into(),
-            "nboard",
-            Termination::EngineError,
-            "exited",
-        ),
+    // (name, command, protocol, the forfeits' termination when it plays, the reason)
+    let cases: [(&str, String, &str, Option<Termination>, &str); 6] = [
+        ("exits", "true".into(), "nboard", None, "exited"),
         (
             "mute",
             mute.clone(),
             "nboard",
-            Termination::EngineError,
+            None,
             "did not answer in time (during the NBoard handshake)",
         ),
         (
             "illegal",
             "sh illegal.sh".into(),
             "nboard",
-            Termination::IllegalMove,
+            Some(Termination::IllegalMove),
             "a1",
         ),
         (
             "garbage",
             "sh garbage.sh".into(),
             "nboard",
-            Termination::EngineError,
+            None,
             "`hello` is not a move",
         ),
-        (
-            "silent",
-            "sh silent.sh".into(),
-            "nboard",
-            Termination::Stalled,
-            "stalled",
-        ),
+        ("silent", "sh silent.sh".into(), "nboard", None, "stalled"),
         (
             "gtp-garbage",
             "sh gtp-garbage.sh".into(),
             "gtp",
-            Termination::EngineError,
+            None,
             "not a GTP response",
         ),
     ];
@@ -231,12 +223,22 @@ fn broken_external_programs_forfeit_with_the_reason() {
             watching.store(false, std::sync::atomic::Ordering::Relaxed);
             (run, watcher.join().expect("the watcher"))
         });
-        run.assert_success().assert_no_workers_left();
+        run.assert_error().assert_no_workers_left();
         if command == mute {
             assert!(seen, "{name}: `{command}` never ran");
             let left = running(&command);
             assert!(left.is_empty(), "{name}: left after the run: {left:#?}");
         }
+        let Some(termination) = termination else {
+            run.assert_stderr_has(&[&format!("engine `{name}` cannot start"), reason]);
+            assert!(!dir.join(name).join("games.jsonl").exists(), "{run}");
+            continue;
+        };
+        assert!(
+            run.stdout
+                .contains(&format!("UNMEASURED: {name} never made a move")),
+            "{run}"
+        );
         let records = read_games(&dir.join(name));
         assert_eq!(records.len(), 2, "{name}: every game recorded");
         for r in &records {
@@ -336,8 +338,9 @@ fn eventually(limit: std::time::Duration, check: impl Fn() -> bool) -> bool {
 }
 
 /// NBoard programs that never answer `go` (they spin, one of them in a forked grandchild too)
-/// lose on time, and nothing of them survives the run: the worker's process group is killed
-/// with the worker. Nor do they survive a coordinator killed by SIGKILL in mid-game: each
+/// never answer the pre-flight's move: the run stops before its first game once a game would
+/// have lost on time, and nothing of them survives it: the worker's process group is killed
+/// with the worker. Nor do they survive a coordinator killed by SIGKILL while they spin: each
 /// worker hears of its parent's death (PR_SET_PDEATHSIG) and kills its group.
 #[test]
 fn spinning_programs_do_not_outlive_the_run() {
@@ -360,24 +363,18 @@ fn spinning_programs_do_not_outlive_the_run() {
                 .engine(engine("greedy", s(&a.greedy), ""))
                 .text()
         };
-        // Played to the end: both games lost on time, nothing left.
+        // Stopped before the first game (a game would lose on time after 0.4 s), nothing left.
         dir.write("t.toml", &toml("move-time = 0.3\nmargin = 0.1"));
         let run = harness(dir.path(), &["run", "t.toml", "--no-tui"]);
-        run.assert_success().assert_no_workers_left();
-        let records = read_games(&dir.join(&out));
-        assert_eq!(records.len(), 2, "{script}: every game recorded");
-        for r in &records {
-            assert_eq!(
-                r.termination,
-                Termination::TimeForfeit,
-                "{script}: {}",
-                r.reason
-            );
-        }
+        run.assert_error()
+            .assert_no_workers_left()
+            .assert_stderr_has(&["engine `spinner` cannot start", "lost on time"]);
+        assert!(!dir.join(&out).join("games.jsonl").exists(), "{run}");
         let left = running(&marker);
         assert!(left.is_empty(), "{script}: left after the run: {left:#?}");
 
-        // The coordinator killed in mid-game: its workers take their groups with them.
+        // The coordinator killed while the program spins (in the pre-flight's search, which
+        // waits up to 30 s under 60 s a move): its workers take their groups with them.
         dir.write("t.toml", &toml("move-time = 60\nmargin = 1"));
         let _ = std::fs::remove_dir_all(dir.join(&out));
         // Killed once the program has had `go` and spins (and, for forkspin.sh, once the

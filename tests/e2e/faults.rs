@@ -156,21 +156,29 @@ margin = 0.2"#,
 }
 
 /// Under a depth limit there is no clock: a search that never answers is cut by the stall
-/// timeout.
+/// timeout. One that hangs in its second search of each game forfeits each game; one that
+/// hangs in its first never answers the pre-flight's move, and the run stops before its first
+/// game, as soon as a game would have called it stalled.
 #[test]
 fn hanging_engine_under_a_depth_limit_stalls() {
     let a = artifacts();
     let dir = TempDir::new("staller");
-    let toml = TournamentFile::new(
-        "match",
-        1,
-        r#"depth = 3
+    let toml = |hang_at: u32| {
+        TournamentFile::new(
+            "match",
+            1,
+            r#"depth = 3
 stall-timeout = 0.5"#,
-    )
-    .engine(engine("hanger", s(&a.hanger), "HangAt = 1"))
-    .engine(engine("minimax", s(&a.minimax), ""))
-    .text();
-    dir.write("s.toml", &toml);
+        )
+        .engine(engine(
+            "hanger",
+            s(&a.hanger),
+            &format!("HangAt = {hang_at}"),
+        ))
+        .engine(engine("minimax", s(&a.minimax), ""))
+        .text()
+    };
+    dir.write("s.toml", &toml(2));
     let run = harness(dir.path(), &["run", "s.toml"]);
     run.assert_success().assert_no_workers_left();
     assert!(
@@ -184,15 +192,32 @@ stall-timeout = 0.5"#,
     for r in &records {
         assert_eq!(
             engine_moves(r, color_of(r, "hanger")).len(),
-            0,
+            1,
             "game {}",
             r.game
         );
     }
+
+    dir.write(
+        "first.toml",
+        &toml(1).replace("out = \"out\"", "out = \"first\""),
+    );
+    let stopped = harness(dir.path(), &["run", "first.toml"]);
+    stopped
+        .assert_error()
+        .assert_no_workers_left()
+        .assert_stderr_has(&[
+            "engine `hanger` cannot start (at the pre-flight's move)",
+            "stalled: no answer within 500 ms",
+        ]);
+    assert!(stopped.elapsed < Duration::from_secs(10), "{stopped}");
+    assert!(!dir.join("first/games.jsonl").exists(), "{stopped}");
 }
 
-/// Engines that answer with an occupied square, a value that is no move, an error status or a
-/// pass they do not need forfeit at their first move, each with the reason.
+/// Engines that answer with an occupied square, a value that is no move or a pass they do not
+/// need forfeit at their first move, each with the reason (their answer to the pre-flight's
+/// move is a warning). One that fails every search with an error status cannot answer the
+/// pre-flight's move: the run stops before its first game, with the engine's message.
 #[test]
 fn rule_breaking_engines_forfeit_with_the_reason() {
     let a = artifacts();
@@ -204,12 +229,6 @@ fn rule_breaking_engines_forfeit_with_the_reason() {
             2,
             Termination::IllegalMove,
             "illegal move: value 99",
-        ),
-        (
-            "erroring",
-            3,
-            Termination::EngineError,
-            "Misbehaver failed search 1 on purpose",
         ),
         ("passing", 4, Termination::IllegalMove, "illegal move: PA"),
     ];
@@ -223,7 +242,14 @@ fn rule_breaking_engines_forfeit_with_the_reason() {
     }
     let toml = file.text();
     dir.write("m.toml", &toml);
-    harness(dir.path(), &["run", "m.toml"]).assert_success();
+    // None of them ever made a move: the run measured nothing of them (exit code 2), its games
+    // are all there.
+    let run = harness(dir.path(), &["run", "m.toml"]);
+    run.assert_error();
+    for (name, ..) in &cases {
+        let silent = format!("{name} never made a move in its 2 game(s)");
+        assert!(run.stdout.contains(&silent), "{run}");
+    }
     let records = read_games(&dir.join("out"));
     let pairings: Vec<(&str, &str)> = cases.iter().map(|c| ("greedy", c.0)).collect();
     check_schedule(&records, &pairings, 1);
@@ -241,6 +267,20 @@ fn rule_breaking_engines_forfeit_with_the_reason() {
         }
     }
     check_ggf(&dir.join("out"), &records);
+
+    let erroring = TournamentFile::new("match", 1, "nodes = 1000")
+        .out(Some("erroring"))
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("erroring", s(&a.misbehaver), "Mode = 3"))
+        .text();
+    dir.write("e.toml", &erroring);
+    harness(dir.path(), &["run", "e.toml"])
+        .assert_error()
+        .assert_stderr_has(&[
+            "engine `erroring` cannot start (at the pre-flight's move)",
+            "Misbehaver failed search 1 on purpose",
+        ]);
+    assert!(!dir.join("erroring/games.jsonl").exists());
 }
 
 /// A coordinator killed mid-run (SIGKILL: no chance to clean up) leaves every finished game

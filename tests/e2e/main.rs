@@ -25,6 +25,7 @@ mod frontend;
 mod ledger;
 mod ledger_postgres;
 mod ledger_store;
+mod measured;
 mod merge;
 mod openings;
 mod output;

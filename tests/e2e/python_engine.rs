@@ -142,6 +142,25 @@ fn a_relative_script_path_is_refused_before_the_first_game_unless_working_dir_ho
     let played = play(&with_folder, dir.path(), &dir.join("played"), 1, None);
     assert_eq!(played.status.code(), Some(0), "{played}");
     python_score(&dir.join("played"), &played);
+
+    // `WorkingDir=.` is the folder the command was given in (it once was the engine's scratch
+    // folder, where every game forfeited), and it is recorded as that folder.
+    let here = format!("{relative},WorkingDir=.");
+    let dot = play(&here, &folder, &dir.join("dot"), 1, None);
+    assert_eq!(dot.status.code(), Some(0), "{dot}");
+    python_score(&dir.join("dot"), &dot);
+    let pinned = std::fs::read_to_string(dir.join("dot/tournament.json")).unwrap();
+    let canonical = folder.canonicalize().unwrap();
+    assert!(pinned.contains(s(&canonical)), "{pinned}");
+
+    // A program named by a relative path alone gets the same advice.
+    let alone = "name=py,plugin=external,Command=./engine.py,Protocol=gtp";
+    play(alone, &folder, &dir.join("alone"), 1, None)
+        .assert_error()
+        .assert_stderr_has(&[
+            "`./engine.py` is a path relative to this folder",
+            "WorkingDir",
+        ]);
 }
 
 /// A game with a pass in it, replayed to the engine over GTP (`play w pass`), then `genmove`
@@ -279,4 +298,155 @@ fn a_conda_style_installation_plays_or_is_refused_naming_its_sandbox_read() {
     let opened = run(&format!("{py},sandbox-read={}", s(&prefix)), "opened");
     assert_eq!(opened.status.code(), Some(0), "{opened}");
     python_score(&dir.join("opened"), &opened);
+}
+
+/// An engine of two files in a folder of its own: `main.py` says which Python runs it on its
+/// standard error (the engine's log), then imports `helper.py` beside it (the example engine)
+/// and plays.
+fn two_file_engine(dir: &Path) -> PathBuf {
+    let folder = dir.join("engine");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(engine_py(), folder.join("helper.py")).unwrap();
+    std::fs::write(
+        folder.join("main.py"),
+        "import sys\nsys.stderr.write('running on Python ' + sys.version.split()[0] + '\\n')\n\
+         sys.stderr.flush()\nimport helper\nhelper.main()\n",
+    )
+    .unwrap();
+    folder.join("main.py")
+}
+
+/// The `--engine` value of the engine `py` whose script `main` runs on `python`.
+fn py_engine_of(python: &str, main: &Path) -> String {
+    format!(
+        "name=py,plugin=external,Command={python} {},Protocol=gtp",
+        s(main)
+    )
+}
+
+/// One pair of the engine `py` (an `--engine` value) against greedy at depth 1 for greedy and
+/// 1+0.05 for the Python, into `out`, run by `user` with `env` added.
+fn one_pair(
+    py: &str,
+    out: &Path,
+    user: crate::support::user::User,
+    env: &[(&str, &str)],
+) -> Output {
+    let a = artifacts();
+    let mut cmd = Command::new(&a.harness);
+    cmd.args(["run", "--engine", py, "--engine"])
+        .arg(format!("name=greedy,plugin={}", s(&a.greedy)))
+        .args(["--format", "match", "--time", "1+0.05", "--pairs", "1"])
+        .args(["--openings", "xot-large", "--no-tui", "--out"])
+        .arg(out)
+        .envs(env.iter().copied());
+    user.wrap(&mut cmd);
+    run_with_timeout(cmd, Duration::from_secs(120))
+}
+
+/// A Python engine of two files (`main.py` doing `import helper`, `helper.py` beside it) plays
+/// under the default sandbox, as root and as `nobody`: the script's own folder is opened to it
+/// (it once forfeited every game with "No module named 'helper'").
+#[test]
+fn a_python_engine_of_two_files_plays_under_the_default_sandbox() {
+    for user in crate::support::user::users() {
+        let dir = user.dir("python-two-files");
+        let main = two_file_engine(dir.path());
+        // The system's Python, which `nobody` may run (a pyenv root in /root is not theirs).
+        let py = py_engine_of("/usr/bin/python3", &main);
+        let out = dir.join("out");
+        let played = one_pair(&py, &out, user, &[]);
+        assert_eq!(played.status.code(), Some(0), "{user:?}:\n{played}");
+        assert_eq!(read_games(&out).len(), 2, "{user:?}:\n{played}");
+        python_score(&out, &played);
+    }
+}
+
+/// With pyenv, the engine runs the Python the user's shell would (`PYENV_VERSION` set in the
+/// harness's environment, which the sandbox does not pass on): the shim is resolved by the
+/// harness, the run says which Python and records it in `tournament.json`, and the engine's own
+/// log shows that version played.
+#[test]
+fn a_pyenv_shim_runs_the_python_the_users_shell_runs() {
+    let Some(shim) = python3().filter(|p| {
+        std::fs::read_to_string(p).is_ok_and(|t| t.starts_with("#!") && t.contains("pyenv"))
+    }) else {
+        return crate::support::skip("pyenv engine", "the python3 on PATH is no pyenv shim");
+    };
+    // The pyenv root the shim names, and a version that is not the one pyenv picks here.
+    let text = std::fs::read_to_string(&shim).unwrap();
+    let root = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("export PYENV_ROOT="))
+        .map(|r| PathBuf::from(r.trim_matches('"')))
+        .expect("a pyenv shim exports PYENV_ROOT");
+    let current = Command::new(root.join("libexec/pyenv"))
+        .arg("version-name")
+        .env("PYENV_ROOT", &root)
+        .output()
+        .unwrap();
+    let current = String::from_utf8_lossy(&current.stdout).trim().to_string();
+    let mut versions: Vec<String> = std::fs::read_dir(root.join("versions"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|v| v.starts_with("3.") && *v != current)
+                .collect()
+        })
+        .unwrap_or_default();
+    versions.sort();
+    let Some(version) = versions.last().cloned() else {
+        return crate::support::skip("pyenv engine", "pyenv has no second Python 3");
+    };
+    let dir = TempDir::new("python-pyenv");
+    let main = two_file_engine(dir.path());
+    let py = py_engine_of("python3", &main);
+    let out = dir.join("out");
+    let played = one_pair(
+        &py,
+        &out,
+        crate::support::user::User::Invoker,
+        &[("PYENV_VERSION", &version)],
+    );
+    assert_eq!(played.status.code(), Some(0), "{played}");
+    let program = root.join("versions").join(&version).join("bin/python3");
+    assert!(
+        played.stderr.contains(&format!(
+            "is a pyenv shim; the engine runs {} (Python {version})",
+            program.display()
+        )),
+        "{played}"
+    );
+    let log = std::fs::read_to_string(out.join("logs/py.stderr.log")).unwrap();
+    assert!(
+        log.contains(&format!("running on Python {version}")) && !log.contains(&current),
+        "pyenv's Python {current} played instead of {version}:\n{log}"
+    );
+    let pinned = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+    assert!(pinned.contains(&program.display().to_string()), "{pinned}");
+}
+
+/// The script a `Command` names is part of the engine: edited, it is another engine, and the
+/// folder of the run it played is not resumed with it (it once was: the plugin, `external`,
+/// was the same).
+#[test]
+fn an_edited_script_is_another_engine_on_resume() {
+    let dir = TempDir::new("python-edited");
+    let main = two_file_engine(dir.path());
+    let py = py_engine_of("/usr/bin/python3", &main);
+    let out = dir.join("out");
+    let user = crate::support::user::User::Invoker;
+    let first = one_pair(&py, &out, user, &[]);
+    assert_eq!(first.status.code(), Some(0), "{first}");
+    let same = one_pair(&py, &out, user, &[]);
+    same.assert_resumed(2, 2);
+    let mut script = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&main)
+        .unwrap();
+    script.write_all(b"# a change\n").unwrap();
+    let edited = one_pair(&py, &out, user, &[]);
+    edited
+        .assert_error()
+        .assert_stderr_has(&["a different tournament", "command_fnv1a"]);
 }

@@ -147,7 +147,8 @@ fn a_torn_last_line_is_cut_off_and_the_ggf_rebuilt() {
 }
 
 /// Out of file descriptors (the coordinator's limit lowered with `ulimit -n`), no worker of
-/// either engine of a game can start: the run stops with exit code 2 and says so, the games
+/// either engine of a game can start: those starts are not results, and after three in a row
+/// the run stops with exit code 2 and says so ("cannot start (3 times in a row)"), the games
 /// finished by then stay in the journal, and running again without the limit resumes them.
 /// The limit is found by trying them from the lowest up: too low, the run cannot start at all
 /// (exit 2 before any game); the first that lets it start usually leaves too few descriptors
@@ -175,10 +176,7 @@ fn no_worker_able_to_start_stops_the_run_with_exit_code_2() {
         for limit in 8..=64 {
             let _ = std::fs::remove_dir_all(dir.join("out"));
             let run = limited(limit);
-            if run
-                .stderr
-                .contains("cannot start a worker for either engine")
-            {
+            if run.stderr.contains("cannot start (3 times in a row)") {
                 stopped = Some(run);
                 break 'ladders;
             }

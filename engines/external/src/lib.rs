@@ -10,7 +10,8 @@
 //! - `Command`: the program and its arguments, split with shell quoting rules (no shell runs);
 //! - `Protocol`: `nboard` (default) or `gtp`;
 //! - `WorkingDir`: the program's working folder (default: the worker's);
-//! - `StartupTimeout`: seconds the program has to answer its first command (default 10);
+//! - `StartupTimeout`: seconds the program has to answer its first command (default 10; the
+//!   program starts when a game begins, and the host waits at most 30 s for that);
 //! - `NBoardVersion`: the version sent in `nboard N` (default 2; Edax wants 1);
 //! - `Depth`: NBoard `set depth` (0 = the host's depth limit if it gives one, else 10);
 //! - `SendGame`: NBoard `set game` with the whole game (default) or only the current position.
@@ -237,15 +238,22 @@ impl Engine for External {
         }
     }
 
-    /// A game starts: a `Command` that is empty or names no program is an error the host sees
-    /// before the first search (and before a tournament's first game). The program itself
-    /// starts at the first search, as before: one that starts and then fails forfeits a game.
+    /// A game starts: the program is started (again, if it died) and its handshake done here,
+    /// so that a program that cannot start (a `Command` that names no program, a script that
+    /// is missing, an interpreter that fails on it, no answer within `StartupTimeout`) is an
+    /// error of the game's start, which the host does not count as a result, rather than a
+    /// forfeit at the first search. A program that starts and then fails during a search
+    /// forfeits that game.
     fn try_new_game(&mut self) -> Result<(), String> {
         if self.session.is_none() {
             if self.command.trim().is_empty() {
                 return Err("the `Command` option is empty: name the program to run".to_string());
             }
             Program::check(&self.command, &self.working_dir)?;
+        }
+        if let Err(e) = self.session() {
+            self.session = None;
+            return Err(e);
         }
         self.new_game();
         Ok(())

@@ -116,7 +116,7 @@ impl RunEntry {
             .map(|(index, e)| EngineEntry {
                 index,
                 name: e.name.clone(),
-                digest: e.plugin_fnv1a.clone(),
+                digest: e.player_digest(),
                 options: e.options.to_string(),
                 bench: e.bench,
                 build: e.build.clone().unwrap_or_default(),

@@ -7,13 +7,15 @@
 //! | --- | --- |
 //! | 0 | H1 accepted, or no test and no rule broken |
 //! | 1 | H0 accepted, or a fail-on rule was broken |
-//! | 2 | an error (bad input, missing plugin, …); never a verdict |
+//! | 2 | an error (bad input, missing plugin, an engine that cannot start, …), or a run that measured nothing (an engine never made a move: outcome `unmeasured`) |
 //! | 3 | the test ended undecided, or the run was stopped before its end |
 //!
 //! A shard (`run --shard`) that played its games exits 0 with the outcome `shard-done`: the
 //! run's verdict is the merge's.
 //!
-//! `run --exit-codes bisect` uses `git bisect run`'s convention instead ([`Convention`]).
+//! `run --exit-codes bisect` uses `git bisect run`'s convention instead ([`Convention`]): there
+//! an engine that cannot start, and a run that measured nothing, are 125 (skip this commit),
+//! not a verdict on it.
 
 use crate::stats::verdict::Outcome;
 
@@ -56,6 +58,8 @@ impl Convention {
             (Convention::Bisect, Outcome::Fail) => H0,
             // A shard cannot tell a good commit from a bad one.
             (Convention::Bisect, Outcome::Undecided | Outcome::ShardDone) => BISECT_SKIP,
+            // Nothing was measured: the commit is neither good nor bad.
+            (Convention::Bisect, Outcome::Unmeasured) => BISECT_SKIP,
             (Convention::Bisect, Outcome::Interrupted | Outcome::Incomplete) => BISECT_INTERRUPTED,
         }
     }
@@ -69,6 +73,8 @@ pub fn of(outcome: Outcome) -> i32 {
         Outcome::Pass | Outcome::ShardDone => H1,
         Outcome::Fail => H0,
         Outcome::Undecided | Outcome::Interrupted | Outcome::Incomplete => UNDECIDED,
+        // Not a verdict on the engines: something kept one of them from playing.
+        Outcome::Unmeasured => ERROR,
     }
 }
 

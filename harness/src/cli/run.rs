@@ -39,9 +39,10 @@ pub struct Args {
     flags: TournamentFlags,
     #[command(flatten)]
     output: OutputFlags,
-    /// Start over: after checking everything as --dry-run does, move the games and reports of
-    /// an earlier run in the output folder into a discarded-<time> folder inside it (without
-    /// it, a run resumes where the earlier one stopped).
+    /// Start over: after checking everything as --dry-run does (each engine started and asked
+    /// for a move), move the games and reports of an earlier run in the output folder into a
+    /// discarded-<time> folder inside it (without it, a run resumes where the earlier one
+    /// stopped).
     #[arg(long)]
     restart: bool,
     /// Play one shard of the schedule: `I/N` (the rounds r with r mod N = I), `auto` (a
@@ -53,8 +54,9 @@ pub struct Args {
     /// the file's `stop-file`).
     #[arg(long, value_name = "PATH")]
     stop_file: Option<PathBuf>,
-    /// Check everything without playing: the file, the openings, the output folder, every
-    /// plugin loaded in a worker with its options; print the schedule's size and exit.
+    /// Check everything without playing a game: the file, the openings, the output folder,
+    /// and each engine started in a worker with its options and asked for one move in the
+    /// first game's position (the pre-flight); print the schedule's size and exit.
     #[arg(long)]
     dry_run: bool,
     /// Record the run in this results ledger when it ends (a file path, sqlite://PATH, or
@@ -103,10 +105,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             "{}: --exit-codes bisect needs an [sprt] table (or --sprt): a bisection step is a sequential test of the commit against a known-good baseline",
             t.source
         );
-        // An error is `git bisect run`'s "stop": 128, not 2 (which it reads as a bad commit).
+        // An error is `git bisect run`'s "stop": 128, not 2 (which it reads as a bad commit);
+        // an engine that cannot start leaves the commit untested: skip it (125).
         return Ok(play_run(args).unwrap_or_else(|e| {
             eprintln!("error: {e:#}");
-            exit::BISECT_ERROR
+            if crate::play::pool::CannotStart::is_cause_of(&e) {
+                exit::BISECT_SKIP
+            } else {
+                exit::BISECT_ERROR
+            }
         }));
     }
     play_run(args)
@@ -121,6 +128,7 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     }
     let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
     let named = |e| name_the_flag(e, &names, &args.flags.engines);
+    crate::play::pool::resolve_version_managers(&mut t);
     startup_bench(&mut t, &plugin_dir).map_err(named)?;
     say_warnings(&t);
     if args.dry_run {
@@ -409,16 +417,8 @@ fn conclude(
         elapsed.as_secs_f64(),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
-    if let Some(status) = &summary.sprt {
-        say_raw!(
-            "{}",
-            table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
-        );
-    }
+    let never_moved = verdict::never_moved(&t.engine_names(), &summary.records);
     let broken = verdict::broken_rules(&t.fail_rules(), &summary.records);
-    for b in &broken {
-        say!("FAIL: {b}");
-    }
     let decision = summary.sprt.as_ref().map(|s| s.decision);
     let stopped = if summary.stopped_by_file {
         // The decision belongs to whoever wrote the file.
@@ -448,15 +448,32 @@ fn conclude(
         shard: t
             .shard
             .map(|s| format!("shard {s}: its {} games played", summary.records.len())),
+        never_moved: &never_moved,
     });
-    if v.outcome == Outcome::Interrupted {
-        say!("{}", v.reasons.join("; "));
+    if let Some(status) = &summary.sprt {
+        say_raw!(
+            "{}",
+            if v.outcome == Outcome::Unmeasured {
+                table::sprt_summary_unmeasured(status)
+            } else {
+                table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
+            }
+        );
+    }
+    for b in &broken {
+        say!("FAIL: {b}");
+    }
+    match v.outcome {
+        Outcome::Interrupted => say!("{}", v.reasons.join("; ")),
+        Outcome::Unmeasured => say!("{}: {}", v.outcome.label(), v.reasons.join("; ")),
+        _ => {}
     }
     let code = convention.code(v.outcome);
     let conclusion = crate::record::verdict_record::RunVerdict {
         exit_code: code,
         outcome: v.outcome,
         reasons: v.reasons,
+        start_failures: summary.start_failures.clone(),
     };
     let finished = v.outcome != Outcome::Interrupted;
     super::reports::write_reports(
@@ -507,6 +524,7 @@ fn progress_line(p: &Progress, t: &Tournament) -> Option<String> {
             }
             Some(line)
         }
+        Progress::Warning(ref warning) => Some(format!("warning: {warning}")),
         Progress::Started | Progress::Finished { .. } => None,
     }
 }
@@ -701,9 +719,9 @@ impl StopOnSignals {
 
 /// What a run checks before its first game, with nothing left in the output folder: the
 /// openings, the schedule, the cores `affinity` needs, that the output folder can be created
-/// and written, and every engine
-/// started in a worker with its options and asked to begin a game. Returns the opening count
-/// and the games this run would play.
+/// and written, and every engine started in a worker with its options, asked to begin a game
+/// and to answer one move in the first game's position (the pre-flight,
+/// [`crate::play::preflight`]). Returns the opening count and the games this run would play.
 fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)> {
     let openings = t.openings.load()?;
     let schedule = t.schedule(openings.openings.len());
@@ -715,9 +733,29 @@ fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)
     let logs = std::env::temp_dir().join(format!("harness-dry-run-{}", std::process::id()));
     std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
     let runtime = coordinator_runtime(1)?;
-    let pool = runtime.block_on(crate::play::pool::WorkerPool::start(t, plugin_dir, &logs));
-    let _ = std::fs::remove_dir_all(&logs);
-    runtime.block_on(pool?.shutdown());
+    let first = schedule.games_of(t.shard).next().map(|g| g.opening);
+    let checked = runtime.block_on(async {
+        let pool = crate::play::pool::WorkerPool::start(t, plugin_dir, &logs).await?;
+        let answered = match first {
+            Some(opening) => {
+                crate::play::preflight::ask_each_engine(t, &pool, &openings.openings[opening]).await
+            }
+            None => Ok(Vec::new()),
+        };
+        pool.shutdown().await;
+        answered
+    });
+    // The logs of an engine that cannot start are named in its error: kept for the user.
+    if !checked
+        .as_ref()
+        .err()
+        .is_some_and(crate::play::pool::CannotStart::is_cause_of)
+    {
+        let _ = std::fs::remove_dir_all(&logs);
+    }
+    for warning in crate::play::preflight::warnings(&checked?) {
+        eprintln!("warning: {warning}");
+    }
     Ok((openings.openings.len(), planned))
 }
 
@@ -743,7 +781,7 @@ pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyho
     }
     say!("{}", header_line(t));
     say!(
-        "dry run: {} engines loaded with their options; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
+        "dry run: {} engines started with their options, each answered a move; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
         t.engines.len(),
         openings,
         planned,

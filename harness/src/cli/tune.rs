@@ -74,9 +74,9 @@ pub struct Args {
     /// it (without it, a tune resumes where the earlier one stopped).
     #[arg(long, conflicts_with = "aggregate")]
     restart: bool,
-    /// Check everything without playing: the file, the openings, the output folder, the
-    /// plugin's declaration of each tuned option and every engine loaded in a worker; print
-    /// what the tune would play and exit.
+    /// Check everything without playing a game: the file, the openings, the output folder,
+    /// the plugin's declaration of each tuned option, and each engine started in a worker and
+    /// asked for one move (the pre-flight); print what the tune would play and exit.
     #[arg(long, conflicts_with = "aggregate")]
     dry_run: bool,
 }
@@ -113,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     })?;
     let mut m = t.tune_match().expect("a [tune] table");
     m.out = t.out.clone();
+    crate::play::pool::resolve_version_managers(&mut m);
     if args.aggregate {
         return aggregate_shards(&t, &m, &plugin_dir, &args);
     }
@@ -150,6 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let played = if tui {
         run_live(control, None, |observer, lines| {
+            let warnings = lines.clone();
             let mut hook = open(
                 observer.events.clone(),
                 Box::new(move |line, tuner| {
@@ -161,7 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 &plugin_dir,
                 observer,
                 &mut hook,
-                |_| {},
+                |p| say_warning(p, |w| drop(warnings.send(w))),
             ))?;
             hook.write_lines()?;
             Ok((summary, hook.tuner))
@@ -197,7 +199,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                 &plugin_dir,
                 &observer,
                 &mut hook,
-                |_| {},
+                |p| say_warning(p, |w| say!("{w}")),
             ))?;
             hook.write_lines()?;
             Ok((summary, hook.tuner))
@@ -206,6 +208,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let signalled = signals.stop();
     let (summary, tuner) = played?;
     write_game_reports(&m, &summary, started);
+    if let Some(code) = unmeasured(&m, &summary) {
+        return Ok(code);
+    }
     if let Some(shard) = m.shard {
         return conclude_shard(&t, &m, shard, &summary, &tuner, started, signalled);
     }
@@ -276,6 +281,30 @@ fn write_game_reports(m: &Tournament, summary: &RunSummary, started: Instant) {
         summary.records.len() >= summary.planned,
         None,
     );
+}
+
+/// The coordinator's warnings (a pre-flight's illegal reply, an engine that could not be
+/// started for a game) as `warning: …` lines, to `say`; the rest of its progress is the hook's.
+fn say_warning(p: tournament::Progress, say: impl FnOnce(String)) {
+    if let tournament::Progress::Warning(w) = p {
+        say(format!("warning: {w}"));
+    }
+}
+
+/// A tune in which θ+ or θ− (or the opponent) never made a move measured nothing, whatever θ
+/// did: said, exit code 2. `None` when every engine moved.
+fn unmeasured(m: &Tournament, summary: &RunSummary) -> Option<i32> {
+    let silent = crate::stats::verdict::never_moved(&m.engine_names(), &summary.records);
+    if silent.is_empty() {
+        return None;
+    }
+    let reasons: Vec<String> = silent.iter().map(ToString::to_string).collect();
+    say!(
+        "{}: {}",
+        crate::stats::verdict::Outcome::Unmeasured.label(),
+        reasons.join("; ")
+    );
+    Some(exit::ERROR)
 }
 
 /// A shard's end: what it played; θ is the aggregator's.

@@ -12,7 +12,7 @@
 use super::adjudication::{Adjudicator, Verdict};
 use super::affinity::pin;
 use super::clock::GameClock;
-use super::pool::WorkerPool;
+use super::pool::{StartFailure, WorkerPool};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::{EngineHost, HostError};
 use crate::plan::config::TimeRules;
@@ -34,9 +34,6 @@ pub struct GameSetup<'a> {
     pub names: [&'a str; 2],
     /// Each side's time rules, [Black, White] (the same unless an engine has its own).
     pub time: [TimeRules; 2],
-    /// Options each side's worker is given before the game, [Black, White] (`harness tune`'s
-    /// values; empty for `harness run`).
-    pub options: [&'a [(String, String)]; 2],
 }
 
 /// How a forfeit maps to a termination.
@@ -49,8 +46,9 @@ fn termination_of(e: &HostError) -> Termination {
     }
 }
 
-/// Play the game; `hosts` are [Black, White]. Hosts that fail are left dead for the caller to
-/// replace. With `adjudication`, the game ends by an exact solve once it reaches the
+/// Play the game; `hosts` are [Black, White], both started for it (their options set and
+/// `new_game` answered: [`WorkerPool::start_for_game`]). Hosts that fail are left dead for the
+/// caller to replace. With `adjudication`, the game ends by an exact solve once it reaches the
 /// adjudicator's empties (the solver's worker is borrowed from `pool` for it).
 /// Returns `None` when the run is being stopped (`ControlState::Stopping`) before the game
 /// ends, even in the middle of a search (the searching worker is then killed): an abandoned
@@ -73,13 +71,6 @@ pub(super) async fn play_game(
         book: setup.opening.moves.clone(),
         clocks: game.clock.left(),
     });
-    for color in [Color::Black, Color::White] {
-        let host = &mut *hosts[color.index()];
-        if let Err(e) = begin(host, setup.options[color.index()]).await {
-            game.forfeit = Some((color, termination_of(&e), e.to_string()));
-            break;
-        }
-    }
     while game.forfeit.is_none() && !game.pos.is_game_over() {
         if control.get() == ControlState::Stopping {
             return None;
@@ -99,14 +90,6 @@ pub(super) async fn play_game(
             .await?;
     }
     Some(game.into_record())
-}
-
-/// Begin a game on a worker: its options for this game (if any), then `new_game`.
-async fn begin(host: &mut EngineHost, options: &[(String, String)]) -> Result<(), HostError> {
-    for (name, value) in options {
-        host.set_option(name, value).await?;
-    }
-    host.new_game().await
 }
 
 /// A game being played: the position, the moves so far, each side's clock and totals, and the
@@ -136,12 +119,7 @@ impl<'a> GameInPlay<'a> {
             setup,
             moves: book_moves(setup.opening),
             pos: setup.opening.position(),
-            history: GameHistory {
-                start: setup.opening.start,
-                moves: othello_board::replay(setup.opening.start, &setup.opening.moves)
-                    .map(|(played, _)| played)
-                    .unwrap_or_else(|_| setup.opening.moves.clone()),
-            },
+            history: opening_history(setup.opening),
             time_used: [(0, Duration::ZERO); 2],
             nodes: [0; 2],
             clock: GameClock::new(setup.time),
@@ -327,18 +305,15 @@ impl<'a> GameInPlay<'a> {
     }
 }
 
-/// The record of a game that could not start because an engine's worker could not be
-/// (re)started: that engine forfeits at the opening position.
-pub fn forfeit_before_start(setup: &GameSetup, side: Color, error: &HostError) -> GameRecord {
-    let forfeit = Some((side, termination_of(error), error.to_string()));
-    build_record(
-        setup,
-        book_moves(setup.opening),
-        setup.opening.position(),
-        forfeit,
-        [(0, Duration::ZERO); 2],
-        [0; 2],
-    )
+/// The game so far for engines that take it (ABI 1.1) when `opening` has been played: its moves
+/// with any forced pass made explicit.
+pub(super) fn opening_history(opening: &Opening) -> GameHistory {
+    GameHistory {
+        start: opening.start,
+        moves: othello_board::replay(opening.start, &opening.moves)
+            .map(|(played, _)| played)
+            .unwrap_or_else(|_| opening.moves.clone()),
+    }
 }
 
 fn book_moves(opening: &Opening) -> Vec<PlayedMove> {
@@ -424,6 +399,12 @@ pub(super) enum FromGame {
     Finished(Box<GameRecord>),
     /// The run is being stopped: the game was abandoned, its workers killed.
     Abandoned,
+    /// An engine's worker could not be started for the game (or both engines'): not a result;
+    /// the game is to be played again.
+    StartFailed {
+        game: ScheduledGame,
+        failures: Vec<StartFailure>,
+    },
     /// Games cannot go on (neither engine's worker starts): the run ends with this error.
     Fatal(anyhow::Error),
 }
@@ -442,8 +423,8 @@ pub(super) struct GameContext {
     pub(super) control: Arc<RunControl>,
 }
 
-/// One game's task: borrow a worker per engine, play (with `options` set on [Black, White]
-/// first), give the healthy workers back.
+/// One game's task: start a worker per engine for it (with `options` set on [Black, White]),
+/// play, give the healthy workers back.
 pub(super) async fn play_scheduled(
     context: Arc<GameContext>,
     g: ScheduledGame,
@@ -456,57 +437,50 @@ pub(super) async fn play_scheduled(
         opening: &c.openings[g.opening],
         names: [&c.names[g.black], &c.names[g.white]],
         time: [c.time[g.black], c.time[g.white]],
-        options: [&options[0], &options[1]],
     };
-    let (black, white) = tokio::join!(c.pool.take(g.black), c.pool.take(g.white));
-    let record = match (black, white) {
-        (Ok(mut b), Ok(mut w)) => {
-            if let Some(cores) = &cores {
-                for host in [&b, &w] {
-                    if let Err(e) = host.pid().map_or(Ok(()), |pid| pin(pid, cores)) {
-                        return FromGame::Fatal(anyhow::anyhow!(
-                            "game {}: cannot pin engine `{}` to cores {cores:?}: {e}",
-                            g.index + 1,
-                            host.name
-                        ));
-                    }
+    let (black, white) = tokio::join!(
+        c.pool.start_for_game(g.black, &options[0]),
+        c.pool.start_for_game(g.white, &options[1])
+    );
+    let (mut b, mut w) = match (black, white) {
+        (Ok(b), Ok(w)) => (b, w),
+        // Not a result: the worker that started goes back, the game is played again.
+        (black, white) => {
+            let mut failures = Vec::new();
+            for (engine, started) in [(g.black, black), (g.white, white)] {
+                match started {
+                    Ok(host) => c.pool.give_back(engine, host),
+                    Err(failure) => failures.push(failure),
                 }
             }
-            let adjudication = c.adjudicator.as_ref().map(|a| (a, &c.pool));
-            let played = play_game(
-                &setup,
-                [&mut b, &mut w],
-                adjudication,
-                &c.events,
-                &c.control,
-            );
-            let Some(r) = played.await else {
-                // Abandoned by a stop: its workers may be mid-search.
-                tokio::join!(b.kill(), w.kill());
-                return FromGame::Abandoned;
-            };
-            c.pool.give_back(g.black, b);
-            c.pool.give_back(g.white, w);
-            r
-        }
-        // Neither engine can start: the machine, not an engine, is at fault (no processes or
-        // descriptors left?). Stop handing out games.
-        (Err(b), Err(w)) => {
-            return FromGame::Fatal(anyhow::anyhow!(
-                "game {}: cannot start a worker for either engine ({b}; {w})",
-                g.index + 1
-            ))
-        }
-        // A worker that cannot even be restarted forfeits the game; the other engine's healthy
-        // worker goes back to the pool.
-        (Err(e), Ok(w)) => {
-            c.pool.give_back(g.white, w);
-            forfeit_before_start(&setup, Color::Black, &e)
-        }
-        (Ok(b), Err(e)) => {
-            c.pool.give_back(g.black, b);
-            forfeit_before_start(&setup, Color::White, &e)
+            return FromGame::StartFailed { game: g, failures };
         }
     };
+    if let Some(cores) = &cores {
+        for host in [&b, &w] {
+            if let Err(e) = host.pid().map_or(Ok(()), |pid| pin(pid, cores)) {
+                return FromGame::Fatal(anyhow::anyhow!(
+                    "game {}: cannot pin engine `{}` to cores {cores:?}: {e}",
+                    g.index + 1,
+                    host.name
+                ));
+            }
+        }
+    }
+    let adjudication = c.adjudicator.as_ref().map(|a| (a, &c.pool));
+    let played = play_game(
+        &setup,
+        [&mut b, &mut w],
+        adjudication,
+        &c.events,
+        &c.control,
+    );
+    let Some(record) = played.await else {
+        // Abandoned by a stop: its workers may be mid-search.
+        tokio::join!(b.kill(), w.kill());
+        return FromGame::Abandoned;
+    };
+    c.pool.give_back(g.black, b);
+    c.pool.give_back(g.white, w);
     FromGame::Finished(Box::new(record))
 }

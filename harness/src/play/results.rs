@@ -13,13 +13,18 @@ use crate::record::GameRecord;
 use crate::stats::running::PairResult;
 use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, SprtStatus};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// What the coordinator tells its caller as the run goes on.
 pub enum Progress<'a> {
-    /// Every engine started (the tournament is good to play): the moment for the first line.
+    /// Every engine started and answered the pre-flight's move (the tournament is good to
+    /// play): the moment for the first line.
     Started,
+    /// Something the user should know that does not stop the run (a pre-flight's illegal
+    /// reply, an engine that could not start for a game, which is played again).
+    Warning(String),
     /// An earlier run's games in the output folder are kept; `extended` when this run raises
     /// its pairs, `(pairs before, pairs now)`; `decided` when the earlier games had already
     /// decided the test (then only the pairs begun are completed).
@@ -68,6 +73,8 @@ pub(super) struct Results<'t> {
     pub(super) planned: usize,
     pub(super) write_error: Option<anyhow::Error>,
     pub(super) fatal: Option<anyhow::Error>,
+    /// Per engine, the games of this session it could not be started for.
+    pub(super) start_failures: BTreeMap<String, u64>,
     pub(super) t: &'t Tournament,
 }
 
@@ -114,6 +121,7 @@ impl<'t> Results<'t> {
             planned,
             write_error: None,
             fatal: None,
+            start_failures: BTreeMap::new(),
             t,
         }
     }
@@ -135,8 +143,9 @@ impl<'t> Results<'t> {
         progress: &mut impl FnMut(Progress),
     ) {
         let record = match message {
-            // Abandoned by a stop: not recorded, a resumed run plays it again.
-            FromGame::Abandoned => return,
+            // Abandoned by a stop: not recorded, a resumed run plays it again. A game whose
+            // engine could not start is the coordinator's to play again, never a result.
+            FromGame::Abandoned | FromGame::StartFailed { .. } => return,
             FromGame::Finished(record) => *record,
             FromGame::Fatal(e) => {
                 self.claims.closed = true;

@@ -54,6 +54,15 @@ impl OutputFolder {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
     }
+
+    /// [`OutputFolder::abandon`], except when `e` is an engine that cannot start: its error
+    /// names the engine's stderr log in the folder's `logs/`, which stays for the user to
+    /// read (a folder without a journal is a fresh start for the next run).
+    pub fn abandon_unless_it_explains(&self, e: &anyhow::Error) {
+        if !super::pool::CannotStart::is_cause_of(e) {
+            self.abandon();
+        }
+    }
 }
 
 /// Check that a run could create and write its output folder, and leave nothing behind
@@ -168,7 +177,11 @@ pub fn earlier_games(
     let written = std::fs::read_to_string(t.out.join(TOURNAMENT_FILE)).unwrap_or_default();
     let held = journal::read_journal(&journal_path)?.len();
     let extended = extension(&written, tournament_json, false).is_some();
-    if held > 0 && !same_tournament(&written, tournament_json, false) && !extended {
+    let mended = || {
+        journal::read_journal(&journal_path)
+            .is_ok_and(|records| mends_unmeasured_engines(&written, tournament_json, &records))
+    };
+    if held > 0 && !same_tournament(&written, tournament_json, false) && !extended && !mended() {
         let changed = tournament_changes(&written, tournament_json);
         bail!(
             "{}: the output folder holds {} games of a different tournament (its {} does not match {}{}); \
@@ -234,6 +247,42 @@ fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
         object.remove("shard");
     }
     Some(v)
+}
+
+/// Whether `current` differs from `written` only in the definitions (command, plugin file,
+/// options, …) of engines that hold no move of their own in `records`: a fix of an engine that
+/// could not play, which the run may resume with (its games are kept; the mended engine's
+/// forfeits stay its results). Engines keep their names and order.
+pub fn mends_unmeasured_engines(written: &str, current: &str, records: &[GameRecord]) -> bool {
+    let (Some(mut a), Some(mut b)) = (essence(written, false), essence(current, false)) else {
+        return false;
+    };
+    let engines = |v: &mut serde_json::Value| {
+        v.as_object_mut()
+            .and_then(|o| o.remove("engines"))
+            .and_then(|e| e.as_array().cloned())
+            .unwrap_or_default()
+    };
+    let (x, y) = (engines(&mut a), engines(&mut b));
+    if a != b || x.len() != y.len() || x == y {
+        return false;
+    }
+    x.iter().zip(&y).all(|(p, q)| {
+        let name = p.get("name").and_then(|n| n.as_str());
+        if name != q.get("name").and_then(|n| n.as_str()) {
+            return false;
+        }
+        p == q || name.is_some_and(|n| !has_moved(n, records))
+    })
+}
+
+/// Whether engine `name` made a move of its own in any of `records`.
+fn has_moved(name: &str, records: &[GameRecord]) -> bool {
+    records.iter().any(|r| {
+        let searched = r.search_totals();
+        (r.black == name && searched.black.moves > 0)
+            || (r.white == name && searched.white.moves > 0)
+    })
 }
 
 /// Whether `current` claims other builds for its engines (`build`) than `written` does.
@@ -333,6 +382,7 @@ pub fn tournament_record(
                 margin_ms: rules.margin.as_millis() as u64,
                 stall_timeout_ms: rules.stall_timeout.as_millis() as u64,
             }),
+            command_fnv1a: command_digests(&e.options),
             other: serde_json::Map::new(),
         })
         .collect();
@@ -396,6 +446,40 @@ pub fn tournament_record(
         definition: Some(serde_json::to_value(&t.definition).expect("plain strings")),
         other: serde_json::Map::new(),
     }
+}
+
+/// The digest of each file the option values name: a value that is a path to a file, each
+/// word of a command line that is one, and the program a command's first word runs when it
+/// is found through `PATH` (`python3`); by absolute path. An edited script or a new program
+/// is then another engine (see `EngineRecord::command_fnv1a`).
+fn command_digests(options: &[(String, String)]) -> std::collections::BTreeMap<String, String> {
+    let mut digests = std::collections::BTreeMap::new();
+    let mut add = |path: PathBuf| {
+        if let Ok(path) = path.canonicalize() {
+            if path.is_file() {
+                let digest = file_digest(&path);
+                digests.insert(path.display().to_string(), digest);
+            }
+        }
+    };
+    for (_, value) in options {
+        let words = shlex::split(value).unwrap_or_default();
+        for (i, word) in words.iter().enumerate() {
+            if word.contains('/') {
+                add(PathBuf::from(word));
+            } else if i == 0 && words.len() > 1 {
+                let found = std::env::var_os("PATH").and_then(|paths| {
+                    std::env::split_paths(&paths)
+                        .map(|dir| dir.join(word))
+                        .find(|p| p.is_file())
+                });
+                if let Some(program) = found {
+                    add(program);
+                }
+            }
+        }
+    }
+    digests
 }
 
 /// [`tournament_record`]'s text, as `tournament.json` holds it.

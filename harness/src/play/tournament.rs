@@ -29,7 +29,7 @@
 use super::adjudication::Adjudicator;
 use super::affinity::CoreSlots;
 use super::game::{play_scheduled, FromGame, GameContext, GameOptions};
-use super::pool::WorkerPool;
+use super::pool::{StartFailure, WorkerPool, START_FAILURES_IN_A_ROW};
 pub use super::results::Progress;
 use super::results::{Claims, Results};
 use super::resume::{self, OutputFolder};
@@ -41,7 +41,7 @@ use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
 use crate::stats::sprt::SprtStatus;
 use anyhow::Context;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -65,6 +65,9 @@ pub struct RunSummary {
     pub planned: usize,
     /// The stop file appeared: pairs begun were finished, no new one was started.
     pub stopped_by_file: bool,
+    /// Per engine, the games of this session it could not be started for (each was played
+    /// again with a new worker).
+    pub start_failures: BTreeMap<String, u64>,
 }
 
 /// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`. The
@@ -161,17 +164,30 @@ impl<'t> Coordinator<'t> {
         crate::record::run_id::ensure(id_dir).inspect_err(|_| folder.abandon())?;
         let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
             .await
-            .inspect_err(|_| folder.abandon())?;
+            .inspect_err(|e| folder.abandon_unless_it_explains(e))?;
+        // Every engine answers a move before the first game (not needed when nothing is left
+        // to play).
+        if let Some(first) = todo.first() {
+            let answered =
+                super::preflight::ask_each_engine(t, &pool, &openings.openings[first.opening])
+                    .await
+                    .inspect_err(|e| folder.abandon_unless_it_explains(e))?;
+            for warning in super::preflight::warnings(&answered) {
+                progress(Progress::Warning(warning));
+            }
+        }
         progress(Progress::Started);
         let pinned_path = t.out.join(TOURNAMENT_FILE);
         let written = std::fs::read_to_string(&pinned_path).unwrap_or_default();
         let extended = resume::extension(&written, &tournament_json, false);
-        // An extended run's folder now pins the tournament with its new pairs, and a run
-        // resumed with new build claims for its plugins the new claims.
+        // An extended run's folder now pins the tournament with its new pairs, a run resumed
+        // with new build claims for its plugins the new claims, and one resumed with a mended
+        // engine (one that had not made a move) the engine's new definition.
         if previous.is_empty()
             || written.is_empty()
             || extended.is_some()
             || resume::claims_changed(&written, &tournament_json)
+            || resume::mends_unmeasured_engines(&written, &tournament_json, &previous)
         {
             let recorded = resume::with_enforced(&tournament_json, pool.enforced());
             write_durably(&pinned_path, recorded.as_bytes())
@@ -246,6 +262,11 @@ impl<'t> Coordinator<'t> {
             };
             let message = match joined {
                 None => continue,
+                Some(Ok((slot, FromGame::StartFailed { game, failures }))) => {
+                    self.slots.free.push(slot);
+                    self.start_failed(game, failures, progress);
+                    continue;
+                }
                 Some(Ok((slot, message))) => {
                     self.slots.free.push(slot);
                     message
@@ -272,6 +293,44 @@ impl<'t> Coordinator<'t> {
         }
     }
 
+    /// A game whose engine(s) could not be started: not a result. Each failure is counted
+    /// and said; the game is played again, unless an engine failed to start
+    /// [`START_FAILURES_IN_A_ROW`] times in a row, which stops the run (no new game; those in
+    /// flight finish and are kept).
+    fn start_failed(
+        &mut self,
+        game: ScheduledGame,
+        failures: Vec<StartFailure>,
+        progress: &mut impl FnMut(Progress),
+    ) {
+        let mut cannot_start = None;
+        for f in failures {
+            let name = &self.t.engines[f.engine].name;
+            *self.results.start_failures.entry(name.clone()).or_default() += 1;
+            progress(Progress::Warning(format!(
+                "engine `{name}` could not be started for game {}: {}; the game is played again with a new worker",
+                game.index + 1,
+                f.error
+            )));
+            if f.gave_up && cannot_start.is_none() {
+                let when = format!("{START_FAILURES_IN_A_ROW} times in a row");
+                cannot_start = Some(
+                    self.slots
+                        .context
+                        .pool
+                        .cannot_start(f.engine, &f.error, &when),
+                );
+            }
+        }
+        match cannot_start {
+            Some(e) => {
+                self.results.fatal.get_or_insert(e.into());
+                self.results.claims.closed = true;
+            }
+            None => self.slots.retry.push_back(game),
+        }
+    }
+
     /// The end: the workers shut down, an error that stopped the run returned, otherwise the
     /// caller hears `Finished` and gets the summary (the test's final LLR over every game,
     /// with the decision taken at the crossing).
@@ -293,6 +352,7 @@ impl<'t> Coordinator<'t> {
             fatal,
             claims,
             decided,
+            start_failures,
             ..
         } = results;
         if let Some(e) = write_error {
@@ -325,6 +385,7 @@ impl<'t> Coordinator<'t> {
             stopped_by_file: claims.stopped_by_file,
             records,
             out_dir: t.out.clone(),
+            start_failures,
         })
     }
 }
@@ -333,6 +394,8 @@ impl<'t> Coordinator<'t> {
 struct Slots {
     context: Arc<GameContext>,
     todo: Vec<ScheduledGame>,
+    /// Games handed out whose engine could not be started: played again before new ones.
+    retry: VecDeque<ScheduledGame>,
     /// At most this many games at once.
     size: usize,
     free: Vec<usize>,
@@ -351,6 +414,7 @@ impl Slots {
         Slots {
             context,
             todo,
+            retry: VecDeque::new(),
             size,
             free: (0..size).rev().collect(),
             core_slots,
@@ -362,7 +426,11 @@ impl Slots {
     /// gives it.
     fn start_games(&mut self, claims: &mut Claims, hook: &mut dyn GameHook) -> anyhow::Result<()> {
         while self.in_flight.len() < self.size {
-            let Some(g) = claims.claim(&self.todo) else {
+            let again = self
+                .retry
+                .pop_front()
+                .filter(|g| !claims.closed && claims.max_pair.is_none_or(|m| g.pair <= m));
+            let Some(g) = again.or_else(|| claims.claim(&self.todo)) else {
                 break;
             };
             let options = hook.options(&g)?;

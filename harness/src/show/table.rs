@@ -270,9 +270,25 @@ pub fn sprt_summary(
             status.llr, status.lower, status.upper
         ),
     };
+    format!("\n{}\n{verdict}\n", sprt_line(status))
+}
+
+/// The test's line of the final tables: its parameters, LLR, bounds and observations.
+fn sprt_line(status: &crate::stats::sprt::SprtStatus) -> String {
+    let p = &status.params;
     format!(
-        "\nSPRT {:?}/{:?} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations\n{verdict}\n",
+        "SPRT {:?}/{:?} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations",
         p.model, p.unit, p.elo0, p.elo1, p.alpha, p.beta, status.llr, status.lower, status.upper, status.observations
+    )
+}
+
+/// [`sprt_summary`] of a run that measured nothing (an engine never made a move): the test's
+/// line, and that its decision, if it took one, does not count.
+pub fn sprt_summary_unmeasured(status: &crate::stats::sprt::SprtStatus) -> String {
+    format!(
+        "\n{}\n{}\n",
+        sprt_line(status),
+        super::text::unmeasured_decision(status.decision)
     )
 }
 

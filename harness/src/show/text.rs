@@ -2,7 +2,8 @@
 //! tables, the reports and the live view never say different things about one test or print
 //! one quantity two ways by accident:
 //! - a sequential test's decision ([`decision_label`], [`decision_mark`], [`decision_meaning`],
-//!   [`decision_evidence`]);
+//!   [`decision_evidence`]), and what it is worth in a run that measured nothing
+//!   ([`unmeasured_decision`]);
 //! - spans of time, one function per format ([`duration_compact`], [`duration_hms`],
 //!   [`duration_clock`]);
 //! - large counts with a unit suffix ([`count_compact`], [`rate_compact`]);
@@ -22,6 +23,18 @@ pub fn decision_label(decision: Decision) -> &'static str {
         Decision::AcceptH1 => "H1 accepted",
         Decision::AcceptH0 => "H0 accepted",
         Decision::Continue => "no decision",
+    }
+}
+
+/// What a test's decision is worth in a run that measured nothing (an engine never made a
+/// move of its own): nothing, and that is what every view says in its place.
+pub fn unmeasured_decision(decision: Decision) -> String {
+    match decision {
+        Decision::Continue => "no decision, and none could count: an engine never made a move".to_string(),
+        decided => format!(
+            "no measurement: the test's {} was reached on forfeits alone (an engine never made a move) and does not count",
+            decision_label(decided)
+        ),
     }
 }
 

@@ -588,6 +588,7 @@ mod tests {
                 exit_code: 3,
                 outcome: Outcome::Interrupted,
                 reasons: vec!["stopped".into()],
+                start_failures: Default::default(),
             }),
             elapsed: Some(Duration::from_secs(7)),
         }

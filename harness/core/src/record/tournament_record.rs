@@ -16,6 +16,7 @@
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The file's name in a run folder.
@@ -107,8 +108,35 @@ pub struct EngineRecord {
     /// The engine's own time rules, when it has some.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<EngineTime>,
+    /// FNV-1a of each file the engine's options name by a path, and of the program a command
+    /// line runs (`external`'s `Command`: the script, the program), by absolute path: with
+    /// the plugin's digest, the player, so an edited script is another engine on resume and
+    /// in the ledger. Absent when the options name no file.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub command_fnv1a: BTreeMap<String, String>,
     #[serde(flatten)]
     pub other: Map<String, Value>,
+}
+
+impl EngineRecord {
+    /// The player's digest: the plugin's, and with [`EngineRecord::command_fnv1a`] the files
+    /// its options name folded in (`PLUGIN+FILES`); the plugin's alone when they name none, as
+    /// in folders of earlier versions.
+    pub fn player_digest(&self) -> String {
+        if self.command_fnv1a.is_empty() {
+            return self.plugin_fnv1a.clone();
+        }
+        let files: Vec<String> = self
+            .command_fnv1a
+            .iter()
+            .map(|(path, digest)| format!("{path}={digest}"))
+            .collect();
+        format!(
+            "{}+{:016x}",
+            self.plugin_fnv1a,
+            super::digest::fnv1a(files.join("\n").as_bytes())
+        )
+    }
 }
 
 /// An engine's `build = { commit, ref, date, label }`: all optional text, as the user's CI

@@ -12,6 +12,7 @@
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -41,6 +42,10 @@ pub enum Outcome {
     /// over every shard, never a shard's.
     #[serde(rename = "shard-done")]
     ShardDone,
+    /// An engine never made a move of its own in the run's games (book moves and forced
+    /// passes are not its own), and the run would otherwise have passed (no test, H1, a shard
+    /// done): nothing was measured. Exit code 2 (125 under `--exit-codes bisect`).
+    Unmeasured,
 }
 
 impl Outcome {
@@ -53,6 +58,7 @@ impl Outcome {
             Outcome::Interrupted => "INTERRUPTED",
             Outcome::Incomplete => "INCOMPLETE",
             Outcome::ShardDone => "SHARD DONE",
+            Outcome::Unmeasured => "UNMEASURED",
         }
     }
 }
@@ -65,6 +71,11 @@ pub struct RunVerdict {
     pub exit_code: i32,
     pub outcome: Outcome,
     pub reasons: Vec<String>,
+    /// Per engine, the games of this session whose worker could not be started for it (its
+    /// start, options or `new_game` failed): not results, so not in the journal; each game was
+    /// tried again with a new worker. Empty (and not written) when every start succeeded.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub start_failures: BTreeMap<String, u64>,
 }
 
 /// What a folder records of its run's end.
@@ -168,6 +179,7 @@ mod tests {
                 exit_code,
                 outcome,
                 reasons: vec!["the test accepted H1".into()],
+                start_failures: BTreeMap::from([("base".to_string(), 2)]),
             }),
             elapsed: Some(Duration::from_millis(61_300)),
         }

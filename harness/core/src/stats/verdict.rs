@@ -1,10 +1,12 @@
 //! The verdict of a run: whether it passed, failed or ended undecided, and why.
 //!
-//! Three things decide it: the fail-on rules (an engine's `fail-on`, or the `[sprt]` table's
+//! Four things decide it: the fail-on rules (an engine's `fail-on`, or the `[sprt]` table's
 //! `fail-on-crash` / `fail-on-forfeit` for the candidate), whose broken rule fails the run
 //! whatever the results say; whether the run played all it was to play (a run stopped by a
 //! signal or a stop file is interrupted); and the sequential test's decision, when the
-//! tournament has one. `run`, `sprt` and `merge` all end here, so they end alike; the command
+//! tournament has one; and whether every engine was measured at all: a run in which an engine
+//! never made a move of its own ([`never_moved`]) cannot pass, whatever the other two say (its
+//! opponent's wins are forfeits, not strength): it is unmeasured where it would have passed. `run`, `sprt` and `merge` all end here, so they end alike; the command
 //! line turns an [`Outcome`] into the process's exit code (`cli::exit`), and the reports
 //! state the same verdict.
 
@@ -103,6 +105,68 @@ pub fn broken_rules(rules: &[(String, FailOn)], records: &[GameRecord]) -> Vec<R
 
 pub use crate::record::verdict_record::Outcome;
 
+/// An engine that took part in a run's games but never made a move of its own in them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NeverMoved {
+    pub engine: String,
+    /// The games it took part in.
+    pub games: usize,
+    /// The first of them (0-based, as in the journal) and how it ended for the engine.
+    pub first_game: usize,
+    pub first_reason: String,
+}
+
+impl fmt::Display for NeverMoved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let how = if self.first_reason.is_empty() {
+            String::new()
+        } else {
+            format!(": game {}, {}", self.first_game + 1, self.first_reason)
+        };
+        write!(
+            f,
+            "{} never made a move in its {} game(s) (first{how}); nothing was measured, whatever the results say",
+            self.engine, self.games
+        )
+    }
+}
+
+/// The engines of `engines` that take part in some of `records` but made no move of their own
+/// in any: every move the records give them is a book move or a forced pass (what
+/// [`GameRecord::search_totals`] counts as searched). In the order of `engines`.
+pub fn never_moved(engines: &[String], records: &[GameRecord]) -> Vec<NeverMoved> {
+    let mut silent = Vec::new();
+    for engine in engines {
+        let mut games = 0;
+        let mut moved = false;
+        let mut first: Option<&GameRecord> = None;
+        for r in records {
+            let searched = r.search_totals();
+            let moves = if r.black == *engine {
+                searched.black.moves
+            } else if r.white == *engine {
+                searched.white.moves
+            } else {
+                continue;
+            };
+            games += 1;
+            moved |= moves > 0;
+            if first.is_none_or(|f| r.game < f.game) {
+                first = Some(r);
+            }
+        }
+        if let (false, Some(first)) = (moved, first) {
+            silent.push(NeverMoved {
+                engine: engine.clone(),
+                games,
+                first_game: first.game,
+                first_reason: first.reason.clone(),
+            });
+        }
+    }
+    silent
+}
+
 /// What decides a run's verdict.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence<'a> {
@@ -117,8 +181,10 @@ pub struct Evidence<'a> {
     pub missing: Option<String>,
     /// One shard of a sharded run (`shard 0/2: its 6 games played`): it holds no verdict of
     /// the run unless a fail-on rule broke (which fails the run whatever the other shards
-    /// play).
+    /// play) or an engine never moved in its games.
     pub shard: Option<String>,
+    /// The engines that never made a move of their own in the games ([`never_moved`]).
+    pub never_moved: &'a [NeverMoved],
 }
 
 /// A run's verdict: its outcome and the reasons, one sentence each (the broken rules first).
@@ -129,8 +195,9 @@ pub struct Verdict {
 }
 
 /// The verdict: a broken rule fails the run; a run stopped before the test decided is
-/// interrupted (or, merged, incomplete); a shard that played its games is done, with the run's
-/// verdict left to the merge; otherwise the test's decision (no test: a pass).
+/// interrupted (or, merged, incomplete); a run in which an engine never moved cannot pass: what
+/// would (a shard done, H1, no test) is unmeasured; a shard that played its games is done, with
+/// the run's verdict left to the merge; otherwise the test's decision (no test: a pass).
 pub fn verdict(e: &Evidence) -> Verdict {
     let decided = matches!(e.decision, Some(Decision::AcceptH0 | Decision::AcceptH1));
     if !e.broken.is_empty() {
@@ -149,6 +216,16 @@ pub fn verdict(e: &Evidence) -> Verdict {
         return Verdict {
             outcome: Outcome::Incomplete,
             reasons: vec![why.clone()],
+        };
+    }
+    // What would pass (a shard done, a test's H1, no test) measured nothing when an engine
+    // never moved; a test's H0 and an undecided test stay what they are (a candidate that
+    // never moves is weaker, not unmeasured; nothing passes either way).
+    let would_pass = e.shard.is_some() || matches!(e.decision, None | Some(Decision::AcceptH1));
+    if !e.never_moved.is_empty() && would_pass {
+        return Verdict {
+            outcome: Outcome::Unmeasured,
+            reasons: e.never_moved.iter().map(ToString::to_string).collect(),
         };
     }
     if let Some(shard) = &e.shard {
@@ -193,6 +270,7 @@ mod tests {
                 stopped: stopped.map(str::to_string),
                 missing: None,
                 shard: None,
+                never_moved: &[],
             })
             .outcome
         };
@@ -267,6 +345,107 @@ mod tests {
             first_reason: "crashed".into(),
         };
         assert_eq!(shard(None, &[broken], None).outcome, Outcome::Fail);
+    }
+
+    /// A game `cand` (Black) against `base` (White) from the start position: the book move
+    /// f5, then `engine_moves` moves of the engines (Black's first), then `base` forfeits.
+    fn game(number: usize, engine_moves: usize) -> GameRecord {
+        use crate::record::PlayedMove;
+        let mut r = GameRecord::skeleton(number, "cand", "base", 64);
+        let line = ["f5", "d6", "c3", "d3", "c4"];
+        r.moves = line[..1 + engine_moves]
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| PlayedMove {
+                mv: mv.to_string(),
+                book: i == 0,
+                score: None,
+                depth: None,
+                nodes: None,
+                time_ms: (i > 0).then_some(3),
+            })
+            .collect();
+        r.termination = Termination::Crash;
+        r.forfeit_by = Some(othello_board::Color::White);
+        r.reason = "engine `base` crashed: exited with status 2".into();
+        r
+    }
+
+    #[test]
+    fn an_engine_that_never_moved_measured_nothing_whatever_the_test_says() {
+        let engines = ["cand".to_string(), "base".to_string()];
+        // After the book move f5 it is White's (base's) turn: with no engine move, base
+        // forfeits before ever moving; cand never got a turn either.
+        let records = [game(0, 0), game(1, 0)];
+        let silent = never_moved(&engines, &records);
+        assert_eq!(
+            silent.iter().map(|s| s.engine.as_str()).collect::<Vec<_>>(),
+            ["cand", "base"]
+        );
+        assert_eq!(silent[1].games, 2);
+        assert_eq!(silent[1].first_game, 0);
+        // One move of base's (d6) measures base, not cand; two moves (d6 c3) measure both.
+        assert_eq!(
+            never_moved(&engines, &[game(0, 0), game(1, 1)])[0].engine,
+            "cand"
+        );
+        assert!(never_moved(&engines, &[game(0, 0), game(1, 2)]).is_empty());
+        // Records without their moves keep the count (what the coordinator holds).
+        let light: Vec<GameRecord> = [game(0, 0), game(1, 2)]
+            .iter()
+            .map(GameRecord::without_moves)
+            .collect();
+        assert!(never_moved(&engines, &light).is_empty());
+        // An engine with no game in the records (a shard without its games) is not silent.
+        assert!(never_moved(&["other".to_string()], &records).is_empty());
+        let outcome = |decision, broken: &[RuleBroken], stopped: Option<&str>, shard| {
+            verdict(&Evidence {
+                decision,
+                broken,
+                stopped: stopped.map(str::to_string),
+                shard,
+                never_moved: &silent[1..],
+                ..Evidence::default()
+            })
+        };
+        let h1 = outcome(Some(Decision::AcceptH1), &[], None, None);
+        assert_eq!(h1.outcome, Outcome::Unmeasured);
+        assert_eq!(
+            h1.reasons,
+            ["base never made a move in its 2 game(s) (first: game 1, engine `base` crashed: exited with status 2); nothing was measured, whatever the results say"]
+        );
+        assert_eq!(outcome(None, &[], None, None).outcome, Outcome::Unmeasured);
+        // Nothing passes either way: H0 stays a failure (a candidate that never moves is
+        // weaker, and `git bisect` must call its commit bad), an undecided test undecided.
+        assert_eq!(
+            outcome(Some(Decision::AcceptH0), &[], None, None).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            outcome(Some(Decision::Continue), &[], None, None).outcome,
+            Outcome::Undecided
+        );
+        let shard = Some("shard 0/2: its 2 games played".to_string());
+        assert_eq!(outcome(None, &[], None, shard).outcome, Outcome::Unmeasured);
+        // A broken rule still fails, and a run stopped early is interrupted (it may go on).
+        let broken = RuleBroken {
+            engine: "base".into(),
+            forfeits: 2,
+            first_game: 0,
+            first_reason: "crashed".into(),
+        };
+        assert_eq!(
+            outcome(Some(Decision::AcceptH1), &[broken], None, None).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            outcome(None, &[], Some("SIGINT"), None).outcome,
+            Outcome::Interrupted
+        );
+        assert_eq!(
+            serde_json::to_value(Outcome::Unmeasured).unwrap(),
+            "unmeasured"
+        );
     }
 
     /// The rules of a match `cand` vs `base` whose own rules are `own`, under the `[sprt]`

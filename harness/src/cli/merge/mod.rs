@@ -257,11 +257,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         started.elapsed().as_secs_f64(),
         out.join(JSONL_FILE).display()
     );
+    let never_moved = verdict::never_moved(&t.engine_names(), &records);
     if let Some(s) = &status {
-        say_raw!(
-            "{}",
-            table::sprt_summary(s, &t.engines[0].name, &t.engines[1].name)
-        );
+        say_raw!("{}", test_summary(s, &t, &never_moved));
     }
     let broken = verdict::broken_rules(&t.fail_rules(), &records);
     for b in &broken {
@@ -279,12 +277,17 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             )
         }),
         shard: None,
+        never_moved: &never_moved,
     });
+    if v.outcome == Outcome::Unmeasured {
+        say!("{}: {}", v.outcome.label(), v.reasons.join("; "));
+    }
     let code = exit::of(v.outcome);
     let conclusion = crate::record::verdict_record::RunVerdict {
         exit_code: code,
         outcome: v.outcome,
         reasons: v.reasons,
+        start_failures: Default::default(),
     };
     // An analysis made before the merge (of this folder) still describes its games.
     crate::cli::reports::write_reports(
@@ -301,6 +304,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         code,
         exit::ERROR,
     ))
+}
+
+/// The test's lines of the final tables; an H1 taken on forfeits alone (an engine never moved)
+/// is said not to count, as the verdict says.
+fn test_summary(
+    s: &crate::stats::sprt::SprtStatus,
+    t: &crate::plan::config::Tournament,
+    never_moved: &[verdict::NeverMoved],
+) -> String {
+    if !never_moved.is_empty() && s.decision == crate::stats::sprt::Decision::AcceptH1 {
+        table::sprt_summary_unmeasured(s)
+    } else {
+        table::sprt_summary(s, &t.engines[0].name, &t.engines[1].name)
+    }
 }
 
 /// The merged folder may be written: it is not one of the folders merged, not a shard, and

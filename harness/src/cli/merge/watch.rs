@@ -70,7 +70,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
     // the decision taken at the crossing: it makes sure the shards are told, and changes
     // nothing.
     if let Some(decision) = DecisionRecord::decision_in(&out)? {
-        write_stop_file(&stop_file, decision)?;
+        write_stop_file(&stop_file, Some(decision))?;
         let meaning = text::decision_meaning(decision, &sprt.params, &a, &b).unwrap_or_default();
         say!(
             "already decided: {} ({meaning}), as {} records; the stop file {} is in place (remove {} to watch again)",
@@ -87,6 +87,7 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
         followers: BTreeMap::new(),
         seen: HashSet::new(),
         totals: RunningTotals::new(planned / 2, Some((sprt.params, &a, &b))),
+        records: Vec::new(),
     };
     say!(
         "watching {} for {a} vs {b} ({planned} games planned), every {:.1} s; stop file {}",
@@ -114,6 +115,12 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
             );
         }
         if status.decision != Decision::Continue {
+            // H1 on forfeits alone is no measurement (H0 stays a decision: not stronger).
+            if status.decision == Decision::AcceptH1 {
+                if let Some(code) = unmeasured_crossing(&shards, [&a, &b], &stop_file)? {
+                    return Ok(code);
+                }
+            }
             let tally = shards.totals.tally().expect("a test is configured");
             let decision = Decided {
                 out: &out,
@@ -136,6 +143,30 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
     }
 }
 
+/// A crossing of H1's bound made of games in which an engine never moved: no decision
+/// is recorded, and the shards are stopped all the same (there is nothing to measure); the
+/// exit code, 2. `None` when both engines moved.
+fn unmeasured_crossing(
+    shards: &Shards,
+    engines: [&String; 2],
+    stop_file: &Path,
+) -> anyhow::Result<Option<i32>> {
+    let names = engines.map(String::clone);
+    let silent = crate::stats::verdict::never_moved(&names, &shards.records);
+    if silent.is_empty() {
+        return Ok(None);
+    }
+    let reasons: Vec<String> = silent.iter().map(ToString::to_string).collect();
+    write_stop_file(stop_file, None)?;
+    say!(
+        "{}: the test crossed a bound, but {}; no decision is recorded, and the shards were told to stop ({})",
+        crate::stats::verdict::Outcome::Unmeasured.label(),
+        reasons.join("; "),
+        stop_file.display()
+    );
+    Ok(Some(crate::cli::exit::ERROR))
+}
+
 /// The shards as the watcher follows them: a reader per journal, the games counted so far.
 struct Shards {
     /// The tournament every shard must belong to.
@@ -143,6 +174,8 @@ struct Shards {
     followers: BTreeMap<PathBuf, JournalFollower>,
     seen: HashSet<usize>,
     totals: RunningTotals,
+    /// The games counted, without their moves: who was measured ([`crate::stats::verdict::never_moved`]).
+    records: Vec<crate::record::GameRecord>,
 }
 
 impl Shards {
@@ -168,6 +201,7 @@ impl Shards {
                 if self.seen.insert(r.game) {
                     new_games += 1;
                     self.totals.add(&r);
+                    self.records.push(r.without_moves());
                 }
             }
         }
@@ -175,13 +209,15 @@ impl Shards {
     }
 }
 
-/// Write the file the shards watch (`run --stop-file`), with the decision in it.
-fn write_stop_file(stop_file: &Path, decision: Decision) -> anyhow::Result<()> {
+/// Write the file the shards watch (`run --stop-file`), with the decision in it (`None`: the
+/// run measured nothing, `unmeasured`).
+fn write_stop_file(stop_file: &Path, decision: Option<Decision>) -> anyhow::Result<()> {
     if let Some(parent) = stop_file.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    std::fs::write(stop_file, format!("{}\n", text::decision_label(decision)))
+    let word = decision.map_or("unmeasured", text::decision_label);
+    std::fs::write(stop_file, format!("{word}\n"))
         .with_context(|| format!("cannot write the stop file {}", stop_file.display()))
 }
 
@@ -226,7 +262,7 @@ impl Decided<'_> {
         };
         std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
         let path = decision.write(out)?;
-        write_stop_file(stop_file, status.decision)?;
+        write_stop_file(stop_file, Some(status.decision))?;
         say!(
             "decided: {} ({}; LLR {:+.3}, bounds [{:+.3}, {:+.3}]); wrote {} and the stop file {}",
             text::decision_label(status.decision),

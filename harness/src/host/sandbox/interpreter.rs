@@ -55,6 +55,82 @@ pub fn installations(program: &Path) -> Vec<PathBuf> {
     unique
 }
 
+/// A command line whose program is a version manager's shim, resolved: the program the shim
+/// would run for the harness's own environment and folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedShim {
+    /// The command's first word as written (`python3`).
+    pub word: String,
+    /// The version manager (`pyenv`, `asdf`, `mise`).
+    pub manager: &'static str,
+    /// The program it runs, absolute.
+    pub program: PathBuf,
+    /// The program's own `--version` line, when it gives one (`Python 3.9.18`).
+    pub version: Option<String>,
+    /// The command line with `program` for its first word.
+    pub command: String,
+}
+
+/// `command` (a program and its arguments) with its program resolved when it is a version
+/// manager's shim (pyenv, asdf, mise): the manager is asked, in the harness's own environment
+/// and current folder, which program the shim runs (`pyenv which python3`), as the user's
+/// shell would run it. A worker's environment is the sandbox's short list, without the
+/// manager's variables (`PYENV_VERSION`) and in another folder (its `.python-version`), so the
+/// shim run there could pick another program. `None` when the program is no shim, or the
+/// manager cannot say.
+pub fn resolve_shim(command: &str) -> Option<ResolvedShim> {
+    let words = shlex::split(command)?;
+    let word = words.first()?;
+    let shim = super::program_path(word)?;
+    let name = shim.file_name()?.to_str()?.to_string();
+    let text = shim.to_string_lossy();
+    let (manager, mut which) = if let Some(root) = pyenv_root(&shim) {
+        let mut which = std::process::Command::new(root.join("libexec/pyenv"));
+        which.env("PYENV_ROOT", &root);
+        ("pyenv", which)
+    } else if text.contains("/.asdf/shims/") {
+        ("asdf", std::process::Command::new("asdf"))
+    } else if text.contains("/mise/shims/") {
+        ("mise", std::process::Command::new("mise"))
+    } else {
+        return None;
+    };
+    let out = which
+        .args(["which", &name])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let program = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    if !program.is_absolute() || !program.is_file() {
+        return None;
+    }
+    let version = std::process::Command::new(&program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()
+        .and_then(|o| {
+            let text = [o.stdout, o.stderr].concat();
+            let line = String::from_utf8_lossy(&text)
+                .lines()
+                .next()?
+                .trim()
+                .to_string();
+            (!line.is_empty()).then_some(line)
+        });
+    let mut resolved = words.clone();
+    resolved[0] = program.to_string_lossy().into_owned();
+    Some(ResolvedShim {
+        word: word.clone(),
+        manager,
+        command: shlex::try_join(resolved.iter().map(String::as_str)).ok()?,
+        program,
+        version,
+    })
+}
+
 /// The root a pyenv shim sends its program to: the value of its `export PYENV_ROOT=` line.
 fn pyenv_root(program: &Path) -> Option<PathBuf> {
     use std::io::Read;

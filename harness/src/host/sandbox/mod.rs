@@ -36,6 +36,7 @@ pub mod cgroup;
 pub mod descriptors;
 mod file_rules;
 mod interpreter;
+pub use interpreter::{resolve_shim, ResolvedShim};
 pub mod scratch;
 mod syscall_filter;
 
@@ -337,7 +338,8 @@ const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The existing files and folders that an engine's option values name, which its sandbox lets
 /// it read: a value that is a path, each word of a command line that is a path (`external`'s
-/// `Command`), the folder of a command's program, also when found through `PATH`, and the
+/// `Command`) and the folder of each such word that is a file (a script's own folder, where
+/// the modules it imports lie), the folder of a command's program, also when found through `PATH`, and the
 /// installation that program runs from ([`interpreter`]: a pyenv root, a virtual environment
 /// and its Python, a conda installation). Relative paths are taken from the coordinator's
 /// current folder. Only what every user may
@@ -373,7 +375,15 @@ pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
         let words = shlex::split(value).unwrap_or_default();
         for word in &words {
             if word.contains('/') {
-                add(PathBuf::from(word), false);
+                let path = PathBuf::from(word);
+                // A script's or program's own folder: the files beside it (a module it
+                // imports, its weights) are part of it.
+                if path.is_file() {
+                    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+                        add(folder.to_path_buf(), false);
+                    }
+                }
+                add(path, false);
             }
         }
         if let Some(program) = words.first().and_then(|w| program_path(w)) {
@@ -508,7 +518,9 @@ fn say_once_not_granted(path: &Path, why: &str) {
     if !said.iter().any(|p| p == path) {
         said.push(path.to_path_buf());
         eprintln!(
-            "note: the folder {} that an option names or runs from is not opened to the engine ({why}); name it in sandbox-read to open it",
+            "note: the folder {} that an option names or runs from is not opened to the engine ({why}); if the engine needs it, open it with `sandbox-read = [\"{}\"]` in its table or `--engine …,sandbox-read={}`",
+            path.display(),
+            path.display(),
             path.display()
         );
     }

@@ -136,7 +136,7 @@ fn summary(s: &mut String, report: &Report) {
         report.verdict.as_ref().map(|v| v.outcome),
         report.sprt.as_ref().map(|s| s.decision),
     ) {
-        (Some(Outcome::Fail), _) => "headline h0",
+        (Some(Outcome::Fail | Outcome::Unmeasured), _) => "headline h0",
         (_, Some(crate::stats::sprt::Decision::AcceptH1)) => "headline h1",
         (_, Some(crate::stats::sprt::Decision::AcceptH0)) => "headline h0",
         _ => "headline",

@@ -735,7 +735,16 @@ pub fn headline(report: &Report) -> String {
         let meaning =
             crate::show::text::decision_meaning(s.decision, &s.params, &s.candidate, &s.baseline);
         let label = crate::show::text::decision_label(s.decision);
+        let unmeasured = report
+            .verdict
+            .as_ref()
+            .is_some_and(|v| v.outcome == Outcome::Unmeasured);
         return match (s.decision, meaning) {
+            _ if unmeasured => format!(
+                "**No measurement**: {} (LLR {:.2}, bounds {bounds})",
+                crate::show::text::unmeasured_decision(s.decision),
+                s.llr
+            ),
             (Decision::AcceptH1 | Decision::AcceptH0, Some(m)) => {
                 let why = crate::show::text::decision_evidence(
                     s.decision,

@@ -4,6 +4,7 @@
 //!
 //! | item | passes when |
 //! | --- | --- |
+//! | `pre-flight` | what a run asks of every engine before its first game ([`crate::play::preflight`]): after `new_game`, a legal move of the first position of `xot-large` under a move time of 100 ms, answered within the host's start-up timeout (30 s) plus that |
 //! | `stop` | under a move time (20 searches of 50 ms) the answer comes at most 100 ms (p99) after the stop flag, and under a clock of 300 ms (5 searches) within the clock plus 100 ms |
 //! | `limits` | a depth-2 search reports a depth of at most 2, and a 5,000-node search at most 10,000 nodes |
 //! | `passes-and-end` | every position of 4 games played to the end (passes in their histories) gets a legal move at depth 1 |
@@ -67,7 +68,8 @@ pub enum Outcome {
 mod sandbox;
 
 /// The items, in the order they run and print.
-pub const ITEMS: [&str; 18] = [
+pub const ITEMS: [&str; 19] = [
+    "pre-flight",
     "stop",
     "limits",
     "passes-and-end",
@@ -131,6 +133,7 @@ pub fn run(spec: &CheckSpec, out: &mut dyn Write) -> anyhow::Result<Vec<(&'stati
 /// One item; any error of the host (a crash, a forfeit, a refused start) fails it.
 async fn check_item(spec: &CheckSpec, item: &str) -> Outcome {
     let result = match item {
+        "pre-flight" => preflight(spec).await,
         "stop" => stop(spec).await,
         "limits" => limits(spec).await,
         "passes-and-end" => passes_and_end(spec).await,
@@ -201,6 +204,31 @@ fn midgame() -> Vec<Position> {
         .into_iter()
         .filter(|p| p.empties() >= 40)
         .collect()
+}
+
+async fn preflight(spec: &CheckSpec) -> Verdict {
+    let mut host = start(spec).await?;
+    host.new_game().await?;
+    let opening = &crate::plan::openings::builtin("xot-large")
+        .expect("the built-in set")
+        .openings[0];
+    let (history, _) = crate::play::preflight::first_position(opening);
+    let (limits, budget) = crate::play::preflight::limits(crate::plan::config::TimeRules {
+        control: crate::plan::config::TimeControl::MoveTime(
+            crate::play::preflight::PREFLIGHT_MOVE_TIME,
+        ),
+        margin: STOP_MARGIN,
+        stall_timeout: STALL,
+    });
+    let answered = search(&mut host, &history, limits, budget).await;
+    end(host).await;
+    Ok(match answered {
+        Ok((mv, _, elapsed)) => Ok(format!(
+            "answered {mv} in {} ms (a move of the first xot-large position at 100 ms, as a run asks before its first game)",
+            elapsed.as_millis()
+        )),
+        Err(e) => Err(format!("{e:#}; a run of this engine would stop before its first game")),
+    })
 }
 
 async fn stop(spec: &CheckSpec) -> Verdict {

@@ -455,6 +455,21 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
             "name" | "fail-on" | "bench" | "memory-limit" | "disk-limit" | "sandbox" => {
                 edit(vec![key.clone()], value_of(kind_of("engine", &key), &value));
             }
+            // The folder an external program starts in is a path of the command line's, as
+            // `plugin` is: relative to the current folder.
+            k if k == super::sandbox::WORKING_DIR_OPTION
+                || k.strip_prefix("options.") == Some(super::sandbox::WORKING_DIR_OPTION) =>
+            {
+                let folder = if value.is_empty() {
+                    value
+                } else {
+                    path_for(&value, base_dir)
+                };
+                edit(
+                    vec!["options".into(), super::sandbox::WORKING_DIR_OPTION.into()],
+                    folder.into(),
+                );
+            }
             "time" => {
                 for (k, v) in time_spec(&value, &written, "time")? {
                     edit(vec!["time".into(), k], v);

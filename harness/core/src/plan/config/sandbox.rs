@@ -107,26 +107,41 @@ pub fn variable_names(names: &[String]) -> Result<Vec<String>, String> {
 /// relative path of its command line is looked for.
 pub const WORKING_DIR_OPTION: &str = "WorkingDir";
 
+/// A `WorkingDir` value as the program gets it: a relative folder is taken from `base_dir` (the
+/// folder its origin's relative paths are read from); an empty value (the worker's own folder)
+/// and an absolute one stay as they are.
+pub fn resolved_working_dir(value: &str, base_dir: &Path) -> String {
+    if value.is_empty() || Path::new(value).is_absolute() {
+        return value.to_string();
+    }
+    let joined = base_dir.join(value);
+    joined
+        .canonicalize()
+        .or_else(|_| std::path::absolute(&joined))
+        .unwrap_or(joined)
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// The advice for `value`, an option's command line (a program and its arguments, as
-/// `external`'s `Command`), when it names an existing file of `here` (the harness's working
-/// folder) by a relative path that names nothing under `working_dir`: a sandboxed engine's
-/// program starts in the engine's scratch folder (or `working_dir`), where the path leads
-/// nowhere. A first word without a slash is a program looked up in `PATH`, not a path.
+/// `external`'s `Command`), when it names an existing file of `here` (the folder relative
+/// paths of its origin are read from) by a relative path that names nothing under
+/// `working_dir`: a sandboxed engine's program starts in the engine's scratch folder (or
+/// `working_dir`), where the path leads nowhere. A first word without a slash is a program
+/// looked up in `PATH`, not a path; one with a slash (`./prog`) is a path like any other.
 pub fn relative_command_path(
     value: &str,
     working_dir: Option<&str>,
     here: &Path,
 ) -> Option<String> {
     let words = shlex::split(value)?;
-    if words.len() < 2 {
-        return None;
-    }
     words.iter().enumerate().find_map(|(i, word)| {
         let relative = !word.starts_with('/') && !word.starts_with('-');
         let a_path = i > 0 || word.contains('/');
         let under_working_dir =
             working_dir.is_some_and(|d| !d.is_empty() && Path::new(d).join(word).exists());
         let file = here.join(word);
+        let file = std::path::absolute(&file).unwrap_or(file);
         (relative && a_path && file.is_file() && !under_working_dir).then(|| {
             format!(
                 "`{word}` is a path relative to this folder, but a sandboxed engine's program \
@@ -183,6 +198,37 @@ mod tests {
             None
         );
         assert_eq!(relative_command_path("src", None, &here), None);
+        // A program named by a relative path alone gets the same advice.
+        assert!(relative_command_path("./Cargo.toml", None, &here).is_some());
+        assert_eq!(
+            relative_command_path("./no-such-program", None, &here),
+            None
+        );
+    }
+
+    #[test]
+    fn a_relative_working_dir_is_taken_from_its_origins_folder() {
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            resolved_working_dir(".", &here),
+            here.canonicalize().unwrap().display().to_string()
+        );
+        assert_eq!(
+            resolved_working_dir("src", &here),
+            here.join("src")
+                .canonicalize()
+                .unwrap()
+                .display()
+                .to_string()
+        );
+        assert_eq!(resolved_working_dir("", &here), "");
+        assert_eq!(resolved_working_dir("/opt/e", &here), "/opt/e");
+        // A folder that does not exist stays a path under the origin (the engine's start says
+        // it is missing).
+        assert_eq!(
+            resolved_working_dir("none", Path::new("/base")),
+            "/base/none"
+        );
     }
 
     #[test]

@@ -213,14 +213,17 @@ impl Validator<'_> {
         })
     }
 
-    /// An options table (`options`, `solver-options`) in file order, values as text. For a
-    /// `sandboxed` engine, a command line that names a file by a path relative to this folder
+    /// An options table (`options`, `solver-options`) in file order, values as text. A
+    /// relative `WorkingDir` is resolved against `base_dir` (the tournament file's folder, the
+    /// current folder for `--engine`), as every relative path of its origin is. For a
+    /// `sandboxed` engine, a command line that names a file of `base_dir` by a relative path
     /// is refused: its program starts in the engine's scratch folder (or its `WorkingDir`).
     fn options(
         &self,
         raw: Option<RawOptions>,
         table: &str,
         sandboxed: bool,
+        base_dir: &Path,
     ) -> Result<Vec<(String, String)>, ConfigError> {
         let mut options = Vec::new();
         let mut spans = Vec::new();
@@ -249,14 +252,19 @@ impl Validator<'_> {
             spans.push((value.span(), dotted));
             options.push((key.into_inner(), text));
         }
+        if let Some((_, dir)) = options
+            .iter_mut()
+            .find(|(k, _)| k == sandbox::WORKING_DIR_OPTION)
+        {
+            *dir = sandbox::resolved_working_dir(dir, base_dir);
+        }
         if sandboxed {
             let working_dir = options
                 .iter()
                 .find(|(k, _)| k == sandbox::WORKING_DIR_OPTION)
                 .map(|(_, v)| v.as_str());
-            let here = std::env::current_dir().unwrap_or_default();
             for ((_, value), (span, dotted)) in options.iter().zip(spans) {
-                if let Some(advice) = sandbox::relative_command_path(value, working_dir, &here) {
+                if let Some(advice) = sandbox::relative_command_path(value, working_dir, base_dir) {
                     return Err(self.invalid(span, &dotted, advice));
                 }
             }
@@ -294,7 +302,7 @@ impl Validator<'_> {
         Ok(AdjudicationConfig {
             exact_at_empties: *empties.get_ref(),
             solver,
-            solver_options: self.options(raw.solver_options, "solver-options", false)?,
+            solver_options: self.options(raw.solver_options, "solver-options", false, base_dir)?,
             solve_timeout,
         })
     }
@@ -566,7 +574,7 @@ impl Validator<'_> {
             let plugin = PluginRef::parse(plugin_text, base_dir);
             let engine_sandbox = self.sandbox(&entry, base_dir, sandbox)?;
             let sandboxed = engine_sandbox.mode != SandboxMode::Off;
-            let options = self.options(entry.options, "options", sandboxed)?;
+            let options = self.options(entry.options, "options", sandboxed, base_dir)?;
             let memory_limit = match &entry.memory_limit {
                 None => None,
                 Some(value) => Some(

@@ -1,0 +1,102 @@
+//! The end of an engine's stderr log: where the cause of an engine that cannot start usually
+//! is (an interpreter's "can't open file", a missing module, a loader's error), quoted in the
+//! error that stops the run.
+//!
+//! The log may be large (a chatty engine, up to its disk limit), so only its last
+//! [`TAIL_BYTES`] are read, from the end, and of those the last [`TAIL_LINES`] lines kept, each
+//! made printable as every text from a plugin is ([`super::engine_text::clean`]).
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// The most lines quoted from the end of a log.
+pub const TAIL_LINES: usize = 20;
+/// The most bytes read from the end of a log.
+pub const TAIL_BYTES: u64 = 16 << 10;
+/// The most characters kept of one quoted line.
+const LINE_CHARS: usize = 300;
+
+/// The last lines of a log, and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogTail {
+    pub path: PathBuf,
+    /// At most [`TAIL_LINES`], oldest first; blank lines left out.
+    pub lines: Vec<String>,
+}
+
+impl std::fmt::Display for LogTail {
+    /// `its stderr log, PATH, ends with:` and the lines indented, or that it is empty.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.lines.is_empty() {
+            return write!(f, "its stderr log, {}, is empty", self.path.display());
+        }
+        write!(f, "its stderr log, {}, ends with:", self.path.display())?;
+        for line in &self.lines {
+            write!(f, "\n    {line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The last lines of the log at `path`; `None` when it cannot be read (it was never made).
+pub fn tail(path: &Path) -> Option<LogTail> {
+    let mut file = std::fs::File::open(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let from = len.saturating_sub(TAIL_BYTES);
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(TAIL_BYTES).read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<&str> = text.lines().collect();
+    // A read that starts inside the file starts inside a line: that piece is not quoted.
+    if from > 0 && !lines.is_empty() {
+        lines.remove(0);
+    }
+    lines.retain(|l| !l.trim().is_empty());
+    let kept: Vec<String> = lines[lines.len().saturating_sub(TAIL_LINES)..]
+        .iter()
+        .map(|l| {
+            let line: String = l.trim_end().chars().take(LINE_CHARS).collect();
+            super::engine_text::clean(&line).0
+        })
+        .collect();
+    Some(LogTail {
+        path: path.to_path_buf(),
+        lines: kept,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tail_is_the_last_lines_read_from_the_end() {
+        let dir = std::env::temp_dir().join(format!("stderr-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("e.stderr.log");
+        // Far more than the bytes read: the first lines are never read, the last 20 quoted.
+        let mut text = String::new();
+        for i in 0..5000 {
+            text.push_str(&format!("line {i} of the engine's chatter\n"));
+        }
+        text.push_str("\n\x1b[2Jpython3: can't open file '/x/missing.py'\n");
+        std::fs::write(&log, &text).unwrap();
+        let t = tail(&log).unwrap();
+        assert_eq!(t.lines.len(), TAIL_LINES);
+        assert_eq!(t.lines[0], "line 4981 of the engine's chatter");
+        // Control characters escaped, the blank line left out.
+        assert_eq!(
+            t.lines[TAIL_LINES - 1],
+            "\\u{1b}[2Jpython3: can't open file '/x/missing.py'"
+        );
+        assert!(t.to_string().starts_with(&format!(
+            "its stderr log, {}, ends with:\n    line 4981",
+            log.display()
+        )));
+        std::fs::write(&log, "").unwrap();
+        assert!(tail(&log).unwrap().to_string().ends_with("is empty"));
+        assert_eq!(tail(&dir.join("none")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
