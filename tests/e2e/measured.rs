@@ -166,11 +166,31 @@ fn a_game_whose_engine_cannot_start_is_not_a_result_and_three_in_a_row_stop_the_
     wait_for_games(&dir.join("out/m/games.jsonl"), 2);
     std::fs::rename(&plugin, dir.join("away.so")).unwrap();
     let started = Instant::now();
+    // A run that never gives up would play its 10,000 games of failed starts: killed after a
+    // minute (and the test fails on its exit status).
+    let pid = child.id().to_string();
+    let ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watchdog = {
+        let ended = ended.clone();
+        std::thread::spawn(move || {
+            while !ended.load(std::sync::atomic::Ordering::Relaxed) {
+                if started.elapsed() > Duration::from_secs(60) {
+                    // The harness is not reaped before `ended`: its pid is still its own.
+                    let _ = std::process::Command::new("kill")
+                        .args(["-KILL", &pid])
+                        .status();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
     let out = child.wait_with_output().expect("the harness ends");
+    ended.store(true, std::sync::atomic::Ordering::Relaxed);
+    watchdog.join().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
-    assert!(started.elapsed() < Duration::from_secs(60));
     assert!(
         stderr.contains("engine `f` cannot start (3 times in a row)"),
         "{stderr}"
