@@ -181,7 +181,7 @@ fn command_line_overrides_and_dry_run() {
         "9",
     ])
     .assert_error()
-    .assert_stderr_has(&["different tournament", "time \"depth 2\" → \"depth 3\""]);
+    .assert_stderr_has(&["different tournament", "time depth 2 → depth 3"]);
 }
 
 /// The progress lines number games as `harness replay` does: here a shard, whose games are
