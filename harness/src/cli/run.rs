@@ -6,7 +6,7 @@
 
 use super::exit;
 use super::output::{say, say_raw};
-use super::tournament_flags::{OutputFlags, TournamentFlags};
+use super::tournament_flags::{default_folder, OutputFlags, TournamentFlags};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
@@ -119,12 +119,20 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         say_raw!("{}", t.definition.text);
         return Ok(super::exit::SUCCESS);
     }
+    let folder_note = if args.output.out_is_default(&args.flags, &t) {
+        let unnumbered = args.shard.is_some().then_some(
+            "a shard's folder is never numbered (the N jobs of its run must agree on one)",
+        );
+        default_folder(&mut t, &plugin_dir, unnumbered)?
+    } else {
+        String::new()
+    };
     let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
     let named = |e| name_the_flag(e, &names, &args.flags.engines);
     startup_bench(&mut t, &plugin_dir).map_err(named)?;
     say_warnings(&t);
     if args.dry_run {
-        return dry_run(&t, &plugin_dir, args.restart).map_err(named);
+        return dry_run(&t, &plugin_dir, args.restart, &folder_note).map_err(named);
     }
     warn_if_oversubscribed(&t);
     let mut ledger = super::run_ledger::RunLedger::for_run(
@@ -148,7 +156,8 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         None => None,
     };
     let events = web.as_ref().map(|(_, events)| events.clone());
-    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui, events).map_err(named)?;
+    let (summary, elapsed, signalled) =
+        play(&t, &plugin_dir, tui, events, &folder_note).map_err(named)?;
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
     if let Some((server, events)) = web {
         // The events end once the run has written its verdict: the browser's last snapshot is
@@ -352,8 +361,9 @@ fn play(
     plugin_dir: &Path,
     tui: bool,
     web: Option<mpsc::Sender<Event>>,
+    folder_note: &str,
 ) -> anyhow::Result<(RunSummary, Duration, Option<&'static str>)> {
-    let header = header_line(t);
+    let header = header_line(t, folder_note);
     let mut reports = ReportRefresh::new(t);
     let runtime = coordinator_runtime(t.concurrency)?;
     let control = Arc::new(RunControl::new());
@@ -362,6 +372,10 @@ fn play(
         let reports = &mut reports;
         run_live(control, web, |observer, lines| {
             runtime.block_on(tournament::run(t, plugin_dir, observer, |p| {
+                // The live view's log shows what the header says of a default folder.
+                if matches!(p, Progress::Started) && !folder_note.is_empty() {
+                    let _ = lines.send(format!("output in {}{folder_note}", t.out.display()));
+                }
                 if let Some(line) = progress_line(&p, t) {
                     let _ = lines.send(line);
                 }
@@ -513,10 +527,10 @@ fn progress_line(p: &Progress, t: &Tournament) -> Option<String> {
 
 /// The run's first line, printed once every engine has started (so that a load error is the
 /// first thing a broken tournament prints).
-fn header_line(t: &Tournament) -> String {
+fn header_line(t: &Tournament, folder_note: &str) -> String {
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     format!(
-        "{}: {} of {} ({}), {} pairs per pairing, {} games at once, output in {}{}",
+        "{}: {} of {} ({}), {} pairs per pairing, {} games at once, output in {}{folder_note}{}",
         t.source,
         t.format,
         names.join(", "),
@@ -724,7 +738,12 @@ fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)
 /// `run --dry-run`: everything a run checks before its first game ([`preflight`]), and whether
 /// the output folder would be resumed, refused or (with `--restart`) set aside. Nothing is
 /// written.
-pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyhow::Result<i32> {
+pub(super) fn dry_run(
+    t: &Tournament,
+    plugin_dir: &Path,
+    restart: bool,
+    folder_note: &str,
+) -> anyhow::Result<i32> {
     let (openings, planned) = preflight(t, plugin_dir)?;
     let held = t.out.join(journal::JSONL_FILE).exists();
     if !restart {
@@ -741,7 +760,7 @@ pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyho
             );
         }
     }
-    say!("{}", header_line(t));
+    say!("{}", header_line(t, folder_note));
     say!(
         "dry run: {} engines loaded with their options; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
         t.engines.len(),

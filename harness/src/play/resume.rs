@@ -202,6 +202,54 @@ pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
     }
 }
 
+/// What an output folder holds for a run of a tournament ([`folder_holds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// No games: a run starts there.
+    Nothing,
+    /// Games of this tournament and no other: a run resumes them.
+    This,
+    /// Games of another tournament.
+    Another,
+}
+
+/// What `dir` holds for a run of the tournament `tournament_json`: the games of its own
+/// journal, judged by [`same_tournament`] as a run resuming there judges them (`any_shard`
+/// for a shard's run, whose own folder is one inside), and those of the shards' folders
+/// inside it (`shard-I-of-N`), which must be of the same tournament, any shard. Games of the
+/// same tournament with fewer pairs are this tournament's too: the run extends them
+/// ([`extension`]). A journal that cannot be read counts as another tournament's games.
+pub fn folder_holds(dir: &Path, tournament_json: &str, any_shard: bool) -> Held {
+    let mut folders = vec![(dir.to_path_buf(), any_shard)];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        folders.extend(
+            entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    name.to_str()
+                        .and_then(crate::plan::schedule::Shard::from_folder_name)
+                        .is_some()
+                })
+                .map(|e| (e.path(), true)),
+        );
+    }
+    let mut held = Held::Nothing;
+    for (folder, any_shard) in folders {
+        let journal = folder.join(JSONL_FILE);
+        if !journal.exists() || journal::read_journal(&journal).is_ok_and(|r| r.is_empty()) {
+            continue;
+        }
+        let written = std::fs::read_to_string(folder.join(TOURNAMENT_FILE)).unwrap_or_default();
+        let extended = extension(&written, tournament_json, any_shard).is_some();
+        if !same_tournament(&written, tournament_json, any_shard) && !extended {
+            return Held::Another;
+        }
+        held = Held::This;
+    }
+    held
+}
+
 /// What of a `tournament.json` decides the games (see [`same_tournament`]).
 fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
     let mut v = TournamentRecord::parse(text).ok()?.value();
