@@ -430,3 +430,31 @@ fn an_explicit_folder_is_refused_with_what_differs_in_words() {
     assert!(!refused.stderr.contains("rebuilt"), "{refused}");
     assert!(!refused.stderr.contains('{'), "{refused}");
 }
+
+/// `run --serve` prints the run page's URL once the run is about to start: never for a run
+/// refused at its start (here, a folder that `--out` names holding another tournament), and
+/// for one that plays on the line after its header.
+#[test]
+fn run_serve_prints_its_url_only_once_the_run_starts() {
+    let dir = TempDir::new("serve-at-start");
+    let [first, second] = same_names();
+    run(dir.path(), &pair_of(&first, &["--out", "mine"])).assert_success();
+    let refused = run(
+        dir.path(),
+        &pair_of(&second, &["--out", "mine", "--serve=127.0.0.1:0"]),
+    );
+    refused.assert_error();
+    assert!(!refused.stdout.contains("http://"), "{refused}");
+
+    let served = run(
+        dir.path(),
+        &pair_of(&first, &["--out", "mine", "--serve=127.0.0.1:0"]),
+    );
+    served.assert_resumed(2, 2);
+    let lines: Vec<&str> = served.stdout.lines().collect();
+    assert!(lines[0].starts_with("<command line>: "), "{served}");
+    assert!(
+        lines[1].starts_with("http://127.0.0.1:") && lines[1].ends_with("/run/0"),
+        "{served}"
+    );
+}

@@ -72,7 +72,8 @@ pub struct Args {
     exit_codes: exit::Convention,
     /// Serve the run in a browser while it plays: `--serve` on 127.0.0.1:8080, `--serve=ADDR`
     /// elsewhere (port 0: a free one; a non-loopback address needs --token). The URL is
-    /// printed on a line of its own; serving stops when the run ends.
+    /// printed on a line of its own once the run is about to start (after its first line);
+    /// serving stops when the run ends.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, require_equals = true,
           default_missing_value = crate::web::DEFAULT_ADDRESS)]
     serve: Option<String>,
@@ -156,14 +157,18 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         None => None,
     };
     let events = web.as_ref().map(|(_, events)| events.clone());
+    let opening = Opening {
+        folder_note,
+        served: web.as_ref().map(|(served, _)| served.announcement.clone()),
+    };
     let (summary, elapsed, signalled) =
-        play(&t, &plugin_dir, tui, events, &folder_note).map_err(named)?;
+        play(&t, &plugin_dir, tui, events, &opening).map_err(named)?;
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
-    if let Some((server, events)) = web {
+    if let Some((served, events)) = web {
         // The events end once the run has written its verdict: the browser's last snapshot is
         // the finished run, with its wall time; the viewers get it before the server stops.
         drop(events);
-        server.finish(SERVE_GRACE);
+        served.server.finish(SERVE_GRACE);
     }
     let error_code = match args.exit_codes {
         exit::Convention::Verdict => exit::ERROR,
@@ -329,13 +334,35 @@ pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyh
 /// snapshot before its server stops.
 const SERVE_GRACE: Duration = Duration::from_secs(2);
 
-/// The browser view of the run `t` about to be played, on `address`: the server (its URL
-/// printed on a line of its own) and the sender its model hears the coordinator's events on.
+/// A run's browser view: its server, and what the run says of it once it is about to start.
+struct Served {
+    server: crate::web::WebServer,
+    announcement: Announcement,
+}
+
+/// What `run --serve` says once its run is about to start (not before: a run refused at its
+/// start would have printed the URL of a run that never plays): the run page's URL, on a line
+/// of its own, and, for a server that wants a token, how to give it.
+#[derive(Clone)]
+struct Announcement {
+    url: String,
+    token: Option<String>,
+}
+
+/// What a run says on its first lines, once it is about to start: what its header says of a
+/// default output folder ([`default_folder`]) and its browser view's announcement.
+struct Opening {
+    folder_note: String,
+    served: Option<Announcement>,
+}
+
+/// The browser view of the run `t` about to be played, on `address`: the server and the
+/// sender its model hears the coordinator's events on.
 fn serve_run(
     address: &str,
     token: Option<String>,
     t: &Tournament,
-) -> anyhow::Result<(crate::web::WebServer, mpsc::Sender<Event>)> {
+) -> anyhow::Result<(Served, mpsc::Sender<Event>)> {
     let address = crate::web::address(address, token.as_deref())?;
     let (tx, rx) = mpsc::channel::<Event>();
     let run = crate::web::server::ServedRun {
@@ -348,10 +375,18 @@ fn serve_run(
     };
     let guarded = token.is_some();
     let server = crate::web::WebServer::start(address, token, vec![run], None)?;
-    // The run's own page (the index would list this one run).
-    say_raw!("{}run/0\n", server.url);
-    crate::web::remind_of_the_token(&server, guarded);
-    Ok((server, tx))
+    let announcement = Announcement {
+        // The run's own page (the index would list this one run).
+        url: format!("{}run/0", server.url),
+        token: crate::web::token_reminder(&server, guarded),
+    };
+    Ok((
+        Served {
+            server,
+            announcement,
+        },
+        tx,
+    ))
 }
 
 /// Play `t` on the coordinator's runtime, with the live view or plain lines, refreshing the
@@ -361,9 +396,9 @@ fn play(
     plugin_dir: &Path,
     tui: bool,
     web: Option<mpsc::Sender<Event>>,
-    folder_note: &str,
+    opening: &Opening,
 ) -> anyhow::Result<(RunSummary, Duration, Option<&'static str>)> {
-    let header = header_line(t, folder_note);
+    let header = header_line(t, &opening.folder_note);
     let mut reports = ReportRefresh::new(t);
     let runtime = coordinator_runtime(t.concurrency)?;
     let control = Arc::new(RunControl::new());
@@ -372,9 +407,21 @@ fn play(
         let reports = &mut reports;
         run_live(control, web, |observer, lines| {
             runtime.block_on(tournament::run(t, plugin_dir, observer, |p| {
-                // The live view's log shows what the header says of a default folder.
-                if matches!(p, Progress::Started) && !folder_note.is_empty() {
-                    let _ = lines.send(format!("output in {}{folder_note}", t.out.display()));
+                if let Progress::Started = p {
+                    // The live view's log shows what plain lines would print first.
+                    if !opening.folder_note.is_empty() {
+                        let _ = lines.send(format!(
+                            "output in {}{}",
+                            t.out.display(),
+                            opening.folder_note
+                        ));
+                    }
+                    if let Some(served) = &opening.served {
+                        let _ = lines.send(served.url.clone());
+                        if let Some(token) = &served.token {
+                            let _ = lines.send(token.clone());
+                        }
+                    }
                 }
                 if let Some(line) = progress_line(&p, t) {
                     let _ = lines.send(line);
@@ -392,6 +439,12 @@ fn play(
             .block_on(tournament::run(t, plugin_dir, &observer, |p| {
                 if let Progress::Started = p {
                     say!("{header}");
+                    if let Some(served) = &opening.served {
+                        say!("{}", served.url);
+                        if let Some(token) = &served.token {
+                            eprintln!("{token}");
+                        }
+                    }
                 }
                 if let Some(line) = progress_line(&p, t) {
                     say!("{line}");
