@@ -13,7 +13,9 @@
 //! `engines/`, `examples/`, `docs/`, `openings/` and `target/` (links to them) and nothing else,
 //! with the harness already built: `target/release` first on `PATH`, so both `harness` and
 //! `./target/release/harness` are the binary under test. Two pages run at once (the machines
-//! that run the tests have two cores, and the examples play timed games). A hand-written
+//! that run the tests have two cores, and the examples play timed games). A second test runs
+//! them all again in reading order (the README, then the guide's pages as its index lists
+//! them) in one folder, where one page's runs meet another's folders. A hand-written
 //! extractor rather than `trycmd`: the blocks are shell scripts (pipes, heredocs, variables,
 //! several commands whose later ones read what the earlier wrote), which `trycmd`'s one command
 //! per case does not run.
@@ -173,6 +175,28 @@ fn pages(root: &Path) -> Vec<PathBuf> {
     pages
 }
 
+/// The pages in reading order: the README, the guide's index, then the guide's pages in the
+/// order the index first links them, and any page it does not link after them, by name.
+fn reading_order(root: &Path) -> Vec<PathBuf> {
+    let guide = root.join("docs/guide");
+    let index = std::fs::read_to_string(guide.join("README.md")).expect("docs/guide/README.md");
+    let mut ordered = vec![root.join("README.md"), guide.join("README.md")];
+    for link in index.split("](").skip(1) {
+        let target = link.split([')', '#']).next().unwrap_or("");
+        let page = guide.join(target);
+        if target.ends_with(".md") && !target.contains('/') && !ordered.contains(&page) {
+            ordered.push(page);
+        }
+    }
+    for page in pages(root) {
+        if !ordered.contains(&page) {
+            ordered.push(page);
+        }
+    }
+    ordered.retain(|p| p.is_file());
+    ordered
+}
+
 /// A scratch folder for one page: links to the repository's folders the documents name.
 fn scratch(root: &Path, page: &str) -> TempDir {
     let label = format!("doc-{}", page.replace(['/', '.'], "-"));
@@ -221,22 +245,30 @@ fn run(block: &Block, dir: &Path, release: &Path) -> Option<String> {
     })
 }
 
-#[test]
-fn every_command_block_of_the_readme_and_the_guide_runs_or_says_why_not() {
-    let a = artifacts();
+/// The repository's root and `target/release`, whose harness the documents run; `None` (the
+/// test skipped) unless the tests run that build.
+fn release_build(test: &str) -> Option<(&'static Path, PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let release = root.join("target/release");
-    if release.join("harness").canonicalize().ok() != a.harness.canonicalize().ok() {
-        return crate::support::skip(
-            "documented commands",
+    if release.join("harness").canonicalize().ok() != artifacts().harness.canonicalize().ok() {
+        crate::support::skip(
+            test,
             "the documents run target/release/harness: run the tests with --release",
         );
+        return None;
     }
+    Some((root, release))
+}
+
+/// The blocks to run of each of `pages` (in their order, pages with none left out) and the
+/// blocks marked not run. Without a python3 on PATH the Python blocks are left out (CI must
+/// not).
+fn blocks_of(root: &Path, pages: &[PathBuf]) -> (Vec<(String, Vec<Block>)>, Vec<Block>) {
     let mut work: Vec<(String, Vec<Block>)> = Vec::new();
     let mut not_run = Vec::new();
-    for page in pages(root) {
+    for page in pages {
         let name = page.strip_prefix(root).unwrap().display().to_string();
-        let text = std::fs::read_to_string(&page).unwrap();
+        let text = std::fs::read_to_string(page).unwrap();
         let found = blocks(&name, &text).unwrap_or_else(|e| panic!("{e}"));
         let (skipped, to_run): (Vec<Block>, Vec<Block>) = found
             .into_iter()
@@ -246,7 +278,6 @@ fn every_command_block_of_the_readme_and_the_guide_runs_or_says_why_not() {
             work.push((name, to_run));
         }
     }
-    // The Python examples need a python3; a machine without one skips them (CI must not).
     let has_python = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .any(|dir| dir.join("python3").is_file());
     if !has_python {
@@ -255,6 +286,49 @@ fn every_command_block_of_the_readme_and_the_guide_runs_or_says_why_not() {
             blocks.retain(|b| !b.script.contains("python3"));
         }
     }
+    (work, not_run)
+}
+
+/// Run the blocks of one page in order in `dir`, up to the first that fails (the page's later
+/// blocks may read what it was to write); each block's time goes to `timings`. The failure,
+/// if any.
+fn run_page(
+    page_blocks: &[Block],
+    dir: &Path,
+    release: &Path,
+    timings: &Mutex<Vec<(String, Duration)>>,
+) -> Option<String> {
+    for block in page_blocks {
+        let started = Instant::now();
+        let failure = run(block, dir, release);
+        timings
+            .lock()
+            .unwrap()
+            .push((block.place.clone(), started.elapsed()));
+        if failure.is_some() {
+            return failure;
+        }
+    }
+    None
+}
+
+/// The blocks' times, longest first, on standard error.
+fn say_timings(timings: Mutex<Vec<(String, Duration)>>) {
+    let mut timings = timings.into_inner().unwrap();
+    timings.sort_by_key(|t| std::cmp::Reverse(t.1));
+    let total: Duration = timings.iter().map(|t| t.1).sum();
+    for (place, took) in &timings {
+        eprintln!("{place}: {:.1} s", took.as_secs_f64());
+    }
+    eprintln!("{} blocks in {:.1} s", timings.len(), total.as_secs_f64());
+}
+
+#[test]
+fn every_command_block_of_the_readme_and_the_guide_runs_or_says_why_not() {
+    let Some((root, release)) = release_build("documented commands") else {
+        return;
+    };
+    let (work, not_run) = blocks_of(root, &pages(root));
     let total: usize = work.iter().map(|(_, b)| b.len()).sum();
     let queue = Mutex::new(work);
     let failures = Mutex::new(Vec::new());
@@ -266,27 +340,13 @@ fn every_command_block_of_the_readme_and_the_guide_runs_or_says_why_not() {
                     break;
                 };
                 let dir = scratch(root, &page);
-                for block in &page_blocks {
-                    let started = Instant::now();
-                    let failure = run(block, dir.path(), &release);
-                    timings
-                        .lock()
-                        .unwrap()
-                        .push((block.place.clone(), started.elapsed()));
-                    if let Some(f) = failure {
-                        failures.lock().unwrap().push(f);
-                        // The page's later blocks may read what this one was to write.
-                        break;
-                    }
+                if let Some(f) = run_page(&page_blocks, dir.path(), &release, &timings) {
+                    failures.lock().unwrap().push(f);
                 }
             });
         }
     });
-    let mut timings = timings.into_inner().unwrap();
-    timings.sort_by_key(|t| std::cmp::Reverse(t.1));
-    for (place, took) in &timings {
-        eprintln!("{place}: {:.1} s", took.as_secs_f64());
-    }
+    say_timings(timings);
     eprintln!(
         "{total} command blocks run, {} marked not run:",
         not_run.len()
@@ -301,6 +361,28 @@ fn every_command_block_of_the_readme_and_the_guide_runs_or_says_why_not() {
     let failures = failures.into_inner().unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(total >= 10, "only {total} blocks ran");
+}
+
+/// The README and the guide's pages in reading order ([`reading_order`]), all in one folder,
+/// one block at a time: a reader who follows them in one shell, where a page's commands meet
+/// what the pages before left (the default output folders `out/a-vs-b` of two pages with the
+/// same engine names, for one). A page that fails stops there; the next page goes on. Its
+/// cost is the sum of every block's time, about as much again as the test above takes on two
+/// cores (the blocks printed with their times say it).
+#[test]
+fn the_readme_and_the_guide_run_in_reading_order_in_one_folder() {
+    let Some((root, release)) = release_build("documented commands in one folder") else {
+        return;
+    };
+    let (work, _) = blocks_of(root, &reading_order(root));
+    let dir = scratch(root, "reading-order");
+    let timings = Mutex::new(Vec::new());
+    let failures: Vec<String> = work
+        .iter()
+        .filter_map(|(_, page_blocks)| run_page(page_blocks, dir.path(), &release, &timings))
+        .collect();
+    say_timings(timings);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! What the user sees on the terminal: progress lines that number games as `harness replay`
 //! does, the warnings said once before the first game, and a reader that goes away costs
-//! nothing (the run, `merge`, `replay` and `stats` go on as they would have).
+//! nothing (the run, `merge`, `replay` and `stats` go on as they would have). Where the games
+//! go: default output folders that never collide, an explicit one refused in words.
 
 use crate::support::{
     artifacts, engine, engine_flag, harness, match_args, match_file, play_shards, read_games, run,
@@ -181,7 +182,7 @@ fn command_line_overrides_and_dry_run() {
         "9",
     ])
     .assert_error()
-    .assert_stderr_has(&["different tournament", "time \"depth 2\" → \"depth 3\""]);
+    .assert_stderr_has(&["different tournament", "time depth 2 → depth 3"]);
 }
 
 /// The progress lines number games as `harness replay` does: here a shard, whose games are
@@ -302,5 +303,158 @@ fn warnings_for_repeated_openings_and_an_overridden_depth() {
         ),
         "{}",
         tune.stderr
+    );
+}
+
+/// `harness run --engine a --engine b` of `engines` at depth 1, one pair, then `extra`.
+fn pair_of(engines: &[String; 2], extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "run",
+        "--engine",
+        &engines[0],
+        "--engine",
+        &engines[1],
+        "--pairs",
+        "1",
+        "--time",
+        "depth=1",
+        "--no-tui",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
+}
+
+/// The engines of two tournaments with the same names, `a` and `b`: greedy against minimax
+/// at depth 1, then greedy against heuristic (another plugin as `b`).
+fn same_names() -> [[String; 2]; 2] {
+    let a = artifacts();
+    [
+        [
+            engine_flag("a", &a.greedy, ""),
+            engine_flag("b", &a.minimax, ",Depth=1"),
+        ],
+        [
+            engine_flag("a", &a.greedy, ""),
+            engine_flag("b", &a.heuristic, ""),
+        ],
+    ]
+}
+
+/// The first line a command printed on standard output.
+fn first_line(out: &crate::support::Output) -> &str {
+    out.stdout.lines().next().unwrap_or("")
+}
+
+/// Two tournaments of engines with the same names, neither naming a folder: the first plays
+/// into `out/a-vs-b`, the second into `out/a-vs-b-2` and says so on its first line, leaving
+/// the first's games as they were; each run again resumes its own folder. A shard of a third
+/// takes no numbered folder (its N jobs must agree on one): exit 2, asking for --out, nothing
+/// written.
+#[test]
+fn default_output_folders_never_collide() {
+    let a = artifacts();
+    let dir = TempDir::new("default-folders");
+    let [first, second] = same_names();
+    let played = run(dir.path(), &pair_of(&first, &[]));
+    played.assert_success();
+    assert!(
+        first_line(&played).ends_with("output in out/a-vs-b"),
+        "{played}"
+    );
+    let journal = std::fs::read(dir.join("out/a-vs-b/games.jsonl")).unwrap();
+
+    let other = run(dir.path(), &pair_of(&second, &[]));
+    other.assert_success();
+    assert!(
+        first_line(&other).ends_with(
+            "output in out/a-vs-b-2 (the default out/a-vs-b holds games of another tournament)"
+        ),
+        "{other}"
+    );
+    assert_eq!(read_games(&dir.join("out/a-vs-b-2")).len(), 2);
+    assert_eq!(
+        std::fs::read(dir.join("out/a-vs-b/games.jsonl")).unwrap(),
+        journal,
+        "the first tournament's games changed"
+    );
+
+    let again = run(dir.path(), &pair_of(&first, &[]));
+    again.assert_resumed(2, 2);
+    assert!(
+        first_line(&again).contains("output in out/a-vs-b (the default folder"),
+        "{again}"
+    );
+    let other_again = run(dir.path(), &pair_of(&second, &[]));
+    other_again.assert_resumed(2, 2);
+    assert!(
+        first_line(&other_again).contains("output in out/a-vs-b-2 ("),
+        "{other_again}"
+    );
+
+    let third = [
+        engine_flag("a", &a.greedy, ""),
+        engine_flag("b", &a.minimax, ",Depth=2"),
+    ];
+    run(dir.path(), &pair_of(&third, &["--shard", "0/2"]))
+        .assert_error()
+        .assert_stderr_has(&[
+            "out/a-vs-b: the default output folder holds games of another tournament",
+            "give --out",
+        ]);
+    assert!(!dir.join("out/a-vs-b-3").exists());
+    assert!(!dir.join("out/a-vs-b/shard-0-of-2").exists());
+}
+
+/// A folder that `--out` names is refused when it holds another tournament's games (exit 2),
+/// with what differs in words: another plugin file is "another plugin", not a rebuilt engine,
+/// and no value is JSON.
+#[test]
+fn an_explicit_folder_is_refused_with_what_differs_in_words() {
+    let a = artifacts();
+    let dir = TempDir::new("explicit-folder");
+    let [first, second] = same_names();
+    run(dir.path(), &pair_of(&first, &["--out", "mine"])).assert_success();
+    let refused = run(dir.path(), &pair_of(&second, &["--out", "mine"]));
+    let another = format!(
+        "engines[1].plugin {} → {} (another plugin)",
+        s(&a.minimax),
+        s(&a.heuristic)
+    );
+    refused.assert_error().assert_stderr_has(&[
+        "mine: the output folder holds 2 games of a different tournament",
+        "engines[1].options [[Depth, 1]] → []",
+        &another,
+    ]);
+    assert!(!refused.stderr.contains("rebuilt"), "{refused}");
+    assert!(!refused.stderr.contains('{'), "{refused}");
+}
+
+/// `run --serve` prints the run page's URL once the run is about to start: never for a run
+/// refused at its start (here, a folder that `--out` names holding another tournament), and
+/// for one that plays on the line after its header.
+#[test]
+fn run_serve_prints_its_url_only_once_the_run_starts() {
+    let dir = TempDir::new("serve-at-start");
+    let [first, second] = same_names();
+    run(dir.path(), &pair_of(&first, &["--out", "mine"])).assert_success();
+    let refused = run(
+        dir.path(),
+        &pair_of(&second, &["--out", "mine", "--serve=127.0.0.1:0"]),
+    );
+    refused.assert_error();
+    assert!(!refused.stdout.contains("http://"), "{refused}");
+
+    let served = run(
+        dir.path(),
+        &pair_of(&first, &["--out", "mine", "--serve=127.0.0.1:0"]),
+    );
+    served.assert_resumed(2, 2);
+    let lines: Vec<&str> = served.stdout.lines().collect();
+    assert!(lines[0].starts_with("<command line>: "), "{served}");
+    assert!(
+        lines[1].starts_with("http://127.0.0.1:") && lines[1].ends_with("/run/0"),
+        "{served}"
     );
 }

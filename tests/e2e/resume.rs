@@ -277,7 +277,7 @@ fn restart_checks_everything_before_it_moves_the_old_games() {
     dir.write("t.toml", &match_file(2).replace("Depth = 2", "Depth = 3"));
     harness(dir.path(), &["run", "t.toml", "--no-tui"])
         .assert_error()
-        .assert_stderr_has(&[r#"engines[0].options [["Depth","2"]] → [["Depth","3"]]"#]);
+        .assert_stderr_has(&["engines[0].options [[Depth, 2]] → [[Depth, 3]]"]);
     let dry = harness(dir.path(), &["run", "t.toml", "--dry-run", "--restart"]);
     dry.assert_success();
     assert!(dry.stdout.contains("--restart moves them"), "{dry}");

@@ -588,6 +588,32 @@ fn run_refuses_a_tune_file() {
     assert!(!dir.join("out").exists());
 }
 
+/// A tune without `--out` plays into its default folder (`out/mm`), and takes no numbered one
+/// as `run` does (its shards and its aggregator must find the same folder): where the default
+/// holds another tune's games it stops with exit 2 and asks for --out, writing nothing; the
+/// same tune again resumes there.
+#[test]
+fn a_tune_takes_no_numbered_default_folder() {
+    let dir = TempDir::new("tune-default-folder");
+    let mm = engine_flag("mm", &artifacts().minimax, "");
+    let tune = |start: u32| {
+        let spec = format!(
+            "mm,iterations=2,params.Depth.start={start},params.Depth.min=1,params.Depth.max=5,params.Depth.c-end=1.0,params.Depth.r-end=0.1"
+        );
+        tune_of(dir.path(), &mm, &spec, "")
+    };
+    assert_eq!(tune(2).status.code(), Some(0));
+    assert!(dir.join("out/mm/tune.jsonl").exists());
+    tune(3).assert_error().assert_stderr_has(&[
+        "out/mm: the default output folder holds games of another tournament",
+        "a tune's folder is never numbered",
+        "give --out",
+    ]);
+    assert!(!dir.join("out/mm-2").exists());
+    let again = tune(2);
+    assert_eq!(again.status.code(), Some(0), "{}", again.stderr);
+}
+
 /// `tune --dry-run` checks without playing; `tune --restart` sets the earlier tune's games and
 /// θ files aside and plays anew (tune refusals told of a `--restart` it did not have).
 #[test]

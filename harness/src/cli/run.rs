@@ -6,7 +6,7 @@
 
 use super::exit;
 use super::output::{say, say_raw};
-use super::tournament_flags::{OutputFlags, TournamentFlags};
+use super::tournament_flags::{default_folder, OutputFlags, TournamentFlags};
 use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::HostError;
 use crate::plan::config::{self, Tournament};
@@ -74,7 +74,8 @@ pub struct Args {
     exit_codes: exit::Convention,
     /// Serve the run in a browser while it plays: `--serve` on 127.0.0.1:8080, `--serve=ADDR`
     /// elsewhere (port 0: a free one; a non-loopback address needs --token). The URL is
-    /// printed on a line of its own; serving stops when the run ends.
+    /// printed on a line of its own once the run is about to start (after its first line);
+    /// serving stops when the run ends.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, require_equals = true,
           default_missing_value = crate::web::DEFAULT_ADDRESS)]
     serve: Option<String>,
@@ -126,13 +127,21 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         say_raw!("{}", t.definition.text);
         return Ok(super::exit::SUCCESS);
     }
+    let folder_note = if args.output.out_is_default(&args.flags, &t) {
+        let unnumbered = args.shard.is_some().then_some(
+            "a shard's folder is never numbered (the N jobs of its run must agree on one)",
+        );
+        default_folder(&mut t, &plugin_dir, unnumbered)?
+    } else {
+        String::new()
+    };
     let names: Vec<String> = t.engines.iter().map(|e| e.name.clone()).collect();
     let named = |e| name_the_flag(e, &names, &args.flags.engines);
     crate::play::pool::resolve_version_managers(&mut t);
     startup_bench(&mut t, &plugin_dir).map_err(named)?;
     say_warnings(&t);
     if args.dry_run {
-        return dry_run(&t, &plugin_dir, args.restart).map_err(named);
+        return dry_run(&t, &plugin_dir, args.restart, &folder_note).map_err(named);
     }
     warn_if_oversubscribed(&t);
     let mut ledger = super::run_ledger::RunLedger::for_run(
@@ -156,13 +165,18 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         None => None,
     };
     let events = web.as_ref().map(|(_, events)| events.clone());
-    let (summary, elapsed, signalled) = play(&t, &plugin_dir, tui, events).map_err(named)?;
+    let opening = Opening {
+        folder_note,
+        served: web.as_ref().map(|(served, _)| served.announcement.clone()),
+    };
+    let (summary, elapsed, signalled) =
+        play(&t, &plugin_dir, tui, events, &opening).map_err(named)?;
     let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
-    if let Some((server, events)) = web {
+    if let Some((served, events)) = web {
         // The events end once the run has written its verdict: the browser's last snapshot is
         // the finished run, with its wall time; the viewers get it before the server stops.
         drop(events);
-        server.finish(SERVE_GRACE);
+        served.server.finish(SERVE_GRACE);
     }
     let error_code = match args.exit_codes {
         exit::Convention::Verdict => exit::ERROR,
@@ -328,13 +342,35 @@ pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyh
 /// snapshot before its server stops.
 const SERVE_GRACE: Duration = Duration::from_secs(2);
 
-/// The browser view of the run `t` about to be played, on `address`: the server (its URL
-/// printed on a line of its own) and the sender its model hears the coordinator's events on.
+/// A run's browser view: its server, and what the run says of it once it is about to start.
+struct Served {
+    server: crate::web::WebServer,
+    announcement: Announcement,
+}
+
+/// What `run --serve` says once its run is about to start (not before: a run refused at its
+/// start would have printed the URL of a run that never plays): the run page's URL, on a line
+/// of its own, and, for a server that wants a token, how to give it.
+#[derive(Clone)]
+struct Announcement {
+    url: String,
+    token: Option<String>,
+}
+
+/// What a run says on its first lines, once it is about to start: what its header says of a
+/// default output folder ([`default_folder`]) and its browser view's announcement.
+struct Opening {
+    folder_note: String,
+    served: Option<Announcement>,
+}
+
+/// The browser view of the run `t` about to be played, on `address`: the server and the
+/// sender its model hears the coordinator's events on.
 fn serve_run(
     address: &str,
     token: Option<String>,
     t: &Tournament,
-) -> anyhow::Result<(crate::web::WebServer, mpsc::Sender<Event>)> {
+) -> anyhow::Result<(Served, mpsc::Sender<Event>)> {
     let address = crate::web::address(address, token.as_deref())?;
     let (tx, rx) = mpsc::channel::<Event>();
     let run = crate::web::server::ServedRun {
@@ -347,10 +383,18 @@ fn serve_run(
     };
     let guarded = token.is_some();
     let server = crate::web::WebServer::start(address, token, vec![run], None)?;
-    // The run's own page (the index would list this one run).
-    say_raw!("{}run/0\n", server.url);
-    crate::web::remind_of_the_token(&server, guarded);
-    Ok((server, tx))
+    let announcement = Announcement {
+        // The run's own page (the index would list this one run).
+        url: format!("{}run/0", server.url),
+        token: crate::web::token_reminder(&server, guarded),
+    };
+    Ok((
+        Served {
+            server,
+            announcement,
+        },
+        tx,
+    ))
 }
 
 /// Play `t` on the coordinator's runtime, with the live view or plain lines, refreshing the
@@ -360,8 +404,9 @@ fn play(
     plugin_dir: &Path,
     tui: bool,
     web: Option<mpsc::Sender<Event>>,
+    opening: &Opening,
 ) -> anyhow::Result<(RunSummary, Duration, Option<&'static str>)> {
-    let header = header_line(t);
+    let header = header_line(t, &opening.folder_note);
     let mut reports = ReportRefresh::new(t);
     let runtime = coordinator_runtime(t.concurrency)?;
     let control = Arc::new(RunControl::new());
@@ -370,6 +415,22 @@ fn play(
         let reports = &mut reports;
         run_live(control, web, |observer, lines| {
             runtime.block_on(tournament::run(t, plugin_dir, observer, |p| {
+                if let Progress::Started = p {
+                    // The live view's log shows what plain lines would print first.
+                    if !opening.folder_note.is_empty() {
+                        let _ = lines.send(format!(
+                            "output in {}{}",
+                            t.out.display(),
+                            opening.folder_note
+                        ));
+                    }
+                    if let Some(served) = &opening.served {
+                        let _ = lines.send(served.url.clone());
+                        if let Some(token) = &served.token {
+                            let _ = lines.send(token.clone());
+                        }
+                    }
+                }
                 if let Some(line) = progress_line(&p, t) {
                     let _ = lines.send(line);
                 }
@@ -386,6 +447,12 @@ fn play(
             .block_on(tournament::run(t, plugin_dir, &observer, |p| {
                 if let Progress::Started = p {
                     say!("{header}");
+                    if let Some(served) = &opening.served {
+                        say!("{}", served.url);
+                        if let Some(token) = &served.token {
+                            eprintln!("{token}");
+                        }
+                    }
                 }
                 if let Some(line) = progress_line(&p, t) {
                     say!("{line}");
@@ -531,10 +598,10 @@ fn progress_line(p: &Progress, t: &Tournament) -> Option<String> {
 
 /// The run's first line, printed once every engine has started (so that a load error is the
 /// first thing a broken tournament prints).
-fn header_line(t: &Tournament) -> String {
+fn header_line(t: &Tournament, folder_note: &str) -> String {
     let names: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     format!(
-        "{}: {} of {} ({}), {} pairs per pairing, {} games at once, output in {}{}",
+        "{}: {} of {} ({}), {} pairs per pairing, {} games at once, output in {}{folder_note}{}",
         t.source,
         t.format,
         names.join(", "),
@@ -762,7 +829,12 @@ fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)
 /// `run --dry-run`: everything a run checks before its first game ([`preflight`]), and whether
 /// the output folder would be resumed, refused or (with `--restart`) set aside. Nothing is
 /// written.
-pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyhow::Result<i32> {
+pub(super) fn dry_run(
+    t: &Tournament,
+    plugin_dir: &Path,
+    restart: bool,
+    folder_note: &str,
+) -> anyhow::Result<i32> {
     let (openings, planned) = preflight(t, plugin_dir)?;
     let held = t.out.join(journal::JSONL_FILE).exists();
     if !restart {
@@ -779,7 +851,7 @@ pub(super) fn dry_run(t: &Tournament, plugin_dir: &Path, restart: bool) -> anyho
             );
         }
     }
-    say!("{}", header_line(t));
+    say!("{}", header_line(t, folder_note));
     say!(
         "dry run: {} engines started with their options, each answered a move; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
         t.engines.len(),

@@ -143,6 +143,13 @@ impl TournamentFlags {
         })
     }
 
+    /// Whether `t`'s output folder is a default one, unless `--out` names one: `--engine`
+    /// names it after the engines (`out/a-vs-b`), a file without `out` after itself
+    /// (`out/<stem>`).
+    pub fn out_is_default(&self, t: &Tournament) -> bool {
+        !self.engines.is_empty() || !t.definition.sets_out()
+    }
+
     /// The values of the command line that replace the file's.
     fn overrides(&self) -> config::Overrides {
         config::Overrides {
@@ -161,7 +168,8 @@ pub struct OutputFlags {
     /// Folder where bare plugin names are looked up (default: the harness binary's folder).
     #[arg(long)]
     plugin_dir: Option<PathBuf>,
-    /// Output folder, overriding the file's `out`.
+    /// Output folder, overriding the file's `out`. Without either, the first of the default
+    /// `out/a-vs-b`, `out/a-vs-b-2`, … that is free or holds this tournament's games.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Print plain progress lines instead of the live terminal UI (the UI opens only when
@@ -177,6 +185,12 @@ impl OutputFlags {
             Some(d) => Ok(d.clone()),
             None => config::default_plugin_dir().context("cannot find the harness binary's folder"),
         }
+    }
+
+    /// Whether the run's output folder is a default one: no `--out`, and `flags` name none
+    /// ([`TournamentFlags::out_is_default`]).
+    pub fn out_is_default(&self, flags: &TournamentFlags, t: &Tournament) -> bool {
+        self.out.is_none() && flags.out_is_default(t)
     }
 
     /// Whether the live view opens: never with `--no-tui`, in CI or when stdout is piped.
@@ -206,6 +220,64 @@ impl OutputFlags {
         }
         Ok(())
     }
+}
+
+/// Where a run plays when neither `--out` nor its file names the output folder: the first of
+/// the default `out/a-vs-b`, `out/a-vs-b-2`, `out/a-vs-b-3`, … that holds this tournament's
+/// games (a run resumes them) or none, so that two tournaments never share a default folder.
+/// `unnumbered` says why the run may not take a numbered folder (a shard: the N jobs of its
+/// run must agree on one; a tune), which it then needs `--out` for. Returns what the run's
+/// header says of the folder after its name, empty for the default folder when it is free.
+pub fn default_folder(
+    t: &mut Tournament,
+    plugin_dir: &Path,
+    unnumbered: Option<&str>,
+) -> anyhow::Result<String> {
+    use crate::play::resume::{self, Held};
+    let openings = t.openings.load()?;
+    let tournament_json = resume::tournament_text(t, &openings, plugin_dir);
+    // A shard's folder is one inside the tournament's.
+    let shard_folder = t.shard.map(|s| s.folder_name());
+    let base = match shard_folder {
+        Some(_) => t.out.parent().map(Path::to_path_buf).unwrap_or_default(),
+        None => t.out.clone(),
+    };
+    for n in 1.. {
+        let folder = if n == 1 {
+            base.clone()
+        } else {
+            let mut name = base.file_name().unwrap_or_default().to_os_string();
+            name.push(format!("-{n}"));
+            base.with_file_name(name)
+        };
+        let held = resume::folder_holds(&folder, &tournament_json, t.shard.is_some());
+        if held == Held::Another {
+            if let Some(why) = unnumbered {
+                anyhow::bail!(
+                    "{}: the default output folder holds games of another tournament, and {why}: give --out (or `out` in the tournament file)",
+                    base.display()
+                );
+            }
+            continue;
+        }
+        t.out = match &shard_folder {
+            Some(shard) => folder.join(shard),
+            None => folder.clone(),
+        };
+        return Ok(match (n, held) {
+            (1, Held::Nothing) => String::new(),
+            (1, _) => " (the default folder, holding games of this tournament: resumed)".into(),
+            (_, Held::Nothing) => format!(
+                " (the default {} holds games of another tournament)",
+                base.display()
+            ),
+            _ => format!(
+                " (the default {} holds games of another tournament; this one holds this tournament's: resumed)",
+                base.display()
+            ),
+        });
+    }
+    unreachable!("a folder number is free before the numbers run out")
 }
 
 /// The plugin files of the engines the command line named exist: a missing one is an error

@@ -117,6 +117,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     if args.aggregate {
         return aggregate_shards(&t, &m, &plugin_dir, &args);
     }
+    let folder_note = if args.output.out_is_default(&args.flags, &t) {
+        let unnumbered = "a tune's folder is never numbered (its shards and its `--aggregate` must find the same one)";
+        super::tournament_flags::default_folder(&mut m, &plugin_dir, Some(unnumbered))?
+    } else {
+        String::new()
+    };
     warn_if_oversubscribed(&m);
     say_warnings(&t);
     let runtime = coordinator_runtime(m.concurrency)?;
@@ -128,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             None => e,
         })?;
     if args.dry_run {
-        return super::run::dry_run(&m, &plugin_dir, args.restart);
+        return super::run::dry_run(&m, &plugin_dir, args.restart, &folder_note);
     }
     if args.restart {
         restart(&m, &plugin_dir)?;

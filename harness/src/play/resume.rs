@@ -215,6 +215,54 @@ pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
     }
 }
 
+/// What an output folder holds for a run of a tournament ([`folder_holds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// No games: a run starts there.
+    Nothing,
+    /// Games of this tournament and no other: a run resumes them.
+    This,
+    /// Games of another tournament.
+    Another,
+}
+
+/// What `dir` holds for a run of the tournament `tournament_json`: the games of its own
+/// journal, judged by [`same_tournament`] as a run resuming there judges them (`any_shard`
+/// for a shard's run, whose own folder is one inside), and those of the shards' folders
+/// inside it (`shard-I-of-N`), which must be of the same tournament, any shard. Games of the
+/// same tournament with fewer pairs are this tournament's too: the run extends them
+/// ([`extension`]). A journal that cannot be read counts as another tournament's games.
+pub fn folder_holds(dir: &Path, tournament_json: &str, any_shard: bool) -> Held {
+    let mut folders = vec![(dir.to_path_buf(), any_shard)];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        folders.extend(
+            entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    name.to_str()
+                        .and_then(crate::plan::schedule::Shard::from_folder_name)
+                        .is_some()
+                })
+                .map(|e| (e.path(), true)),
+        );
+    }
+    let mut held = Held::Nothing;
+    for (folder, any_shard) in folders {
+        let journal = folder.join(JSONL_FILE);
+        if !journal.exists() || journal::read_journal(&journal).is_ok_and(|r| r.is_empty()) {
+            continue;
+        }
+        let written = std::fs::read_to_string(folder.join(TOURNAMENT_FILE)).unwrap_or_default();
+        let extended = extension(&written, tournament_json, any_shard).is_some();
+        if !same_tournament(&written, tournament_json, any_shard) && !extended {
+            return Held::Another;
+        }
+        held = Held::This;
+    }
+    held
+}
+
 /// What of a `tournament.json` decides the games (see [`same_tournament`]).
 fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
     let mut v = TournamentRecord::parse(text).ok()?.value();
@@ -307,13 +355,17 @@ pub fn extension(written: &str, current: &str, any_shard: bool) -> Option<(u64, 
 }
 
 /// What differs between the `tournament.json` of a folder and a run's, as the reader of a
-/// refusal needs it: `pairs 4 → 6`, `engines[1].options: [["Depth","2"]] → [["Depth","3"]]`,
-/// `engines[0].plugin_fnv1a … (the plugin file was rebuilt)`. Empty when either is not JSON.
+/// refusal needs it, values in words: `pairs 4 → 6`, `time depth 2 → depth 3`,
+/// `engines[1].options [Depth 2] → [Depth 3]`, `sprt none → elo0 0, elo1 5, …`,
+/// `engines[0].plugin /a/liba.so → /b/libb.so (another plugin)` (its digest going without
+/// saying), `engines[0].plugin_fnv1a … (the plugin file changed: a rebuilt engine is another
+/// engine)` when the same file has other contents. Empty when either is not JSON.
 pub fn tournament_changes(written: &str, current: &str) -> Vec<String> {
-    fn walk(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut Vec<String>) {
-        use serde_json::Value;
+    use serde_json::Value;
+    /// The leaves that differ, by path; an engine's `plugin` is one leaf (a path or a name).
+    fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<(String, Value, Value)>) {
         match (a, b) {
-            (Value::Object(x), Value::Object(y)) => {
+            (Value::Object(x), Value::Object(y)) if !path.ends_with(".plugin") => {
                 let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
                 for k in keys {
                     if path.is_empty() && (k == "definition" || k == "clock_scale") {
@@ -339,18 +391,72 @@ pub fn tournament_changes(written: &str, current: &str) -> Vec<String> {
                 }
             }
             _ if a == b => {}
-            _ if path.ends_with("plugin_fnv1a") => out.push(format!(
-                "{path} {a} → {b} (the plugin file changed: a rebuilt engine is another engine)"
-            )),
-            _ => out.push(format!("{path} {a} → {b}")),
+            _ => out.push((path.to_string(), a.clone(), b.clone())),
         }
     }
-    let parse = |t: &str| essence(t, false);
-    let mut out = Vec::new();
-    if let (Some(a), Some(b)) = (parse(written), parse(current)) {
-        walk("", &a, &b, &mut out);
+    let (Some(a), Some(b)) = (essence(written, false), essence(current, false)) else {
+        return Vec::new();
+    };
+    let mut diffs = Vec::new();
+    walk("", &a, &b, &mut diffs);
+    // The engines whose plugin is named by another path or name: another plugin.
+    let other_plugin: Vec<String> = diffs
+        .iter()
+        .filter_map(|(path, _, _)| path.strip_suffix(".plugin").map(str::to_string))
+        .collect();
+    diffs
+        .into_iter()
+        .filter_map(|(path, x, y)| {
+            let change = format!("{path} {} → {}", worded(&x), worded(&y));
+            match path.strip_suffix(".plugin_fnv1a") {
+                Some(engine) if other_plugin.iter().any(|e| e == engine) => None,
+                Some(_) => Some(format!(
+                    "{change} (the plugin file changed: a rebuilt engine is another engine)"
+                )),
+                None if path.ends_with(".plugin") => Some(format!("{change} (another plugin)")),
+                None => Some(change),
+            }
+        })
+        .collect()
+}
+
+/// A value of `tournament.json` in words: a string as itself, `none` for null, an array's
+/// items between brackets, an object's leaves as `key value` (nested keys joined by dots),
+/// and a plugin (`{"path": …}` or `{"name": …}`) as its path or name.
+fn worded(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    fn leaves(prefix: &str, v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    leaves(&key, x, out);
+                }
+            }
+            _ => out.push(format!("{prefix} {}", worded(v))),
+        }
     }
-    out
+    match v {
+        Value::Null => "none".to_string(),
+        Value::String(text) => text.clone(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(worded).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(o) if o.len() == 1 && (o.contains_key("path") || o.contains_key("name")) => {
+            o.values().next().map(worded).unwrap_or_default()
+        }
+        Value::Object(_) => {
+            let mut out = Vec::new();
+            leaves("", v, &mut out);
+            out.join(", ")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// What pins an output folder to a tournament (`tournament.json`, see
@@ -656,5 +762,32 @@ plugin = "dir/libb.so"
             tournament_changes(&json, &other.to_string()),
             ["pairs 3 → 6", "shard.index 1 → 2"]
         );
+        // In words, never JSON: another plugin file is another plugin (its digest going
+        // without saying), the same file with other contents a rebuilt one.
+        let mut changed = v.clone();
+        changed["engines"][0]["plugin_fnv1a"] = serde_json::json!("0000000000000001");
+        changed["engines"][1]["plugin"] = serde_json::json!({ "path": "/y/libc.so" });
+        changed["engines"][1]["plugin_fnv1a"] = serde_json::json!("0000000000000002");
+        changed["sprt"] = serde_json::Value::Null;
+        let changes = tournament_changes(&json, &changed.to_string());
+        assert_eq!(changes.len(), 3, "{changes:#?}");
+        assert!(
+            changes[0].starts_with("engines[0].plugin_fnv1a ")
+                && changes[0].ends_with("→ 0000000000000001 (the plugin file changed: a rebuilt engine is another engine)"),
+            "{changes:#?}"
+        );
+        assert_eq!(
+            changes[1],
+            "engines[1].plugin /x/dir/libb.so → /y/libc.so (another plugin)"
+        );
+        assert!(
+            changes[2].starts_with("sprt ")
+                && changes[2].contains("params.elo1 5")
+                && changes[2].ends_with(" → none"),
+            "{changes:#?}"
+        );
+        for change in &changes {
+            assert!(!change.contains(['{', '"']), "JSON in {change}");
+        }
     }
 }

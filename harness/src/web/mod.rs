@@ -70,12 +70,19 @@ pub fn address(text: &str, token: Option<&str>) -> anyhow::Result<SocketAddr> {
 
 /// Say on stderr how a browser gets into a server that a token guards.
 pub fn remind_of_the_token(server: &WebServer, guarded: bool) {
-    if guarded {
-        eprintln!(
+    if let Some(reminder) = token_reminder(server, guarded) {
+        eprintln!("{reminder}");
+    }
+}
+
+/// What [`remind_of_the_token`] says, for a caller that says it later.
+pub fn token_reminder(server: &WebServer, guarded: bool) -> Option<String> {
+    guarded.then(|| {
+        format!(
             "the pages need the token: open {}?token=… once (the browser keeps it in a cookie and drops it from the address)",
             server.url
-        );
-    }
+        )
+    })
 }
 
 impl WebServer {

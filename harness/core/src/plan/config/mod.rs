@@ -142,6 +142,17 @@ impl Definition {
             .map_err(anyhow::Error::msg)?;
         Ok(t)
     }
+
+    /// Whether the text sets the output folder (`[tournament] out`). A file without it plays
+    /// into `out/<its stem>`; the text composed for `--engine` flags always has the `out` that
+    /// is theirs (`out/<names joined by -vs->`), so the caller asks the flags first.
+    pub fn sets_out(&self) -> bool {
+        self.text
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|t| t.get("tournament")?.get("out").cloned())
+            .is_some()
+    }
 }
 
 /// The `[sprt]` table: a sequential test of the first engine (the candidate) against the

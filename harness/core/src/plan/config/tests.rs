@@ -695,3 +695,27 @@ fn adjudication_is_checked_and_defaulted() {
         &["solver", "must not be empty"],
     );
 }
+
+/// A definition sets the output folder only with `[tournament] out`: without it the folder is
+/// the default `out/<stem>`, which `harness run` may number.
+#[test]
+fn a_definition_sets_out_only_with_the_key() {
+    let t = good();
+    assert!(t.definition.sets_out());
+    let without = parse(
+        &edit("out = \"results/rr\"\n", ""),
+        "t.toml",
+        Path::new("/d"),
+    )
+    .unwrap();
+    assert_eq!(without.out, Path::new("/d/out/t"));
+    assert!(!without.definition.sets_out());
+    // A commented-out key is no folder.
+    let commented = parse(
+        &edit("out = \"results/rr\"\n", "# out = \"x\"\n"),
+        "t.toml",
+        Path::new("/d"),
+    )
+    .unwrap();
+    assert!(!commented.definition.sets_out());
+}
