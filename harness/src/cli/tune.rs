@@ -111,9 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             t.source
         )
     })?;
-    let mut m = t.tune_match().expect("a [tune] table");
-    m.out = t.out.clone();
-    crate::play::pool::resolve_version_managers(&mut m);
+    let mut m = match_of(&t);
     if args.aggregate {
         return aggregate_shards(&t, &m, &plugin_dir, &args);
     }
@@ -287,6 +285,15 @@ fn write_game_reports(m: &Tournament, summary: &RunSummary, started: Instant) {
         summary.records.len() >= summary.planned,
         None,
     );
+}
+
+/// The match a tune plays (θ+ against θ− or its opponent) in the tune's folder, with its
+/// engines' version-manager shims resolved as a run resolves them.
+fn match_of(t: &Tournament) -> Tournament {
+    let mut m = t.tune_match().expect("a [tune] table");
+    m.out = t.out.clone();
+    crate::play::pool::resolve_version_managers(&mut m);
+    m
 }
 
 /// The coordinator's warnings (a pre-flight's illegal reply, an engine that could not be
