@@ -413,7 +413,7 @@ fn the_setting_pins_the_run_and_what_was_enforced_is_shown() {
         ],
     )
     .assert_error()
-    .assert_stderr_has(&["sandbox.mode", "\"strict\"", "\"off\""]);
+    .assert_stderr_has(&["engines[0].sandbox.mode strict → off"]);
 
     let pinned_path = out.join("tournament.json");
     let mut pinned: serde_json::Value =
