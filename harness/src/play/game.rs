@@ -119,7 +119,7 @@ impl<'a> GameInPlay<'a> {
             setup,
             moves: book_moves(setup.opening),
             pos: setup.opening.position(),
-            history: opening_history(setup.opening),
+            history: setup.opening.history(),
             time_used: [(0, Duration::ZERO); 2],
             nodes: [0; 2],
             clock: GameClock::new(setup.time),
@@ -302,17 +302,6 @@ impl<'a> GameInPlay<'a> {
         record.adjudication = self.adjudication;
         record.time_loss = self.time_loss;
         record
-    }
-}
-
-/// The game so far for engines that take it (ABI 1.1) when `opening` has been played: its moves
-/// with any forced pass made explicit.
-pub(super) fn opening_history(opening: &Opening) -> GameHistory {
-    GameHistory {
-        start: opening.start,
-        moves: othello_board::replay(opening.start, &opening.moves)
-            .map(|(played, _)| played)
-            .unwrap_or_else(|_| opening.moves.clone()),
     }
 }
 

@@ -22,8 +22,7 @@ use crate::search_terms::SearchLimits;
 use othello_board::{GameHistory, Move, Position};
 use std::time::{Duration, Instant};
 
-/// The longest the pre-flight's move may take under a clock or a move time.
-pub const PREFLIGHT_MOVE_TIME: Duration = Duration::from_millis(100);
+pub use crate::host::engine_host::PREFLIGHT_MOVE_TIME;
 
 /// What the pre-flight found of one engine that answered.
 #[derive(Clone, Debug)]
@@ -89,8 +88,8 @@ pub fn warnings(answered: &[Answered]) -> Vec<String> {
 /// The game so far and the position where the engines take over in `opening`: a forced pass
 /// is made explicit; a finished opening (none is, in the shipped sets) falls back to the
 /// standard start.
-pub fn first_position(opening: &Opening) -> (GameHistory, Position) {
-    let mut history = super::game::opening_history(opening);
+fn first_position(opening: &Opening) -> (GameHistory, Position) {
+    let mut history = opening.history();
     let mut position = opening.position();
     if position.is_game_over() {
         return (GameHistory::new(Position::START), Position::START);
@@ -103,7 +102,7 @@ pub fn first_position(opening: &Opening) -> (GameHistory, Position) {
 }
 
 /// The pre-flight's limits and budget under an engine's time rules (see the module's docs).
-pub fn limits(rules: TimeRules) -> (SearchLimits, SearchBudget) {
+fn limits(rules: TimeRules) -> (SearchLimits, SearchBudget) {
     let first_budget = match rules.control {
         TimeControl::Clock { base, .. } => Some(base),
         TimeControl::MoveTime(t) => Some(t),

@@ -40,6 +40,17 @@ impl Opening {
                 .expect("opening moves were checked when the opening was read")
         })
     }
+
+    /// The game so far when the opening has been played, as engines that take it (ABI 1.1)
+    /// are given it: its moves with any forced pass made explicit.
+    pub fn history(&self) -> othello_board::GameHistory {
+        othello_board::GameHistory {
+            start: self.start,
+            moves: othello_board::replay(self.start, &self.moves)
+                .map(|(played, _)| played)
+                .unwrap_or_else(|_| self.moves.clone()),
+        }
+    }
 }
 
 /// The openings of one file (or embedded set), in file order. Never empty.

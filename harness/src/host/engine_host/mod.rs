@@ -53,6 +53,9 @@ const EXACT_PROOF: (&str, i32) = (
 
 /// How long a worker may take to start, load its plugin and create the instance.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest the pre-flight's move may take under a clock or a move time: what a run asks
+/// of every engine before its first game (`play::preflight`) and `harness check`'s first item.
+pub const PREFLIGHT_MOVE_TIME: Duration = Duration::from_millis(100);
 /// How long `set_option` and `new_game` may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a worker asked to quit may take before it is killed.

@@ -4,7 +4,7 @@
 //!
 //! | item | passes when |
 //! | --- | --- |
-//! | `pre-flight` | what a run asks of every engine before its first game ([`crate::play::preflight`]): after `new_game`, a legal move of the first position of `xot-large` under a move time of 100 ms, answered within the host's start-up timeout (30 s) plus that |
+//! | `pre-flight` | what a run asks of every engine before its first game (`play::preflight`): after `new_game`, a legal move of the first position of `xot-large` under a move time of 100 ms, answered within 2 s of the stop flag (a run waits no longer than a game would) |
 //! | `stop` | under a move time (20 searches of 50 ms) the answer comes at most 100 ms (p99) after the stop flag, and under a clock of 300 ms (5 searches) within the clock plus 100 ms |
 //! | `limits` | a depth-2 search reports a depth of at most 2, and a 5,000-node search at most 10,000 nodes |
 //! | `passes-and-end` | every position of 4 games played to the end (passes in their histories) gets a legal move at depth 1 |
@@ -212,14 +212,16 @@ async fn preflight(spec: &CheckSpec) -> Verdict {
     let opening = &crate::plan::openings::builtin("xot-large")
         .expect("the built-in set")
         .openings[0];
-    let (history, _) = crate::play::preflight::first_position(opening);
-    let (limits, budget) = crate::play::preflight::limits(crate::plan::config::TimeRules {
-        control: crate::plan::config::TimeControl::MoveTime(
-            crate::play::preflight::PREFLIGHT_MOVE_TIME,
-        ),
+    let history = opening.history();
+    // A run's pre-flight under a move time ([`crate::host::engine_host::PREFLIGHT_MOVE_TIME`])
+    // and this suite's margin: stopped then, answered within the margin, as a run waits no
+    // longer than a game of that move time and margin would.
+    let probe = crate::host::engine_host::PREFLIGHT_MOVE_TIME;
+    let limits = SearchLimits::MoveTime(probe);
+    let budget = SearchBudget::Deadline {
+        budget: probe,
         margin: STOP_MARGIN,
-        stall_timeout: STALL,
-    });
+    };
     let answered = search(&mut host, &history, limits, budget).await;
     end(host).await;
     Ok(match answered {
