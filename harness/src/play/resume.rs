@@ -320,16 +320,7 @@ pub fn mends_unmeasured_engines(written: &str, current: &str, records: &[GameRec
         if name != q.get("name").and_then(|n| n.as_str()) {
             return false;
         }
-        p == q || name.is_some_and(|n| !has_moved(n, records))
-    })
-}
-
-/// Whether engine `name` made a move of its own in any of `records`.
-fn has_moved(name: &str, records: &[GameRecord]) -> bool {
-    records.iter().any(|r| {
-        let searched = r.search_totals();
-        (r.black == name && searched.black.moves > 0)
-            || (r.white == name && searched.white.moves > 0)
+        p == q || name.is_some_and(|n| !crate::stats::verdict::has_moved(n, records))
     })
 }
 
@@ -574,12 +565,8 @@ fn command_digests(options: &[(String, String)]) -> std::collections::BTreeMap<S
             if word.contains('/') {
                 add(PathBuf::from(word));
             } else if i == 0 && words.len() > 1 {
-                let found = std::env::var_os("PATH").and_then(|paths| {
-                    std::env::split_paths(&paths)
-                        .map(|dir| dir.join(word))
-                        .find(|p| p.is_file())
-                });
-                if let Some(program) = found {
+                // The program the sandbox looks up the same way for its installation.
+                if let Some(program) = crate::host::sandbox::program_path(word) {
                     add(program);
                 }
             }

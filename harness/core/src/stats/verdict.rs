@@ -131,6 +131,25 @@ impl fmt::Display for NeverMoved {
     }
 }
 
+/// Whether engine `engine` made a move of its own (see [`never_moved`]) in any of `records`.
+pub fn has_moved(engine: &str, records: &[GameRecord]) -> bool {
+    records
+        .iter()
+        .any(|r| moves_of(engine, r).is_some_and(|m| m > 0))
+}
+
+/// The moves of its own `engine` made in `r`; `None` when it did not play `r`.
+fn moves_of(engine: &str, r: &GameRecord) -> Option<u32> {
+    let searched = r.search_totals();
+    if r.black == engine {
+        Some(searched.black.moves)
+    } else if r.white == engine {
+        Some(searched.white.moves)
+    } else {
+        None
+    }
+}
+
 /// The engines of `engines` that take part in some of `records` but made no move of their own
 /// in any: every move the records give them is a book move or a forced pass (what
 /// [`GameRecord::search_totals`] counts as searched). In the order of `engines`.
@@ -141,12 +160,7 @@ pub fn never_moved(engines: &[String], records: &[GameRecord]) -> Vec<NeverMoved
         let mut moved = false;
         let mut first: Option<&GameRecord> = None;
         for r in records {
-            let searched = r.search_totals();
-            let moves = if r.black == *engine {
-                searched.black.moves
-            } else if r.white == *engine {
-                searched.white.moves
-            } else {
+            let Some(moves) = moves_of(engine, r) else {
                 continue;
             };
             games += 1;

@@ -528,7 +528,7 @@ fn say_once_not_granted(path: &Path, why: &str) {
 
 /// The file a command's first word runs: itself when it holds a slash, else the first
 /// executable file of that name in `PATH`.
-fn program_path(word: &str) -> Option<PathBuf> {
+pub fn program_path(word: &str) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         p.metadata()
