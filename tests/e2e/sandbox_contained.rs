@@ -465,7 +465,7 @@ fn peak_memory_kib(marker: String, done: std::sync::Arc<std::sync::atomic::Atomi
 
 /// A plugin that writes 256 MiB of live reports straight to its channel (past the worker's
 /// own rate limit) while the coordinator waits for the other engine (which sleeps 5 s in its
-/// first search of each game) does not grow the coordinator: it reads one message of at most
+/// second search of each game) does not grow the coordinator: it reads one message of at most
 /// 1 MiB at a time into a bounded queue and takes one report per 10 ms. The run ends with every
 /// game recorded.
 #[test]
@@ -474,12 +474,15 @@ fn a_flood_on_the_channel_does_not_grow_the_coordinator() {
     let a = artifacts();
     for user in users() {
         let dir = user.dir("contained-channel-flood");
+        // Both strike in their second search of each game: a flood in the first one (the
+        // pre-flight's, then every game's) leaves the flooder no move of its own, a run that
+        // measured nothing (exit 2).
         let flooder = engine(
             "flooder",
             s(&a.faulty),
-            "Fault = \"channel-flood\", StrikeAt = 1",
+            "Fault = \"channel-flood\", StrikeAt = 2",
         );
-        let sleeper = engine("sleeper", s(&a.faulty), "Fault = \"sleep\", StrikeAt = 1");
+        let sleeper = engine("sleeper", s(&a.faulty), "Fault = \"sleep\", StrikeAt = 2");
         let file = TournamentFile::new("match", 1, "depth = 2")
             .engine(flooder)
             .engine(sleeper);
