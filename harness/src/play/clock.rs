@@ -3,10 +3,15 @@
 //! Each side has its own rules (time odds: an engine's own `time` table) as the tournament
 //! gives them, already NPS-scaled when the run measured a factor
 //! ([`crate::plan::config::ClockScale`]). A side on a clock starts with its base; each search is
-//! charged its wall time, measured by the coordinator, and the increment is credited after it
-//! (`left - elapsed + increment`, never below the increment). The budget of a search is what is
-//! left on the clock, or the move time; the engine is told to stop at the budget and forfeits
-//! on time when its answer comes later than budget + margin ([`SearchBudget`], which the host
+//! charged its wall time, measured by the coordinator, and the increment is credited after it:
+//! `left - elapsed + increment`, which may be below zero.
+//!
+//! The margin forgives latency, not thinking ([`MARGIN_RULE`]): a move's time past what was
+//! left, within the margin, is charged to the clock, which then owes it. The engine is told
+//! `max(left, 0)` and is held to forfeit past `left + margin`, the debt included: the margin
+//! is one allowance for the whole game, not one per move (which an engine answering every move
+//! late by less than the margin would use as thinking time). A fixed move time keeps its
+//! per-move margin. The engine is told to stop at the budget ([`SearchBudget`], which the host
 //! enforces). A depth- or node-limited search has no budget: the stall timeout bounds it.
 //! Forced passes and the opening's moves are never charged.
 
@@ -18,12 +23,18 @@ use crate::search_terms::SearchLimits;
 use othello_board::{Color, Move, Position};
 use std::time::Duration;
 
+/// The margin rule, as `tournament.json` pins it (`margin_rule`): time past the clock within
+/// the margin is charged.
+pub const MARGIN_RULE: &str = "charged";
+
 /// Both sides' clocks of a game, [Black, White], and the rules they run under.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameClock {
     rules: [TimeRules; 2],
-    /// What each side on a clock has left (`None`: no clock).
+    /// What each side on a clock has left (`None`: no clock), at least zero.
     left: SideClocks,
+    /// What each side's clock owes: time it used past zero (less than its margin).
+    owed: [Duration; 2],
 }
 
 impl GameClock {
@@ -33,11 +44,15 @@ impl GameClock {
             TimeControl::Clock { base, .. } => Some(base),
             _ => None,
         });
-        GameClock { rules, left }
+        GameClock {
+            rules,
+            left,
+            owed: [Duration::ZERO; 2],
+        }
     }
 
-    /// What each side has left (`None` for a side without a clock, which the live view then
-    /// does not show).
+    /// What each side has left, at least zero (`None` for a side without a clock, which the
+    /// live view then does not show).
     pub fn left(&self) -> SideClocks {
         self.left
     }
@@ -59,6 +74,8 @@ impl GameClock {
             budget,
             margin: rules.margin,
         };
+        // A clock that owes time has that much less of its margin left.
+        let margin_left = rules.margin.saturating_sub(self.owed[side.index()]);
         let stall = SearchBudget::Stall {
             timeout: rules.stall_timeout,
         };
@@ -68,7 +85,10 @@ impl GameClock {
                     left: self.left.map(Option::unwrap_or_default),
                     increment: [self.increment(0), self.increment(1)],
                 },
-                deadline(self.left[side.index()].unwrap_or_default()),
+                SearchBudget::Deadline {
+                    budget: self.left[side.index()].unwrap_or_default(),
+                    margin: margin_left,
+                },
             ),
             TimeControl::MoveTime(t) => (SearchLimits::MoveTime(t), deadline(t)),
             TimeControl::Depth(d) => (SearchLimits::Depth(d), stall),
@@ -77,11 +97,15 @@ impl GameClock {
     }
 
     /// Charge `side` a search of `elapsed`: its clock, if it has one, loses the time and gains
-    /// the increment.
+    /// the increment; what it cannot pay it owes, and the increment pays that first.
     pub fn charge(&mut self, side: Color, elapsed: Duration) {
-        let increment = self.increment(side.index());
-        if let Some(left) = self.left[side.index()].as_mut() {
-            *left = left.saturating_sub(elapsed) + increment;
+        let s = side.index();
+        let increment = self.increment(s);
+        if let Some(left) = self.left[s].as_mut() {
+            let has = *left + increment;
+            let due = elapsed + self.owed[s];
+            *left = has.saturating_sub(due);
+            self.owed[s] = due.saturating_sub(has);
         }
     }
 
@@ -169,7 +193,9 @@ mod tests {
     }
 
     /// A search costs its wall time, then the increment is credited: every move, including
-    /// one that used more than was left (within the margin), which leaves the increment.
+    /// one that used more than was left (within the margin), whose excess the increment pays
+    /// first. (Under the earlier rule an overrun left the whole increment: the margin was
+    /// forgiven on every move.)
     #[test]
     fn a_search_is_charged_its_time_and_credited_the_increment() {
         let mut c = GameClock::new([clock(1000, 20), clock(1000, 0)]);
@@ -180,14 +206,50 @@ mod tests {
         assert_eq!(c.next_search(Color::Black).1, deadline(740));
         c.charge(Color::White, ms(999));
         assert_eq!(c.left()[1], Some(ms(1)));
-        c.charge(Color::Black, ms(900));
+        c.charge(Color::Black, ms(750));
         assert_eq!(
             c.left()[0],
-            Some(ms(20)),
-            "an overrun leaves the increment only"
+            Some(ms(10)),
+            "an overrun of 10 ms is paid by the increment of 20"
         );
         c.charge(Color::White, ms(5));
         assert_eq!(c.left()[1], Some(ms(0)));
+        assert_eq!(c.next_search(Color::White).1.forfeit_after(), ms(196));
+    }
+
+    /// The margin is one allowance for the game: an engine that answered 150 ms past an empty
+    /// clock owes it, and its next move may take 50 ms of a margin of 200 ms. Under the earlier
+    /// rule (the charge stopped at zero) it could go on like that for ever, thinking 150 ms a
+    /// move on no time at all.
+    #[test]
+    fn time_past_the_clock_is_owed_and_the_margin_is_spent_once() {
+        let mut c = GameClock::new([clock(100, 0), clock(1000, 0)]);
+        c.charge(Color::Black, ms(250));
+        assert_eq!(c.left()[0], Some(ms(0)), "told zero, never less");
+        let (limits, budget) = c.next_search(Color::Black);
+        assert_eq!(
+            limits,
+            SearchLimits::Clock {
+                left: [ms(0), ms(1000)],
+                increment: [ms(0), ms(0)],
+            }
+        );
+        assert_eq!(
+            budget.forfeit_after(),
+            ms(50),
+            "200 ms of margin less 150 owed"
+        );
+        assert!(budget.forfeits(ms(51)));
+        assert!(!budget.forfeits(ms(50)));
+        c.charge(Color::Black, ms(50));
+        assert_eq!(c.next_search(Color::Black).1.forfeit_after(), ms(0));
+        // An increment pays the debt before it is time to think with.
+        let mut c = GameClock::new([clock(100, 100), clock(1000, 0)]);
+        c.charge(Color::Black, ms(250));
+        assert_eq!(c.left()[0], Some(ms(0)));
+        c.charge(Color::Black, ms(0));
+        assert_eq!(c.left()[0], Some(ms(50)));
+        assert_eq!(c.next_search(Color::Black).1.forfeit_after(), ms(250));
     }
 
     /// The engine is told to stop at the budget and forfeits when it answers later than budget
@@ -203,12 +265,16 @@ mod tests {
         let (_, budget) = c.next_search(Color::White);
         assert_eq!(budget.stop_after(), Some(ms(300)));
         assert!(budget.forfeits(ms(501)));
-        c.charge(Color::Black, ms(650));
+        c.charge(Color::Black, ms(500));
         assert_eq!(c.left()[0], Some(ms(0)));
         let (_, budget) = c.next_search(Color::Black);
         assert_eq!(budget.stop_after(), Some(ms(0)));
         assert!(!budget.forfeits(ms(200)));
         assert!(budget.forfeits(ms(201)));
+        // A move time keeps its margin on every move.
+        c.charge(Color::White, ms(450));
+        c.charge(Color::White, ms(450));
+        assert_eq!(c.next_search(Color::White).1.forfeit_after(), ms(500));
     }
 
     /// Depth- and node-limited searches have no clock and no budget: the stall timeout bounds
