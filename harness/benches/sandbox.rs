@@ -12,7 +12,13 @@
 //!    (workers are reused across games: this is the cost of the sandbox while engines play,
 //!    seccomp on every system call, Landlock on every file opened, the coordinator's looks at
 //!    the worker's disk use);
-//! 3. nodes per second of `strong` (`harness bench strong --depth 8`, one thread).
+//! 3. nodes per second of `strong` (`harness bench strong --depth 8`, one thread);
+//! 4. what stopping engines between their turns costs (`host::turns`): greedy against greedy
+//!    under a move time of 10 ms (greedy answers at once, so a move is the harness's own
+//!    work), 400 games at concurrency 1 and 1,000 at concurrency 64, each engine stopped
+//!    between turns or not (`ponder = true`), with the sandbox on (stopped by the cgroup
+//!    freezer where the harness runs as root) and off (by `SIGSTOP`): moves per second, and
+//!    the time each move was charged (p50 and p99 over the games of the mean of each game).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -141,8 +147,84 @@ fn nodes_per_second() {
     );
 }
 
+/// Searched moves and the time charged for each, per game, from a journal: `(moves, µs per
+/// move)` of every game.
+fn charged_per_move(journal: &Path) -> Vec<(u64, f64)> {
+    let text = std::fs::read_to_string(journal).expect("the run's journal");
+    text.lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .map(|g| {
+            let moves = g["moves"]
+                .as_array()
+                .map_or(0, |m| m.iter().filter(|m| m["time_ms"].is_u64()).count())
+                as u64;
+            let us = g["time_us"]["black"].as_u64().unwrap_or(0)
+                + g["time_us"]["white"].as_u64().unwrap_or(0);
+            (moves, us as f64 / moves.max(1) as f64)
+        })
+        .collect()
+}
+
+/// One fair-play configuration, three times: (moves per second, p50 and p99 of the µs
+/// charged per move), medians of the three.
+fn fair_play_run(mode: &str, ponder: bool, concurrency: usize, games: usize) -> (f64, f64, f64) {
+    let greedy = plugin("greedy");
+    let root = std::env::temp_dir().join(format!("fair-bench-{}", std::process::id()));
+    let engines =
+        ["a", "b"].map(|name| format!("name={name},plugin={},ponder={ponder}", greedy.display()));
+    let (mut rates, mut p50s, mut p99s) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..3 {
+        let _ = std::fs::remove_dir_all(&root);
+        let (pairs, concurrency) = ((games / 2).to_string(), concurrency.to_string());
+        let args = [
+            "run",
+            "--engine",
+            &engines[0],
+            "--engine",
+            &engines[1],
+            "--format",
+            "match",
+            "--time",
+            "0.01/move",
+            "--pairs",
+            &pairs,
+            "--concurrency",
+            &concurrency,
+            "--no-tui",
+            "--sandbox",
+            mode,
+            "--out",
+            root.to_str().unwrap(),
+        ];
+        let (t, _) = timed(&args);
+        let mut per_game = charged_per_move(&root.join("games.jsonl"));
+        let moves: u64 = per_game.iter().map(|(m, _)| m).sum();
+        rates.push(moves as f64 / t.as_secs_f64());
+        per_game.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let at = |q: f64| per_game[((per_game.len() - 1) as f64 * q) as usize].1;
+        p50s.push(at(0.5));
+        p99s.push(at(0.99));
+    }
+    let _ = std::fs::remove_dir_all(&root);
+    (median(rates), median(p50s), median(p99s))
+}
+
+fn fair_play() {
+    for (concurrency, games) in [(1, 400), (64, 1000)] {
+        for mode in ["strict", "off"] {
+            let (stopped, p50, p99) = fair_play_run(mode, false, concurrency, games);
+            let (free, q50, q99) = fair_play_run(mode, true, concurrency, games);
+            println!(
+                "stops between turns, sandbox {mode}, concurrency {concurrency}, {games} games of greedy at 10 ms a move (median of 3): stopped {stopped:.0} moves/s, charged p50 {p50:.0} µs p99 {p99:.0} µs; not stopped {free:.0} moves/s, p50 {q50:.0} µs p99 {q99:.0} µs; moves/s ratio {:.3}",
+                stopped / free
+            );
+        }
+    }
+}
+
 fn main() {
     startup();
     games_per_second();
     nodes_per_second();
+    fair_play();
 }

@@ -219,6 +219,7 @@ fn random_record(
         time_us: PerColor::default(),
         adjudication: None,
         nodes: PerColor::default(),
+        cpu_between_turns_us: None,
         searched: Default::default(),
     }
 }
@@ -358,6 +359,7 @@ fn request() -> impl Strategy<Value = Request> {
         )
             .prop_map(|(search, black, white, side, moves, limits)| Request::Go {
                 search,
+                token: search.rotate_left(17) ^ black,
                 game: WireGame {
                     black,
                     white,
@@ -428,7 +430,14 @@ fn reply() -> impl Strategy<Value = Reply> {
         Just(Reply::Ok),
         any::<String>().prop_map(|message| Reply::Error { message }),
         (any::<u64>(), wire_info()).prop_map(|(search, info)| Reply::Info { search, info }),
-        (any::<i32>(), wire_info()).prop_map(|(mv, info)| Reply::Moved { mv, info }),
+        (any::<u64>(), any::<u64>(), any::<i32>(), wire_info()).prop_map(
+            |(search, token, mv, info)| Reply::Moved {
+                search,
+                token,
+                mv,
+                info
+            }
+        ),
     ]
 }
 
@@ -692,9 +701,20 @@ fn same_reply(a: &Reply, b: &Reply) -> bool {
         (Reply::Info { search: s, info: x }, Reply::Info { search: t, info: y }) => {
             s == t && same_info(x, y)
         }
-        (Reply::Moved { mv: m, info: x }, Reply::Moved { mv: n, info: y }) => {
-            m == n && same_info(x, y)
-        }
+        (
+            Reply::Moved {
+                search: s,
+                token: k,
+                mv: m,
+                info: x,
+            },
+            Reply::Moved {
+                search: t,
+                token: l,
+                mv: n,
+                info: y,
+            },
+        ) => (s, k, m) == (t, l, n) && same_info(x, y),
         (Reply::Hello { plugin: x }, Reply::Hello { plugin: y }) => {
             let strip = |p: &PluginInfo| PluginInfo {
                 options: p

@@ -19,6 +19,7 @@ mod devloop;
 mod documented_commands;
 mod extend;
 mod external;
+mod fair_play;
 mod fault_matrix;
 mod faults;
 mod frontend;

@@ -489,12 +489,10 @@ pub fn allocate_children() {
 /// How many bytes `channel-flood` writes to its worker's channel.
 pub const CHANNEL_FLOOD_BYTES: usize = 256 << 20;
 
-/// `channel-flood`: from a thread of its own, write [`CHANNEL_FLOOD_BYTES`] of live reports
-/// straight to the worker's channel to the coordinator (the first socket among its
-/// descriptors, bypassing the worker's own rate limit), while the search answers its move as
-/// usual: the flood goes on while the coordinator waits for the other engine.
-pub fn channel_flood() {
-    let channel = std::fs::read_dir("/proc/self/fd")
+/// The worker's channel to the coordinator: the lowest socket among this process's
+/// descriptors past the standard three.
+pub fn channel_descriptor() -> Option<i32> {
+    std::fs::read_dir("/proc/self/fd")
         .into_iter()
         .flatten()
         .flatten()
@@ -503,8 +501,15 @@ pub fn channel_flood() {
             let link = std::fs::read_link(e.path()).ok()?;
             (fd > 2 && link.to_string_lossy().starts_with("socket:")).then_some(fd)
         })
-        .min();
-    let Some(fd) = channel else {
+        .min()
+}
+
+/// `channel-flood`: from a thread of its own, write [`CHANNEL_FLOOD_BYTES`] of live reports
+/// straight to the worker's channel to the coordinator (the first socket among its
+/// descriptors, bypassing the worker's own rate limit), while the search answers its move as
+/// usual: the flood goes on while the coordinator waits for the other engine.
+pub fn channel_flood() {
+    let Some(fd) = channel_descriptor() else {
         return say("channel-flood", "no socket among its descriptors");
     };
     say("channel-flood", &format!("flooding descriptor {fd}"));

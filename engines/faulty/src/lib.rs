@@ -47,6 +47,10 @@
 //!     256 MiB of live reports straight to its worker's channel.
 //!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
+//!   - the unfair faults ([`unfair`]), ways to win without playing better:
+//!     `spin-between-turns` starts `Target` threads (8 when it names no number) that spin for
+//!     ever, between its turns too; `answer-ahead` writes a move reply straight to its
+//!     worker's channel 1 ms after the search, ahead of the next request;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
 //!     terminal escape sequences, a line break and HTML (each an error of the search, as
 //!     `panic`).
@@ -61,6 +65,7 @@
 #![deny(unsafe_code)]
 
 pub mod hostile;
+pub mod unfair;
 
 use othello_sdk::board::{Board, Move, Square};
 use othello_sdk::{
@@ -116,11 +121,13 @@ pub enum Fault {
     FillDisk,
     AllocateChildren,
     ChannelFlood,
+    SpinBetweenTurns,
+    AnswerAhead,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 35] = [
+    pub const ALL: [Fault; 37] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -156,10 +163,12 @@ impl Fault {
         Fault::FillDisk,
         Fault::AllocateChildren,
         Fault::ChannelFlood,
+        Fault::SpinBetweenTurns,
+        Fault::AnswerAhead,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 35] = [
+    pub const NAMES: [&'static str; 37] = [
         "none",
         "segfault",
         "abort",
@@ -195,6 +204,8 @@ impl Fault {
         "fill-disk",
         "allocate-children",
         "channel-flood",
+        "spin-between-turns",
+        "answer-ahead",
     ];
 
     /// The option value naming this fault.
@@ -437,6 +448,8 @@ impl Engine for Faulty {
             Fault::FillDisk => hostile::fill_disk(&self.target),
             Fault::AllocateChildren => hostile::allocate_children(),
             Fault::ChannelFlood => hostile::channel_flood(),
+            Fault::SpinBetweenTurns => unfair::spin_between_turns(&self.target),
+            Fault::AnswerAhead => unfair::answer_ahead(),
         }
         Faulty::answer(request, 1)
     }

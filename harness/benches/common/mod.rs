@@ -91,6 +91,7 @@ pub fn record(game: usize, rng: &mut SplitMix64) -> GameRecord {
             black: 400_000_000,
             white: 410_000_000,
         },
+        cpu_between_turns_us: None,
         searched: Default::default(),
     }
 }

@@ -159,14 +159,26 @@ impl RunEntry {
 /// The conditions of a tournament (see [`RunEntry::conditions`]), as canonical JSON
 /// (serde_json's maps are sorted): the ledger's comparability class. Its keys and values are
 /// those every version has stored, so that runs of this version join the series of earlier
-/// ones.
+/// ones; with one more, `fair_play`, for a timed run (a clock or a move time) of a version
+/// that stops engines between turns and charges the margin (`margin_rule`): such runs are
+/// not compared with timed runs of earlier versions, whose engines could take time from
+/// each other. Runs under depth and node limits, where neither rule changes a game, keep
+/// their class.
 fn conditions(record: &TournamentRecord) -> String {
     let engine_time: Vec<Value> = record
         .engines
         .iter()
         .map(|e| serde_json::to_value(&e.time).expect("plain values"))
         .collect();
-    serde_json::json!({
+    // `10s`, `10s+0.1s` and `0.5s/move` are timed; `depth 6` and `100000 nodes` are not
+    // (`TimeControl`'s words).
+    let timed = |text: &str| !text.contains(' ');
+    let timed_run = timed(&record.time)
+        || record
+            .engines
+            .iter()
+            .any(|e| e.time.as_ref().is_some_and(|t| timed(&t.control)));
+    let mut conditions = serde_json::json!({
         "time": record.time,
         "engine_time": engine_time,
         "margin_ms": record.margin_ms,
@@ -178,8 +190,11 @@ fn conditions(record: &TournamentRecord) -> String {
         },
         "adjudication": record.adjudication,
         "nps_reference": record.nps_reference,
-    })
-    .to_string()
+    });
+    if let (true, Some(rule)) = (timed_run, &record.margin_rule) {
+        conditions["fair_play"] = format!("turns stopped, margin {rule}").into();
+    }
+    conditions.to_string()
 }
 
 /// A conditions class (see [`RunEntry::conditions`]) as a person reads it:
@@ -226,6 +241,9 @@ pub fn conditions_text(c: &Value) -> String {
     if let Some(s) = seconds(&c["stall_timeout_ms"]) {
         parts.push(format!("stall {s}"));
     }
+    if let Some(rules) = c["fair_play"].as_str() {
+        parts.push(rules.to_string());
+    }
     for key in ["adjudication", "nps_reference"] {
         if !c[key].is_null() {
             parts.push(format!("{} {}", key.replace('_', " "), c[key]));
@@ -235,5 +253,42 @@ pub fn conditions_text(c: &Value) -> String {
         c.to_string()
     } else {
         parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `tournament.json` of `time` (as `TimeControl` words it), with or without the margin
+    /// rule of the versions that stop engines between turns.
+    fn record(time: &str, margin_rule: Option<&str>) -> TournamentRecord {
+        let mut text = format!(
+            r#"{{"format":"match","pairs":1,"time":"{time}","margin_ms":200,"stall_timeout_ms":60000,
+            "openings":{{"source":{{"builtin":"xot-small"}},"order":"sequential","start":0,"count":3623,"fnv1a":"0000000000000000"}},
+            "sprt":null,"engines":[]"#
+        );
+        if let Some(rule) = margin_rule {
+            text.push_str(&format!(r#","margin_rule":"{rule}""#));
+        }
+        text.push('}');
+        TournamentRecord::parse(&text).unwrap()
+    }
+
+    /// Timed runs of this version are a class of their own, apart from those of versions
+    /// whose engines could take time from each other; depth- and node-limited runs, where
+    /// neither rule changes a game, stay in the class of earlier versions.
+    #[test]
+    fn timed_runs_under_the_fair_play_rules_are_a_class_of_their_own() {
+        for time in ["1s+0.02s", "4s", "0.5s/move"] {
+            let (new, old) = (record(time, Some("charged")), record(time, None));
+            assert_ne!(conditions(&new), conditions(&old), "{time}");
+            let words = conditions_text(&serde_json::from_str(&conditions(&new)).unwrap());
+            assert!(words.contains("turns stopped, margin charged"), "{words}");
+        }
+        for time in ["depth 2", "100000 nodes"] {
+            let (new, old) = (record(time, Some("charged")), record(time, None));
+            assert_eq!(conditions(&new), conditions(&old), "{time}");
+        }
     }
 }

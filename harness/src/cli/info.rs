@@ -33,6 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         stderr_log: None,
         memory_limit: None,
         sandbox: crate::tools::confinement(args.sandbox.mode),
+        between_turns: crate::host::turns::BetweenTurns::Stopped,
     };
     let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
     let host = runtime.block_on(EngineHost::spawn(&spec))?;

@@ -9,6 +9,8 @@
 //!   seccomp), the scratch folder it writes in and the environment it gets;
 //! - `engine_text`: every string a worker sends, bounded and made printable on arrival;
 //! - `stderr_log`: the end of an engine's stderr log, quoted when the engine cannot start;
+//! - `turns`: an engine runs only on its own turn (stopped between turns, its CPU time there
+//!   measured);
 //! - `engine_host`: the coordinator's handle on a worker ([`EngineHost`]): spawning, the
 //!   handshake, and a search with deadlines; async, on the caller's tokio runtime.
 //!
@@ -24,6 +26,7 @@ pub mod plugin;
 pub mod protocol;
 pub mod sandbox;
 pub mod stderr_log;
+pub mod turns;
 pub mod worker;
 
 /// The runtime of a one-engine session (`harness solve`, the front-ends): a current-thread

@@ -134,6 +134,10 @@ pub enum Request {
         /// Numbers the searches of one worker; its info reports carry it, so a report that
         /// arrives late from an earlier search is recognised and dropped.
         search: u64,
+        /// A number the coordinator drew for this request, which the worker's reply carries:
+        /// a reply written before the request (by a plugin writing to the channel ahead of
+        /// its turn) cannot know it.
+        token: u64,
         game: WireGame,
         limits: WireLimits,
     },
@@ -216,7 +220,10 @@ pub enum Reply {
         search: u64,
         info: WireInfo,
     },
+    /// The answer to the `Go` with this `search` number and `token`.
     Moved {
+        search: u64,
+        token: u64,
         mv: i32,
         info: WireInfo,
     },
@@ -347,6 +354,7 @@ mod tests {
             },
             Request::Go {
                 search: 7,
+                token: 0x1234_5678_9abc_def0,
                 game: WireGame {
                     black: 1,
                     white: 2,

@@ -106,9 +106,10 @@ impl EngineThread {
                 },
                 Request::Go {
                     search,
+                    token,
                     game,
                     limits,
-                } => self.search(search, &game, &limits),
+                } => self.search((search, token), &game, &limits),
                 // The reader thread handles these itself and never forwards them.
                 Request::Stop | Request::Quit | Request::Probe { .. } => continue,
             };
@@ -121,8 +122,14 @@ impl EngineThread {
     }
 
     /// One search: reports made from its start until it returns carry its number; any made
-    /// later (by a stray engine thread) are dropped.
-    fn search(&mut self, search: u64, game: &WireGame, limits: &WireLimits) -> Reply {
+    /// later (by a stray engine thread) are dropped. The move carries the request's number and
+    /// token back.
+    fn search(
+        &mut self,
+        (search, token): (u64, u64),
+        game: &WireGame,
+        limits: &WireLimits,
+    ) -> Reply {
         let game = match game.to_history() {
             Ok(game) => game,
             Err(message) => {
@@ -137,6 +144,8 @@ impl EngineThread {
         self.current_search.store(0, Ordering::Release);
         match answer {
             Ok(answer) => Reply::Moved {
+                search,
+                token,
                 mv: answer.mv,
                 info: WireInfo::from(&answer.info),
             },

@@ -61,6 +61,7 @@ pub(super) async fn play_game(
     control: &RunControl,
 ) -> Option<GameRecord> {
     let mut game = GameInPlay::new(setup);
+    let cpu_before = [hosts[0].cpu_between_turns(), hosts[1].cpu_between_turns()];
     events.send(Event::GameStarted {
         game: setup.scheduled.index,
         pair: setup.scheduled.pair,
@@ -89,7 +90,13 @@ pub(super) async fn play_game(
         game.engine_move(hosts[side.index()], events, control)
             .await?;
     }
-    Some(game.into_record())
+    let [black, white] = [0, 1].map(|s| {
+        let used = hosts[s].cpu_between_turns().saturating_sub(cpu_before[s]);
+        used.as_micros() as u64
+    });
+    let mut record = game.into_record();
+    record.cpu_between_turns_us = Some(PerColor { black, white });
+    Some(record)
 }
 
 /// A game being played: the position, the moves so far, each side's clock and totals, and the
@@ -376,6 +383,7 @@ fn build_record(
             black: nodes[0],
             white: nodes[1],
         },
+        cpu_between_turns_us: None,
         searched: Default::default(),
     }
 }

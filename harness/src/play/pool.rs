@@ -18,8 +18,9 @@
 use crate::host::engine_host::WorkerSpec;
 use crate::host::sandbox::{Confinement, Enforced};
 use crate::host::stderr_log::{self, LogTail};
+use crate::host::turns::{self, BetweenTurns};
 use crate::host::{EngineHost, HostError};
-use crate::plan::config::{Sandbox, SandboxMode, Tournament};
+use crate::plan::config::{Sandbox, SandboxMode, TimeControl, Tournament};
 use anyhow::bail;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -119,14 +120,38 @@ impl StartAttempts {
 /// The adjudication solver's display name (in its messages and its stderr log's name).
 pub const SOLVER_NAME: &str = "adjudication-solver";
 
+/// Whether an engine's workers are stopped between turns in the run `t`: unless it ponders,
+/// or no engine plays under a clock or a move time ([`crate::host::turns`]).
+pub fn between_turns(t: &Tournament, ponder: bool) -> BetweenTurns {
+    let timed = (0..t.engines.len()).any(|e| {
+        matches!(
+            t.time_rules(e).control,
+            TimeControl::Clock { .. } | TimeControl::MoveTime(_)
+        )
+    });
+    match (ponder, timed) {
+        (true, _) => BetweenTurns::Runs(turns::PONDERS),
+        (false, false) => BetweenTurns::Runs(turns::UNTIMED),
+        (false, true) => BetweenTurns::Stopped,
+    }
+}
+
+/// How an engine's first worker ran: what the kernel enforced of its sandbox (`None`: the
+/// sandbox is off) and how it is stopped between turns.
+#[derive(Clone, Debug)]
+pub struct StartedAs {
+    pub name: String,
+    pub sandbox: Option<Enforced>,
+    pub stop_route: String,
+}
+
 /// Idle workers per engine index (the adjudication solver, if any, is the last index). The lock is never held across an await.
 pub struct WorkerPool {
     specs: Vec<WorkerSpec>,
     idle: Mutex<Vec<Vec<EngineHost>>>,
     attempts: Mutex<StartAttempts>,
-    /// What the kernel enforced of each engine's first worker's sandbox, by name (`None`:
-    /// the sandbox is off).
-    enforced: Vec<(String, Option<Enforced>)>,
+    /// How each engine's first worker ran (the adjudication solver last).
+    enforced: Vec<StartedAs>,
 }
 
 impl WorkerPool {
@@ -155,6 +180,7 @@ impl WorkerPool {
                 stderr_log: Some(logs.join(format!("{}.stderr.log", file_name_for(&e.name)))),
                 memory_limit: e.memory_limit,
                 sandbox: confinement(&e.sandbox),
+                between_turns: between_turns(t, e.ponder),
             });
         }
         // The adjudication solver is one more engine, after the tournament's.
@@ -177,6 +203,7 @@ impl WorkerPool {
                     mode: t.sandbox,
                     ..Sandbox::default()
                 }),
+                between_turns: between_turns(t, false),
             });
         }
         // Start every engine once and begin a game: load errors, bad options and an engine
@@ -201,7 +228,11 @@ impl WorkerPool {
             };
             match ready {
                 Ok(host) => {
-                    enforced.push((spec.name.clone(), host.sandbox.clone()));
+                    enforced.push(StartedAs {
+                        name: spec.name.clone(),
+                        sandbox: host.sandbox.clone(),
+                        stop_route: host.stop_route(),
+                    });
                     idle.push(vec![host]);
                 }
                 // A refused option is the tournament's mistake, not the engine's start.
@@ -222,8 +253,8 @@ impl WorkerPool {
         })
     }
 
-    /// What the kernel enforced of each engine's sandbox (the adjudication solver last).
-    pub fn enforced(&self) -> &[(String, Option<Enforced>)] {
+    /// How each engine's first worker ran (the adjudication solver last).
+    pub fn enforced(&self) -> &[StartedAs] {
         &self.enforced
     }
 

@@ -6,7 +6,6 @@
 //! tournament is refused before anything is touched, unless `--restart` discards its games.
 //! A run refused before its first game leaves no folder behind that it created.
 
-use crate::host::sandbox::Enforced;
 use crate::plan::config::{
     OpeningOrder, OpeningSource, PluginRef, Sandbox, SandboxMode, Tournament,
 };
@@ -273,6 +272,7 @@ fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
     // resumes. The setting is compared; a folder of an earlier version, without one, was
     // played under the default.
     object.remove(ENFORCED_KEY);
+    object.remove("stop_routes");
     for engine in object
         .get_mut("engines")
         .and_then(|e| e.as_array_mut())
@@ -480,6 +480,7 @@ pub fn tournament_record(
                 stall_timeout_ms: rules.stall_timeout.as_millis() as u64,
             }),
             command_fnv1a: command_digests(&e.options),
+            ponder: e.ponder,
             other: serde_json::Map::new(),
         })
         .collect();
@@ -503,6 +504,7 @@ pub fn tournament_record(
         time: t.time.control.to_string(),
         margin_ms: t.time.margin.as_millis() as u64,
         stall_timeout_ms: t.time.stall_timeout.as_millis() as u64,
+        margin_rule: Some(crate::play::clock::MARGIN_RULE.to_string()),
         openings: OpeningsRecord {
             source: match &t.openings.source {
                 OpeningSource::Builtin(name) => serde_json::json!({ "builtin": name }),
@@ -540,6 +542,7 @@ pub fn tournament_record(
             .as_ref()
             .map(|scale| serde_json::to_value(scale).expect("plain values")),
         sandbox_enforced: None,
+        stop_routes: Default::default(),
         definition: Some(serde_json::to_value(&t.definition).expect("plain strings")),
         other: serde_json::Map::new(),
     }
@@ -585,22 +588,26 @@ pub fn tournament_text(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path)
 pub const ENFORCED_KEY: &str = "sandbox_enforced";
 
 /// `tournament.json`'s text with what the kernel enforced of each engine's sandbox, by name
-/// (`"off"` for an engine without one).
-pub fn with_enforced(tournament_json: &str, enforced: &[(String, Option<Enforced>)]) -> String {
+/// (`"off"` for an engine without one), and how each engine was stopped between turns.
+pub fn with_enforced(tournament_json: &str, enforced: &[super::pool::StartedAs]) -> String {
     let Ok(mut record) = TournamentRecord::parse(tournament_json) else {
         return tournament_json.to_string();
     };
     let by_engine: serde_json::Map<String, serde_json::Value> = enforced
         .iter()
-        .map(|(name, e)| {
-            let record = match e {
+        .map(|started| {
+            let record = match &started.sandbox {
                 Some(e) => serde_json::to_value(e).expect("plain values"),
                 None => "off".into(),
             };
-            (name.clone(), record)
+            (started.name.clone(), record)
         })
         .collect();
     record.sandbox_enforced = Some(by_engine.into());
+    record.stop_routes = enforced
+        .iter()
+        .map(|started| (started.name.clone(), started.stop_route.clone()))
+        .collect();
     record.text()
 }
 

@@ -169,21 +169,22 @@ fn usage_table(records: &[GameRecord], w: usize) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<w$} {:>6} {:>8} {:>7} {:>9} {:>10} {:>7}",
-        "engine", "games", "moves", "depth", "ms/move", "nodes/s", "s/game"
+        "{:<w$} {:>6} {:>8} {:>7} {:>9} {:>10} {:>7} {:>12}",
+        "engine", "games", "moves", "depth", "ms/move", "nodes/s", "s/game", "CPU off turn"
     );
     let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
     for u in stats::usage::engine_usage(records) {
         let _ = writeln!(
             s,
-            "{:<w$} {:>6} {:>8} {:>7} {:>9} {:>10} {:>7.2}",
+            "{:<w$} {:>6} {:>8} {:>7} {:>9} {:>10} {:>7.2} {:>12}",
             u.engine,
             u.games,
             u.moves,
             or_dash(u.mean_depth.map(|d| format!("{d:.1}"))),
             or_dash(u.ms_per_move.map(|t| format!("{t:.1}"))),
             or_dash(u.nodes_per_second.map(rate_compact)),
-            u.seconds_per_game
+            u.seconds_per_game,
+            or_dash(u.cpu_between_turns_seconds.map(|c| format!("{c:.3} s")))
         );
     }
     s

@@ -53,6 +53,7 @@ pub(crate) async fn start_single_threaded(
         stderr_log: None,
         memory_limit: None,
         sandbox: sandbox.clone(),
+        between_turns: crate::host::turns::BetweenTurns::Stopped,
     };
     start_worker_single_threaded(&worker).await
 }

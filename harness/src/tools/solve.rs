@@ -122,6 +122,7 @@ pub fn run(args: &SolveArgs, out: &mut dyn Write) -> anyhow::Result<SolveSummary
         stderr_log: None,
         memory_limit: None,
         sandbox: super::confinement(args.sandbox),
+        between_turns: crate::host::turns::BetweenTurns::Stopped,
     };
     let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
     let mut host = runtime.block_on(EngineHost::spawn(&spec))?;

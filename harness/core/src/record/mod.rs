@@ -195,6 +195,12 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adjudication: Option<Adjudication>,
     pub nodes: PerColor<u64>,
+    /// Each side's CPU time outside its turns during the game, microseconds (its worker and
+    /// what it started, between its answer and its next request: zero for an engine stopped
+    /// between turns, what it used while its opponent thought for one that pondered). Absent
+    /// in journals of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_between_turns_us: Option<PerColor<u64>>,
     /// The searched moves' summary of a record whose moves were dropped
     /// ([`GameRecord::without_moves`]); not in the journal, which has the moves.
     #[serde(skip)]
@@ -229,6 +235,7 @@ impl GameRecord {
             time_us: PerColor::default(),
             adjudication: None,
             nodes: PerColor::default(),
+            cpu_between_turns_us: None,
             searched: PerColor::default(),
         }
     }

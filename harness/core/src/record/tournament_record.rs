@@ -33,6 +33,12 @@ pub struct TournamentRecord {
     pub time: String,
     pub margin_ms: u64,
     pub stall_timeout_ms: u64,
+    /// How a clock's margin is used: `charged` (a move's time past the clock, within the
+    /// margin, is charged to the clock, which may go below zero). Absent in folders of
+    /// versions before it, whose rule forgave that time (the clock never went below zero):
+    /// such a run does not resume under the new rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_rule: Option<String>,
     pub openings: OpeningsRecord,
     /// The `[sprt]` table, when the run has a test (`null` when it has none).
     pub sprt: Option<SprtRecord>,
@@ -53,6 +59,11 @@ pub struct TournamentRecord {
     /// What the kernel enforced of each engine's sandbox, by engine name (not compared).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox_enforced: Option<Value>,
+    /// How each engine's workers were stopped between turns (`cgroup.freeze`,
+    /// `freezer.state`, `SIGSTOP`, `none (ponder = true)`, …), by engine name (not compared:
+    /// a shard requeued on another machine resumes).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub stop_routes: BTreeMap<String, String>,
     /// The tournament file's text and the command, which the tournament is rebuilt from
     /// (absent in folders of the earliest versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,6 +125,10 @@ pub struct EngineRecord {
     /// in the ledger. Absent when the options name no file.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub command_fnv1a: BTreeMap<String, String>,
+    /// `ponder = true`: the engine ran between its turns (absent: it was stopped there, or
+    /// the folder is of a version before the stop).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ponder: bool,
     #[serde(flatten)]
     pub other: Map<String, Value>,
 }

@@ -20,6 +20,10 @@ pub struct EngineUsage {
     pub nodes_per_second: Option<f64>,
     /// Mean wall time per game, seconds.
     pub seconds_per_game: f64,
+    /// CPU time used outside its turns, seconds in all, over the games that measured it
+    /// (`None`: none did, as in journals of earlier versions). About zero for an engine the
+    /// harness stopped between turns.
+    pub cpu_between_turns_seconds: Option<f64>,
 }
 
 /// Every engine's averages, in the order the engines first appear in `records`.
@@ -32,6 +36,7 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
         depth: i64,
         time_us: u64,
         nodes: u64,
+        between_turns_us: Option<u64>,
     }
     let mut order: Vec<String> = Vec::new();
     let mut sums: std::collections::HashMap<String, Sum> = Default::default();
@@ -40,6 +45,7 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
         // Microseconds when the record has them (whole milliseconds per move count a fast
         // engine's moves as nothing); a journal of an earlier version has milliseconds only.
         let micros = |us: u64, ms: u64| if us > 0 { us } else { ms * 1000 };
+        let between = r.cpu_between_turns_us;
         let sides = [
             (
                 &r.black,
@@ -54,7 +60,7 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
                 r.nodes.white,
             ),
         ];
-        for (name, s, time_us, nodes) in sides {
+        for (side, (name, s, time_us, nodes)) in sides.into_iter().enumerate() {
             let sum = sums.entry(name.clone()).or_insert_with(|| {
                 order.push(name.clone());
                 Sum::default()
@@ -65,6 +71,10 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
             sum.depth += s.depth_sum;
             sum.time_us += time_us;
             sum.nodes += nodes;
+            if let Some(b) = between {
+                let used = if side == 0 { b.black } else { b.white };
+                *sum.between_turns_us.get_or_insert(0) += used;
+            }
         }
     }
     order
@@ -80,6 +90,7 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
                 nodes_per_second: (s.time_us > 0 && s.nodes > 0)
                     .then(|| s.nodes as f64 * 1e6 / s.time_us as f64),
                 seconds_per_game: s.time_us as f64 / 1e6 / s.games.max(1) as f64,
+                cpu_between_turns_seconds: s.between_turns_us.map(|us| us as f64 / 1e6),
                 engine,
             }
         })
@@ -140,6 +151,7 @@ mod tests {
                 black: 3_000,
                 white: 0,
             },
+            cpu_between_turns_us: None,
             searched: Default::default(),
         }
     }

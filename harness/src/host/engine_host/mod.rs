@@ -31,10 +31,12 @@ pub use start::WorkerSpec;
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
 use super::sandbox::{self, cgroup::WorkerCgroup, scratch::Scratch, Enforced};
+use super::turns::TurnGate;
 use crate::record::TimeLoss;
 use crate::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{GameHistory, Position};
 use std::future::Future;
+use std::hash::BuildHasher;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
@@ -163,6 +165,15 @@ pub struct ExactAnswer {
     pub elapsed: Duration,
 }
 
+/// A search as it was asked: its number, its token, when its clock started, its budget.
+#[derive(Clone, Copy)]
+struct Asked {
+    search: u64,
+    token: u64,
+    started: Instant,
+    budget: SearchBudget,
+}
+
 /// What the reader task passes on.
 enum Event {
     /// A reply and the moment the reader task received it (deadlines are judged by arrival,
@@ -200,6 +211,8 @@ pub struct EngineHost {
     alive: bool,
     /// Searches sent so far; the current one's number tags its info reports.
     searches: u64,
+    /// Keys the token of each search ([`Request::Go`]): random per worker, unknown to it.
+    tokens: std::hash::RandomState,
     /// What the kernel enforced of the worker's sandbox (`None`: no sandbox).
     pub sandbox: Option<Enforced>,
     /// The worker's scratch folder and cgroups, removed when the worker is gone (dropping the
@@ -210,6 +223,8 @@ pub struct EngineHost {
     disk_limit: Option<u64>,
     disk_checked: Instant,
     cgroup: Option<WorkerCgroup>,
+    /// Stops the worker between its turns and counts its CPU time there.
+    gate: TurnGate,
 }
 
 /// How a worker ended on [`EngineHost::shutdown`].
@@ -250,6 +265,17 @@ impl EngineHost {
         self.child.id()
     }
 
+    /// How the worker is stopped between its turns, or why it is not (`SIGSTOP`,
+    /// `cgroup.freeze`, `none (ponder = true)`, …).
+    pub fn stop_route(&self) -> String {
+        self.gate.describe()
+    }
+
+    /// The CPU time the worker used outside its turns so far.
+    pub fn cpu_between_turns(&self) -> Duration {
+        self.gate.between_turns()
+    }
+
     /// Set an option after start-up (`harness bench` and `check` set `Threads` only when the
     /// plugin declares it; `harness tune` sets each game's values between games, which the ABI
     /// allows outside a search). A refused value is [`HostError::Option`], and the worker is
@@ -281,7 +307,10 @@ impl EngineHost {
         })
         .await?;
         match self.next_event(CALL_TIMEOUT).await? {
-            Reply::Probed(probed) => Ok(probed),
+            Reply::Probed(probed) => {
+                self.gate.end_turn().await;
+                Ok(probed)
+            }
             other => {
                 let e = HostError::Protocol {
                     engine: self.name.clone(),
@@ -389,15 +418,19 @@ impl EngineHost {
                 on_info(&SearchInfo::from(info))
             }
         };
-        // The clock starts before the request is written: a coordinator thread descheduled
-        // between the write and a later reading would give the engine time it is not charged.
+        // The engine's turn begins (it was stopped since its last one), then its clock starts,
+        // before the request is written: a coordinator thread descheduled between the write
+        // and a later reading would give the engine time it is not charged.
+        self.gate.begin_turn();
         let started = Instant::now();
         if let Some(e) = self.over_disk_limit(started, false) {
             return Err(self.die(e).await);
         }
         let mut next_disk_check = started + DISK_CHECK_INTERVAL;
+        let token = self.tokens.hash_one(search);
         self.send(&Request::Go {
             search,
+            token,
             game: WireGame::from_history(game),
             limits: limits.into(),
         })
@@ -437,21 +470,22 @@ impl EngineHost {
                         return Err(self.die(e).await);
                     }
                 }
-                Waited::Event(Event::Reply(Reply::Moved { mv, info }, arrived)) => {
-                    let long = arrived.saturating_duration_since(started) >= DISK_CHECK_SEARCH;
-                    if let Some(e) = self.over_disk_limit(arrived, long) {
-                        return Err(self.die(e).await);
-                    }
-                    let elapsed = arrived.saturating_duration_since(started);
-                    if budget.forfeits(elapsed) {
-                        let e = self.lost_on_time(budget, elapsed);
-                        return Err(self.die(e).await);
-                    }
-                    return Ok(MoveReply {
+                Waited::Event(Event::Reply(
+                    Reply::Moved {
+                        search: s,
+                        token: t,
                         mv,
-                        info: info.into(),
-                        elapsed,
-                    });
+                        info,
+                    },
+                    at,
+                )) => {
+                    let asked = Asked {
+                        search,
+                        token,
+                        started,
+                        budget,
+                    };
+                    return self.take_move(asked, (s, t, at), mv, info).await;
                 }
                 Waited::Event(Event::Reply(Reply::Error { message }, _)) => {
                     let e = HostError::EngineError {
@@ -494,6 +528,49 @@ impl EngineHost {
                 },
             }
         }
+    }
+
+    /// The move reply `(search, token, arrival)` to the search `asked`: its move, or the loss
+    /// it costs (a reply written ahead of its request, the disk limit, the time).
+    async fn take_move(
+        &mut self,
+        asked: Asked,
+        (s, t, arrived): (u64, u64, Instant),
+        mv: i32,
+        info: WireInfo,
+    ) -> Result<MoveReply, HostError> {
+        let started = asked.started;
+        if (s, t) != (asked.search, asked.token) || arrived < started {
+            // Written ahead of its request, or an answer to another: the engine did not
+            // answer this request on its turn.
+            let why = if arrived < started {
+                "read before its request was sent".to_string()
+            } else if s != asked.search {
+                format!("for search {s} while search {} was asked", asked.search)
+            } else {
+                "with a token the coordinator did not send".to_string()
+            };
+            let e = HostError::Protocol {
+                engine: self.name.clone(),
+                message: format!("a move reply {why} (written ahead of its request)"),
+            };
+            return Err(self.die(e).await);
+        }
+        let long = arrived.saturating_duration_since(started) >= DISK_CHECK_SEARCH;
+        if let Some(e) = self.over_disk_limit(arrived, long) {
+            return Err(self.die(e).await);
+        }
+        let elapsed = arrived.saturating_duration_since(started);
+        if asked.budget.forfeits(elapsed) {
+            let e = self.lost_on_time(asked.budget, elapsed);
+            return Err(self.die(e).await);
+        }
+        self.gate.end_turn().await;
+        Ok(MoveReply {
+            mv,
+            info: info.into(),
+            elapsed,
+        })
     }
 
     /// The crash a sandboxed worker's disk use costs it, where its scratch folder and what it
@@ -544,6 +621,7 @@ impl EngineHost {
     /// whether the engine finished and the worker exited by itself (`harness check` asks;
     /// a tournament has its result by then and goes on either way).
     pub async fn shutdown(mut self) -> Quit {
+        self.gate.go_on();
         let _ = protocol::send_async(&mut self.writer, &Request::Quit).await;
         let quit = tokio::time::timeout(QUIT_GRACE, self.child.wait()).await;
         self.kill_group();
@@ -574,6 +652,7 @@ impl EngineHost {
     pub async fn kill(&mut self) {
         self.alive = false;
         self.reader.abort();
+        self.gate.go_on();
         self.kill_group();
         let _ = self.child.kill().await;
         self.release_sandbox();
@@ -677,6 +756,9 @@ impl EngineHost {
     }
 
     async fn send(&mut self, req: &Request) -> Result<(), HostError> {
+        if *req != Request::Stop {
+            self.gate.begin_turn();
+        }
         if protocol::send_async(&mut self.writer, req).await.is_err() {
             return Err(self.crashed().await);
         }
@@ -709,7 +791,10 @@ impl EngineHost {
         self.send(&req).await?;
         loop {
             match self.next_event(CALL_TIMEOUT).await? {
-                Reply::Ok => return Ok(()),
+                Reply::Ok => {
+                    self.gate.end_turn().await;
+                    return Ok(());
+                }
                 Reply::Error { message } => {
                     // An instance that failed a call may be in any state: never reuse it.
                     let e = HostError::EngineError {
@@ -736,6 +821,7 @@ impl Drop for EngineHost {
     /// with it: the child is killed by `kill_on_drop` and reaped by the runtime.
     fn drop(&mut self) {
         self.reader.abort();
+        self.gate.go_on();
         if self.alive {
             self.kill_group();
         }

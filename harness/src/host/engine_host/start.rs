@@ -6,6 +6,7 @@ use super::{read_events, EngineHost, HostError, EVENT_QUEUE, STARTUP_TIMEOUT};
 use crate::host::plugin::PluginInfo;
 use crate::host::protocol::{Reply, Request};
 use crate::host::sandbox::{self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced};
+use crate::host::turns::{BetweenTurns, TurnGate};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,6 +32,8 @@ pub struct WorkerSpec {
     /// The worker's sandbox (`None`: off). The plugin file and the paths named by `options`
     /// are added to what it may read.
     pub sandbox: Option<Confinement>,
+    /// Whether the worker is stopped between its turns ([`crate::host::turns`]).
+    pub between_turns: BetweenTurns,
 }
 
 /// The worker process for `spec`: the harness binary itself, with `channel` (its end of the
@@ -172,12 +175,14 @@ impl EngineHost {
         let (read_half, writer) = stream.into_split();
         let (tx, events) = mpsc::channel(EVENT_QUEUE);
         let reader = tokio::spawn(read_events(BufReader::new(read_half), tx, engine.clone()));
+        let group = child
+            .id()
+            .filter(|_| !sandbox::inside_a_filter())
+            .and_then(|id| rustix::process::Pid::from_raw(id as i32));
+        let gate = TurnGate::new(child.id(), group, cgroup.as_ref(), spec.between_turns);
         let host = EngineHost {
             name: spec.name.clone(),
-            group: child
-                .id()
-                .filter(|_| !sandbox::inside_a_filter())
-                .and_then(|id| rustix::process::Pid::from_raw(id as i32)),
+            group,
             stderr_log: spec.stderr_log.clone(),
             log_start,
             memory_limit: spec.memory_limit,
@@ -196,11 +201,13 @@ impl EngineHost {
             reader,
             alive: true,
             searches: 0,
+            tokens: std::hash::RandomState::new(),
             sandbox: None,
             scratch,
             disk_limit: spec.sandbox.as_ref().map(|c| c.disk_limit),
             disk_checked: Instant::now(),
             cgroup,
+            gate,
         };
         host.greet(spec).await
     }
@@ -272,6 +279,8 @@ impl EngineHost {
                 other => other,
             })?;
         }
+        // Started: from here on the worker runs only on its turns.
+        self.gate.end_turn().await;
         Ok(self)
     }
 

@@ -292,6 +292,29 @@ impl WorkerCgroup {
         })
     }
 
+    /// How everything inside is stopped between the engine's turns, where this cgroup can:
+    /// v2's `cgroup.freeze` (kernel 5.2), else the v1 freezer folder made for the kill.
+    pub fn freezer(&self) -> Option<Freezer> {
+        let v2 = self
+            .folders
+            .iter()
+            .find(|dir| dir.join("cgroup.freeze").exists())
+            .map(|dir| Freezer::V2(dir.clone()));
+        v2.or_else(|| match &self.kill {
+            KillRoute::Freezer(dir) => Some(Freezer::V1(dir.clone())),
+            _ => None,
+        })
+    }
+
+    /// The worker's folder in the v2 hierarchy, where one was made (its `cpu.stat` counts
+    /// the CPU time of everything inside).
+    pub fn v2_folder(&self) -> Option<PathBuf> {
+        self.folders
+            .iter()
+            .find(|dir| dir.join("cgroup.procs").exists() && dir.join("cgroup.events").exists())
+            .cloned()
+    }
+
     /// SIGKILL everything inside, at once: nothing the worker started survives, whatever
     /// session or process group it made.
     pub fn kill(&self) {
@@ -307,6 +330,51 @@ impl WorkerCgroup {
                 let _ = std::fs::write(&state, "THAWED");
             }
             KillRoute::EachTask(dir) => kill_tasks(dir),
+        }
+    }
+}
+
+/// A cgroup's freezer: what stops every task inside at once, whatever process group or
+/// session it made, and says when the stop is complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Freezer {
+    /// cgroup v2: `1` or `0` to `cgroup.freeze`; `cgroup.events` says `frozen 1` once every
+    /// task is stopped.
+    V2(PathBuf),
+    /// cgroup v1: `FROZEN` or `THAWED` to `freezer.state`, which reads `FREEZING` until every
+    /// task is stopped.
+    V1(PathBuf),
+}
+
+impl Freezer {
+    /// Ask for every task inside to stop (`true`) or to go on (`false`).
+    pub fn set(&self, frozen: bool) -> std::io::Result<()> {
+        match self {
+            Freezer::V2(dir) => {
+                std::fs::write(dir.join("cgroup.freeze"), if frozen { "1" } else { "0" })
+            }
+            Freezer::V1(dir) => std::fs::write(
+                dir.join("freezer.state"),
+                if frozen { "FROZEN" } else { "THAWED" },
+            ),
+        }
+    }
+
+    /// Whether every task inside is stopped, as the kernel reports it.
+    pub fn is_frozen(&self) -> bool {
+        match self {
+            Freezer::V2(dir) => std::fs::read_to_string(dir.join("cgroup.events"))
+                .is_ok_and(|e| e.lines().any(|l| l.trim() == "frozen 1")),
+            Freezer::V1(dir) => std::fs::read_to_string(dir.join("freezer.state"))
+                .is_ok_and(|s| s.trim() == "FROZEN"),
+        }
+    }
+
+    /// How the route is named in the record and by `harness check`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Freezer::V2(_) => "cgroup.freeze",
+            Freezer::V1(_) => "freezer.state",
         }
     }
 }

@@ -320,6 +320,7 @@ pub async fn check_plugin(
         stderr_log: None,
         memory_limit: e.memory_limit,
         sandbox: super::pool::confinement(&e.sandbox),
+        between_turns: super::pool::between_turns(t, e.ponder),
     };
     if !spec.plugin.exists() {
         bail!(

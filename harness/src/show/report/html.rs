@@ -447,7 +447,7 @@ fn engines_section(s: &mut String, report: &Report) {
         s,
         "<h2>Engines</h2><div class=\"scroll\"><table><thead><tr><th class=\"l\">engine</th>\
          <th>games</th><th>moves</th><th>mean depth</th><th>ms/move</th><th>nodes/s</th>\
-         <th>s/game</th></tr></thead><tbody>"
+         <th>s/game</th><th>CPU s off turn</th></tr></thead><tbody>"
     );
     for u in &report.engines {
         let [name, rest @ ..] = super::usage_cells(u);
@@ -461,7 +461,8 @@ fn engines_section(s: &mut String, report: &Report) {
     let _ = writeln!(
         s,
         "</tbody></table></div><p class=\"meta\">Searched moves only (book moves and forced \
-         passes aside); time as the harness measured it, nodes as the engine reported them.</p>"
+         passes aside); time as the harness measured it, nodes as the engine reported them; CPU \
+         off turn: what the engine's worker used between its answer and its next request.</p>"
     );
 }
 

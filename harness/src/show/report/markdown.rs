@@ -118,8 +118,8 @@ pub fn markdown(report: &Report) -> String {
     let _ = writeln!(
         s,
         "\nEngines (searched moves; book moves and forced passes aside):\n\n\
-         | engine | games | moves | mean depth | ms/move | nodes/s | s/game |\n\
-         |---|---:|---:|---:|---:|---:|---:|"
+         | engine | games | moves | mean depth | ms/move | nodes/s | s/game | CPU s off turn |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|"
     );
     for u in &report.engines {
         let [name, rest @ ..] = super::usage_cells(u);

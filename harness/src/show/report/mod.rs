@@ -418,8 +418,9 @@ pub fn analysis_report(
 }
 
 /// The cells of an engine's row in the md and html reports: name, games, moves, mean depth,
-/// ms per move, nodes per second, seconds per game (`-` where there is no value).
-fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 7] {
+/// ms per move, nodes per second, seconds per game, CPU seconds used outside its turns (`-`
+/// where there is no value).
+fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 8] {
     let opt =
         |v: Option<f64>, digits: usize| v.map_or("-".to_string(), |v| format!("{v:.digits$}"));
     [
@@ -430,6 +431,7 @@ fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 7] {
         opt(u.ms_per_move, 1),
         opt(u.nodes_per_second, 0),
         format!("{:.2}", u.seconds_per_game),
+        opt(u.cpu_between_turns_seconds, 3),
     ]
 }
 

@@ -96,6 +96,7 @@ fn record(game: usize, pair: usize, black: &str, white: &str, score: i32) -> Gam
         time_us: PerColor::default(),
         adjudication: None,
         nodes: PerColor::default(),
+        cpu_between_turns_us: None,
         searched: Default::default(),
     }
 }

@@ -133,6 +133,7 @@ pub fn run(args: &AnalyzeArgs, mut say: impl FnMut(&str)) -> anyhow::Result<Anal
         stderr_log: Some(args.dir.join("logs").join("analyze.stderr.log")),
         memory_limit: None,
         sandbox: super::confinement(args.sandbox),
+        between_turns: crate::host::turns::BetweenTurns::Stopped,
     };
     let _ = std::fs::create_dir_all(args.dir.join("logs"));
     let outcome = Solves::new(&spec, args, todo.len()).run(todo, &mut cache, &mut say)?;

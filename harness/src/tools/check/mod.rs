@@ -12,6 +12,7 @@
 //! | `new-game` | after another search and `new_game`, a search gives the move and nodes of a fresh instance |
 //! | `option-ranges` | each declared int or float option refuses a value below its minimum and above its maximum; an enum an undeclared value; a bool `maybe` |
 //! | `memory` | the worker's resident memory grows by at most 32 MiB from the 100th to the 1,000th depth-1 search |
+//! | `between-turns` | with the engine let run between its turns, its worker uses at most 100 ms of CPU in the 1 s between five searches of 50 ms (an engine that spins or goes on searching after its answer fails); the route that stops it between turns in a timed run is named |
 //! | `destroy` | after a search and `new_game`, the quit destroys the instance and the worker exits by itself (within the worker's grace of 2 s) |
 //! | `sandbox-write`, `sandbox-connect`, `sandbox-signal` ([`sandbox`]) | from inside the worker, a write outside its scratch folder, a TCP connection and a signal to the coordinator are refused (not checked without Landlock; they fail with `--sandbox off`) |
 //!
@@ -24,6 +25,7 @@
 //! point) and two instances in one process (a worker hosts one).
 
 use super::positions::{bench_positions, playout_games};
+use crate::host::turns::BetweenTurns;
 use crate::host::{EngineHost, HostError, Quit, SearchBudget, WorkerSpec};
 use crate::plan::config::SandboxMode;
 use crate::search_terms::SearchLimits;
@@ -39,6 +41,11 @@ const STALL: Duration = Duration::from_secs(4);
 const STOP_LATENCY: Duration = Duration::from_millis(100);
 /// How long past the stop flag the host waits before giving up on an answer.
 const STOP_MARGIN: Duration = Duration::from_secs(2);
+/// The most CPU time an engine let run between its turns may use in [`IDLE_BETWEEN_TURNS`]
+/// times five.
+const BETWEEN_TURNS_CPU: Duration = Duration::from_millis(100);
+/// The time between two of the `between-turns` item's searches.
+const IDLE_BETWEEN_TURNS: Duration = Duration::from_millis(200);
 /// The most resident memory 900 searches may add.
 const MEMORY_GROWTH: u64 = 32 << 20;
 
@@ -68,7 +75,7 @@ pub enum Outcome {
 mod sandbox;
 
 /// The items, in the order they run and print.
-pub const ITEMS: [&str; 19] = [
+pub const ITEMS: [&str; 20] = [
     "pre-flight",
     "stop",
     "limits",
@@ -77,6 +84,7 @@ pub const ITEMS: [&str; 19] = [
     "new-game",
     "option-ranges",
     "memory",
+    "between-turns",
     "destroy",
     "search-game-vs-search",
     "two-instances",
@@ -141,6 +149,7 @@ async fn check_item(spec: &CheckSpec, item: &str) -> Outcome {
         "new-game" => new_game(spec).await,
         "option-ranges" => option_ranges(spec).await,
         "memory" => memory(spec).await,
+        "between-turns" => between_turns(spec).await,
         "destroy" => destroy(spec).await,
         item if sandbox::ITEMS.contains(&item) => return sandbox::check(spec, item).await,
         "search-game-vs-search" => {
@@ -160,6 +169,11 @@ type Verdict = anyhow::Result<Result<String, String>>;
 
 /// A started worker with `Threads = 1` when the plugin declares it.
 async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
+    start_as(spec, BetweenTurns::Stopped).await
+}
+
+/// [`start`], stopped between turns or not.
+async fn start_as(spec: &CheckSpec, between_turns: BetweenTurns) -> anyhow::Result<EngineHost> {
     super::start_worker_single_threaded(&WorkerSpec {
         name: spec.name.clone(),
         plugin: spec.plugin.clone(),
@@ -167,6 +181,7 @@ async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
         stderr_log: Some(spec.stderr_log.clone()),
         memory_limit: Some(spec.memory_limit),
         sandbox: super::confinement(spec.sandbox),
+        between_turns,
     })
     .await
 }
@@ -465,6 +480,44 @@ async fn memory(spec: &CheckSpec) -> Verdict {
         Ok(detail)
     } else {
         Err(detail)
+    })
+}
+
+/// Five searches of 50 ms with 200 ms between them, the engine let run there: the CPU time
+/// its worker used outside its turns. A run stops it there when the run is timed, so this is
+/// what it would take from its opponent with `ponder = true`, or a sign of a thread pool that
+/// busy-waits.
+async fn between_turns(spec: &CheckSpec) -> Verdict {
+    let route = start(spec).await?;
+    let stopped_by = route.stop_route();
+    end(route).await;
+    let mut host = start_as(spec, BetweenTurns::Runs("harness check measures it")).await?;
+    let move_time = Duration::from_millis(50);
+    for p in midgame().iter().take(5) {
+        host.new_game().await?;
+        let budget = SearchBudget::Deadline {
+            budget: move_time,
+            margin: STOP_MARGIN,
+        };
+        let game = GameHistory::new(*p);
+        search(&mut host, &game, SearchLimits::MoveTime(move_time), budget).await?;
+        tokio::time::sleep(IDLE_BETWEEN_TURNS).await;
+    }
+    let used = host.cpu_between_turns();
+    end(host).await;
+    let idle = IDLE_BETWEEN_TURNS * 5;
+    let said = format!(
+        "{} ms of CPU in {} ms between its turns (at most {} ms); stopped there in a timed run by {stopped_by}",
+        used.as_millis(),
+        idle.as_millis(),
+        BETWEEN_TURNS_CPU.as_millis()
+    );
+    Ok(if used <= BETWEEN_TURNS_CPU {
+        Ok(said)
+    } else {
+        Err(format!(
+            "{said}: it runs when it is not asked (threads that spin, a search that goes on after its answer); with `ponder = true` it would take that from its opponent"
+        ))
     })
 }
 

@@ -211,6 +211,7 @@ impl Seat {
             stderr_log: None,
             memory_limit: None,
             sandbox: crate::tools::confinement(args.sandbox),
+            between_turns: crate::host::turns::BetweenTurns::Stopped,
         };
         let runtime = crate::host::session_runtime().context("cannot start the runtime")?;
         let host = runtime.block_on(EngineHost::spawn(&spec))?;

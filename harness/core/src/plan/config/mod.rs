@@ -317,6 +317,9 @@ pub struct EngineConfig {
     pub build: Option<Build>,
     /// How its worker is confined (`sandbox`, `sandbox-read`, `sandbox-write`, `sandbox-env`).
     pub sandbox: Sandbox,
+    /// The engine runs between its turns (`ponder = true`): it is not stopped while its
+    /// opponent thinks. Off by default; the report says which engines pondered.
+    pub ponder: bool,
 }
 
 pub use crate::record::tournament_record::Build;

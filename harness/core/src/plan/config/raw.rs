@@ -106,6 +106,7 @@ pub(super) struct RawEngine {
     pub(super) sandbox_env: Option<Spanned<Vec<String>>>,
     /// Bytes (an integer) or a size with a unit (text).
     pub(super) disk_limit: Option<Spanned<toml::Value>>,
+    pub(super) ponder: Option<bool>,
 }
 
 /// An engine's `build` table: which commit of which repository the plugin was built from.

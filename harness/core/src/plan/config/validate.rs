@@ -614,6 +614,7 @@ impl Validator<'_> {
                 fail_on: entry.fail_on.unwrap_or_default(),
                 memory_limit,
                 bench,
+                ponder: entry.ponder.unwrap_or(false),
                 build: entry.build.map(|b| Build {
                     commit: b.commit,
                     git_ref: b.git_ref,

@@ -1,0 +1,59 @@
+//! The unfair faults: ways to win without playing better, each tried for real when the engine
+//! strikes. Like the hostile faults, each says on stderr what it did, in a line that starts
+//! with `faulty: <fault>:`, and then the search answers its normal move.
+
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// How many threads `spin-between-turns` starts when `Target` names no number.
+pub const SPINNERS: usize = 8;
+
+/// Whether the spinners run already (they are started once per worker).
+static SPINNING: AtomicBool = AtomicBool::new(false);
+
+fn say(fault: &str, what: &str) {
+    let line = format!("faulty: {fault}: {what}\n");
+    let _ = std::io::stderr().write_all(line.as_bytes());
+}
+
+/// `spin-between-turns`: start `target` threads (a number; else [`SPINNERS`]) that spin for
+/// ever, on the engine's turns and between them: what a thread pool that busy-waits, or a
+/// search that goes on after its answer, does to an opponent sharing the machine.
+pub fn spin_between_turns(target: &str) {
+    if SPINNING.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    let threads = target.parse().unwrap_or(SPINNERS);
+    for _ in 0..threads {
+        std::thread::spawn(|| {
+            let mut x = 0u64;
+            loop {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        });
+    }
+    say(
+        "spin-between-turns",
+        &format!("{threads} threads spin from now on"),
+    );
+}
+
+/// `answer-ahead`: a thread writes a move reply straight to the worker's channel 1 ms after
+/// this search, before the next request (as an engine thinking on its opponent's time would
+/// answer the move it expects), then the search answers normally.
+pub fn answer_ahead() {
+    let Some(fd) = crate::hostile::channel_descriptor() else {
+        return say("answer-ahead", "no socket among its descriptors");
+    };
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        let line = b"{\"type\":\"moved\",\"search\":0,\"token\":0,\"mv\":19,\"info\":{\"depth\":1,\"selectivity\":0,\"score\":0.0,\"nodes\":1,\"time_ms\":0,\"pv\":[]}}\n";
+        match crate::write_to_descriptor(fd, line) {
+            Ok(()) => say(
+                "answer-ahead",
+                &format!("wrote a reply ahead on descriptor {fd}"),
+            ),
+            Err(e) => say("answer-ahead", &format!("cannot write ahead: {e}")),
+        }
+    });
+}

@@ -1,0 +1,339 @@
+//! An engine runs only on its own turn: [`TurnGate`].
+//!
+//! A turn is the time from a request to the worker (a search, an option, a new game, a probe)
+//! to its final reply. Between turns the worker and everything it started are stopped, so an
+//! engine whose threads spin, or that goes on searching after it answered, takes no processor
+//! time from its opponent and cannot think on the opponent's time. For a move the order is:
+//! the engine that answered is stopped as soon as its answer is read, then the other engine is
+//! continued, then its clock starts and its request is sent.
+//!
+//! The stop route, in the order it is looked for:
+//! - the cgroup freezer of the worker's own cgroup (a sandboxed worker where cgroups can be
+//!   made): v2's `cgroup.freeze`, else v1's `freezer.state`. It holds every task inside,
+//!   whatever process group or session a task made. The write itself marks every task and
+//!   interrupts those running, so no task runs its own code again until it is thawed;
+//! - `SIGSTOP`/`SIGCONT` to the worker's process group (no cgroup: an ordinary user, or the
+//!   sandbox off). Inside the sandbox no process may leave the group (`setsid` and
+//!   `setpgid` are denied), so the group is everything the engine started; with the sandbox
+//!   off a program the engine started in a session of its own is not stopped.
+//!
+//! A stop by the freezer is complete for the engine's own code when the write returns, and
+//! the harness does not wait for `cgroup.events` or `freezer.state` to say so (a wait that
+//! cost 0.2 ms a move and more). A stop by signals is waited for, bounded, until the worker
+//! shows as stopped in `/proc` (`TurnGate::wait_for_the_group_stop` says why).
+//!
+//! A worker is not stopped ([`BetweenTurns::Runs`], with the reason recorded) when its engine
+//! has `ponder = true`; when no engine of the run plays under a clock or a move time (under
+//! depth and node limits the time an engine gets does not decide its moves, and stopping
+//! would cost a fast depth-limited run half its speed); and when it has neither a cgroup nor
+//! a process group of its own (a harness nested inside another's sandbox keeps its workers
+//! in its own group, which it cannot stop without stopping itself).
+//!
+//! Every path that ends a worker continues it first (`EngineHost::kill` and `shutdown`, and a
+//! dropped gate), so a quit is read and a kill does not wait on a frozen task.
+//!
+//! The CPU time the worker used between its turns is measured for every engine, stopped or
+//! not: at the end of each turn and at the start of the next, from the cgroup's `cpu.stat`
+//! where the worker has a v2 cgroup (every task inside, to the microsecond), else from
+//! `/proc/PID/stat` (the worker's threads and its reaped children, in clock ticks).
+
+use super::sandbox::cgroup::{Freezer, WorkerCgroup};
+use rustix::process::{kill_process_group, Pid, Signal};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What a worker does between its turns, as its engine and the run decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BetweenTurns {
+    /// Stopped, by the first route that can.
+    Stopped,
+    /// Not stopped, for this reason ([`PONDERS`], [`UNTIMED`]).
+    Runs(&'static str),
+}
+
+/// Why an engine with `ponder = true` runs between its turns.
+pub const PONDERS: &str = "ponder = true";
+/// Why the engines of a run without a clock or a move time run between their turns.
+pub const UNTIMED: &str = "depth and node limits: the time an engine gets decides nothing";
+
+/// The longest the coordinator waits for a stop by signals to show in `/proc`; past it the
+/// other engine's turn begins anyway.
+const STOP_WAIT: Duration = Duration::from_millis(20);
+
+/// How a worker is stopped between its turns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopRoute {
+    Freezer(Freezer),
+    /// `SIGSTOP`/`SIGCONT` to this process group (the worker's pid).
+    Signals(Pid),
+}
+
+impl StopRoute {
+    /// The route as the record and `harness check` name it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StopRoute::Freezer(f) => f.name(),
+            StopRoute::Signals(_) => "SIGSTOP",
+        }
+    }
+}
+
+/// Where the worker's CPU time is read.
+#[derive(Clone, Debug)]
+enum CpuSource {
+    /// `usage_usec` of the worker's v2 cgroup.
+    Cgroup(PathBuf),
+    /// `/proc/PID/stat`: the worker's user and system time and its reaped children's.
+    Proc(PathBuf),
+    None,
+}
+
+impl CpuSource {
+    fn read(&self) -> Option<Duration> {
+        match self {
+            CpuSource::Cgroup(dir) => {
+                let stat = std::fs::read_to_string(dir.join("cpu.stat")).ok()?;
+                let usec = stat
+                    .lines()
+                    .find_map(|l| l.strip_prefix("usage_usec "))?
+                    .trim()
+                    .parse()
+                    .ok()?;
+                Some(Duration::from_micros(usec))
+            }
+            CpuSource::Proc(stat) => proc_cpu(&std::fs::read_to_string(stat).ok()?),
+            CpuSource::None => None,
+        }
+    }
+}
+
+/// The user, system and reaped children's times of a `/proc/PID/stat` line, in clock ticks
+/// made a duration. The fields after the command (which may hold spaces and parentheses) are
+/// counted from its closing parenthesis: utime is the 14th field of the line.
+fn proc_cpu(line: &str) -> Option<Duration> {
+    let rest = &line[line.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // After the command: state (3), ppid (4), …, utime (14), stime (15), cutime, cstime.
+    let ticks: u64 = fields
+        .get(11..15)?
+        .iter()
+        .map(|f| f.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    Some(Duration::from_micros(
+        ticks.saturating_mul(1_000_000) / per_second,
+    ))
+}
+
+/// One worker's turns: whether it is stopped now, how, and the CPU it used between turns.
+#[derive(Debug)]
+pub struct TurnGate {
+    route: Option<StopRoute>,
+    /// Why there is no route (for the record), when there is none.
+    unstopped: Option<&'static str>,
+    cpu: CpuSource,
+    /// The worker's `/proc/PID/stat`, where a stop by signals shows.
+    stat: Option<PathBuf>,
+    stopped: bool,
+    /// The CPU time read at the end of the last turn (`None`: in a turn, or not readable).
+    rested_at: Option<Duration>,
+    between_turns: Duration,
+}
+
+impl TurnGate {
+    /// The gate of the worker `pid`, leader of its process group `group` (where it has one),
+    /// held by `cgroup` (where it has one), to be stopped between its turns or not.
+    pub fn new(
+        pid: Option<u32>,
+        group: Option<Pid>,
+        cgroup: Option<&WorkerCgroup>,
+        between_turns: BetweenTurns,
+    ) -> TurnGate {
+        let freezer = cgroup.and_then(WorkerCgroup::freezer);
+        let (route, unstopped) = match (between_turns, freezer, group) {
+            (BetweenTurns::Runs(why), _, _) => (None, Some(why)),
+            (BetweenTurns::Stopped, Some(f), _) => (Some(StopRoute::Freezer(f)), None),
+            (BetweenTurns::Stopped, None, Some(g)) => (Some(StopRoute::Signals(g)), None),
+            (BetweenTurns::Stopped, None, None) => (
+                None,
+                Some("no cgroup freezer and no process group of its own (a nested harness)"),
+            ),
+        };
+        let stat = pid.map(|p| PathBuf::from(format!("/proc/{p}/stat")));
+        let cpu = match (cgroup.and_then(|c| c.v2_folder()), &stat) {
+            (Some(dir), _) if dir.join("cpu.stat").exists() => CpuSource::Cgroup(dir),
+            (_, Some(stat)) => CpuSource::Proc(stat.clone()),
+            _ => CpuSource::None,
+        };
+        TurnGate {
+            route,
+            unstopped,
+            cpu,
+            stat,
+            stopped: false,
+            rested_at: None,
+            between_turns: Duration::ZERO,
+        }
+    }
+
+    /// How the worker is stopped between turns, or why it is not: `cgroup.freeze`,
+    /// `freezer.state`, `SIGSTOP`, or `none (REASON)`.
+    pub fn describe(&self) -> String {
+        match (&self.route, self.unstopped) {
+            (Some(route), _) => route.name().to_string(),
+            (None, why) => format!("none ({})", why.unwrap_or("not stopped")),
+        }
+    }
+
+    /// Whether the worker is stopped between its turns (not pondering, and a route exists).
+    pub fn stops(&self) -> bool {
+        self.route.is_some()
+    }
+
+    /// The CPU time the worker used outside its turns so far (zero where it cannot be read).
+    pub fn between_turns(&self) -> Duration {
+        self.between_turns
+    }
+
+    /// A turn ends: stop the worker, then note the CPU time it used so far.
+    pub async fn end_turn(&mut self) {
+        if !self.stopped {
+            self.stopped = match &self.route {
+                Some(StopRoute::Freezer(f)) => f.set(true).is_ok(),
+                Some(StopRoute::Signals(g)) => {
+                    let asked = kill_process_group(*g, Signal::STOP).is_ok();
+                    if asked {
+                        self.wait_for_the_group_stop().await;
+                    }
+                    asked
+                }
+                None => false,
+            };
+        }
+        self.rested_at = self.cpu.read();
+    }
+
+    /// After a `SIGSTOP` to the group: wait (at most [`STOP_WAIT`]) until the worker shows as
+    /// stopped in `/proc`. The thread that takes the signal marks and interrupts the
+    /// process's other threads before it stops itself, so from then on none of them runs its
+    /// own code; until then, on a loaded machine, they may run for a scheduling delay (2 ms a
+    /// turn was measured with eight spinning threads on 2 cores). The first looks give the
+    /// processor away (`sched_yield`) for the worker's thread to take; then one a millisecond.
+    async fn wait_for_the_group_stop(&self) {
+        let Some(stat) = &self.stat else {
+            return;
+        };
+        let stopped = || {
+            std::fs::read_to_string(stat).map_or(true, |line| {
+                line.rfind(')')
+                    .and_then(|i| line[i + 1..].split_whitespace().next())
+                    .is_none_or(|state| state == "T")
+            })
+        };
+        for _ in 0..16 {
+            if stopped() {
+                return;
+            }
+            std::thread::yield_now();
+        }
+        let until = std::time::Instant::now() + STOP_WAIT;
+        while !stopped() && std::time::Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    /// A turn begins: add the CPU time used since the last turn ended, and continue the
+    /// worker. The caller starts the clock after this returns.
+    pub fn begin_turn(&mut self) {
+        if let (Some(rested), Some(now)) = (self.rested_at.take(), self.cpu.read()) {
+            self.between_turns += now.saturating_sub(rested);
+        }
+        self.go_on();
+    }
+
+    /// Continue the worker if it is stopped (before a quit or a kill, and on every end path).
+    pub fn go_on(&mut self) {
+        if !std::mem::take(&mut self.stopped) {
+            return;
+        }
+        match &self.route {
+            Some(StopRoute::Freezer(f)) => {
+                let _ = f.set(false);
+            }
+            Some(StopRoute::Signals(g)) => {
+                let _ = kill_process_group(*g, Signal::CONT);
+            }
+            None => {}
+        }
+    }
+}
+
+impl Drop for TurnGate {
+    /// A dropped gate leaves nothing stopped.
+    fn drop(&mut self) {
+        self.go_on();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the process whose `/proc/PID/stat` is `line` is stopped (state `T`).
+    fn proc_stopped(line: &str) -> bool {
+        line.rfind(')')
+            .and_then(|i| line[i + 1..].split_whitespace().next())
+            .is_some_and(|state| state == "T")
+    }
+
+    #[test]
+    fn proc_stat_fields_are_counted_from_the_command_s_end() {
+        let line = "4242 (a (b) c) S 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 7 3 20 0 1 0";
+        let per_second = rustix::param::clock_ticks_per_second();
+        assert_eq!(
+            proc_cpu(line),
+            Some(Duration::from_micros(310 * 1_000_000 / per_second))
+        );
+        assert!(!proc_stopped(line));
+        assert!(proc_stopped("7 (x) T 1 7 7 0 -1 0 0 0 0 0 0 0 0 0"));
+    }
+
+    /// A process stopped by its gate uses no CPU until it goes on, and the stop is reported.
+    #[tokio::test]
+    async fn a_spinning_process_group_uses_no_cpu_between_turns() {
+        use std::os::unix::process::CommandExt;
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "while :; do :; done"])
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let group = Pid::from_raw(pid as i32);
+        let mut gate = TurnGate::new(Some(pid), group, None, BetweenTurns::Stopped);
+        assert_eq!(gate.describe(), "SIGSTOP");
+        std::thread::sleep(Duration::from_millis(50));
+        gate.end_turn().await;
+        std::thread::sleep(Duration::from_millis(300));
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        assert!(proc_stopped(&stat), "{stat}");
+        gate.begin_turn();
+        assert!(
+            gate.between_turns() <= Duration::from_millis(10),
+            "{:?}",
+            gate.between_turns()
+        );
+        // Pondering: the same process runs between turns, and that is measured.
+        let mut ponder = TurnGate::new(Some(pid), group, None, BetweenTurns::Runs(PONDERS));
+        assert_eq!(ponder.describe(), "none (ponder = true)");
+        ponder.end_turn().await;
+        std::thread::sleep(Duration::from_millis(300));
+        ponder.begin_turn();
+        assert!(
+            ponder.between_turns() >= Duration::from_millis(100),
+            "{:?}",
+            ponder.between_turns()
+        );
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}

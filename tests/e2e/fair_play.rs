@@ -1,0 +1,148 @@
+//! Fair play: an engine runs only on its own turn, and its clock cannot be gamed. The unfair
+//! faults of `faulty` play real matches as the test's own user and, where that is root, as
+//! `nobody` (whose workers have no cgroup: they are stopped by signals to their process
+//! group), each beside a control that shows the harm (`ponder = true`, which lets the engine
+//! run between its turns), so that every test can fail.
+
+use crate::support::user::{users, User};
+use crate::support::{artifacts, engine, read_games, report_json, s, TempDir, TournamentFile};
+use std::process::Command;
+
+/// One run of faulty (`Fault = fault`, `StrikeAt = strike`, its table's extra lines `keys`)
+/// against `opponent` under the `[time]` lines `time`, one pair, one game at a time, as
+/// `user`; its output folder.
+fn play(
+    user: User,
+    dir: &TempDir,
+    (fault, strike, keys): (&str, u32, &str),
+    opponent: &std::path::Path,
+    time: &str,
+) -> std::path::PathBuf {
+    let a = artifacts();
+    let faulty = engine(
+        "faulty",
+        s(&a.faulty),
+        &format!("Fault = \"{fault}\", StrikeAt = {strike}"),
+    ) + keys
+        + "\n";
+    let file = TournamentFile::new("match", 1, time)
+        .concurrency(1)
+        .engine(faulty)
+        .engine(engine("opponent", s(opponent), ""));
+    let path = dir.write("t.toml", &file.text());
+    let mut command = Command::new(&a.harness);
+    command
+        .args(["run", s(&path), "--no-tui"])
+        .current_dir(dir.path());
+    user.wrap(&mut command);
+    let output = crate::support::run_with_timeout(command, crate::support::HARNESS_TIMEOUT);
+    output.assert_success();
+    dir.join("out")
+}
+
+/// An engine's figure from `report.json`'s engine table.
+fn usage(out: &std::path::Path, engine: &str, key: &str) -> f64 {
+    let report = report_json(out);
+    let row = report["engines"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["engine"] == engine))
+        .unwrap_or_else(|| panic!("no row of {engine} in {report}"));
+    row[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} of {engine} in {row}"))
+}
+
+/// Eight threads that spin for ever, from faulty's first search on: stopped between its turns
+/// they use (about) no processor time there, however long the opponent thinks; let run
+/// (`ponder = true`) they use seconds of it. The opponent's speed beside each is printed for
+/// information (on 2 cores the spinners cost it most of its nodes).
+#[test]
+fn an_engine_that_spins_between_turns_gets_no_time_there() {
+    for user in users() {
+        let mut between = Vec::new();
+        for keys in ["", "ponder = true"] {
+            let dir = user.dir(&format!("fair-spin-{}", keys.is_empty()));
+            let out = play(
+                user,
+                &dir,
+                ("spin-between-turns", 1, keys),
+                &artifacts().heuristic,
+                "move-time = 0.05",
+            );
+            let cpu = usage(&out, "faulty", "cpu_between_turns_seconds");
+            eprintln!(
+                "{user:?} {keys:?}: faulty used {cpu:.3} s of CPU between its turns; heuristic searched {:.0} nodes/s",
+                usage(&out, "opponent", "nodes_per_second")
+            );
+            between.push(cpu);
+            let routes = std::fs::read_to_string(out.join("tournament.json")).unwrap();
+            let expected = if keys.is_empty() {
+                if user == User::Nobody {
+                    "\"faulty\": \"SIGSTOP\""
+                } else {
+                    "\"faulty\": \"cgroup.freeze\""
+                }
+            } else {
+                "\"faulty\": \"none (ponder = true)\""
+            };
+            // Where no v2 cgroup exists, root's workers are frozen through v1's freezer.
+            let alternative = expected.replace("cgroup.freeze", "freezer.state");
+            assert!(
+                routes.contains(expected) || routes.contains(&alternative),
+                "{user:?}: no {expected} in\n{routes}"
+            );
+        }
+        assert!(
+            between[0] < 0.05,
+            "{user:?}: the stopped spinners used {:.3} s between turns",
+            between[0]
+        );
+        assert!(
+            between[1] > 0.5,
+            "{user:?}: the control's spinners used only {:.3} s between turns",
+            between[1]
+        );
+    }
+}
+
+/// A move reply written to the channel ahead of its request (a thread of the plugin, 1 ms
+/// after its second search) does not answer the next request: the engine loses the game for
+/// breaking the protocol, stopped between turns (the reply is written when it is continued
+/// for its next search, without that search's token) and pondering (the reply is read before
+/// the request is sent), under a move time and under a depth limit (where engines are not
+/// stopped). The opponent's games are untouched.
+#[test]
+fn a_reply_written_ahead_of_its_request_loses_the_game() {
+    for user in users() {
+        for (time, keys) in [
+            ("move-time = 0.02", ""),
+            ("move-time = 0.02", "ponder = true"),
+            ("depth = 2", ""),
+        ] {
+            let dir = user.dir(&format!("fair-ahead-{}-{}", time.len(), keys.len()));
+            let out = play(
+                user,
+                &dir,
+                ("answer-ahead", 2, keys),
+                &artifacts().greedy,
+                time,
+            );
+            let games = read_games(&out);
+            assert_eq!(games.len(), 2);
+            for g in &games {
+                let faulty = if g.black == "faulty" {
+                    othello_board::Color::Black
+                } else {
+                    othello_board::Color::White
+                };
+                assert_eq!(g.forfeit_by, Some(faulty), "{time} {keys}: {g:?}");
+                assert!(
+                    g.reason.contains("broke the protocol")
+                        && g.reason.contains("written ahead of its request"),
+                    "{user:?} {time} {keys}: {}",
+                    g.reason
+                );
+            }
+        }
+    }
+}
