@@ -20,7 +20,7 @@ use std::time::Duration;
 
 impl User {
     /// [`hostile_with`] as this user, in `mode`, with `configure` applied first.
-    fn hostile(
+    pub(crate) fn hostile(
         self,
         dir: &TempDir,
         (fault, target, mode): (&str, &str, &str),
@@ -34,7 +34,7 @@ impl User {
 }
 
 /// The table line of a sandbox mode.
-fn sandbox(mode: &str) -> String {
+pub(crate) fn sandbox(mode: &str) -> String {
     format!("sandbox = \"{mode}\"")
 }
 
