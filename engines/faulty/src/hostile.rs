@@ -428,9 +428,10 @@ pub fn huge_error() -> String {
 pub const HUGE_ERROR_BYTES: usize = 16 << 20;
 
 /// `escape-text`: the text of `escape-text`'s panic: terminal escape sequences (a new title,
-/// a cleared screen), a line break and HTML.
-pub const ESCAPE_TEXT: &str =
-    "faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J\r\nforged line <script>alert(1)</script> **bold**";
+/// a cleared screen), a line break, HTML, and a right-to-left override (U+202E: what follows
+/// it is shown reversed, `exe.txt` as `txt.exe`).
+pub const ESCAPE_TEXT: &str = "faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J\r\nforged line \
+    <script>alert(1)</script> **bold** reversed \u{202e}exe.txt";
 
 /// `fill-disk`: write `target` MiB in files of 1 MiB in the current folder (the scratch
 /// folder under the sandbox), or until a write fails; then say how much was written.

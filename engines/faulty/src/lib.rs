@@ -53,8 +53,8 @@
 //!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
-//!     terminal escape sequences, a line break and HTML (each an error of the search, as
-//!     `panic`).
+//!     terminal escape sequences, a line break, HTML and a right-to-left override (each an
+//!     error of the search, as `panic`).
 //! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
 //!   the count restarts at every `new_game`.
 //! - `Target` (string, default empty): the path or port of a hostile fault.
