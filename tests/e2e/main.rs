@@ -35,6 +35,7 @@ mod python_engine;
 mod resume;
 mod run_files;
 mod sandbox;
+mod sandbox_calls;
 mod sandbox_contained;
 mod scale_out;
 mod sprt;

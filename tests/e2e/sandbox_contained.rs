@@ -20,7 +20,7 @@ use std::time::Duration;
 
 impl User {
     /// [`hostile_with`] as this user, in `mode`, with `configure` applied first.
-    fn hostile(
+    pub(crate) fn hostile(
         self,
         dir: &TempDir,
         (fault, target, mode): (&str, &str, &str),
@@ -34,7 +34,7 @@ impl User {
 }
 
 /// The table line of a sandbox mode.
-fn sandbox(mode: &str) -> String {
+pub(crate) fn sandbox(mode: &str) -> String {
     format!("sandbox = \"{mode}\"")
 }
 
@@ -319,7 +319,8 @@ fn no_shared_memory_outlives_the_run() {
 
 /// Text from a plugin is data: a 16 MiB error message costs the engine its game (a message
 /// longer than the coordinator reads) and leaves every output small; escape sequences, line
-/// breaks and HTML in an error reach no terminal, journal or Markdown report as such.
+/// breaks and HTML in an error reach no terminal, journal or Markdown report as such, and a
+/// right-to-left override no output at all.
 #[test]
 fn what_a_plugin_says_is_bounded_and_printable() {
     const MIB: usize = 1 << 20;
@@ -358,8 +359,9 @@ fn what_a_plugin_says_is_bounded_and_printable() {
         let dir = user.dir("contained-escape-text");
         let run = user.hostile(&dir, ("escape-text", "", "strict"), |_| {});
         run.output.assert_success();
-        let report = std::fs::read_to_string(run.out.join("report.md")).unwrap();
-        let journal = std::fs::read_to_string(run.out.join("games.jsonl")).unwrap();
+        let read = |name: &str| std::fs::read_to_string(run.out.join(name)).unwrap();
+        let report = read("report.md");
+        let journal = read("games.jsonl");
         for (what, text) in [
             ("stdout", &run.output.stdout),
             ("stderr", &run.output.stderr),
@@ -374,6 +376,18 @@ fn what_a_plugin_says_is_bounded_and_printable() {
         assert!(report.contains("&lt;script&gt;"), "{report}");
         assert!(!journal.contains("\\r\\nforged"), "{journal}");
         assert!(journal.contains("forged line"), "{journal}");
+        // The right-to-left override reaches no output as itself, only as its escape.
+        assert!(journal.contains("u{202e}exe.txt"), "{journal}");
+        for (what, text) in [
+            ("stdout", run.output.stdout.clone()),
+            ("stderr", run.output.stderr.clone()),
+            ("games.jsonl", journal),
+            ("report.md", report),
+            ("report.html", read("report.html")),
+            ("report.json", read("report.json")),
+        ] {
+            assert!(!text.contains('\u{202e}'), "{what}:\n{text}");
+        }
     }
 }
 

@@ -428,9 +428,10 @@ pub fn huge_error() -> String {
 pub const HUGE_ERROR_BYTES: usize = 16 << 20;
 
 /// `escape-text`: the text of `escape-text`'s panic: terminal escape sequences (a new title,
-/// a cleared screen), a line break and HTML.
-pub const ESCAPE_TEXT: &str =
-    "faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J\r\nforged line <script>alert(1)</script> **bold**";
+/// a cleared screen), a line break, HTML, and a right-to-left override (U+202E: what follows
+/// it is shown reversed, `exe.txt` as `txt.exe`).
+pub const ESCAPE_TEXT: &str = "faulty: \u{1b}]0;pwned\u{7}\u{1b}[2J\r\nforged line \
+    <script>alert(1)</script> **bold** reversed \u{202e}exe.txt";
 
 /// `fill-disk`: write `target` MiB in files of 1 MiB in the current folder (the scratch
 /// folder under the sandbox), or until a write fails; then say how much was written.
@@ -529,4 +530,69 @@ pub fn channel_flood() {
             written += block.len();
         }
     });
+}
+
+/// The namespace flags `namespaces` asks `clone` for, one at a time, with their names.
+pub const NAMESPACES: [(&str, u64); 7] = [
+    ("CLONE_NEWNS", 0x0002_0000),
+    ("CLONE_NEWCGROUP", 0x0200_0000),
+    ("CLONE_NEWUTS", 0x0400_0000),
+    ("CLONE_NEWIPC", 0x0800_0000),
+    ("CLONE_NEWUSER", 0x1000_0000),
+    ("CLONE_NEWPID", 0x2000_0000),
+    ("CLONE_NEWNET", 0x4000_0000),
+];
+
+/// `namespaces`: `clone` a child in each new namespace of [`NAMESPACES`] in turn (the child
+/// exits at once), and say for each whether one was made.
+pub fn namespaces() {
+    for (name, flag) in NAMESPACES {
+        match crate::clone_a_child(flag) {
+            Ok(()) => say("namespaces", &format!("{name}: made one")),
+            Err(e) => say("namespaces", &format!("{name}: refused: {e}")),
+        }
+    }
+}
+
+/// `clone3`: make a child with the raw `clone3` call (it exits at once), then start a thread
+/// and a process as the standard library does, and say how each went.
+pub fn clone3() {
+    match crate::clone3_a_child() {
+        Ok(()) => say("clone3", "made a process"),
+        Err(e) => say("clone3", &format!("refused: {e}")),
+    }
+    match std::thread::Builder::new().spawn(|| ()).map(|t| t.join()) {
+        Ok(_) => say("clone3", "a thread started"),
+        Err(e) => say("clone3", &format!("cannot start a thread: {e}")),
+    }
+    match Command::new("/bin/true").stdin(Stdio::null()).status() {
+        Ok(_) => say("clone3", "a process started"),
+        Err(e) => say("clone3", &format!("cannot start a process: {e}")),
+    }
+}
+
+/// `sysv-attach`: attach the System V shared memory segment whose id is `target` (and
+/// detach it), then remove it: a segment of another program of the same user, read and
+/// destroyed.
+pub fn sysv_attach(target: &str) {
+    let Ok(id) = target.parse::<i32>() else {
+        return say("sysv-attach", &format!("no segment id in {target:?}"));
+    };
+    match crate::attach_shared_memory(id) {
+        Ok(()) => say("sysv-attach", &format!("attached segment {id}")),
+        Err(e) => say("sysv-attach", &format!("cannot attach segment {id}: {e}")),
+    }
+    match crate::remove_shared_memory(id) {
+        Ok(()) => say("sysv-attach", &format!("removed segment {id}")),
+        Err(e) => say("sysv-attach", &format!("cannot remove segment {id}: {e}")),
+    }
+}
+
+/// `mq-open`: make the POSIX message queue named `target` (which outlives every process
+/// unless removed) and leave it.
+pub fn mq_open(target: &str) {
+    match crate::make_message_queue(target) {
+        Ok(()) => say("mq-open", &format!("made queue {target}")),
+        Err(e) => say("mq-open", &format!("cannot make queue {target}: {e}")),
+    }
 }

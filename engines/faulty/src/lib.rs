@@ -44,7 +44,12 @@
 //!     the file `Target`; `shm` makes a
 //!     System V shared memory segment; `fill-disk` writes `Target` MiB in its current folder;
 //!     `allocate-children` starts 4 shells that each hold 80 MiB; `channel-flood` writes
-//!     256 MiB of live reports straight to its worker's channel.
+//!     256 MiB of live reports straight to its worker's channel; `namespaces` makes a child
+//!     in each new namespace `clone` offers (mount, cgroup, UTS, IPC, user, pid, network),
+//!     one at a time; `clone3` makes a child with the raw `clone3` call, then a thread and a
+//!     process as the standard library does; `sysv-attach` attaches and removes the System V
+//!     shared memory segment whose id is `Target`; `mq-open` makes the POSIX message queue
+//!     named `Target`.
 //!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
 //!   - the unfair faults ([`unfair`]), ways to win without playing better:
@@ -52,8 +57,8 @@
 //!     ever, between its turns too; `answer-ahead` writes a move reply straight to its
 //!     worker's channel 1 ms after the search, ahead of the next request;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
-//!     terminal escape sequences, a line break and HTML (each an error of the search, as
-//!     `panic`).
+//!     terminal escape sequences, a line break, HTML and a right-to-left override (each an
+//!     error of the search, as `panic`).
 //! - `StrikeAt` (int, default 3, 1..=1000): which search of each game strikes (1 = the first);
 //!   the count restarts at every `new_game`.
 //! - `Target` (string, default empty): the path or port of a hostile fault.
@@ -121,13 +126,17 @@ pub enum Fault {
     FillDisk,
     AllocateChildren,
     ChannelFlood,
+    Namespaces,
+    Clone3,
+    SysvAttach,
+    MqOpen,
     SpinBetweenTurns,
     AnswerAhead,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 37] = [
+    pub const ALL: [Fault; 41] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -163,12 +172,16 @@ impl Fault {
         Fault::FillDisk,
         Fault::AllocateChildren,
         Fault::ChannelFlood,
+        Fault::Namespaces,
+        Fault::Clone3,
+        Fault::SysvAttach,
+        Fault::MqOpen,
         Fault::SpinBetweenTurns,
         Fault::AnswerAhead,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 37] = [
+    pub const NAMES: [&'static str; 41] = [
         "none",
         "segfault",
         "abort",
@@ -204,6 +217,10 @@ impl Fault {
         "fill-disk",
         "allocate-children",
         "channel-flood",
+        "namespaces",
+        "clone3",
+        "sysv-attach",
+        "mq-open",
         "spin-between-turns",
         "answer-ahead",
     ];
@@ -448,6 +465,10 @@ impl Engine for Faulty {
             Fault::FillDisk => hostile::fill_disk(&self.target),
             Fault::AllocateChildren => hostile::allocate_children(),
             Fault::ChannelFlood => hostile::channel_flood(),
+            Fault::Namespaces => hostile::namespaces(),
+            Fault::Clone3 => hostile::clone3(),
+            Fault::SysvAttach => hostile::sysv_attach(&self.target),
+            Fault::MqOpen => hostile::mq_open(&self.target),
             Fault::SpinBetweenTurns => unfair::spin_between_turns(&self.target),
             Fault::AnswerAhead => unfair::answer_ahead(),
         }
@@ -511,6 +532,86 @@ mod deliberate {
         }
     }
 
+    /// The error of a call that returned -1, or `Ok` of what it returned.
+    fn checked(r: libc::c_long) -> std::io::Result<libc::c_long> {
+        if r == -1 {
+            Err(std::io::Error::last_os_error())
+        } else {
+            Ok(r)
+        }
+    }
+
+    /// The end of a raw `clone` or `clone3` that returned `r`: the child (0) exits at once,
+    /// the parent reaps it.
+    fn reap(r: libc::c_long) -> std::io::Result<()> {
+        if checked(r)? == 0 {
+            // SAFETY: the child of a raw clone, on a copy of its parent's stack as after
+            // `fork`: it calls nothing but `_exit`, which is async-signal-safe.
+            unsafe { libc::_exit(0) };
+        }
+        // SAFETY: `r` is this process's own child; no status is asked for.
+        unsafe { libc::waitpid(r as libc::pid_t, std::ptr::null_mut(), 0) };
+        Ok(())
+    }
+
+    /// A child made by `clone` with `flags` (and `SIGCHLD`), as `fork` makes one; it exits at
+    /// once.
+    pub fn clone_a_child(flags: u64) -> std::io::Result<()> {
+        let flags = flags | libc::SIGCHLD as u64;
+        // SAFETY: no stack given (0): the child runs on a copy of this thread's stack and
+        // `reap` ends it at once; the other arguments are unused without their flags.
+        reap(unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) })
+    }
+
+    /// A child made by the raw `clone3` call (the 64-byte `clone_args` of its first version,
+    /// every field 0 but the exit signal); it exits at once.
+    pub fn clone3_a_child() -> std::io::Result<()> {
+        let mut args = [0u64; 8];
+        args[4] = libc::SIGCHLD as u64;
+        // SAFETY: `args` is a valid `clone_args` of the size given, with no stack: the child
+        // runs on a copy of this thread's stack and `reap` ends it at once.
+        reap(unsafe { libc::syscall(libc::SYS_clone3, args.as_ptr(), 64usize) })
+    }
+
+    /// Attach the System V shared memory segment `id` anywhere, then detach it.
+    pub fn attach_shared_memory(id: i32) -> std::io::Result<()> {
+        // SAFETY: the kernel chooses the address (null asked for); nothing of ours is there.
+        let at = unsafe { libc::shmat(id, std::ptr::null(), 0) };
+        if at as isize == -1 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: `at` is the address the segment was just attached at, and nothing holds a
+        // reference into it.
+        checked(unsafe { libc::shmdt(at) }.into()).map(drop)
+    }
+
+    /// Remove the System V shared memory segment `id`.
+    pub fn remove_shared_memory(id: i32) -> std::io::Result<()> {
+        // SAFETY: `IPC_RMID` reads no buffer (null).
+        let r = unsafe { libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) };
+        checked(r.into()).map(drop)
+    }
+
+    /// Make the POSIX message queue `name` (read and write for its owner), and close it.
+    pub fn make_message_queue(name: &str) -> std::io::Result<()> {
+        let name = std::ffi::CString::new(name)?;
+        let flags = libc::O_CREAT | libc::O_RDWR;
+        // SAFETY: `name` is a valid C string; the mode and a null attributes pointer are the
+        // two arguments `O_CREAT` asks for.
+        let queue = unsafe {
+            libc::mq_open(
+                name.as_ptr(),
+                flags,
+                0o600 as libc::c_uint,
+                std::ptr::null::<libc::mq_attr>(),
+            )
+        };
+        checked(queue.into())?;
+        // SAFETY: `queue` is the descriptor just opened, owned by nothing else.
+        unsafe { libc::mq_close(queue) };
+        Ok(())
+    }
+
     /// A new private System V shared memory segment of `bytes`; its id.
     pub fn make_shared_memory(bytes: usize) -> std::io::Result<i32> {
         // SAFETY: `shmget` takes integers only and maps nothing into this process.
@@ -523,7 +624,10 @@ mod deliberate {
     }
 }
 
-use deliberate::{make_shared_memory, reboot_with_a_wrong_magic, write_to_descriptor};
+use deliberate::{
+    attach_shared_memory, clone3_a_child, clone_a_child, make_message_queue, make_shared_memory,
+    reboot_with_a_wrong_magic, remove_shared_memory, write_to_descriptor,
+};
 
 /// Die of SIGSEGV.
 #[allow(unsafe_code)]

@@ -277,3 +277,30 @@ pub fn screenshot_path(dir: &TempDir, name: &str) -> std::path::PathBuf {
         None => dir.join(name),
     }
 }
+
+/// Whether the POSIX message queue `name` exists: it opens for reading (and is closed again),
+/// or the kernel says there is none; any other answer fails the test.
+pub fn message_queue_exists(name: &str) -> bool {
+    let c_name = std::ffi::CString::new(name).unwrap();
+    // SAFETY: `c_name` is a valid C string; without `O_CREAT` no further argument is read.
+    let queue = unsafe { libc::mq_open(c_name.as_ptr(), libc::O_RDONLY) };
+    if queue == -1 {
+        let error = std::io::Error::last_os_error();
+        assert_eq!(
+            error.kind(),
+            std::io::ErrorKind::NotFound,
+            "{name}: {error}"
+        );
+        return false;
+    }
+    // SAFETY: `queue` is the descriptor just opened, owned by nothing else.
+    unsafe { libc::mq_close(queue) };
+    true
+}
+
+/// Remove the POSIX message queue `name`, where it exists.
+pub fn remove_message_queue(name: &str) {
+    let name = std::ffi::CString::new(name).unwrap();
+    // SAFETY: `name` is a valid C string.
+    unsafe { libc::mq_unlink(name.as_ptr()) };
+}

@@ -23,7 +23,8 @@
 //!   sockets scoped to the sandbox where the kernel has scopes;
 //! - seccomp ([`syscall_filter`]): no new socket of any family, nothing that acts on another
 //!   process (limits, priorities, affinity, tracing, memory), no clock, hostname, mounts,
-//!   devices, System V IPC, new session, BPF, io_uring, and more.
+//!   namespaces, devices, System V IPC or POSIX message queues, new session, BPF, io_uring,
+//!   and more; `clone3` answered "not implemented", so that threads start through `clone`.
 //!
 //! The kernel may enforce less than asked (an old kernel, no cgroup to make): the worker says
 //! what was enforced ([`Enforced`]) in its first message, the coordinator adds what it knows

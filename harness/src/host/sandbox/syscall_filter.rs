@@ -6,13 +6,15 @@
 //! Denied outright ([`DENIED`]): tracing and other processes' memory; mounts, namespaces,
 //! modules, swap, quotas; BPF, performance counters, the kernel keyring, kexec, io_uring (whose
 //! requests bypass this filter); the clock, the hostname, the kernel log, process accounting,
-//! `reboot`; System V IPC objects (they outlive the run); a new session or process group (it
-//! would leave the worker's process group, which is all that holds the engine's processes where
-//! no cgroup can be made); `pidfd_open`, `pidfd_getfd`, `kcmp` and `process_madvise`, which
-//! reach other processes; and `socket` itself, of every family: the worker's channel is
-//! inherited, so nothing it runs needs a new socket, and without one there is nothing to
-//! `connect` or `bind` (`socketpair(AF_UNIX)` stays allowed: it reaches nothing but the pair,
-//! and a harness run by `external` gives its own workers their channels with it).
+//! `reboot`; every System V IPC call (shared memory, semaphores, message queues: they outlive
+//! the run, and one made by another process of the same user could be read or removed) and
+//! every POSIX message queue call (a queue, too, outlives the run); a new session or process
+//! group (it would leave the worker's process group, which is all that holds the engine's
+//! processes where no cgroup can be made); `pidfd_open`, `pidfd_getfd`, `kcmp` and
+//! `process_madvise`, which reach other processes; and `socket` itself, of every family: the
+//! worker's channel is inherited, so nothing it runs needs a new socket, and without one there
+//! is nothing to `connect` or `bind` (`socketpair(AF_UNIX)` stays allowed: it reaches nothing
+//! but the pair, and a harness run by `external` gives its own workers their channels with it).
 //!
 //! Denied unless they act on the caller itself ([`on_others`]: a pid or `who` argument of 0,
 //! and `which` naming a process, not a group or a user): resource limits (`prlimit64`),
@@ -20,6 +22,12 @@
 //! would use them on its opponent's worker or on the coordinator. Real-time scheduling is
 //! denied to the caller too, as is making a device node (`mknod` of a character or block
 //! device; Landlock's rights cover the scratch folder, this covers every path).
+//!
+//! New processes and threads ([`new_namespaces`], [`clone3_program`]): `clone` is denied when
+//! its flags ask for a new namespace (an ordinary user may make a user namespace, and be root
+//! in it), and allowed otherwise (threads, `fork`). `clone3` takes its flags in memory, which
+//! a filter cannot read: it is answered `ENOSYS`, as by a kernel that lacks it, and the C
+//! library then makes the thread or process with `clone` (with `EPERM` it would fail instead).
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -73,8 +81,23 @@ const DENIED: &[libc::c_long] = &[
     libc::SYS_acct,
     libc::SYS_reboot,
     libc::SYS_shmget,
+    libc::SYS_shmat,
+    libc::SYS_shmdt,
+    libc::SYS_shmctl,
     libc::SYS_semget,
+    libc::SYS_semop,
+    libc::SYS_semtimedop,
+    libc::SYS_semctl,
     libc::SYS_msgget,
+    libc::SYS_msgsnd,
+    libc::SYS_msgrcv,
+    libc::SYS_msgctl,
+    libc::SYS_mq_open,
+    libc::SYS_mq_unlink,
+    libc::SYS_mq_timedsend,
+    libc::SYS_mq_timedreceive,
+    libc::SYS_mq_notify,
+    libc::SYS_mq_getsetattr,
     libc::SYS_setsid,
     libc::SYS_setpgid,
     libc::SYS_socket,
@@ -93,6 +116,19 @@ const ON_SELF_ONLY: &[(libc::c_long, u8)] = &[
     (libc::SYS_sched_setattr, 0),
     (libc::SYS_migrate_pages, 0),
     (libc::SYS_move_pages, 0),
+];
+
+/// The flags of `clone` that ask for a new namespace: mount, cgroup, UTS, IPC, user, pid,
+/// network. (`CLONE_NEWTIME`, 0x80, is not among them: in `clone`'s flags that bit belongs to
+/// the child's exit signal, and only `clone3` and `unshare` can ask for a time namespace.)
+const NAMESPACE_FLAGS: [u64; 7] = [
+    0x0002_0000,
+    0x0200_0000,
+    0x0400_0000,
+    0x0800_0000,
+    0x1000_0000,
+    0x2000_0000,
+    0x4000_0000,
 ];
 
 /// `SCHED_FIFO`, `SCHED_RR`, `SCHED_DEADLINE`: the real-time policies.
@@ -160,11 +196,25 @@ fn on_others() -> Result<Vec<(i64, Vec<SeccompRule>)>, seccompiler::Error> {
     Ok(rules)
 }
 
-/// The filter as a BPF program for this machine's architecture.
-fn program() -> Result<BpfProgram, seccompiler::Error> {
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
-        DENIED.iter().map(|&call| (call, Vec::new())).collect();
-    rules.extend(on_others()?);
+/// The rules of `clone` (its flags are argument 0 on x86_64 and aarch64): one per namespace
+/// flag, each matching (denying) when that bit is set.
+fn new_namespaces() -> Result<(i64, Vec<SeccompRule>), seccompiler::Error> {
+    let rules = NAMESPACE_FLAGS
+        .iter()
+        .map(|&flag| {
+            let op = SeccompCmpOp::MaskedEq(flag);
+            Ok(SeccompRule::new(vec![condition(0, op, flag)?])?)
+        })
+        .collect::<Result<_, seccompiler::Error>>()?;
+    Ok((libc::SYS_clone, rules))
+}
+
+/// `rules` as a BPF program for this machine's architecture: the calls they match fail with
+/// `errno`, every other call is allowed.
+fn compile(
+    rules: BTreeMap<i64, Vec<SeccompRule>>,
+    errno: i32,
+) -> Result<BpfProgram, seccompiler::Error> {
     let arch = std::env::consts::ARCH.try_into().map_err(|_| {
         seccompiler::Error::Backend(seccompiler::BackendError::InvalidTargetArch(
             std::env::consts::ARCH.to_string(),
@@ -173,10 +223,29 @@ fn program() -> Result<BpfProgram, seccompiler::Error> {
     let filter = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
+        SeccompAction::Errno(errno as u32),
         arch,
     )?;
     filter.try_into().map_err(seccompiler::Error::Backend)
+}
+
+/// The filter of the calls refused with `EPERM`.
+fn program() -> Result<BpfProgram, seccompiler::Error> {
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&call| (call, Vec::new())).collect();
+    rules.extend(on_others()?);
+    rules.extend([new_namespaces()?]);
+    compile(rules, libc::EPERM)
+}
+
+/// The filter that answers `clone3` with `ENOSYS`: a second filter, since one filter has one
+/// action for what it matches. The kernel runs both on every call and takes the stronger
+/// answer; `clone3` is allowed by the first, so this one's `ENOSYS` is what its caller sees.
+fn clone3_program() -> Result<BpfProgram, seccompiler::Error> {
+    compile(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        libc::ENOSYS,
+    )
 }
 
 /// Whether this process runs under a seccomp filter (a harness started by `external` inside
@@ -194,12 +263,15 @@ pub fn inside_a_filter() -> bool {
     })
 }
 
-/// Install the filter on the calling thread (with `no_new_privs`).
+/// Install the filters on the calling thread (with `no_new_privs`).
 pub fn install() -> Result<(), String> {
     rustix::thread::set_no_new_privs(true)
         .map_err(|e| format!("seccomp: cannot set no_new_privs: {e}"))?;
-    let program = program().map_err(|e| format!("seccomp: {e}"))?;
-    seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))
+    for program in [program(), clone3_program()] {
+        let program = program.map_err(|e| format!("seccomp: {e}"))?;
+        seccompiler::apply_filter(&program).map_err(|e| format!("seccomp: {e}"))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -273,6 +345,24 @@ mod tests {
         calls
     }
 
+    /// Whether this process is root with `CAP_SYS_ADMIN` and no filter of its own: the kernel
+    /// then refuses none of the denied calls with EPERM itself.
+    fn full_root() -> bool {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+                .map(str::trim)
+        };
+        const CAP_SYS_ADMIN: u32 = 21;
+        rustix::process::geteuid().is_root()
+            && field("Seccomp") == Some("0")
+            && field("CapEff")
+                .and_then(|caps| u64::from_str_radix(caps, 16).ok())
+                .is_some_and(|caps| caps & 1 << CAP_SYS_ADMIN != 0)
+    }
+
     /// Every call of [`super::DENIED`] (each in turn, so an entry added is tried too), made
     /// in a process under the filter, fails with EPERM. The same calls made in a process without
     /// it show the EPERM to be the filter's: run as root with `CAP_SYS_ADMIN` and no filter of
@@ -299,24 +389,11 @@ mod tests {
             "denied calls not refused with EPERM (number, errno): {through:?}"
         );
         let open = probe("open");
-        let status = std::fs::read_to_string("/proc/self/status").unwrap();
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
-                .map(str::trim)
-        };
-        const CAP_SYS_ADMIN: u32 = 21;
-        let full_root = rustix::process::geteuid().is_root()
-            && field("Seccomp") == Some("0")
-            && field("CapEff")
-                .and_then(|caps| u64::from_str_radix(caps, 16).ok())
-                .is_some_and(|caps| caps & 1 << CAP_SYS_ADMIN != 0);
         let kernels_eperm: Vec<_> = open
             .iter()
             .filter(|&(_, &errno)| errno == libc::EPERM)
             .collect();
-        if full_root {
+        if full_root() {
             assert!(
                 kernels_eperm.is_empty(),
                 "without the filter these calls fail with EPERM too, so the test cannot tell \
@@ -327,6 +404,64 @@ mod tests {
                 "without the filter, for a user who may not make them, these calls fail with \
                  EPERM too (number, errno): {kernels_eperm:?}"
             );
+        }
+    }
+
+    /// What a `clone` or `clone3` that returned `r` did: the errno where it failed, 0 where it
+    /// made a child (which exits at once, and is reaped here).
+    fn child(r: libc::c_long) -> i32 {
+        match r {
+            // SAFETY: the child of a raw clone, on a copy of this thread's stack as after
+            // `fork`: it calls nothing but `_exit`, which is async-signal-safe.
+            0 => unsafe { libc::_exit(0) },
+            -1 => std::io::Error::last_os_error().raw_os_error().unwrap(),
+            pid => {
+                // SAFETY: `pid` is this thread's own child; no status is asked for.
+                unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+                0
+            }
+        }
+    }
+
+    /// Under the filter, on a thread of its own: `clone` with each namespace flag is refused
+    /// with EPERM, and `clone3` answered ENOSYS; a thread and a process still start (the C
+    /// library falls back to `clone` on ENOSYS, and would not on EPERM). Without the filter,
+    /// as root with `CAP_SYS_ADMIN` ([`full_root`]), the same `clone`s make their children.
+    #[test]
+    fn new_namespaces_are_refused_and_threads_and_processes_still_start() {
+        let clone_with = |flags: u64| {
+            let flags = flags | libc::SIGCHLD as u64;
+            // SAFETY: no stack given (0): the child runs on a copy of this thread's stack and
+            // [`child`] ends it at once; the other arguments are unused without their flags.
+            child(unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) })
+        };
+        let outcome = std::thread::spawn(move || {
+            super::install().expect("the filter installs");
+            for flag in super::NAMESPACE_FLAGS {
+                assert_eq!(clone_with(flag), libc::EPERM, "clone with {flag:#x}");
+            }
+            // struct clone_args of its first version (64 bytes): every field 0 but the exit
+            // signal.
+            let mut args = [0u64; 8];
+            args[4] = libc::SIGCHLD as u64;
+            // SAFETY: `args` is a valid clone_args of the size given, with no stack: a child,
+            // if one is made, runs on a copy of this thread's stack and [`child`] ends it.
+            let r = unsafe { libc::syscall(libc::SYS_clone3, args.as_ptr(), 64usize) };
+            assert_eq!(child(r), libc::ENOSYS, "clone3");
+            std::thread::spawn(|| ()).join().expect("a thread starts");
+            let status = std::process::Command::new("true").status();
+            assert!(status.expect("a process starts").success());
+        })
+        .join();
+        assert!(outcome.is_ok(), "see the panic above");
+        if full_root() {
+            for flag in super::NAMESPACE_FLAGS {
+                assert_eq!(
+                    clone_with(flag),
+                    0,
+                    "clone with {flag:#x}, without the filter"
+                );
+            }
         }
     }
 
