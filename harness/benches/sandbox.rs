@@ -1,6 +1,6 @@
 //! What the engine workers' sandbox costs: `cargo bench -p harness --bench sandbox` (after
 //! `cargo build --release --workspace`, which builds the plugins beside the harness binary).
-//! Prints figures; not a test. Each measure alternates the sandbox on (`strict`) and off, so
+//! Prints figures; not a test (names after `--` run only those measures). Each measure alternates the sandbox on (`strict`) and off, so
 //! that drift in the machine's speed falls on both alike.
 //!
 //! 1. Worker start-up: `harness info greedy`, which starts one worker, loads the plugin in it
@@ -222,9 +222,22 @@ fn fair_play() {
     }
 }
 
+/// Every measure, or those whose names the command line gives
+/// (`cargo bench -p harness --bench sandbox -- fair_play`).
 fn main() {
-    startup();
-    games_per_second();
-    nodes_per_second();
-    fair_play();
+    let asked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let measures: [(&str, fn()); 4] = [
+        ("startup", startup),
+        ("games_per_second", games_per_second),
+        ("nodes_per_second", nodes_per_second),
+        ("fair_play", fair_play),
+    ];
+    for (name, measure) in measures {
+        if asked.is_empty() || asked.iter().any(|a| a == name) {
+            measure();
+        }
+    }
 }

@@ -306,15 +306,6 @@ impl WorkerCgroup {
         })
     }
 
-    /// The worker's folder in the v2 hierarchy, where one was made (its `cpu.stat` counts
-    /// the CPU time of everything inside).
-    pub fn v2_folder(&self) -> Option<PathBuf> {
-        self.folders
-            .iter()
-            .find(|dir| dir.join("cgroup.procs").exists() && dir.join("cgroup.events").exists())
-            .cloned()
-    }
-
     /// SIGKILL everything inside, at once: nothing the worker started survives, whatever
     /// session or process group it made.
     pub fn kill(&self) {
