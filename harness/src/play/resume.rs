@@ -783,5 +783,21 @@ plugin = "dir/libb.so"
         for change in &changes {
             assert!(!change.contains(['{', '"']), "JSON in {change}");
         }
+        // A folder of a version before the margin rule (no `margin_rule`) was played under
+        // the rule that forgave the margin on every move: it does not resume under this one,
+        // nor does a run whose engine now ponders.
+        let mut earlier = v.clone();
+        earlier.as_object_mut().unwrap().remove("margin_rule");
+        assert!(!same_tournament(&earlier.to_string(), &json, false));
+        assert_eq!(
+            tournament_changes(&earlier.to_string(), &json),
+            ["margin_rule none → charged"]
+        );
+        let mut pondering = v.clone();
+        pondering["engines"][0]["ponder"] = serde_json::json!(true);
+        assert_eq!(
+            tournament_changes(&json, &pondering.to_string()),
+            ["engines[0].ponder none → true"]
+        );
     }
 }
