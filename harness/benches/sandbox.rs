@@ -80,6 +80,38 @@ fn startup() {
     );
 }
 
+/// The wall time of a match between the `--engine` specs `engines` under `(time, pairs,
+/// concurrency)` with the sandbox `mode`, written to `out`.
+fn timed_match(
+    engines: &[String; 2],
+    (time, pairs, concurrency): (&str, usize, usize),
+    mode: &str,
+    out: &Path,
+) -> Duration {
+    let (pairs, concurrency) = (pairs.to_string(), concurrency.to_string());
+    let args = [
+        "run",
+        "--engine",
+        &engines[0],
+        "--engine",
+        &engines[1],
+        "--format",
+        "match",
+        "--time",
+        time,
+        "--pairs",
+        &pairs,
+        "--concurrency",
+        &concurrency,
+        "--no-tui",
+        "--sandbox",
+        mode,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    timed(&args).0
+}
+
 fn games_per_second() {
     let (minimax, greedy) = (plugin("minimax"), plugin("greedy"));
     let root = std::env::temp_dir().join(format!("sandbox-bench-{}", std::process::id()));
@@ -90,27 +122,7 @@ fn games_per_second() {
     let (on, off) = both(9, |mode| {
         let out = root.join(mode);
         let _ = std::fs::remove_dir_all(&out);
-        let args = [
-            "run",
-            "--engine",
-            &engines[0],
-            "--engine",
-            &engines[1],
-            "--format",
-            "match",
-            "--time",
-            "depth=2",
-            "--pairs",
-            "50",
-            "--concurrency",
-            "1",
-            "--no-tui",
-            "--sandbox",
-            mode,
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        let (t, _) = timed(&args);
+        let t = timed_match(&engines, ("depth=2", 50, 1), mode, &out);
         400.0 / t.as_secs_f64()
     });
     let _ = std::fs::remove_dir_all(&root);
@@ -175,28 +187,7 @@ fn fair_play_run(mode: &str, ponder: bool, concurrency: usize, games: usize) -> 
     let (mut rates, mut p50s, mut p99s) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..3 {
         let _ = std::fs::remove_dir_all(&root);
-        let (pairs, concurrency) = ((games / 2).to_string(), concurrency.to_string());
-        let args = [
-            "run",
-            "--engine",
-            &engines[0],
-            "--engine",
-            &engines[1],
-            "--format",
-            "match",
-            "--time",
-            "0.01/move",
-            "--pairs",
-            &pairs,
-            "--concurrency",
-            &concurrency,
-            "--no-tui",
-            "--sandbox",
-            mode,
-            "--out",
-            root.to_str().unwrap(),
-        ];
-        let (t, _) = timed(&args);
+        let t = timed_match(&engines, ("0.01/move", games / 2, concurrency), mode, &root);
         let mut per_game = charged_per_move(&root.join("games.jsonl"));
         let moves: u64 = per_game.iter().map(|(m, _)| m).sum();
         rates.push(moves as f64 / t.as_secs_f64());

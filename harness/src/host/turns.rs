@@ -39,7 +39,6 @@
 
 use super::sandbox::cgroup::{Freezer, WorkerCgroup};
 use rustix::process::{kill_process_group, Pid, Signal};
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// What a worker does between its turns, as its engine and the run decide.
@@ -78,19 +77,31 @@ impl StopRoute {
     }
 }
 
-/// The worker's CPU time, read from its `/proc/PID/stat`, kept open: each read is one
-/// positional read, which makes the kernel write the line anew. (The cgroup's `cpu.stat`
-/// would count the processes the engine started too, but reading it flushes the kernel's
-/// per-CPU counters: two reads a move cost a fast run a third of its moves per second.)
+/// The worker's `/proc/PID/stat`, kept open: each look is one positional read, which makes
+/// the kernel write the line anew. It gives the worker's CPU time and whether it is stopped.
+/// (The cgroup's `cpu.stat` would count the processes the engine started too, but reading it
+/// flushes the kernel's per-CPU counters: two reads a move cost a fast run a third of its
+/// moves per second.)
 #[derive(Debug)]
-struct CpuSource(Option<std::fs::File>);
+struct ProcStat(Option<std::fs::File>);
 
-impl CpuSource {
-    fn read(&self) -> Option<Duration> {
+impl ProcStat {
+    /// The line, or `None` when it cannot be read (the worker is gone).
+    fn look<T>(&self, read: impl FnOnce(&str) -> Option<T>) -> Option<T> {
         use std::os::unix::fs::FileExt;
         let mut line = [0u8; 1024];
         let n = self.0.as_ref()?.read_at(&mut line, 0).ok()?;
-        proc_cpu(std::str::from_utf8(&line[..n]).ok()?)
+        read(std::str::from_utf8(&line[..n]).ok()?)
+    }
+
+    fn cpu(&self) -> Option<Duration> {
+        self.look(proc_cpu)
+    }
+
+    /// Whether the worker is stopped (state `T`); a worker that cannot be read counts as
+    /// stopped, as there is nothing to wait for.
+    fn stopped(&self) -> bool {
+        self.look(|line| Some(proc_stopped(line))).unwrap_or(true)
     }
 }
 
@@ -112,15 +123,20 @@ fn proc_cpu(line: &str) -> Option<Duration> {
     ))
 }
 
+/// Whether the process whose `/proc/PID/stat` line is `line` is stopped (state `T`, the
+/// field after the command's closing parenthesis).
+fn proc_stopped(line: &str) -> bool {
+    line.rfind(')')
+        .and_then(|i| line[i + 1..].split_whitespace().next())
+        .is_some_and(|state| state == "T")
+}
+
 /// One worker's turns: whether it is stopped now, how, and the CPU it used between turns.
 #[derive(Debug)]
 pub struct TurnGate {
-    route: Option<StopRoute>,
-    /// Why there is no route (for the record), when there is none.
-    unstopped: Option<&'static str>,
-    cpu: CpuSource,
-    /// The worker's `/proc/PID/stat`, where a stop by signals shows.
-    stat: Option<PathBuf>,
+    /// How the worker is stopped, or why it is not.
+    route: Result<StopRoute, &'static str>,
+    stat: ProcStat,
     stopped: bool,
     /// The CPU time read at the end of the last turn (`None`: in a turn, or not readable).
     rested_at: Option<Duration>,
@@ -137,22 +153,18 @@ impl TurnGate {
         between_turns: BetweenTurns,
     ) -> TurnGate {
         let freezer = cgroup.and_then(WorkerCgroup::freezer);
-        let (route, unstopped) = match (between_turns, freezer, group) {
-            (BetweenTurns::Runs(why), _, _) => (None, Some(why)),
-            (BetweenTurns::Stopped, Some(f), _) => (Some(StopRoute::Freezer(f)), None),
-            (BetweenTurns::Stopped, None, Some(g)) => (Some(StopRoute::Signals(g)), None),
-            (BetweenTurns::Stopped, None, None) => (
-                None,
-                Some("no cgroup freezer and no process group of its own (a nested harness)"),
-            ),
+        let route = match (between_turns, freezer, group) {
+            (BetweenTurns::Runs(why), _, _) => Err(why),
+            (BetweenTurns::Stopped, Some(f), _) => Ok(StopRoute::Freezer(f)),
+            (BetweenTurns::Stopped, None, Some(g)) => Ok(StopRoute::Signals(g)),
+            (BetweenTurns::Stopped, None, None) => {
+                Err("no cgroup freezer and no process group of its own (a nested harness)")
+            }
         };
-        let stat = pid.map(|p| PathBuf::from(format!("/proc/{p}/stat")));
-        let cpu = CpuSource(stat.as_ref().and_then(|s| std::fs::File::open(s).ok()));
+        let stat = pid.and_then(|p| std::fs::File::open(format!("/proc/{p}/stat")).ok());
         TurnGate {
             route,
-            unstopped,
-            cpu,
-            stat,
+            stat: ProcStat(stat),
             stopped: false,
             rested_at: None,
             between_turns: Duration::ZERO,
@@ -162,15 +174,10 @@ impl TurnGate {
     /// How the worker is stopped between turns, or why it is not: `cgroup.freeze`,
     /// `freezer.state`, `SIGSTOP`, or `none (REASON)`.
     pub fn describe(&self) -> String {
-        match (&self.route, self.unstopped) {
-            (Some(route), _) => route.name().to_string(),
-            (None, why) => format!("none ({})", why.unwrap_or("not stopped")),
+        match &self.route {
+            Ok(route) => route.name().to_string(),
+            Err(why) => format!("none ({why})"),
         }
-    }
-
-    /// Whether the worker is stopped between its turns (not pondering, and a route exists).
-    pub fn stops(&self) -> bool {
-        self.route.is_some()
     }
 
     /// The CPU time the worker used outside its turns so far (zero where it cannot be read).
@@ -182,18 +189,18 @@ impl TurnGate {
     pub async fn end_turn(&mut self) {
         if !self.stopped {
             self.stopped = match &self.route {
-                Some(StopRoute::Freezer(f)) => f.set(true).is_ok(),
-                Some(StopRoute::Signals(g)) => {
+                Ok(StopRoute::Freezer(f)) => f.set(true).is_ok(),
+                Ok(StopRoute::Signals(g)) => {
                     let asked = kill_process_group(*g, Signal::STOP).is_ok();
                     if asked {
                         self.wait_for_the_group_stop().await;
                     }
                     asked
                 }
-                None => false,
+                Err(_) => false,
             };
         }
-        self.rested_at = self.cpu.read();
+        self.rested_at = self.stat.cpu();
     }
 
     /// After a `SIGSTOP` to the group: wait (at most [`STOP_WAIT`]) until the worker shows as
@@ -203,24 +210,14 @@ impl TurnGate {
     /// turn was measured with eight spinning threads on 2 cores). The first looks give the
     /// processor away (`sched_yield`) for the worker's thread to take; then one a millisecond.
     async fn wait_for_the_group_stop(&self) {
-        let Some(stat) = &self.stat else {
-            return;
-        };
-        let stopped = || {
-            std::fs::read_to_string(stat).map_or(true, |line| {
-                line.rfind(')')
-                    .and_then(|i| line[i + 1..].split_whitespace().next())
-                    .is_none_or(|state| state == "T")
-            })
-        };
         for _ in 0..16 {
-            if stopped() {
+            if self.stat.stopped() {
                 return;
             }
             std::thread::yield_now();
         }
         let until = std::time::Instant::now() + STOP_WAIT;
-        while !stopped() && std::time::Instant::now() < until {
+        while !self.stat.stopped() && std::time::Instant::now() < until {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
@@ -228,8 +225,11 @@ impl TurnGate {
     /// A turn begins: add the CPU time used since the last turn ended, and continue the
     /// worker. The caller starts the clock after this returns.
     pub fn begin_turn(&mut self) {
-        if let (Some(rested), Some(now)) = (self.rested_at.take(), self.cpu.read()) {
-            self.between_turns += now.saturating_sub(rested);
+        // Read only after a rest: a request of a turn already begun reads nothing.
+        if let Some(rested) = self.rested_at.take() {
+            if let Some(now) = self.stat.cpu() {
+                self.between_turns += now.saturating_sub(rested);
+            }
         }
         self.go_on();
     }
@@ -240,13 +240,13 @@ impl TurnGate {
             return;
         }
         match &self.route {
-            Some(StopRoute::Freezer(f)) => {
+            Ok(StopRoute::Freezer(f)) => {
                 let _ = f.set(false);
             }
-            Some(StopRoute::Signals(g)) => {
+            Ok(StopRoute::Signals(g)) => {
                 let _ = kill_process_group(*g, Signal::CONT);
             }
-            None => {}
+            Err(_) => {}
         }
     }
 }
@@ -261,13 +261,6 @@ impl Drop for TurnGate {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Whether the process whose `/proc/PID/stat` is `line` is stopped (state `T`).
-    fn proc_stopped(line: &str) -> bool {
-        line.rfind(')')
-            .and_then(|i| line[i + 1..].split_whitespace().next())
-            .is_some_and(|state| state == "T")
-    }
 
     #[test]
     fn proc_stat_fields_are_counted_from_the_command_s_end() {

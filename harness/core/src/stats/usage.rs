@@ -52,15 +52,17 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
                 searched.black,
                 micros(r.time_us.black, r.time_ms.black),
                 r.nodes.black,
+                between.map(|b| b.black),
             ),
             (
                 &r.white,
                 searched.white,
                 micros(r.time_us.white, r.time_ms.white),
                 r.nodes.white,
+                between.map(|b| b.white),
             ),
         ];
-        for (side, (name, s, time_us, nodes)) in sides.into_iter().enumerate() {
+        for (name, s, time_us, nodes, between_us) in sides {
             let sum = sums.entry(name.clone()).or_insert_with(|| {
                 order.push(name.clone());
                 Sum::default()
@@ -71,8 +73,7 @@ pub fn engine_usage(records: &[GameRecord]) -> Vec<EngineUsage> {
             sum.depth += s.depth_sum;
             sum.time_us += time_us;
             sum.nodes += nodes;
-            if let Some(b) = between {
-                let used = if side == 0 { b.black } else { b.white };
+            if let Some(used) = between_us {
                 *sum.between_turns_us.get_or_insert(0) += used;
             }
         }
