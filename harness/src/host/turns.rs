@@ -18,14 +18,14 @@
 //!   off a program the engine started in a session of its own is not stopped.
 //!
 //! A stop by the freezer is complete for the engine's own code when the write returns, and
-//! the harness does not wait for `cgroup.events` or `freezer.state` to say so (a wait that
-//! cost 0.2 ms a move and more). A stop by signals is waited for, bounded, until the worker
+//! the harness does not wait for `cgroup.events` or `freezer.state` to say so (such a wait
+//! would cost every move; `docs/sandbox-cost.md` has the figures). A stop by signals is waited for, bounded, until the worker
 //! shows as stopped in `/proc` (`TurnGate::wait_for_the_group_stop` says why).
 //!
 //! A worker is not stopped ([`BetweenTurns::Runs`], with the reason recorded) when its engine
 //! has `ponder = true`; when no engine of the run plays under a clock or a move time (under
 //! depth and node limits the time an engine gets does not decide its moves, and stopping
-//! would cost a fast depth-limited run half its speed); and when it has neither a cgroup nor
+//! would slow a fast depth-limited run by a third: `docs/sandbox-cost.md`); and when it has neither a cgroup nor
 //! a process group of its own (a harness nested inside another's sandbox keeps its workers
 //! in its own group, which it cannot stop without stopping itself).
 //!
@@ -80,8 +80,7 @@ impl StopRoute {
 /// The worker's `/proc/PID/stat`, kept open: each look is one positional read, which makes
 /// the kernel write the line anew. It gives the worker's CPU time and whether it is stopped.
 /// (The cgroup's `cpu.stat` would count the processes the engine started too, but reading it
-/// flushes the kernel's per-CPU counters: two reads a move cost a fast run a third of its
-/// moves per second.)
+/// flushes the kernel's per-CPU counters, twice a move: `docs/sandbox-cost.md`.)
 #[derive(Debug)]
 struct ProcStat(Option<std::fs::File>);
 
@@ -206,8 +205,7 @@ impl TurnGate {
     /// After a `SIGSTOP` to the group: wait (at most [`STOP_WAIT`]) until the worker shows as
     /// stopped in `/proc`. The thread that takes the signal marks and interrupts the
     /// process's other threads before it stops itself, so from then on none of them runs its
-    /// own code; until then, on a loaded machine, they may run for a scheduling delay (2 ms a
-    /// turn was measured with eight spinning threads on 2 cores). The first looks give the
+    /// own code; until then, on a loaded machine, they may run for a scheduling delay. The first looks give the
     /// processor away (`sched_yield`) for the worker's thread to take; then one a millisecond.
     async fn wait_for_the_group_stop(&self) {
         for _ in 0..16 {
