@@ -373,7 +373,7 @@ fn assert_check_passes(check: &crate::support::Output) {
     assert!(
         check
             .stdout
-            .contains("check: 18 passed, 0 failed, 2 not checked"),
+            .contains("check: 19 passed, 0 failed, 2 not checked"),
         "{check}"
     );
 }
@@ -393,12 +393,17 @@ fn the_sandbox_items_fail_without_the_sandbox() {
         "sandbox-socket",
         "sandbox-prlimit",
         "sandbox-environment",
+        "sandbox-namespaces",
     ];
     if crate::support::is_root() {
         items.extend(["sandbox-device", "sandbox-capabilities"]);
     }
     let strict = harness(dir.path(), &["check", s(&a.greedy)]);
-    for item in ["sandbox-capabilities", "sandbox-environment"] {
+    for item in [
+        "sandbox-capabilities",
+        "sandbox-environment",
+        "sandbox-namespaces",
+    ] {
         let row = check_row(&strict, item);
         assert!(row.contains("pass"), "{row}\n{strict}");
     }
@@ -524,7 +529,7 @@ fn each_fault_fails_the_check_on_its_item() {
             assert!(preflight.contains("pass"), "{c}");
             assert!(
                 c.stdout
-                    .contains("check: 17 passed, 1 failed, 2 not checked"),
+                    .contains("check: 18 passed, 1 failed, 2 not checked"),
                 "{c}"
             );
         } else {

@@ -155,6 +155,74 @@ fn nothing_a_plugin_starts_outlives_the_run() {
     }
 }
 
+/// Nothing a plugin starts outlives a coordinator killed with SIGKILL: the plugin clears its
+/// worker's parent-death signal and starts a loop in the worker's own process group, deaf to
+/// SIGHUP and SIGTERM; its worker exits when the channel closes, and the worker's supervisor,
+/// outside the plugin's reach, ends the group (or the namespace's init, and with it
+/// everything in it). In every sandbox mode: the supervisor is there with the sandbox off too.
+#[test]
+fn nothing_a_plugin_starts_outlives_a_killed_coordinator() {
+    let a = crate::support::artifacts();
+    for user in users() {
+        for mode in ["strict", "off"] {
+            let dir = user.dir(&format!("contained-outlive-{mode}"));
+            let folder = dir.join("written");
+            std::fs::create_dir_all(&folder).unwrap();
+            user.open_to(&folder);
+            let alive = folder.join("alive");
+            let options = format!(
+                "Fault = \"outlive-coordinator\", StrikeAt = 2, Target = {}",
+                crate::support::toml_string(s(&alive))
+            );
+            let keys = format!(
+                "{}\nsandbox-write = [{}]\n",
+                sandbox(mode),
+                crate::support::toml_string(s(&folder))
+            );
+            // Long enough to be killed in: the loop starts in the first game.
+            let file = crate::support::TournamentFile::new("match", 200, "depth = 2")
+                .engine(crate::support::engine("faulty", s(&a.faulty), &options) + &keys)
+                .engine(crate::support::engine("greedy", s(&a.greedy), ""));
+            let path = dir.write("t.toml", &file.text());
+            let mut command = Command::new(&a.harness);
+            command
+                .args(["run", s(&path), "--no-tui"])
+                .current_dir(dir.path())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
+            user.wrap(&mut command);
+            let mut harness = crate::support::Running(command.spawn().unwrap());
+            let started = std::time::Instant::now();
+            while daemon_pids(&alive).is_empty() {
+                assert!(
+                    harness.0.try_wait().unwrap().is_none(),
+                    "{user:?} {mode}: the run ended before the loop started"
+                );
+                assert!(
+                    started.elapsed() < Duration::from_secs(60),
+                    "no loop started"
+                );
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            harness.0.kill().unwrap();
+            harness.0.wait().unwrap();
+            std::thread::sleep(Duration::from_secs(1));
+            let outlived = grows(&alive);
+            kill_daemons(&alive);
+            let log =
+                std::fs::read_to_string(dir.join("out/logs/faulty.stderr.log")).unwrap_or_default();
+            assert!(
+                log.contains("started") && log.contains("in the worker's group"),
+                "{user:?} {mode}: {log}"
+            );
+            assert!(
+                !outlived,
+                "{user:?} {mode}: the loop outlived the coordinator by more than a second:\n{log}"
+            );
+        }
+    }
+}
+
 /// SIGXFSZ's number on Linux (x86, Arm, RISC-V).
 const SIGXFSZ: i32 = 25;
 
@@ -185,10 +253,16 @@ fn the_coordinator_is_not_the_engines_to_limit() {
 fn the_opponent_is_not_the_engines_to_limit() {
     for user in users() {
         let dir = user.dir("contained-limit-opponent");
-        user.hostile(&dir, ("limit-opponent", "", "strict"), |_| {})
-            .assert_every_game_played()
-            .assert_log_says("limit-opponent", &["cannot limit", "CPU", "not permitted"])
-            .assert_log_says("limit-opponent", &["cannot renice", "not permitted"]);
+        let run = user.hostile(&dir, ("limit-opponent", "", "strict"), |_| {});
+        run.assert_every_game_played();
+        // In a PID namespace of its own the opponent is not there to find; without one, it is
+        // found and every attempt refused.
+        if namespaces_made(&run).contains(&"pid".to_string()) {
+            run.assert_log_says("limit-opponent", &["found no other worker"]);
+        } else {
+            run.assert_log_says("limit-opponent", &["cannot limit", "CPU", "not permitted"])
+                .assert_log_says("limit-opponent", &["cannot renice", "not permitted"]);
+        }
 
         let dir = user.dir("contained-limit-opponent-off");
         user.hostile(&dir, ("limit-opponent", "", "off"), |_| {})
@@ -391,10 +465,24 @@ fn what_a_plugin_says_is_bounded_and_printable() {
     }
 }
 
-/// A plugin that fills its scratch folder past its `disk-limit` loses the game it does it in
-/// (the coordinator looks while it searches), the run goes on, every game is recorded, and the
-/// folder is gone at the end. With the sandbox off there is no scratch folder and no quota: it
-/// writes all it wants.
+/// The namespaces the supervisor made for faulty's worker, from `tournament.json`.
+fn namespaces_made(run: &Hostile) -> Vec<String> {
+    let text = std::fs::read_to_string(run.out.join("tournament.json")).unwrap_or_default();
+    let record: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    record["sandbox_enforced"]["faulty"]["namespaces"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str().map(str::to_string))
+        .collect()
+}
+
+/// A plugin cannot fill the disk past its `disk-limit`: where its scratch folder is a `tmpfs`
+/// of that size (namespaces made), the write past it is refused and the engine plays on; where
+/// it is a folder on disk, it loses the game it does it in (the coordinator looks while it
+/// searches). Either way the run goes on, every game is recorded, and the folder is gone at
+/// the end. With the sandbox off there is no scratch folder and no quota: it writes all it
+/// wants.
 #[test]
 fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
     for user in users() {
@@ -410,14 +498,24 @@ fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
         run.output.assert_success();
         let games = run.games();
         assert_eq!(games.len(), 2, "{}", run.output);
-        for g in &games {
-            assert_eq!(
-                g.termination,
-                harness_core::record::Termination::Crash,
-                "{}",
-                run.output
-            );
-            assert!(g.reason.contains("disk limit of 16 MiB"), "{}", g.reason);
+        if namespaces_made(&run).contains(&"tmpfs".to_string()) {
+            run.assert_every_game_played()
+                .assert_log_says("fill-disk", &["then: No space left on device"]);
+            let most = run.log.lines().filter_map(|l| {
+                let rest = l.strip_prefix("faulty: fill-disk: wrote ")?;
+                rest.split(' ').next()?.parse::<u64>().ok()
+            });
+            assert!(most.into_iter().all(|mib| mib <= 16), "{}", run.log);
+        } else {
+            for g in &games {
+                assert_eq!(
+                    g.termination,
+                    harness_core::record::Termination::Crash,
+                    "{}",
+                    run.output
+                );
+                assert!(g.reason.contains("disk limit of 16 MiB"), "{}", g.reason);
+            }
         }
         let left: Vec<_> = std::fs::read_dir(&temp).unwrap().flatten().collect();
         assert!(left.is_empty(), "left in the temporary folder: {left:?}");

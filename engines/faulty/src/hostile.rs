@@ -70,9 +70,33 @@ pub fn connect(target: &str) {
     }
 }
 
-/// `kill-parent`: SIGKILL to the parent process (the coordinator).
+/// The coordinator, as a plugin finds it: the first process above this worker that is not a
+/// `harness supervise` (the worker's supervisor, or the init of its namespaces). Where the
+/// walk ends inside a PID namespace (a parent of 0), the last process seen: the init.
+fn coordinator() -> u32 {
+    let field = |pid: u32, n: usize| -> Option<u32> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let after = stat.rsplit_once(')')?.1;
+        after.split_whitespace().nth(n)?.parse().ok()
+    };
+    let supervises = |pid: u32| {
+        std::fs::read(format!("/proc/{pid}/cmdline"))
+            .map(|c| c.split(|&b| b == 0).nth(1) == Some(b"supervise".as_slice()))
+            .unwrap_or(false)
+    };
+    let mut pid = std::os::unix::process::parent_id();
+    while supervises(pid) {
+        match field(pid, 1) {
+            Some(parent) if parent != 0 => pid = parent,
+            _ => break,
+        }
+    }
+    pid
+}
+
+/// `kill-parent`: SIGKILL to the coordinator (found above the worker's supervisor).
 pub fn kill_parent() {
-    let parent = std::os::unix::process::parent_id();
+    let parent = coordinator();
     let sent = rustix::process::Pid::from_raw(parent as i32)
         .ok_or(rustix::io::Errno::SRCH)
         .and_then(|p| rustix::process::kill_process(p, rustix::process::Signal::KILL));
@@ -189,27 +213,8 @@ pub fn impersonate(target: &str) {
 /// that appends its process id to the file `target` every 100 ms, and a second one through
 /// `setsid` (a new session): both would outlive the worker's process group.
 pub fn daemon(target: &str) {
-    use std::os::unix::process::CommandExt;
-    let quoted = format!("'{}'", target.replace('\'', "'\\''"));
-    let script = format!("trap '' TERM HUP; while :; do echo $$ >> {quoted}; sleep 0.1; done");
-    let grouped = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(&script)
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    match grouped {
-        Ok(child) => {
-            say(
-                "daemon",
-                &format!("started {} in a process group of its own", child.id()),
-            );
-            std::mem::forget(child);
-        }
-        Err(e) => say("daemon", &format!("cannot start a daemon: {e}")),
-    }
+    let script = loop_script(target);
+    start_loop("daemon", &script, true, "in a process group of its own");
     // The loop lets go of the pipe at once, so that `setsid`'s own error is all it carries.
     let session = Command::new("setsid")
         .arg("-f")
@@ -233,20 +238,82 @@ pub fn daemon(target: &str) {
     }
 }
 
-/// The process ids of the other children of this process's parent (the coordinator's other
-/// workers: the opponent's), from `/proc`.
+/// `outlive-coordinator`: clear the worker's parent-death signal (its own guard against a
+/// dead coordinator) and start a shell loop in the worker's process group, deaf to SIGTERM and
+/// SIGHUP, that appends its process id to the file `target` every 100 ms. Should the
+/// coordinator die, the worker exits when its channel closes, and the loop would stay unless
+/// something outside the plugin ends the group.
+pub fn outlive_coordinator(target: &str) {
+    match rustix::process::set_parent_process_death_signal(None) {
+        Ok(()) => say("outlive-coordinator", "cleared the parent-death signal"),
+        Err(e) => say(
+            "outlive-coordinator",
+            &format!(
+                "cannot clear the parent-death signal: {}",
+                std::io::Error::from(e)
+            ),
+        ),
+    }
+    let script = loop_script(target);
+    start_loop(
+        "outlive-coordinator",
+        &script,
+        false,
+        "in the worker's group",
+    );
+}
+
+/// A shell loop deaf to SIGTERM and SIGHUP that appends its process id to the file `target`
+/// every 100 ms.
+fn loop_script(target: &str) -> String {
+    let quoted = format!("'{}'", target.replace('\'', "'\\''"));
+    format!("trap '' TERM HUP; while :; do echo $$ >> {quoted}; sleep 0.1; done")
+}
+
+/// Start `script` in the background (in a process group of its own when `own_group`), and
+/// say so as `fault`, `where_` it runs.
+fn start_loop(fault: &str, script: &str, own_group: bool, where_: &str) {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(script)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if own_group {
+        command.process_group(0);
+    }
+    match command.spawn() {
+        Ok(child) => {
+            say(fault, &format!("started {} {where_}", child.id()));
+            std::mem::forget(child);
+        }
+        Err(e) => say(fault, &format!("cannot start a loop: {e}")),
+    }
+}
+
+/// The process ids of the coordinator's other workers (the opponent's), found in `/proc` by
+/// the mark they share with this one (none where `/proc` shows only this worker's namespace).
 fn siblings() -> Vec<i32> {
     let me = std::process::id() as i32;
-    let parent = std::os::unix::process::parent_id() as i32;
+    // This worker's mark, `worker --coordinator PID`, which the opponent's worker shares.
+    let own = std::fs::read("/proc/self/cmdline").unwrap_or_default();
+    let words: Vec<&[u8]> = own.split(|&b| b == 0).collect();
+    let mark = words
+        .windows(3)
+        .find(|w| w[0] == b"worker" && w[1] == b"--coordinator");
+    let Some(mark) = mark.map(|w| w.concat()) else {
+        return Vec::new();
+    };
     let entries = std::fs::read_dir("/proc").into_iter().flatten().flatten();
     entries
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         .filter(|&pid| pid != me)
         .filter(|&pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // The parent is the 4th field, after the command name in parentheses.
-            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-            after.split_whitespace().nth(1) == Some(&parent.to_string())
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let words: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+            words.windows(3).any(|w| w.concat() == mark)
         })
         .collect()
 }
@@ -254,7 +321,7 @@ fn siblings() -> Vec<i32> {
 /// `prlimit-parent`: set the coordinator's file size limit to 1 byte (its next write past
 /// that kills it with SIGXFSZ).
 pub fn prlimit_parent() {
-    let parent = std::os::unix::process::parent_id();
+    let parent = coordinator();
     let one = rustix::process::Rlimit {
         current: Some(1),
         maximum: Some(1),
@@ -277,7 +344,11 @@ pub fn prlimit_parent() {
 /// `limit-opponent`: give every other worker of the coordinator (the opponent's) a CPU time
 /// limit of 1 second, past which the kernel kills it, and the lowest priority.
 pub fn limit_opponent() {
-    for pid in siblings() {
+    let found = siblings();
+    if found.is_empty() {
+        say("limit-opponent", "found no other worker to limit");
+    }
+    for pid in found {
         let Some(p) = rustix::process::Pid::from_raw(pid) else {
             continue;
         };
@@ -304,13 +375,13 @@ pub fn limit_opponent() {
 }
 
 /// `environ`: report whether the variable named `target` is in this process's environment,
-/// and whether the coordinator's environment (`/proc/PARENT/environ`) can be read.
+/// and whether the coordinator's environment (`/proc/PID/environ`) can be read.
 pub fn environ(target: &str) {
     match std::env::var(target) {
         Ok(value) => say("environ", &format!("has {target}={value}")),
         Err(_) => say("environ", &format!("no {target} here")),
     }
-    let parent = std::os::unix::process::parent_id();
+    let parent = coordinator();
     match std::fs::read(format!("/proc/{parent}/environ")) {
         Ok(bytes) => {
             let found = String::from_utf8_lossy(&bytes)

@@ -31,7 +31,7 @@
 //!     line to the file `Target`; `delete-output` removes the folder `Target`; `read-secret`
 //!     reads the file `Target` and reports its first 8 bytes as its node count;
 //!     `connect` opens a TCP connection to `127.0.0.1:Target`; `kill-parent` sends SIGKILL to
-//!     its parent (the coordinator); `exec-shell` runs `/bin/sh -c 'touch Target'`;
+//!     the coordinator (the first process above its worker that is not a supervisor); `exec-shell` runs `/bin/sh -c 'touch Target'`;
 //!     `fork-bomb` starts processes until it cannot; `connect-unix` connects to the Unix
 //!     socket `Target`; `impersonate` watches the folder `Target` for a coordinator's socket
 //!     and speaks on it as a worker; `daemon` starts shell loops (appending to the file
@@ -49,7 +49,8 @@
 //!     one at a time; `clone3` makes a child with the raw `clone3` call, then a thread and a
 //!     process as the standard library does; `sysv-attach` attaches and removes the System V
 //!     shared memory segment whose id is `Target`; `mq-open` makes the POSIX message queue
-//!     named `Target`.
+//!     named `Target`; `outlive-coordinator` clears its worker's parent-death signal and
+//!     starts a shell loop in the worker's own process group (appending to the file `Target`).
 //!     Each says on stderr what it did or what was refused,
 //!     then answers its normal move;
 //!   - the unfair faults ([`unfair`]), ways to win without playing better:
@@ -132,11 +133,12 @@ pub enum Fault {
     MqOpen,
     SpinBetweenTurns,
     AnswerAhead,
+    OutliveCoordinator,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 41] = [
+    pub const ALL: [Fault; 42] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -178,10 +180,11 @@ impl Fault {
         Fault::MqOpen,
         Fault::SpinBetweenTurns,
         Fault::AnswerAhead,
+        Fault::OutliveCoordinator,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 41] = [
+    pub const NAMES: [&'static str; 42] = [
         "none",
         "segfault",
         "abort",
@@ -223,6 +226,7 @@ impl Fault {
         "mq-open",
         "spin-between-turns",
         "answer-ahead",
+        "outlive-coordinator",
     ];
 
     /// The option value naming this fault.
@@ -469,6 +473,7 @@ impl Engine for Faulty {
             Fault::Clone3 => hostile::clone3(),
             Fault::SysvAttach => hostile::sysv_attach(&self.target),
             Fault::MqOpen => hostile::mq_open(&self.target),
+            Fault::OutliveCoordinator => hostile::outlive_coordinator(&self.target),
             Fault::SpinBetweenTurns => unfair::spin_between_turns(&self.target),
             Fault::AnswerAhead => unfair::answer_ahead(),
         }

@@ -22,6 +22,7 @@ mod solve;
 mod sprt;
 mod sprt_sim;
 mod stats;
+mod supervise;
 mod tournament_flags;
 mod tune;
 mod worker;
@@ -64,6 +65,8 @@ enum Command {
     SprtSim(sprt_sim::Args),
     #[command(hide = true)]
     Worker(worker::Args),
+    #[command(hide = true)]
+    Supervise(supervise::Args),
 }
 
 /// Parse the command line, run the command, and return the process exit code.
@@ -87,6 +90,7 @@ pub fn main() -> i32 {
         Command::Sprt(args) => sprt::run(args),
         Command::SprtSim(args) => sprt_sim::run(args),
         Command::Worker(args) => worker::run(args),
+        Command::Supervise(args) => supervise::run(args),
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e:#}");

@@ -1,10 +1,12 @@
 //! Engine hosting: every engine instance runs in its own worker process.
 //!
-//! - `plugin`: loading a plugin library and calling it through the C ABI (the only `unsafe`
-//!   code of the harness);
+//! - `plugin`: loading a plugin library and calling it through the C ABI;
 //! - `protocol`: the framed messages between coordinator and worker (JSON lines);
 //! - `worker`: the worker process (`harness worker`), which loads one plugin, creates one
 //!   instance and serves the coordinator's requests;
+//! - `supervisor`: the process between the coordinator and each worker (`harness supervise`),
+//!   outside the plugin's reach, which ends everything the worker started when the worker or
+//!   the coordinator ends, and the init of a sandboxed worker's namespaces;
 //! - `sandbox`: what the kernel holds a worker to (its cgroups, no capabilities, Landlock,
 //!   seccomp), the scratch folder it writes in and the environment it gets;
 //! - `engine_text`: every string a worker sends, bounded and made printable on arrival;
@@ -26,6 +28,7 @@ pub mod plugin;
 pub mod protocol;
 pub mod sandbox;
 pub mod stderr_log;
+pub mod supervisor;
 pub mod turns;
 pub mod worker;
 

@@ -2,7 +2,9 @@
 //! The coordinator reads at most [`MAX_FRAME`] bytes of one line: a longer one is a protocol
 //! error, so a worker cannot make the coordinator hold more than that of what it sent.
 //!
-//! A worker starts by sending [`Reply::Hello`] (plugin loaded, instance created) or
+//! The channel's first line is the supervisor's [`Reply::Supervising`] (which process the
+//! worker is); the coordinator answers [`Request::Begin`], and only then does the worker
+//! speak. It sends [`Reply::Hello`] (plugin loaded, instance created) or
 //! [`Reply::Failed`] (and exits); a sandboxed one sends [`Reply::Confined`] before either.
 //! Then each [`Request`] but `Stop` gets exactly one final reply
 //! (`Ok`, `Error` or, for `Go`, `Moved`), and `Go` may be preceded by any number of `Info`
@@ -125,6 +127,14 @@ impl From<&WireLimits> for othello_abi::Limits {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
+    /// The coordinator has read the supervisor's message: the worker may start (confine
+    /// itself, load the plugin and say so). Its first request. With `probe` (`harness check`),
+    /// the worker first tries what its sandbox forbids and answers [`Reply::Probed`], before
+    /// the plugin loads: no code of the plugin can answer for it.
+    Begin {
+        #[serde(default)]
+        probe: Option<ProbeTargets>,
+    },
     SetOption {
         name: String,
         value: String,
@@ -143,16 +153,17 @@ pub enum Request {
     },
     Stop,
     Quit,
-    /// Try what the sandbox forbids, from inside the worker (`harness check`): write the file
-    /// `write` (outside the scratch folder), connect to `127.0.0.1:port`, and signal the
-    /// coordinator (signal 0, which only asks whether it could). Answered by `Probed`.
-    Probe {
-        write: std::path::PathBuf,
-        port: u16,
-        /// A Unix socket to connect to (a path, as a coordinator's socket would be).
-        #[serde(default)]
-        socket: std::path::PathBuf,
-    },
+}
+
+/// What a worker's sandbox probe tries ([`Request::Begin`]): write the file `write` (outside
+/// the scratch folder), connect to `127.0.0.1:port` and to the Unix socket `socket` (a path, as
+/// a coordinator's socket would be), and signal the coordinator (signal 0, which only asks
+/// whether it could).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeTargets {
+    pub write: std::path::PathBuf,
+    pub port: u16,
+    pub socket: std::path::PathBuf,
 }
 
 /// A game on the wire: its start position and the moves since (ABI move values); the worker
@@ -199,6 +210,17 @@ impl WireGame {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Reply {
+    /// The supervisor's one message, the first on the channel, written before the worker may
+    /// write anything ([`Request::Begin`]): the worker's process id and process group as the
+    /// coordinator sees them, and what was made of its namespaces ([`crate::host::supervisor`]).
+    Supervising {
+        worker: u32,
+        group: Option<u32>,
+        #[serde(default)]
+        namespaces: Vec<String>,
+        #[serde(default)]
+        missing: Vec<String>,
+    },
     /// A sandboxed worker's first message, sent once it is confined and before the plugin
     /// loads (so before any of the plugin's code could write to the channel): what the kernel
     /// enforced. The coordinator takes the sandbox's report from this message only.
@@ -227,8 +249,8 @@ pub enum Reply {
         mv: i32,
         info: WireInfo,
     },
-    /// The answer to `Probe`: for each attempt, `None` when it succeeded, else the system's
-    /// refusal.
+    /// The answer to a `Begin` with a probe: for each attempt, `None` when it succeeded, else
+    /// the system's refusal.
     Probed(super::sandbox::Probed),
 }
 
@@ -332,6 +354,15 @@ impl Reply {
             Reply::Failed { message } | Reply::Error { message } => cut |= clean(message),
             Reply::Confined { enforced } => {
                 for text in &mut enforced.missing {
+                    cut |= clean(text);
+                }
+            }
+            Reply::Supervising {
+                namespaces,
+                missing,
+                ..
+            } => {
+                for text in namespaces.iter_mut().chain(missing) {
                     cut |= clean(text);
                 }
             }

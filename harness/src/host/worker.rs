@@ -7,15 +7,17 @@
 //! owns the socket's write side, so that replies and the engine's info reports (queued by the
 //! ABI callback without blocking) never interleave within a line.
 //!
-//! Containment: the coordinator starts each worker as the leader of its own process group, and
-//! whatever the plugin starts (the `external` plugin's program and its children) stays in that
-//! group. The coordinator ends a worker by killing the whole group. Should the coordinator die
-//! first (even by SIGKILL), the kernel sends the worker SIGHUP (`PR_SET_PDEATHSIG`), on which
-//! the worker kills its group, itself included: nothing of a run outlives it. With a memory
-//! limit, `RLIMIT_AS` is set before the plugin loads and is inherited by what it starts.
+//! Containment: the worker's parent is its supervisor ([`super::supervisor`]), which started
+//! it as the leader of its own process group (or inside namespaces of its own), and whatever
+//! the plugin starts (the `external` plugin's program and its children) stays in that group.
+//! The coordinator ends a worker by killing the whole group; the supervisor does so when the
+//! coordinator dies or the worker ends. The worker's own guard besides: should its parent die
+//! first, the kernel sends it SIGHUP (`PR_SET_PDEATHSIG`), on which it kills its group. With a
+//! memory limit, `RLIMIT_AS` is set before the plugin loads and is inherited by what it starts.
 //!
 //! Before anything else, the worker closes every descriptor it inherited but its channel, which
-//! it moves off standard input ([`sandbox::descriptors`]), and joins the cgroups the
+//! it moves off standard input ([`sandbox::descriptors`]), waits for the coordinator's `Begin`
+//! (the supervisor speaks first on the channel), and joins the cgroups the
 //! coordinator made for it (`--cgroup`). With a sandbox ([`super::sandbox`]), it then confines
 //! itself, while it has one thread and before the plugin loads; a sandbox that is `required`
 //! and cannot be enforced is the worker's `Failed` message, and no plugin code runs.
@@ -41,12 +43,13 @@ pub const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2)
 /// [`super::EngineHost::shutdown`] the quit was not clean.
 pub const EXIT_ENGINE_HUNG: i32 = 3;
 
-/// Ask the kernel for SIGHUP when the coordinator (the parent) dies, and answer it by killing
-/// this worker's process group: the plugin and anything it started go with the worker. The
-/// coordinator spawns workers from its runtime's long-lived threads (the signal is tied to the
-/// parent thread's life).
-fn die_with_the_coordinator(coordinator: u32) -> anyhow::Result<()> {
-    use rustix::process::{getpgrp, kill_process_group, Signal};
+/// Ask the kernel for SIGHUP when the parent (the supervisor, or the init of the worker's
+/// namespaces) dies, and answer it by killing this worker's process group. The supervisor
+/// does the same from outside ([`super::supervisor`]), where the plugin cannot undo it; this is
+/// the worker's own half, for a supervisor killed first.
+fn die_with_the_parent() -> anyhow::Result<()> {
+    use rustix::process::{getpgrp, getppid, kill_process_group, Signal};
+    let parent = getppid();
     let mut hangups = signal_hook::iterator::Signals::new([signal_hook::consts::SIGHUP])?;
     std::thread::spawn(move || {
         if hangups.forever().next().is_some() {
@@ -55,8 +58,8 @@ fn die_with_the_coordinator(coordinator: u32) -> anyhow::Result<()> {
         }
     });
     rustix::process::set_parent_process_death_signal(Some(Signal::HUP))?;
-    // The coordinator may have died before the request: then the parent is already another.
-    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() as u32 != coordinator) {
+    // The parent may have died before the request: then the parent is already another.
+    if getppid() != parent {
         let _ = kill_process_group(getpgrp(), Signal::KILL);
         std::process::exit(1);
     }
@@ -111,7 +114,7 @@ impl EngineThread {
                     limits,
                 } => self.search((search, token), &game, &limits),
                 // The reader thread handles these itself and never forwards them.
-                Request::Stop | Request::Quit | Request::Probe { .. } => continue,
+                Request::Stop | Request::Quit | Request::Begin { .. } => continue,
             };
             if self.replies.send(reply).is_err() {
                 break;
@@ -157,7 +160,8 @@ impl EngineThread {
 /// How a worker is to run: what `harness worker` is told on its command line.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    /// The coordinator's process id (the worker's parent).
+    /// The coordinator's process id (what marks a run's workers in a process list, and what
+    /// the sandbox probe signals).
     pub coordinator: u32,
     pub plugin: PathBuf,
     /// The `cgroup.procs` files of the cgroups the coordinator made for this worker.
@@ -184,6 +188,14 @@ fn limit_memory(bytes: u64) -> anyhow::Result<()> {
 pub fn run(setup: &Setup) -> anyhow::Result<()> {
     sandbox::descriptors::close_inherited().map_err(anyhow::Error::msg)?;
     let mut stream = sandbox::descriptors::take_channel().map_err(anyhow::Error::msg)?;
+    // The supervisor's message is the channel's first line; the worker says nothing before
+    // the coordinator has read it.
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let probe = match receive::<Request>(&mut reader)? {
+        Some(Request::Begin { probe }) => probe,
+        Some(other) => anyhow::bail!("the coordinator's first request was {other:?}, not Begin"),
+        None => return Ok(()),
+    };
     // "0" is the writer itself. A cgroup that cannot be joined is found by the coordinator,
     // which checks where the worker is.
     for procs in &setup.cgroups {
@@ -227,8 +239,18 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
             }
         }
     }
-    die_with_the_coordinator(setup.coordinator)?;
-    let mut reader = BufReader::new(stream.try_clone()?);
+    die_with_the_parent()?;
+    // `harness check`'s probe: tried here, confined, before any code of the plugin exists in
+    // this process.
+    if let Some(targets) = probe {
+        let probed = sandbox::probe(
+            &targets.write,
+            targets.port,
+            &targets.socket,
+            setup.coordinator,
+        );
+        send(&mut stream, &Reply::Probed(probed))?;
+    }
     let (out_tx, out_rx) = mpsc::channel::<Reply>();
     let mut writer_stream = stream;
     let writer = std::thread::spawn(move || {
@@ -277,13 +299,6 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
         match receive::<Request>(&mut reader) {
             Ok(Some(Request::Stop)) => stop.store(1, Ordering::Relaxed),
             Ok(Some(Request::Quit)) | Ok(None) => break,
-            Ok(Some(Request::Probe {
-                write,
-                port,
-                socket,
-            })) => {
-                let _ = out_tx.send(Reply::Probed(sandbox::probe(&write, port, &socket)));
-            }
             Ok(Some(req @ Request::Go { .. })) => {
                 stop.store(0, Ordering::Relaxed);
                 if work_tx.send(req).is_err() {

@@ -38,7 +38,7 @@ use othello_board::{GameHistory, Position};
 use std::future::Future;
 use std::hash::BuildHasher;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 use tokio::io::BufReader;
@@ -197,8 +197,12 @@ pub struct EngineHost {
     /// The engine's display name in the tournament.
     pub name: String,
     pub plugin: PluginInfo,
+    /// The worker's supervisor ([`crate::host::supervisor`]), whose exit repeats the worker's.
     child: Child,
-    /// The worker's process group (its pid): the worker, its plugin and what the plugin started.
+    /// The worker's process id, from the supervisor's first message.
+    worker: Option<u32>,
+    /// The worker's process group (its own, or its namespaces' init's): the worker, its plugin
+    /// and what the plugin started.
     group: Option<rustix::process::Pid>,
     /// For the reason of a crash: the worker's log, its length when this worker started (what
     /// this worker wrote comes after it) and the memory limit.
@@ -262,7 +266,7 @@ impl EngineHost {
 
     /// The worker's process id (while it runs).
     pub fn pid(&self) -> Option<u32> {
-        self.child.id()
+        self.worker.filter(|_| self.alive)
     }
 
     /// How the worker is stopped between its turns, or why it is not (`SIGSTOP`,
@@ -289,36 +293,6 @@ impl EngineHost {
             HostError::EngineError { engine, message } => HostError::Option { engine, message },
             other => other,
         })
-    }
-
-    /// Ask the worker to try what its sandbox forbids ([`Request::Probe`]): for the write, the
-    /// TCP connection and the signal to the coordinator, `None` when it succeeded, else the
-    /// system's refusal.
-    pub async fn probe(
-        &mut self,
-        write: &Path,
-        port: u16,
-        socket: &Path,
-    ) -> Result<sandbox::Probed, HostError> {
-        self.send(&Request::Probe {
-            write: write.to_path_buf(),
-            port,
-            socket: socket.to_path_buf(),
-        })
-        .await?;
-        match self.next_event(CALL_TIMEOUT).await? {
-            Reply::Probed(probed) => {
-                self.gate.end_turn().await;
-                Ok(probed)
-            }
-            other => {
-                let e = HostError::Protocol {
-                    engine: self.name.clone(),
-                    message: format!("unexpected reply to a probe: {other:?}"),
-                };
-                Err(self.die(e).await)
-            }
-        }
     }
 
     /// Tell the engine a new game starts.

@@ -4,8 +4,10 @@
 
 use super::{read_events, EngineHost, HostError, EVENT_QUEUE, STARTUP_TIMEOUT};
 use crate::host::plugin::PluginInfo;
-use crate::host::protocol::{Reply, Request};
-use crate::host::sandbox::{self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced};
+use crate::host::protocol::{ProbeTargets, Reply, Request};
+use crate::host::sandbox::{
+    self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced, Probed,
+};
 use crate::host::turns::{BetweenTurns, TurnGate};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -36,11 +38,12 @@ pub struct WorkerSpec {
     pub between_turns: BetweenTurns,
 }
 
-/// The worker process for `spec`: the harness binary itself, with `channel` (its end of the
-/// socket pair) as standard input, its stderr to `stderr`, in a process group of its own
-/// (ending the worker ends what its plugin started; a coordinator inside a sandbox, which may
-/// not make process groups, keeps its workers in its own). A sandboxed worker runs in its scratch
-/// folder, with the sandbox's environment, and joins `cgroup` first thing.
+/// The worker's supervisor for `spec` ([`crate::host::supervisor`]): the harness binary itself,
+/// with `channel` (its end of the socket pair) as standard input, its stderr to `stderr`, in
+/// the coordinator's process group (it is not stopped between turns; it starts the worker in a
+/// group of its own). The flags after `--` are the worker's. A sandboxed worker runs in its
+/// scratch folder, with the sandbox's environment, in namespaces of its own where the system
+/// gives them, and joins `cgroup` first thing.
 fn worker_command(
     exe: &Path,
     spec: &WorkerSpec,
@@ -50,20 +53,30 @@ fn worker_command(
 ) -> Command {
     // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
     let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
+    let coordinator = std::process::id().to_string();
     let mut command = Command::new(exe);
     command
-        .arg("worker")
+        .arg("supervise")
         .arg("--coordinator")
-        .arg(std::process::id().to_string())
+        .arg(&coordinator);
+    if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
+        command
+            .arg("--namespaces")
+            .arg("--scratch")
+            .arg(scratch.path())
+            .arg("--scratch-size")
+            .arg(confinement.disk_limit.max(1 << 20).to_string());
+    }
+    command
+        .arg("--")
+        .arg("--coordinator")
+        .arg(&coordinator)
         .arg("--plugin")
         .arg(&plugin)
         .stdin(channel)
         .stdout(Stdio::null())
         .stderr(stderr)
         .kill_on_drop(true);
-    if !sandbox::inside_a_filter() {
-        command.process_group(0);
-    }
     if let Some(bytes) = spec.memory_limit {
         command.arg("--memory-limit").arg(bytes.to_string());
     }
@@ -117,6 +130,24 @@ fn warn_of_a_partial_sandbox(engine: &str, enforced: &Enforced) {
 impl EngineHost {
     /// Start a worker for `spec`, wait for its plugin to load and set the options.
     pub async fn spawn(spec: &WorkerSpec) -> Result<EngineHost, HostError> {
+        Ok(Self::spawn_with(spec, None).await?.0)
+    }
+
+    /// [`EngineHost::spawn`], with the sandbox probe `targets` tried by the worker before its
+    /// plugin loads (`harness check`): the worker, and what its sandbox refused.
+    pub async fn spawn_probing(
+        spec: &WorkerSpec,
+        targets: ProbeTargets,
+    ) -> Result<(EngineHost, Probed), HostError> {
+        let (host, probed) = Self::spawn_with(spec, Some(targets)).await?;
+        let probed = probed.expect("a worker asked to probe answers, or spawning fails");
+        Ok((host, probed))
+    }
+
+    async fn spawn_with(
+        spec: &WorkerSpec,
+        probe: Option<ProbeTargets>,
+    ) -> Result<(EngineHost, Option<Probed>), HostError> {
         let engine = spec.name.clone();
         let spawn_err = |message: String| HostError::Spawn {
             engine: engine.clone(),
@@ -175,14 +206,11 @@ impl EngineHost {
         let (read_half, writer) = stream.into_split();
         let (tx, events) = mpsc::channel(EVENT_QUEUE);
         let reader = tokio::spawn(read_events(BufReader::new(read_half), tx, engine.clone()));
-        let group = child
-            .id()
-            .filter(|_| !sandbox::inside_a_filter())
-            .and_then(|id| rustix::process::Pid::from_raw(id as i32));
-        let gate = TurnGate::new(child.id(), group, cgroup.as_ref(), spec.between_turns);
         let host = EngineHost {
             name: spec.name.clone(),
-            group,
+            // Both from the supervisor's first message, in `greet`.
+            worker: None,
+            group: None,
             stderr_log: spec.stderr_log.clone(),
             log_start,
             memory_limit: spec.memory_limit,
@@ -207,20 +235,31 @@ impl EngineHost {
             disk_limit: spec.sandbox.as_ref().map(|c| c.disk_limit),
             disk_checked: Instant::now(),
             cgroup,
-            gate,
+            gate: TurnGate::new(None, None, None, BetweenTurns::Runs("not started")),
         };
-        host.greet(spec).await
+        host.greet(spec, probe).await
     }
 
     /// The worker's first message (its plugin loaded, or why not), then every option set.
-    async fn greet(mut self, spec: &WorkerSpec) -> Result<EngineHost, HostError> {
+    async fn greet(
+        mut self,
+        spec: &WorkerSpec,
+        probe: Option<ProbeTargets>,
+    ) -> Result<(EngineHost, Option<Probed>), HostError> {
         let engine = spec.name.clone();
+        let probing = probe.is_some();
+        let (namespaces, missing) = self.meet_the_supervisor(spec, probe).await?;
         let mut first = self.next_event(STARTUP_TIMEOUT).await;
         if spec.sandbox.is_some() {
             // The sandbox's report comes before the plugin loads, or the worker failed.
             match first {
                 Ok(Reply::Confined { enforced }) => {
                     let mut enforced = *enforced;
+                    if namespaces.is_empty() {
+                        note_no_namespaces(&engine, &missing);
+                    }
+                    enforced.namespaces = namespaces;
+                    enforced.missing.extend(missing);
                     self.add_what_the_cgroup_holds(&mut enforced);
                     if !enforced.confines_fully() {
                         warn_of_a_partial_sandbox(&engine, &enforced);
@@ -237,6 +276,24 @@ impl EngineHost {
                     });
                 }
             }
+        }
+        let probed = match (probing, first) {
+            (true, Ok(Reply::Probed(probed))) => {
+                first = self.next_event(STARTUP_TIMEOUT).await;
+                Some(probed)
+            }
+            (_, other) => {
+                first = other;
+                None
+            }
+        };
+        if probing && probed.is_none() && matches!(first, Ok(Reply::Hello { .. })) {
+            self.kill().await;
+            return Err(HostError::Load {
+                engine,
+                message: "the worker loaded the plugin without the probe it was asked for"
+                    .to_string(),
+            });
         }
         match first {
             Ok(Reply::Hello { plugin }) => {
@@ -281,23 +338,79 @@ impl EngineHost {
         }
         // Started: from here on the worker runs only on its turns.
         self.gate.end_turn().await;
-        Ok(self)
+        Ok((self, probed))
     }
 
-    /// What the coordinator's own cgroups hold of this worker, in `enforced` (a worker's word
-    /// on its cgroup is not taken): the process cap and how the worker's processes end, where
-    /// the worker is in its cgroup; what is missing otherwise.
+    /// The supervisor's message, the channel's first: which process is the worker and its
+    /// group (the turn gate's), and what was made of its namespaces and what not; then
+    /// `Begin`, after which the worker speaks.
+    async fn meet_the_supervisor(
+        &mut self,
+        spec: &WorkerSpec,
+        probe: Option<ProbeTargets>,
+    ) -> Result<(Vec<String>, Vec<String>), HostError> {
+        let supervising = self.next_event(STARTUP_TIMEOUT).await?;
+        let Reply::Supervising {
+            worker,
+            group,
+            namespaces,
+            missing,
+        } = supervising
+        else {
+            self.kill().await;
+            return Err(HostError::Load {
+                engine: spec.name.clone(),
+                message: format!("the supervisor's first message was {supervising:?}"),
+            });
+        };
+        self.worker = Some(worker);
+        self.group = group.and_then(|g| rustix::process::Pid::from_raw(g as i32));
+        self.gate = TurnGate::new(
+            Some(worker),
+            self.group,
+            self.cgroup.as_ref(),
+            spec.between_turns,
+        );
+        let begun =
+            crate::host::protocol::send_async(&mut self.writer, &Request::Begin { probe }).await;
+        if let Err(e) = begun {
+            let e = HostError::Spawn {
+                engine: spec.name.clone(),
+                message: format!("cannot write to the worker: {e}"),
+            };
+            return Err(self.die(e).await);
+        }
+        Ok((namespaces, missing))
+    }
+
+    /// What the coordinator's own cgroups (or, without one, the supervisor's namespaces) hold
+    /// of this worker, in `enforced` (a worker's word on its cgroup is not taken): the process
+    /// cap and how the worker's processes end, where the worker is in its cgroup; what is
+    /// missing otherwise.
     fn add_what_the_cgroup_holds(&self, enforced: &mut Enforced) {
         enforced.process_cap = None;
         enforced.contained_by = None;
+        let made = |piece: &str| enforced.namespaces.iter().any(|n| n == piece);
         let Some(cgroup) = &self.cgroup else {
-            enforced.missing.push(
-                "no cgroup: what the engine starts is ended with its process group only"
-                    .to_string(),
-            );
+            // Where its namespaces hold it, the end of their init ends everything.
+            if made("pid") {
+                enforced.contained_by = Some("pid namespace".to_string());
+                if made("task cap") {
+                    enforced.process_cap = Some(sandbox::PROCESS_CAP);
+                }
+                enforced.missing.push(
+                    "no cgroup: memory-limit caps each process, not the worker as a whole"
+                        .to_string(),
+                );
+            } else {
+                enforced.missing.push(
+                    "no cgroup: what the engine starts is ended with its process group only"
+                        .to_string(),
+                );
+            }
             return;
         };
-        let pid = self.child.id().unwrap_or(0);
+        let pid = self.worker.unwrap_or(0);
         if !cgroup.holds(pid) {
             enforced
                 .missing
@@ -308,6 +421,20 @@ impl EngineHost {
         enforced.contained_by = Some(cgroup.kill_route().to_string());
         enforced.missing.extend(cgroup.missing.iter().cloned());
     }
+}
+
+/// Say once per process, on stderr, that a sandboxed worker got no namespaces of its own (the
+/// record says so too, for every worker).
+fn note_no_namespaces(engine: &str, missing: &[String]) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "note: engine `{engine}`: {}",
+            missing
+                .first()
+                .map_or("no namespaces of its own", String::as_str)
+        );
+    });
 }
 
 /// Say once per process, on stderr, that no cgroup could be made for a sandboxed worker (the

@@ -8,7 +8,11 @@
 //!   and an end of everything inside at once, whatever sessions or groups the plugin makes;
 //! - its environment: the names of [`ENVIRONMENT`] and the engine's `sandbox-env`, no others
 //!   (no ledger password, token or cloud key reaches a plugin);
-//! - its scratch folder ([`scratch`]), its current directory and `TMPDIR`.
+//! - its scratch folder ([`scratch`]), its current directory and `TMPDIR`;
+//! - its supervisor ([`crate::host::supervisor`]), which puts it in new user (an ordinary
+//!   user's), PID, mount and IPC namespaces where the system gives them ([`namespaces`]): its
+//!   own `/proc`, System V objects and message queues, a `tmpfs` scratch folder of
+//!   `disk-limit` bytes, and nothing left of it once it ends.
 //!
 //! The worker closes every descriptor it inherited but its channel, joins its cgroups, then
 //! confines itself ([`confine`]) while it has one thread and before the plugin loads; what it
@@ -37,6 +41,7 @@ pub mod cgroup;
 pub mod descriptors;
 mod file_rules;
 mod interpreter;
+pub mod namespaces;
 pub use interpreter::{resolve_shim, ResolvedShim};
 pub mod scratch;
 mod syscall_filter;
@@ -153,6 +158,10 @@ pub struct Enforced {
     /// (`cgroup.kill`, `freezer` or `task list`; absent: the worker's process group only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contained_by: Option<String>,
+    /// The namespaces made for the worker and what was set up in them (`user`, `pid`, `ipc`,
+    /// `mount`, `proc`, `tmpfs`, `task cap`; empty: none, or a record older than this field).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
     /// What could not be enforced, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
@@ -190,9 +199,12 @@ impl fmt::Display for Enforced {
             Some(held) => write!(f, ", capabilities {held:#x} held")?,
             None => {}
         }
-        match &self.contained_by {
-            Some(route) => write!(f, ", contained by {route}"),
-            None => Ok(()),
+        if let Some(route) = &self.contained_by {
+            write!(f, ", contained by {route}")?;
+        }
+        match self.namespaces.as_slice() {
+            [] => Ok(()),
+            made => write!(f, ", namespaces: {}", made.join(" ")),
         }
     }
 }
@@ -285,15 +297,16 @@ pub struct Probed {
 }
 
 /// Try, from this process, what the sandbox forbids: create the file `write`, open a TCP
-/// connection to `127.0.0.1:port`, signal the parent, connect to the Unix socket `socket`,
-/// `prlimit` the parent and make a device node in the current folder; and say which
-/// capabilities and environment variables this process holds.
-pub fn probe(write: &Path, port: u16, socket: &Path) -> Probed {
+/// connection to `127.0.0.1:port`, signal the `coordinator`, connect to the Unix socket
+/// `socket`, `prlimit` the coordinator and make a device node in the current folder; and say
+/// which capabilities and environment variables this process holds. (In a PID namespace of
+/// its own, the coordinator's process id names no process: refused as "no such process".)
+pub fn probe(write: &Path, port: u16, socket: &Path, coordinator: u32) -> Probed {
     let refusal = |r: std::io::Result<()>| r.err().map(|e| e.to_string());
     let wrote = std::fs::write(write, b"written from inside the sandbox\n");
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let connected = std::net::TcpStream::connect_timeout(&address, PROBE_TIMEOUT).map(drop);
-    let parent = rustix::process::getppid();
+    let parent = rustix::process::Pid::from_raw(coordinator as i32);
     let signalled = parent
         .ok_or(rustix::io::Errno::SRCH)
         .and_then(rustix::process::test_kill_process)
@@ -606,12 +619,20 @@ mod tests {
             process_cap: Some(256),
             capabilities: Some(0),
             contained_by: Some("cgroup.kill".to_string()),
+            namespaces: Vec::new(),
             missing: Vec::new(),
         };
         assert_eq!(
             full.to_string(),
             "Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by cgroup.kill"
         );
+        let apart = Enforced {
+            namespaces: vec!["pid".to_string(), "tmpfs".to_string()],
+            ..full.clone()
+        };
+        assert!(apart
+            .to_string()
+            .ends_with("cgroup.kill, namespaces: pid tmpfs"));
         let rooted = Enforced {
             capabilities: Some(0x1f),
             ..full.clone()

@@ -14,7 +14,8 @@
 //! | `memory` | the worker's resident memory grows by at most 32 MiB from the 100th to the 1,000th depth-1 search |
 //! | `between-turns` | with the engine let run between its turns, its worker uses at most 100 ms of CPU in the 1 s between five searches of 50 ms (an engine that spins or goes on searching after its answer fails); the route that stops it between turns in a timed run is named |
 //! | `destroy` | after a search and `new_game`, the quit destroys the instance and the worker exits by itself (within the worker's grace of 2 s) |
-//! | `sandbox-write`, `sandbox-connect`, `sandbox-signal` ([`sandbox`]) | from inside the worker, a write outside its scratch folder, a TCP connection and a signal to the coordinator are refused (not checked without Landlock; they fail with `--sandbox off`) |
+//! | `sandbox-write`, `sandbox-connect`, `sandbox-signal`, … ([`sandbox`]) | from inside the worker, a write outside its scratch folder, a TCP connection and a signal to the coordinator are refused (not checked without Landlock; they fail with `--sandbox off`) |
+//! | `sandbox-namespaces` ([`sandbox`]) | the worker runs in PID, IPC and mount namespaces of its own, with its own `/proc` and a `tmpfs` scratch folder (not checked where the system gives none; fails with `--sandbox off`) |
 //!
 //! Every worker runs under an address-space limit ([`CheckSpec::memory_limit`]), so a plugin
 //! that allocates without end fails the item it is in with the limit named, and the machine
@@ -75,7 +76,7 @@ pub enum Outcome {
 mod sandbox;
 
 /// The items, in the order they run and print.
-pub const ITEMS: [&str; 20] = [
+pub const ITEMS: [&str; 21] = [
     "pre-flight",
     "stop",
     "limits",
@@ -96,6 +97,7 @@ pub const ITEMS: [&str; 20] = [
     sandbox::ITEMS[5],
     sandbox::ITEMS[6],
     sandbox::ITEMS[7],
+    sandbox::ITEMS[8],
 ];
 
 /// Run every item, writing the table to `out`; the items and their outcomes.
@@ -174,7 +176,12 @@ async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
 
 /// [`start`], stopped between turns or not.
 async fn start_as(spec: &CheckSpec, between_turns: BetweenTurns) -> anyhow::Result<EngineHost> {
-    super::start_worker_single_threaded(&WorkerSpec {
+    super::start_worker_single_threaded(&worker_spec(spec, between_turns)).await
+}
+
+/// The worker of an item.
+fn worker_spec(spec: &CheckSpec, between_turns: BetweenTurns) -> WorkerSpec {
+    WorkerSpec {
         name: spec.name.clone(),
         plugin: spec.plugin.clone(),
         options: spec.options.clone(),
@@ -182,8 +189,7 @@ async fn start_as(spec: &CheckSpec, between_turns: BetweenTurns) -> anyhow::Resu
         memory_limit: Some(spec.memory_limit),
         sandbox: super::confinement(spec.sandbox),
         between_turns,
-    })
-    .await
+    }
 }
 
 /// The end of an item's worker once its answer is in: a kill (the quit, and the destroy it

@@ -8,18 +8,24 @@
 //! - `sandbox-device`: a device node made in its scratch folder;
 //! - `sandbox-capabilities`: the capabilities it holds (it must hold none);
 //! - `sandbox-environment`: its environment (names beyond the sandbox's list, and the
-//!   engine's `sandbox-env`, must not be there).
+//!   engine's `sandbox-env`, must not be there);
+//! - `sandbox-namespaces`: the namespaces its supervisor made for it (PID, IPC and mount, with
+//!   its own `/proc` and a `tmpfs` scratch folder; not checked where the system gives none,
+//!   with its reason).
 //!
 //! An item is "not checked" where the kernel has no Landlock for it (the write and the
 //! connection need ABI 1, the signal ABI 6), and fails where the attempt went through (the
 //! sandbox off, or not enforced).
 
-use super::{end, start, CheckSpec, Outcome};
+use super::{end, worker_spec, CheckSpec, Outcome};
+use crate::host::protocol::ProbeTargets;
 use crate::host::sandbox::{self, Probed};
+use crate::host::turns::BetweenTurns;
+use crate::host::EngineHost;
 use std::net::TcpListener;
 
 /// The sandbox items, in the order they run and print.
-pub const ITEMS: [&str; 8] = [
+pub const ITEMS: [&str; 9] = [
     "sandbox-write",
     "sandbox-connect",
     "sandbox-signal",
@@ -28,7 +34,12 @@ pub const ITEMS: [&str; 8] = [
     "sandbox-device",
     "sandbox-capabilities",
     "sandbox-environment",
+    "sandbox-namespaces",
 ];
+
+/// What `sandbox-namespaces` asks of a worker's namespaces (the user namespace is an ordinary
+/// user's alone: root needs none).
+const NAMESPACES: [&str; 5] = ["pid", "ipc", "mount", "proc", "tmpfs"];
 
 /// The Landlock ABI that scopes signals.
 const SIGNAL_SCOPE_ABI: u32 = 6;
@@ -42,42 +53,46 @@ fn landlock_needed(item: &str) -> u32 {
     }
 }
 
-/// One sandbox item.
+/// One sandbox item. The worker tries the attempts after confining itself and before its
+/// plugin loads ([`EngineHost::spawn_probing`]): a plugin cannot answer for them.
 pub async fn check(spec: &CheckSpec, item: &str) -> Outcome {
-    let mut host = match start(spec).await {
-        Ok(host) => host,
-        Err(e) => return Outcome::Fail(format!("{e:#}")),
-    };
-    let enforced = host.sandbox.clone();
-    if let Some(e) = &enforced {
-        let needed = landlock_needed(item);
-        if e.landlock_abi < needed {
-            end(host).await;
-            return Outcome::NotChecked(format!(
-                "this kernel's Landlock ABI is {}; the item needs {needed}",
-                e.landlock_abi
-            ));
-        }
-    }
     let folder = std::env::temp_dir().join(format!("othello-check-probe-{}", std::process::id()));
     let listener = TcpListener::bind("127.0.0.1:0");
     let socket = folder.join("coordinator.sock");
     let unix = std::fs::create_dir_all(&folder)
         .and_then(|()| std::os::unix::net::UnixListener::bind(&socket));
     let (Ok(_unix), Ok(listener)) = (unix, listener) else {
-        end(host).await;
         let _ = std::fs::remove_dir_all(&folder);
         return Outcome::NotChecked("no folder, socket or TCP port to probe with".to_string());
     };
     let target = folder.join("written-by-the-engine");
     let port = listener.local_addr().map_or(0, |a| a.port());
-    let probed = host.probe(&target, port, &socket).await;
-    end(host).await;
-    let _ = std::fs::remove_dir_all(&folder);
-    let probed = match probed {
-        Ok(p) => p,
-        Err(e) => return Outcome::Fail(e.to_string()),
+    let targets = ProbeTargets {
+        write: target.clone(),
+        port,
+        socket: socket.clone(),
     };
+    let worker = worker_spec(spec, BetweenTurns::Stopped);
+    let started = EngineHost::spawn_probing(&worker, targets).await;
+    let _ = std::fs::remove_dir_all(&folder);
+    let (host, probed) = match started {
+        Ok(started) => started,
+        Err(e) => return Outcome::Fail(format!("{e:#}")),
+    };
+    let enforced = host.sandbox.clone();
+    end(host).await;
+    if item == "sandbox-namespaces" {
+        return namespaces(enforced.as_ref());
+    }
+    if let Some(e) = &enforced {
+        let needed = landlock_needed(item);
+        if e.landlock_abi < needed {
+            return Outcome::NotChecked(format!(
+                "this kernel's Landlock ABI is {}; the item needs {needed}",
+                e.landlock_abi
+            ));
+        }
+    }
     let off = if enforced.is_none() {
         " (the sandbox is off)"
     } else {
@@ -119,6 +134,33 @@ fn refused(
     match refusal {
         Some(why) => Outcome::Pass(format!("{attempt} was refused: {why}")),
         None => Outcome::Fail(format!("{attempt} went through{off}")),
+    }
+}
+
+/// The namespaces item: it passes when every piece of [`NAMESPACES`] was made; it is not
+/// checked where the system made none (the reason the supervisor gave).
+fn namespaces(enforced: Option<&sandbox::Enforced>) -> Outcome {
+    let Some(enforced) = enforced else {
+        return Outcome::Fail("the sandbox is off: no namespaces of its own".to_string());
+    };
+    let made = &enforced.namespaces;
+    let lacking: Vec<&str> = NAMESPACES
+        .into_iter()
+        .filter(|n| !made.iter().any(|m| m == n))
+        .collect();
+    let why = || {
+        let said = enforced
+            .missing
+            .iter()
+            .filter(|m| m.contains("namespace") || m.contains("/proc") || m.contains("tmpfs"));
+        said.cloned().collect::<Vec<_>>().join("; ")
+    };
+    if lacking.is_empty() {
+        Outcome::Pass(format!("namespaces of its own: {}", made.join(", ")))
+    } else if made.is_empty() {
+        Outcome::NotChecked(why())
+    } else {
+        Outcome::Fail(format!("no {}: {}", lacking.join(", "), why()))
     }
 }
 
