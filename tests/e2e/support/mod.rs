@@ -142,6 +142,35 @@ pub const NOT_POSSIBLE_UNDER_CI: &[(&str, &str)] = &[(
      without unshare); the strict half still runs",
 )];
 
+/// Every part [`NOT_POSSIBLE_UNDER_CI`] lists is one that a test names (as the first argument
+/// of a [`not_possible_here`] call, on a line of its own), so that no stale entry lets a
+/// renamed part through.
+#[test]
+fn every_part_listed_as_not_possible_is_one_a_test_names() {
+    let mut sources = String::new();
+    let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("e2e")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                sources.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    for (part, reason) in NOT_POSSIBLE_UNDER_CI {
+        assert!(!reason.is_empty(), "{part}: no reason");
+        let call = sources.lines().collect::<Vec<_>>().windows(2).any(|w| {
+            w[0].trim_end().ends_with("not_possible_here(") && w[1].trim() == format!("\"{part}\",")
+        });
+        assert!(
+            call,
+            "`{part}` is listed but no not_possible_here call names it"
+        );
+    }
+}
+
 /// A part of a test that this machine rules out (`reason` says why), said on stderr like
 /// [`skip`]'s lines. Under CI (`CI` set) it fails unless the part is listed in
 /// [`NOT_POSSIBLE_UNDER_CI`]: a part a machine cannot run is a decision written down, not a
