@@ -5,7 +5,7 @@
 //! run between its turns), so that every test can fail.
 
 use crate::support::user::{users, User};
-use crate::support::{artifacts, engine, read_games, report_json, s, TempDir, TournamentFile};
+use crate::support::{engine, read_games, report_json, s, TempDir, TournamentFile};
 use std::process::Command;
 
 /// One run of faulty (`Fault = fault`, `StrikeAt = strike`, its table's extra lines `keys`)
@@ -18,7 +18,7 @@ fn play(
     opponent: &std::path::Path,
     time: &str,
 ) -> std::path::PathBuf {
-    let a = artifacts();
+    let a = user.artifacts();
     let faulty = engine(
         "faulty",
         s(&a.faulty),
@@ -66,7 +66,7 @@ fn an_engine_that_spins_between_turns_gets_no_time_there() {
                 user,
                 &dir,
                 ("spin-between-turns", 1, keys),
-                &artifacts().heuristic,
+                &user.artifacts().heuristic,
                 "move-time = 0.05",
             );
             let cpu = usage(&out, "faulty", "cpu_between_turns_seconds");
@@ -124,7 +124,7 @@ fn a_reply_written_ahead_of_its_request_loses_the_game() {
                 user,
                 &dir,
                 ("answer-ahead", 2, keys),
-                &artifacts().greedy,
+                &user.artifacts().greedy,
                 time,
             );
             let games = read_games(&out);

@@ -773,17 +773,16 @@ fn reading_commands_never_make_a_ledger() {
 
 /// A ledger the user cannot write is refused before the first game, naming the cause: a
 /// read-only file, and a writable file in a folder that takes no new file (SQLite's journal
-/// files go there). As root the harness runs as `nobody`, since root writes anything.
+/// files go there). As root the harness runs as `nobody`, since root writes anything
+/// ([`crate::support::user::unprivileged`]).
 #[test]
 fn an_unwritable_ledger_is_refused_before_the_first_game() {
-    if crate::support::is_root() && !crate::support::user::nobody_can_reach() {
-        // Root writes anything: the refusal shows only to another user.
-        return crate::support::not_possible_here(
-            "an_unwritable_ledger_is_refused_before_the_first_game",
-            "run as root, and nobody cannot reach this checkout",
-        );
-    }
-    let dir = TempDir::new("ledger-unwritable");
+    // Root writes anything: the refusal shows only to another user, `nobody`, who runs its
+    // staged binaries in a folder it can enter (and not write).
+    let Some(user) = crate::support::user::unprivileged() else {
+        return;
+    };
+    let dir = user.readable_dir("ledger-unwritable");
     play(dir.path(), "--pairs 1 --out a --ledger ro.db").assert_success();
     std::fs::create_dir(dir.join("locked")).unwrap();
     harness(
@@ -813,7 +812,7 @@ fn an_unwritable_ledger_is_refused_before_the_first_game() {
             mode(name, 0o666);
         }
     }
-    let a = artifacts();
+    let a = user.artifacts();
     let as_user = |ledger: &str, out: &str| {
         let (first, second) = (
             format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
@@ -823,14 +822,9 @@ fn an_unwritable_ledger_is_refused_before_the_first_game() {
             "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui",
             "--time", "depth=2", "--pairs", "1", "--out", out, "--ledger", ledger,
         ];
-        let mut cmd = if crate::support::is_root() {
-            let mut c = std::process::Command::new("runuser");
-            c.args(["-u", "nobody", "--"]).arg(&a.harness);
-            c
-        } else {
-            std::process::Command::new(&a.harness)
-        };
+        let mut cmd = std::process::Command::new(&a.harness);
         cmd.args(args).current_dir(dir.path());
+        user.wrap(&mut cmd);
         crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
     };
     let read_only = as_user("ro.db", "out/r");

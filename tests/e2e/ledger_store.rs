@@ -9,7 +9,8 @@
 //! first game; reading commands that never make a ledger.
 
 use crate::ledger::{conflicting_games_are_refused, play, runs};
-use crate::support::{artifacts, harness, s, PostgresServer, TempDir};
+use crate::support::user::{unprivileged, User};
+use crate::support::{harness, s, PostgresServer, TempDir};
 use serde_json::Value;
 use std::process::Command;
 
@@ -90,20 +91,13 @@ impl Store<'_> {
     }
 
     /// The ledger at `url` (written already) as seen by a user who may read it and not write
-    /// it, and how to run the harness as that user; `None` where no such user can be made.
-    fn read_only(&self, dir: &TempDir, url: &str) -> Option<(String, Option<&'static str>)> {
+    /// it, and who runs the harness (`None`: this user); `None` where no such user can be made.
+    fn read_only(&self, dir: &TempDir, url: &str) -> Option<(String, Option<User>)> {
         match self {
             Store::Sqlite => {
-                if crate::support::is_root() && !crate::support::user::nobody_can_reach() {
-                    // Root writes any file: the refusal shows only to another user, who cannot
-                    // reach a checkout inside a private folder (as
-                    // `ledger::an_unwritable_ledger_is_refused_before_the_first_game`).
-                    crate::support::not_possible_here(
-                        "the ledger store suite's read-only SQLite step",
-                        "run as root, and nobody cannot reach this checkout",
-                    );
-                    return None;
-                }
+                // Root writes any file: the refusal shows only to another user, `nobody`, who
+                // reaches the suite's folder (made by [`suite_dir`]) and its staged binaries.
+                let user = unprivileged()?;
                 let mode = |path: &std::path::Path, bits: u32| {
                     if path.exists() {
                         let perms = std::os::unix::fs::PermissionsExt::from_mode(bits);
@@ -117,8 +111,7 @@ impl Store<'_> {
                 // The runs' folders must take the other user's output.
                 std::fs::create_dir(dir.join("ro")).unwrap();
                 mode(&dir.join("ro"), 0o777);
-                let user = crate::support::is_root().then_some("nobody");
-                Some((url.to_string(), user))
+                Some((url.to_string(), Some(user)))
             }
             Store::Postgres(pg) => {
                 let db = url.rsplit('/').next().unwrap();
@@ -136,21 +129,22 @@ impl Store<'_> {
 }
 
 /// The run of `play` as `user` (none: as this user), into `out`, with `--ledger url`.
-fn play_as(dir: &TempDir, user: Option<&str>, url: &str, out: &str) -> crate::support::Output {
-    let a = artifacts();
+fn play_as(dir: &TempDir, user: Option<User>, url: &str, out: &str) -> crate::support::Output {
     let Some(user) = user else {
         return play(dir.path(), &format!("--pairs 1 --out {out} --ledger {url}"));
     };
+    let a = user.artifacts();
     let (first, second) = (
         format!("name=mm,plugin={},Depth=2", s(&a.minimax)),
         format!("name=g,plugin={}", s(&a.greedy)),
     );
-    let mut cmd = Command::new("runuser");
-    cmd.args(["-u", user, "--"]).arg(&a.harness).args([
+    let mut cmd = Command::new(&a.harness);
+    cmd.args([
         "run", "--engine", &first, "--engine", &second, "--format", "match", "--no-tui", "--time",
         "depth=2", "--pairs", "1", "--out", out, "--ledger", url,
     ]);
     cmd.current_dir(dir.path());
+    user.wrap(&mut cmd);
     crate::support::run_with_timeout(cmd, crate::support::HARNESS_TIMEOUT)
 }
 
@@ -245,9 +239,19 @@ fn suite(store: &Store, dir: &TempDir) {
     }
 }
 
+/// The SQLite suite's folder: one that the read-only step's user can enter, `nobody`'s in the
+/// staging folder where the tests run as root (`crate::support::staging`).
+fn suite_dir(label: &str) -> TempDir {
+    if crate::support::is_root() {
+        User::Nobody.readable_dir(label)
+    } else {
+        TempDir::new(label)
+    }
+}
+
 #[test]
 fn the_ledger_store_suite_on_sqlite() {
-    let dir = TempDir::new("ledger-store-sqlite");
+    let dir = suite_dir("ledger-store-sqlite");
     suite(&Store::Sqlite, &dir);
 }
 

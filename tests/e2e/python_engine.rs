@@ -332,7 +332,7 @@ fn one_pair(
     user: crate::support::user::User,
     env: &[(&str, &str)],
 ) -> Output {
-    let a = artifacts();
+    let a = user.artifacts();
     let mut cmd = Command::new(&a.harness);
     cmd.args(["run", "--engine", py, "--engine"])
         .arg(format!("name=greedy,plugin={}", s(&a.greedy)))

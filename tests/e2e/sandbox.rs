@@ -72,21 +72,28 @@ pub fn hostile(dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile 
 
 /// [`hostile`] as `user`.
 fn hostile_as(user: User, dir: &TempDir, fault: &str, target: &str, mode: &str) -> Hostile {
-    hostile_with(dir, fault, target, &format!("sandbox = \"{mode}\""), |c| {
-        user.wrap(c)
-    })
+    hostile_with(
+        user,
+        dir,
+        fault,
+        target,
+        &format!("sandbox = \"{mode}\""),
+        |c| user.wrap(c),
+    )
 }
 
-/// [`hostile`], with the lines `keys` in faulty's table (its `sandbox` among them) and the
-/// harness's command set up by `configure` (its environment, the program it runs under).
+/// [`hostile`], with `user`'s binaries ([`User::artifacts`]: `nobody`'s staged copies), the
+/// lines `keys` in faulty's table (its `sandbox` among them) and the harness's command set up
+/// by `configure` (its environment, the program it runs under: `user`'s wrap is its to apply).
 pub fn hostile_with(
+    user: User,
     dir: &TempDir,
     fault: &str,
     target: &str,
     keys: &str,
     configure: impl FnOnce(&mut std::process::Command),
 ) -> Hostile {
-    let a = artifacts();
+    let a = user.artifacts();
     let options = format!(
         "Fault = \"{fault}\", StrikeAt = 2, Target = {}",
         crate::support::toml_string(target)

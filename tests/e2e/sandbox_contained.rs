@@ -26,7 +26,7 @@ impl User {
         (fault, target, mode): (&str, &str, &str),
         configure: impl FnOnce(&mut Command),
     ) -> Hostile {
-        hostile_with(dir, fault, target, &sandbox(mode), |c| {
+        hostile_with(self, dir, fault, target, &sandbox(mode), |c| {
             configure(c);
             self.wrap(c);
         })
@@ -132,7 +132,7 @@ fn nothing_a_plugin_starts_outlives_the_run() {
             sandbox("strict"),
             crate::support::toml_string(s(&folder))
         );
-        let run = hostile_with(&dir, "daemon", s(&alive), &keys, |c| user.wrap(c));
+        let run = hostile_with(user, &dir, "daemon", s(&alive), &keys, |c| user.wrap(c));
         run.assert_every_game_played();
         let outlived = grows(&alive);
         kill_daemons(&alive);
@@ -290,7 +290,7 @@ fn no_secret_of_the_environment_reaches_the_engine() {
 
         let dir = user.dir("contained-environ-env");
         let keys = format!("{}\nsandbox-env = [\"{NAME}\"]", sandbox("strict"));
-        hostile_with(&dir, "environ", NAME, &keys, |c| {
+        hostile_with(user, &dir, "environ", NAME, &keys, |c| {
             with_secret(c);
             user.wrap(c);
         })
@@ -341,7 +341,7 @@ fn a_descriptor_the_coordinator_inherited_is_not_the_engines() {
             // user) and then became the harness (as `user`).
             let dir = user.dir(&format!("contained-inherited-fd-{mode}-shell"));
             let run_under_shell =
-                hostile_with(&dir, "inherited-fd", s(&file), &sandbox(mode), |c| {
+                hostile_with(user, &dir, "inherited-fd", s(&file), &sandbox(mode), |c| {
                     user.wrap(c);
                     let program = c.get_program().to_owned();
                     let args: Vec<_> = c.get_args().map(|a| a.to_owned()).collect();
@@ -491,7 +491,7 @@ fn a_plugin_that_fills_the_disk_loses_its_games_and_the_run_goes_on() {
         std::fs::create_dir_all(&temp).unwrap();
         user.open_to(&temp);
         let keys = format!("{}\ndisk-limit = \"16MiB\"", sandbox("strict"));
-        let run = hostile_with(&dir, "fill-disk", "64", &keys, |c| {
+        let run = hostile_with(user, &dir, "fill-disk", "64", &keys, |c| {
             c.env("TMPDIR", &temp);
             user.wrap(c);
         });
@@ -549,11 +549,25 @@ fn memory_limit_counts_what_the_engine_starts() {
         line.split(' ').next().unwrap().parse().unwrap()
     };
     let dir = User::Invoker.dir("contained-allocate-children");
-    let run = hostile_with(&dir, "allocate-children", "", &keys("strict"), |_| {});
+    let run = hostile_with(
+        User::Invoker,
+        &dir,
+        "allocate-children",
+        "",
+        &keys("strict"),
+        |_| {},
+    );
     assert!(held(&run) < 4, "{}", run.log);
 
     let dir = User::Invoker.dir("contained-allocate-children-off");
-    let run = hostile_with(&dir, "allocate-children", "", &keys("off"), |_| {});
+    let run = hostile_with(
+        User::Invoker,
+        &dir,
+        "allocate-children",
+        "",
+        &keys("off"),
+        |_| {},
+    );
     assert_eq!(held(&run), 4, "{}", run.log);
 }
 
@@ -582,9 +596,9 @@ fn peak_memory_kib(marker: String, done: std::sync::Arc<std::sync::atomic::Atomi
 /// game recorded.
 #[test]
 fn a_flood_on_the_channel_does_not_grow_the_coordinator() {
-    use crate::support::{artifacts, engine, toml_string, TournamentFile};
-    let a = artifacts();
+    use crate::support::{engine, toml_string, TournamentFile};
     for user in users() {
+        let a = user.artifacts();
         let dir = user.dir("contained-channel-flood");
         // Both strike in their second search of each game: a flood in the first one (the
         // pre-flight's, then every game's) leaves the flooder no move of its own, a run that

@@ -1,7 +1,9 @@
 //! Shared helpers of the end-to-end tests: the build of the binaries under test (once per test
 //! process), temporary folders, running the harness binary with a timeout, tournament files,
-//! the matches several modules play (`matches`), and checks of the journal files against the
-//! rules of Othello.
+//! the matches several modules play (`matches`), checks of the journal files against the
+//! rules of Othello, the users the harness runs as (`user`) with `nobody`'s copies of the
+//! binaries in a folder it can reach (`staging`), and the parts of tests a machine cannot run
+//! ([`skip`], [`not_possible_here`] and its one list, [`NOT_POSSIBLE_UNDER_CI`]).
 
 mod artifacts;
 pub mod browser;
@@ -9,6 +11,7 @@ mod check;
 mod matches;
 pub mod postgres;
 mod process;
+pub mod staging;
 mod temp;
 pub mod user;
 
@@ -126,13 +129,60 @@ pub fn skip(test: &str, reason: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {reason}");
 }
 
-/// A part of a test that the checkout's place rules out: the runs as `nobody` where a private
-/// folder lies above the checkout (a `mktemp -d` clone), so that `nobody` cannot run the binary
-/// or enter the tests' folders. Said on stderr and, unlike [`skip`], not a failure under CI:
-/// the tests do not change the modes of folders that are not theirs, and the same checks run
-/// wherever the checkout is reachable (as in `.ci/run`'s own layout).
+/// The parts of tests that may be impossible on CI's machine, each with its reason: the one
+/// place that lets [`not_possible_here`] pass under CI. A part that cannot run and is not here
+/// fails CI. Listed only what no layout of the checkout can give (the staging folder,
+/// [`staging`], gives `nobody` a layout it reaches wherever the checkout lies): settings of the
+/// kernel or the container that the tests do not change. docs/architecture.md ("Parts that
+/// cannot run") points here.
+pub const NOT_POSSIBLE_UNDER_CI: &[(&str, &str)] = &[(
+    "no_plugin_makes_a_namespace, the sandbox off",
+    "the kernel or the container may refuse an ordinary user a user namespace \
+     (kernel.unprivileged_userns_clone = 0, user.max_user_namespaces = 0, a seccomp profile \
+     without unshare); the strict half still runs",
+)];
+
+/// Every part [`NOT_POSSIBLE_UNDER_CI`] lists is one that a test names (as the first argument
+/// of a [`not_possible_here`] call, on a line of its own), so that no stale entry lets a
+/// renamed part through.
+#[test]
+fn every_part_listed_as_not_possible_is_one_a_test_names() {
+    let mut sources = String::new();
+    let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("e2e")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                sources.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    for (part, reason) in NOT_POSSIBLE_UNDER_CI {
+        assert!(!reason.is_empty(), "{part}: no reason");
+        let call = sources.lines().collect::<Vec<_>>().windows(2).any(|w| {
+            w[0].trim_end().ends_with("not_possible_here(") && w[1].trim() == format!("\"{part}\",")
+        });
+        assert!(
+            call,
+            "`{part}` is listed but no not_possible_here call names it"
+        );
+    }
+}
+
+/// A part of a test that this machine rules out (`reason` says why), said on stderr like
+/// [`skip`]'s lines. Under CI (`CI` set) it fails unless the part is listed in
+/// [`NOT_POSSIBLE_UNDER_CI`]: a part a machine cannot run is a decision written down, not a
+/// line in a log.
 pub fn not_possible_here(test: &str, reason: &str) {
     use std::io::Write;
+    let listed = NOT_POSSIBLE_UNDER_CI.iter().find(|(t, _)| *t == test);
+    assert!(
+        std::env::var_os("CI").is_none() || listed.is_some(),
+        "{test}: {reason}; CI must run it, or list it with its reason in \
+         support::NOT_POSSIBLE_UNDER_CI (tests/e2e/support/mod.rs)"
+    );
     let _ = writeln!(std::io::stderr(), "NOT POSSIBLE HERE {test}: {reason}");
 }
 

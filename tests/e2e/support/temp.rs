@@ -1,5 +1,5 @@
-//! Temporary folders under cargo's `target/tmp`, removed when the test passes and kept (with a
-//! note on stderr) when it fails.
+//! Temporary folders under cargo's `target/tmp` (`nobody`'s in the staging folder), removed
+//! when the test passes and kept (with a note on stderr) when it fails.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,11 +11,15 @@ pub struct TempDir {
 impl TempDir {
     /// A new, empty folder `target/tmp/e2e/<label>-<pid>-<n>`.
     pub fn new(label: &str) -> TempDir {
+        TempDir::new_in(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e"), label)
+    }
+
+    /// A new, empty folder `<parent>/<label>-<pid>-<n>` (`nobody`'s test folders are made in
+    /// the staging folder, `super::staging`).
+    pub fn new_in(parent: &Path, label: &str) -> TempDir {
         static COUNTER: AtomicUsize = AtomicUsize::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("e2e")
-            .join(format!("{label}-{}-{n}", std::process::id()));
+        let path = parent.join(format!("{label}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path)
             .unwrap_or_else(|e| panic!("cannot create {}: {e}", path.display()));

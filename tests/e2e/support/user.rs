@@ -1,8 +1,12 @@
 //! Who runs the harness in a test: the test's own user, and, where that is root (as on CI,
-//! where many jobs run as root in containers), an ordinary user (`nobody`, through `setpriv`).
+//! where many jobs run as root in containers), an ordinary user (`nobody`, through `setpriv`),
+//! who runs the copies of the binaries in the staging folder under `/tmp` and has its test
+//! folders there (`super::staging`): a checkout in a private folder is out of its reach.
 
+use super::artifacts::Artifacts;
 use super::TempDir;
 use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 use std::process::Command;
 
 /// Who runs the harness.
@@ -15,42 +19,53 @@ pub enum User {
 }
 
 /// The users each test runs as: the test's own, and `nobody` where that is root and `nobody`
-/// can reach the binaries and the tests' folders ([`nobody_can_reach`]; where it cannot, the
-/// runs as `nobody` are said to be impossible there, [`super::not_possible_here`]).
+/// can run the staged binaries in their folder ([`nobody_can_reach`]; where it cannot, the runs
+/// as `nobody` are impossible here, [`super::not_possible_here`], which fails under CI).
 pub fn users() -> Vec<User> {
-    if !super::is_root() {
-        return vec![User::Invoker];
-    }
-    if nobody_can_reach() {
-        vec![User::Invoker, User::Nobody]
-    } else {
-        super::not_possible_here(
-            "the runs as nobody",
-            "nobody cannot reach the checkout (a private folder above it)",
-        );
-        vec![User::Invoker]
+    match unprivileged() {
+        Some(User::Nobody) => vec![User::Invoker, User::Nobody],
+        _ => vec![User::Invoker],
     }
 }
 
-/// Whether `nobody` may run the harness binary and enter the tests' folders: not where the
-/// checkout lies in a private folder (a `mktemp -d` of mode 0700), which the tests do not
-/// open up. Said once on stderr when not.
+/// The user to whom what root may do anyway shows (a file root may write regardless of its
+/// mode): the test's own user where that is not root, else `nobody` where it can run
+/// ([`nobody_can_reach`]); `None` (said by [`super::not_possible_here`], which fails under
+/// CI) where it cannot.
+pub fn unprivileged() -> Option<User> {
+    if !super::is_root() {
+        Some(User::Invoker)
+    } else if nobody_can_reach() {
+        Some(User::Nobody)
+    } else {
+        super::not_possible_here(
+            "the runs as nobody",
+            "nobody cannot run the staged harness or enter its folders (super::staging)",
+        );
+        None
+    }
+}
+
+/// Whether `nobody` may run the staged harness binary and enter the staged test folders
+/// (`super::staging`, under `/tmp`, whatever lies above the checkout): a `/tmp` that `nobody`
+/// cannot enter, or mounted `noexec`, rules it out. Asked once per test process.
 pub fn nobody_can_reach() -> bool {
     static REACH: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *REACH.get_or_init(|| {
-        let harness = &super::artifacts().harness;
-        let folders = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e");
-        let _ = std::fs::create_dir_all(&folders);
+        let staging = super::staging::staging();
+        let harness = &staging.artifacts.harness;
+        let folders = staging.folders();
+        // As `nobody`: run the harness (which loads nothing but itself), then enter the folder.
         let reached = Command::new("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-            .args(["sh", "-c", "test -x \"$0\" && cd \"$1\""])
+            .args(["sh", "-c", "\"$0\" --version >/dev/null && cd \"$1\""])
             .arg(harness)
             .arg(&folders)
             .status()
             .is_ok_and(|s| s.success());
         if !reached {
             eprintln!(
-                "NOTE: nobody cannot reach {} or {} (a private folder above them): the tests run as root only",
+                "NOTE: nobody cannot run {} in {}: the tests run as root only",
                 harness.display(),
                 folders.display()
             );
@@ -60,11 +75,31 @@ pub fn nobody_can_reach() -> bool {
 }
 
 impl User {
-    /// A new test folder `label-…` that this user may write in.
+    /// A new test folder `label-…` that this user may write in: `nobody`'s in the staging
+    /// folder (`super::staging`), which it can reach wherever the checkout lies.
     pub fn dir(self, label: &str) -> TempDir {
-        let dir = TempDir::new(&format!("{label}-{self:?}"));
+        let dir = self.readable_dir(label);
         self.open_to(dir.path());
         dir
+    }
+
+    /// A new test folder `label-…` that this user may enter and read, and not write unless it
+    /// is its own (the test's own user's is): `nobody`'s in the staging folder.
+    pub fn readable_dir(self, label: &str) -> TempDir {
+        let label = format!("{label}-{self:?}");
+        match self {
+            User::Invoker => TempDir::new(&label),
+            User::Nobody => TempDir::new_in(&super::staging::staging().folders(), &label),
+        }
+    }
+
+    /// The binaries under test as this user runs them: `nobody`'s are the staged copies
+    /// (`super::staging`), the same bytes in a folder it can reach.
+    pub fn artifacts(self) -> &'static Artifacts {
+        match self {
+            User::Invoker => super::artifacts(),
+            User::Nobody => &super::staging::staging().artifacts,
+        }
     }
 
     /// Let this user write in (or connect to) `path`.
@@ -78,6 +113,9 @@ impl User {
     pub fn wrap(self, command: &mut Command) {
         if self == User::Invoker {
             return;
+        }
+        if Path::new(command.get_program()).file_name() == Some("harness".as_ref()) {
+            super::staging::count_run();
         }
         let mut wrapped = Command::new("setpriv");
         wrapped
