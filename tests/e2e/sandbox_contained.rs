@@ -162,8 +162,8 @@ fn nothing_a_plugin_starts_outlives_the_run() {
 /// everything in it). In every sandbox mode: the supervisor is there with the sandbox off too.
 #[test]
 fn nothing_a_plugin_starts_outlives_a_killed_coordinator() {
-    let a = crate::support::artifacts();
     for user in users() {
+        let a = user.artifacts();
         for mode in ["strict", "off"] {
             let dir = user.dir(&format!("contained-outlive-{mode}"));
             let folder = dir.join("written");
