@@ -19,11 +19,13 @@
 //! to write the hierarchy (root, or a delegated subtree); where none can be made the worker
 //! runs in its process group alone, and [`WorkerCgroup::make`] says what is missing.
 //!
-//! A killed cgroup's folders are removed once their tasks are gone; the folders of a
+//! A killed cgroup's folders are removed once their tasks are gone, by one thread for all the
+//! coordinator's workers; the folders of a
 //! coordinator killed outright are removed by the next coordinator's first cgroup (same pid
 //! namespace, process id no longer alive).
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// The start of a worker cgroup's folder name; the pid namespace, the coordinator's process id
@@ -31,7 +33,7 @@ use std::time::Duration;
 const PREFIX: &str = "othello-harness-";
 
 /// How often, and how many times, the removal of a killed cgroup's folders is tried while its
-/// tasks exit (the kernel gives v1 no event for it).
+/// tasks exit (the kernel gives v1 no event for it), by one thread for all of them.
 const REMOVAL_INTERVAL: Duration = Duration::from_millis(10);
 const REMOVAL_TRIES: u32 = 300;
 
@@ -394,26 +396,73 @@ fn tasks_of(dir: &Path) -> Vec<rustix::process::Pid> {
 }
 
 impl Drop for WorkerCgroup {
-    /// Kill what is inside, then remove the folders once their tasks are gone, in a thread of
-    /// its own (the caller does not wait; a folder still busy after the last try is left to
-    /// the next coordinator's sweep).
+    /// Kill what is inside, then hand the folders to the remover ([`remove_when_empty`]),
+    /// which removes them once their tasks are gone (the caller does not wait).
     fn drop(&mut self) {
         self.kill();
-        let folders = std::mem::take(&mut self.folders);
-        let kill = self.kill.clone();
-        std::thread::spawn(move || {
-            let mut left = folders;
-            for _ in 0..REMOVAL_TRIES {
-                left.retain(|dir| std::fs::remove_dir(dir).is_err() && dir.exists());
-                if left.is_empty() {
-                    return;
-                }
-                if let KillRoute::EachTask(dir) | KillRoute::Freezer(dir) = &kill {
-                    kill_tasks(dir);
-                }
-                std::thread::sleep(REMOVAL_INTERVAL);
+        let removal = Removal {
+            folders: std::mem::take(&mut self.folders),
+            kill: self.kill.clone(),
+            tries: 0,
+        };
+        static REMOVER: std::sync::OnceLock<mpsc::Sender<Removal>> = std::sync::OnceLock::new();
+        let remover = REMOVER.get_or_init(|| {
+            let (send, receive) = mpsc::channel();
+            let started = std::thread::Builder::new()
+                .name("cgroup-remover".to_string())
+                .spawn(move || remove_when_empty(&receive));
+            if let Err(e) = started {
+                eprintln!("note: no thread to remove the workers' cgroups ({e}); the next run's sweep removes them");
             }
+            send
         });
+        // A failed send (no remover) leaves the folders to the next coordinator's sweep.
+        let _ = remover.send(removal);
+    }
+}
+
+/// A killed worker cgroup whose folders are still to be removed.
+struct Removal {
+    folders: Vec<PathBuf>,
+    kill: KillRoute,
+    /// How many times its removal was tried.
+    tries: u32,
+}
+
+impl Removal {
+    /// Try to remove the folders that are left; `true` when none is (or when the last try is
+    /// spent: a folder still busy then is left to the next coordinator's sweep).
+    fn try_once(&mut self) -> bool {
+        self.folders
+            .retain(|dir| std::fs::remove_dir(dir).is_err() && dir.exists());
+        self.tries += 1;
+        if self.folders.is_empty() || self.tries >= REMOVAL_TRIES {
+            return true;
+        }
+        if let KillRoute::EachTask(dir) | KillRoute::Freezer(dir) = &self.kill {
+            kill_tasks(dir);
+        }
+        false
+    }
+}
+
+/// The one thread that removes every killed worker cgroup of this process: each removal is
+/// tried at once and then every [`REMOVAL_INTERVAL`], all pending removals in one pass, so that
+/// ending hundreds of workers at once takes this thread alone, not one each.
+fn remove_when_empty(queue: &mpsc::Receiver<Removal>) {
+    let mut pending: Vec<Removal> = Vec::new();
+    loop {
+        if pending.is_empty() {
+            match queue.recv() {
+                Ok(removal) => pending.push(removal),
+                Err(_) => return,
+            }
+        }
+        pending.extend(queue.try_iter());
+        pending.retain_mut(|removal| !removal.try_once());
+        if !pending.is_empty() {
+            std::thread::sleep(REMOVAL_INTERVAL);
+        }
     }
 }
 
