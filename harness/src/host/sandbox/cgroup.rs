@@ -12,7 +12,11 @@
 //!   task list, SIGKILLed until empty;
 //! - a cap on tasks, root included: `pids.max` (v2 where the controller is enabled, else v1);
 //! - with `memory-limit`, the limit for the worker and all it starts together: v2's
-//!   `memory.max`, else v1's `memory.limit_in_bytes`.
+//!   `memory.max`, else v1's `memory.limit_in_bytes`;
+//! - a cap on the CPU of the worker and all it starts, at the engine's declared threads and
+//!   [`CPU_SLACK_PERCENT`] of a core more: v2's `cpu.max`, else v1's `cpu.cfs_quota_us` (the
+//!   kernel's bandwidth control: past its quota in a [`CPU_PERIOD_US`] period, every task
+//!   inside waits for the next period).
 //!
 //! Machines of both cgroup versions are served, also mixed (a v1 hierarchy per controller
 //! beside an empty v2 one, where v2 still gives `cgroup.kill`). Making a cgroup needs the right
@@ -36,6 +40,22 @@ const PREFIX: &str = "othello-harness-";
 /// tasks exit (the kernel gives v1 no event for it), by one thread for all of them.
 const REMOVAL_INTERVAL: Duration = Duration::from_millis(10);
 const REMOVAL_TRIES: u32 = 300;
+
+/// The CPU a worker may use beyond its declared threads, in percent of one core: room for the
+/// worker's own reader and writer threads (a 1-thread engine searching flat out is never held
+/// back by them), not for another search thread.
+pub const CPU_SLACK_PERCENT: u32 = 25;
+
+/// The period of the CPU cap, in microseconds (the kernel's default): the quota is
+/// `threads × period + slack` of CPU time in each.
+const CPU_PERIOD_US: u64 = 100_000;
+
+/// The CPU cap of `threads` declared threads, in percent of one core.
+pub fn cpu_cap_percent(threads: u32) -> u32 {
+    threads
+        .saturating_mul(100)
+        .saturating_add(CPU_SLACK_PERCENT)
+}
 
 /// One mounted cgroup hierarchy and this process's folder in it.
 #[derive(Clone, Debug)]
@@ -78,7 +98,7 @@ fn hierarchies() -> Vec<Hierarchy> {
             Some("cgroup") => Some(
                 super_options
                     .split(',')
-                    .filter(|o| ["pids", "freezer", "memory"].contains(o))
+                    .filter(|o| ["pids", "freezer", "memory", "cpu"].contains(o))
                     .map(str::to_string)
                     .collect::<Vec<_>>(),
             ),
@@ -133,6 +153,8 @@ pub struct WorkerCgroup {
     pub pids_cap: Option<u32>,
     /// The memory limit of the whole cgroup in bytes, where one is set.
     pub memory_limit: Option<u64>,
+    /// The CPU cap of the whole cgroup in percent of one core, where one is set.
+    pub cpu_cap_percent: Option<u32>,
     /// What was asked and could not be had, and why.
     pub missing: Vec<String>,
 }
@@ -157,15 +179,25 @@ fn make_folder(parent: &Path, name: &str) -> std::io::Result<PathBuf> {
 
 impl WorkerCgroup {
     /// Make the cgroups of worker number `n`: a cap of `pids` tasks and, when given, a memory
-    /// limit of `memory` bytes. `Err` says why none could be made.
-    pub fn make(n: usize, pids: u32, memory: Option<u64>) -> Result<WorkerCgroup, String> {
+    /// limit of `memory` bytes and a CPU cap at `cpu_threads` ([`cpu_cap_percent`]). `Err`
+    /// says why none could be made.
+    pub fn make(
+        n: usize,
+        pids: u32,
+        memory: Option<u64>,
+        cpu_threads: Option<u32>,
+    ) -> Result<WorkerCgroup, String> {
         let all = hierarchies();
         static SWEPT: std::sync::Once = std::sync::Once::new();
         SWEPT.call_once(|| all.iter().for_each(|h| sweep(&h.own)));
         let name = folder_name(n);
         let mut folders = Vec::new();
         let mut kill = None;
-        let (mut pids_cap, mut memory_limit) = (None, None);
+        let (mut pids_cap, mut memory_limit, mut cpu_cap) = (None, None, None);
+        let cpu = cpu_threads.map(|threads| {
+            let percent = cpu_cap_percent(threads);
+            (percent, u64::from(percent) * CPU_PERIOD_US / 100)
+        });
         let mut refusals = Vec::new();
         let v2 = all.iter().find(|h| h.controllers.is_none());
         if let Some(h) = v2 {
@@ -180,6 +212,12 @@ impl WorkerCgroup {
                     if let Some(bytes) = memory {
                         if std::fs::write(dir.join("memory.max"), bytes.to_string()).is_ok() {
                             memory_limit = Some(bytes);
+                        }
+                    }
+                    if let Some((percent, quota)) = cpu {
+                        let max = format!("{quota} {CPU_PERIOD_US}");
+                        if std::fs::write(dir.join("cpu.max"), max).is_ok() {
+                            cpu_cap = Some(percent);
                         }
                     }
                     folders.push(dir);
@@ -224,6 +262,17 @@ impl WorkerCgroup {
                 }
             }
         }
+        if let (Some((percent, quota)), None) = (cpu, cpu_cap) {
+            if let Some(dir) = v1_folder("cpu", &mut folders) {
+                let period =
+                    std::fs::write(dir.join("cpu.cfs_period_us"), CPU_PERIOD_US.to_string());
+                if period.is_ok()
+                    && std::fs::write(dir.join("cpu.cfs_quota_us"), quota.to_string()).is_ok()
+                {
+                    cpu_cap = Some(percent);
+                }
+            }
+        }
         let kill = match (kill, folders.first()) {
             (Some(route), _) => route,
             (None, Some(dir)) => KillRoute::EachTask(dir.clone()),
@@ -244,11 +293,18 @@ impl WorkerCgroup {
                 "no memory cgroup: memory-limit binds each process alone (RLIMIT_AS)".to_string(),
             );
         }
+        if cpu.is_some() && cpu_cap.is_none() {
+            missing.push(
+                "no CPU cap: no cpu controller can be used here (the engine may use more cores than it declares)"
+                    .to_string(),
+            );
+        }
         Ok(WorkerCgroup {
             folders,
             kill,
             pids_cap,
             memory_limit,
+            cpu_cap_percent: cpu_cap,
             missing,
         })
     }
@@ -495,7 +551,7 @@ mod tests {
     /// by it and ended by its kill, and the folders are gone soon after.
     #[test]
     fn a_process_in_a_worker_cgroup_is_held_and_ended_by_its_kill() {
-        let Ok(cgroup) = WorkerCgroup::make(usize::MAX, 64, Some(256 << 20)) else {
+        let Ok(cgroup) = WorkerCgroup::make(usize::MAX, 64, Some(256 << 20), Some(1)) else {
             return;
         };
         let mut child = std::process::Command::new("sleep")

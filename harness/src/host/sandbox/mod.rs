@@ -100,6 +100,10 @@ pub struct Confinement {
     /// checked by the coordinator ([`disk_used`]); each file the worker writes is held to it
     /// by `RLIMIT_FSIZE` too.
     pub disk_limit: u64,
+    /// The cores the engine declares (its `threads` or `Threads`): its cgroup's CPU is capped
+    /// at them with [`cgroup::CPU_SLACK_PERCENT`] more, where a cpu controller can be used
+    /// (`None`: no cap asked, as for the tools' single plugin).
+    pub cpu_threads: Option<u32>,
 }
 
 /// The default `disk-limit` of a sandboxed engine: its scratch folder and log together.
@@ -153,6 +157,11 @@ pub struct Enforced {
     /// (`cgroup.kill`, `freezer` or `task list`; absent: the worker's process group only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contained_by: Option<String>,
+    /// The cap on the CPU of the worker and all it starts, in percent of one core (`125`: a
+    /// core and a quarter), where a cpu cgroup holds it (absent in records older than this
+    /// field, and where none could be made: `missing` says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_cap_percent: Option<u32>,
     /// What could not be enforced, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing: Vec<String>,
@@ -168,8 +177,8 @@ impl Enforced {
 }
 
 impl fmt::Display for Enforced {
-    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by
-    /// cgroup.kill`, or what is missing.
+    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, CPU at most 125% of a
+    /// core, contained by cgroup.kill`, or what is missing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.landlock_abi, self.landlock_full) {
             (0, _) => f.write_str("no Landlock")?,
@@ -189,6 +198,9 @@ impl fmt::Display for Enforced {
             Some(0) => f.write_str(", no capabilities")?,
             Some(held) => write!(f, ", capabilities {held:#x} held")?,
             None => {}
+        }
+        if let Some(percent) = self.cpu_cap_percent {
+            write!(f, ", CPU at most {percent}% of a core")?;
         }
         match &self.contained_by {
             Some(route) => write!(f, ", contained by {route}"),
@@ -606,12 +618,17 @@ mod tests {
             process_cap: Some(256),
             capabilities: Some(0),
             contained_by: Some("cgroup.kill".to_string()),
+            cpu_cap_percent: Some(125),
             missing: Vec::new(),
         };
         assert_eq!(
             full.to_string(),
-            "Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by cgroup.kill"
+            "Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, CPU at most 125% of a core, contained by cgroup.kill"
         );
+        // A record older than the cap reads as it was.
+        let old = r#"{"landlock_abi":7,"landlock_full":true,"seccomp":true,"process_cap":256}"#;
+        let old: Enforced = serde_json::from_str(old).unwrap();
+        assert_eq!(old.cpu_cap_percent, None);
         let rooted = Enforced {
             capabilities: Some(0x1f),
             ..full.clone()
