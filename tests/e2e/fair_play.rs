@@ -146,3 +146,69 @@ fn a_reply_written_ahead_of_its_request_loses_the_game() {
         }
     }
 }
+
+/// The cores faulty's `spin-on-turn` says each strike used (one line a game).
+fn spun_cores(out: &std::path::Path) -> Vec<f64> {
+    let log = std::fs::read_to_string(out.join("logs/faulty.stderr.log")).unwrap_or_default();
+    let cores: Vec<f64> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("faulty: spin-on-turn: 4 threads used "))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .collect();
+    assert_eq!(cores.len(), 2, "one strike a game:\n{log}");
+    cores
+}
+
+/// An engine that declares one thread (no `Threads` option) and spins four during its own
+/// search is held to its CPU cap (a core and a quarter) where a cpu cgroup can be made (root):
+/// its turns use at most that, measured by the engine from its CPU ticks over wall time. With
+/// the sandbox off (no cgroup) as the control, it uses the cores it finds: checked to be more
+/// than the cap where the machine has four cores or more (on two, the control's figure is
+/// printed: another test sharing them leaves it anywhere below two).
+#[test]
+fn an_engine_is_held_to_its_declared_threads_on_its_turn() {
+    let user = User::Invoker;
+    // faulty spinning once a game on its turn, its table's extra lines `keys`: its folder.
+    let spin = |folder: &str, keys: &str| {
+        let dir = user.dir(folder);
+        let time = "move-time = 1";
+        let out = play(
+            user,
+            &dir,
+            ("spin-on-turn", 2, keys),
+            &user.artifacts().greedy,
+            time,
+        );
+        (dir, out)
+    };
+    let (_dir, out) = spin("fair-cpu-cap", "");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap();
+    let enforced = &record["sandbox_enforced"]["faulty"];
+    let Some(cap) = enforced["cpu_cap_percent"].as_f64() else {
+        return crate::support::skip(
+            "an_engine_is_held_to_its_declared_threads_on_its_turn",
+            &format!("no CPU cap can be made here: {}", enforced["missing"]),
+        );
+    };
+    assert_eq!(cap, 125.0, "{enforced}");
+    // The kernel's bandwidth control holds the cgroup to its quota in each 100 ms period; a
+    // period the turn begins or ends in may be counted whole.
+    let bound = cap / 100.0 * 1.15;
+    let capped = spun_cores(&out);
+    let (_off_dir, off) = spin("fair-cpu-cap-off", "sandbox = \"off\"");
+    let control = spun_cores(&off);
+    eprintln!("4 spinners on faulty's turn: capped at {cap}%: {capped:?} cores; sandbox off: {control:?} cores");
+    assert!(
+        capped.iter().all(|&c| c <= bound),
+        "capped at {cap}%, the spinners used {capped:?} cores"
+    );
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores >= 4 {
+        assert!(
+            control.iter().any(|&c| c > bound),
+            "with the sandbox off the spinners used only {control:?} cores of {cores}"
+        );
+    }
+}

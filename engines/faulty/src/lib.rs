@@ -56,7 +56,9 @@
 //!   - the unfair faults ([`unfair`]), ways to win without playing better:
 //!     `spin-between-turns` starts `Target` threads (8 when it names no number) that spin for
 //!     ever, between its turns too; `answer-ahead` writes a move reply straight to its
-//!     worker's channel 1 ms after the search, ahead of the next request;
+//!     worker's channel 1 ms after the search, ahead of the next request; `spin-on-turn`
+//!     spins `Target` threads (4 when it names no number) for [`unfair::SPIN_ON_TURN`] of its
+//!     search, while it declares no `Threads` (one), and says the cores they used;
 //!   - the faults of text: `huge-error` panics with a 16 MiB message, `escape-text` with
 //!     terminal escape sequences, a line break, HTML and a right-to-left override (each an
 //!     error of the search, as `panic`).
@@ -134,11 +136,12 @@ pub enum Fault {
     SpinBetweenTurns,
     AnswerAhead,
     OutliveCoordinator,
+    SpinOnTurn,
 }
 
 impl Fault {
     /// Every fault, in the order of [`Fault::NAMES`].
-    pub const ALL: [Fault; 42] = [
+    pub const ALL: [Fault; 43] = [
         Fault::None,
         Fault::Segfault,
         Fault::Abort,
@@ -181,10 +184,11 @@ impl Fault {
         Fault::SpinBetweenTurns,
         Fault::AnswerAhead,
         Fault::OutliveCoordinator,
+        Fault::SpinOnTurn,
     ];
 
     /// The option values, in the order of [`Fault::ALL`].
-    pub const NAMES: [&'static str; 42] = [
+    pub const NAMES: [&'static str; 43] = [
         "none",
         "segfault",
         "abort",
@@ -227,6 +231,7 @@ impl Fault {
         "spin-between-turns",
         "answer-ahead",
         "outlive-coordinator",
+        "spin-on-turn",
     ];
 
     /// The option value naming this fault.
@@ -476,6 +481,7 @@ impl Engine for Faulty {
             Fault::OutliveCoordinator => hostile::outlive_coordinator(&self.target),
             Fault::SpinBetweenTurns => unfair::spin_between_turns(&self.target),
             Fault::AnswerAhead => unfair::answer_ahead(),
+            Fault::SpinOnTurn => unfair::spin_on_turn(&self.target),
         }
         Faulty::answer(request, 1)
     }

@@ -259,7 +259,7 @@ fn startup_bench(t: &mut Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
             plugin: e.plugin.resolve(plugin_dir),
             options: e.options.clone(),
             depth: bench::DEFAULT_DEPTH,
-            sandbox: crate::play::pool::confinement(&e.sandbox),
+            sandbox: crate::play::pool::confinement(&e.sandbox, e.declared_threads()),
         };
         let started = Instant::now();
         let b = bench::run(&spec, &mut std::io::sink())
@@ -301,14 +301,28 @@ pub(super) fn say_warnings(t: &Tournament) {
     }
 }
 
-/// More games at once than cores: said once, as engines on a clock then search less than
-/// their time says (one engine of each game thinks at a time; depth and node limits do not
-/// care).
+/// More threads at once than cores: said once, as engines on a clock then search less than
+/// their time allows (depth and node limits do not care). A game uses the declared threads of
+/// its engine that declares the most (one engine of a game thinks at a time, the other
+/// stopped), and those of the next one too where an engine ponders.
 pub(super) fn warn_if_oversubscribed(t: &Tournament) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if t.concurrency > cores {
+    let mut threads: Vec<usize> = t
+        .engines
+        .iter()
+        .map(|e| e.declared_threads() as usize)
+        .collect();
+    threads.sort_unstable_by(|a, b| b.cmp(a));
+    let at_once = if t.engines.iter().any(|e| e.ponder) {
+        2
+    } else {
+        1
+    };
+    let per_game: usize = threads.iter().take(at_once).sum();
+    let wanted = t.concurrency.saturating_mul(per_game);
+    if wanted > cores {
         eprintln!(
-            "warning: {} games at once on {cores} cores: engines share the cores, and those on a clock search less than their time allows",
+            "warning: {} games at once of up to {per_game} declared threads each ({wanted} threads) on {cores} cores: engines share the cores, and those on a clock search less than their time allows",
             t.concurrency
         );
     }

@@ -53,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             // already and sets its per-file guard from --file-size-limit.
             env: Vec::new(),
             disk_limit: 0,
+            cpu_threads: None,
         };
         (confinement, scratch)
     });

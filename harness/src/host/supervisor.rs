@@ -160,20 +160,11 @@ impl Started {
         }
     }
 
-    /// Whether the worker has ended, without reaping it (so that, in the direct shape, its
-    /// group's id is still taken and a kill cannot reach another process).
-    fn has_ended(&mut self) -> bool {
+    /// The process this supervisor waits for: the worker, or the init.
+    fn child_pid(&self) -> Pid {
         match self {
-            Started::Direct { worker, .. } => matches!(
-                rustix::process::waitid(
-                    rustix::process::WaitId::Pid(*worker),
-                    rustix::process::WaitIdOptions::EXITED
-                        | rustix::process::WaitIdOptions::NOWAIT
-                        | rustix::process::WaitIdOptions::NOHANG,
-                ),
-                Ok(Some(_)) | Err(_)
-            ),
-            Started::InNamespaces { init, .. } => !matches!(init.try_wait(), Ok(None)),
+            Started::Direct { worker, .. } => *worker,
+            Started::InNamespaces { init, .. } => pid_of(init),
         }
     }
 
@@ -303,10 +294,9 @@ struct InitReport {
 pub fn run(setup: &Supervision) -> anyhow::Result<()> {
     no_core_files();
     ignore_interrupts()?;
-    let mut signals = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGCHLD,
-    ])?;
+    // SIGHUP (the coordinator's death) is caught from here on; what it does is set up once
+    // the worker is started ([`wait_for_the_end`]).
+    signal_hook::flag::register(signal_hook::consts::SIGHUP, std::sync::Arc::default())?;
     rustix::process::set_parent_process_death_signal(Some(Signal::HUP))?;
     // The coordinator may have died before the request: then the parent is already another.
     if rustix::process::getppid()
@@ -346,18 +336,55 @@ pub fn run(setup: &Supervision) -> anyhow::Result<()> {
     if announced.is_err() {
         end_everything();
     }
-    // One thread (a new PID namespace allows its maker no more): the signals' loop. A worker
-    // that ends raises SIGCHLD; a coordinator that dies, SIGHUP.
-    let mut started = started;
-    for signal in signals.forever() {
-        if signal == signal_hook::consts::SIGHUP {
-            end_everything();
+    wait_for_the_end(&started, setup.coordinator, end_everything)?;
+    started.reap().repeat()
+}
+
+/// Block until the child (the worker, or the init) has ended, without reaping it (in the
+/// direct shape, its group's id stays taken until the reap, so no kill reaches another
+/// process); on the coordinator's death (`SIGHUP`), end everything first. One thread (a new
+/// PID namespace allows its maker no more): a poll of the child's pidfd and of a pipe the
+/// `SIGHUP` handler writes to. Not `SIGCHLD`, which every stop and continue between turns
+/// would raise.
+fn wait_for_the_end(
+    started: &Started,
+    coordinator: u32,
+    end_everything: impl Fn(),
+) -> anyhow::Result<()> {
+    use rustix::event::{poll, PollFd, PollFlags};
+    let (hangup_read, hangup_write) = std::io::pipe()?;
+    signal_hook::low_level::pipe::register(signal_hook::consts::SIGHUP, hangup_write)?;
+    // The coordinator may have died between the death signal's request and here.
+    if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() as u32 != coordinator) {
+        end_everything();
+    }
+    let flags = rustix::process::PidfdFlags::empty();
+    let Ok(child) = rustix::process::pidfd_open(started.child_pid(), flags) else {
+        // No pidfd (Linux before 5.3): a plain wait, and the worker's own guard alone acts
+        // on the coordinator's death.
+        let exited =
+            rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOWAIT;
+        rustix::process::waitid(rustix::process::WaitId::Pid(started.child_pid()), exited)?;
+        return Ok(());
+    };
+    loop {
+        let mut fds = [
+            PollFd::new(&child, PollFlags::IN),
+            PollFd::new(&hangup_read, PollFlags::IN),
+        ];
+        match poll(&mut fds, None) {
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
         }
-        if started.has_ended() {
-            break;
+        if !fds[1].revents().is_empty() {
+            end_everything();
+            let mut byte = [0u8; 64];
+            let _ = rustix::io::read(&hangup_read, &mut byte);
+        }
+        if !fds[0].revents().is_empty() {
+            return Ok(());
         }
     }
-    started.reap().repeat()
 }
 
 /// Run the init: PID 1 of the worker's namespaces. Sets up what is made inside, starts the

@@ -179,7 +179,7 @@ impl WorkerPool {
                 options: e.options.clone(),
                 stderr_log: Some(logs.join(format!("{}.stderr.log", file_name_for(&e.name)))),
                 memory_limit: e.memory_limit,
-                sandbox: confinement(&e.sandbox),
+                sandbox: confinement(&e.sandbox, e.declared_threads()),
                 between_turns: between_turns(t, e.ponder),
             });
         }
@@ -199,10 +199,13 @@ impl WorkerPool {
                 options: a.solver_options.clone(),
                 stderr_log: Some(logs.join(format!("{SOLVER_NAME}.stderr.log"))),
                 memory_limit: None,
-                sandbox: confinement(&Sandbox {
-                    mode: t.sandbox,
-                    ..Sandbox::default()
-                }),
+                sandbox: confinement(
+                    &Sandbox {
+                        mode: t.sandbox,
+                        ..Sandbox::default()
+                    },
+                    crate::plan::config::declared_threads(None, &a.solver_options),
+                ),
                 between_turns: between_turns(t, false),
             });
         }
@@ -381,8 +384,9 @@ pub fn resolve_version_managers(t: &mut Tournament) {
     }
 }
 
-/// The worker sandbox of an engine's setting (`None`: `sandbox = "off"`).
-pub fn confinement(sandbox: &Sandbox) -> Option<Confinement> {
+/// The worker sandbox of an engine's setting (`None`: `sandbox = "off"`), its CPU capped at the
+/// `threads` it declares.
+pub fn confinement(sandbox: &Sandbox, threads: u32) -> Option<Confinement> {
     (sandbox.mode != SandboxMode::Off).then(|| Confinement {
         required: sandbox.mode == SandboxMode::Required,
         read: sandbox.read.clone(),
@@ -391,6 +395,7 @@ pub fn confinement(sandbox: &Sandbox) -> Option<Confinement> {
         disk_limit: sandbox
             .disk_limit
             .unwrap_or(crate::host::sandbox::DISK_LIMIT),
+        cpu_threads: Some(threads),
     })
 }
 

@@ -162,11 +162,12 @@ impl EngineHost {
         }
         let n = WORKER_COUNTER.fetch_add(1, Ordering::Relaxed);
         let (scratch, cgroup) = match &spec.sandbox {
-            Some(_) => {
+            Some(confinement) => {
                 let scratch = Scratch::make(n).map_err(|e| {
                     spawn_err(format!("cannot make the worker's scratch folder: {e}"))
                 })?;
-                let cgroup = WorkerCgroup::make(n, sandbox::PROCESS_CAP, spec.memory_limit)
+                let (memory, cpu) = (spec.memory_limit, confinement.cpu_threads);
+                let cgroup = WorkerCgroup::make(n, sandbox::PROCESS_CAP, memory, cpu)
                     .map_err(|why| note_no_cgroup(&engine, &why))
                     .ok();
                 (Some(scratch), cgroup)
@@ -399,12 +400,12 @@ impl EngineHost {
                     enforced.process_cap = Some(sandbox::PROCESS_CAP);
                 }
                 enforced.missing.push(
-                    "no cgroup: memory-limit caps each process, not the worker as a whole"
+                    "no cgroup: memory-limit caps each process, not the worker as a whole, and its CPU is not capped"
                         .to_string(),
                 );
             } else {
                 enforced.missing.push(
-                    "no cgroup: what the engine starts is ended with its process group only"
+                    "no cgroup: what the engine starts is ended with its process group only, and its CPU is not capped"
                         .to_string(),
                 );
             }
@@ -418,6 +419,7 @@ impl EngineHost {
             return;
         }
         enforced.process_cap = cgroup.pids_cap;
+        enforced.cpu_cap_percent = cgroup.cpu_cap_percent;
         enforced.contained_by = Some(cgroup.kill_route().to_string());
         enforced.missing.extend(cgroup.missing.iter().cloned());
     }

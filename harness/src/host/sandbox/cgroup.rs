@@ -12,18 +12,24 @@
 //!   task list, SIGKILLed until empty;
 //! - a cap on tasks, root included: `pids.max` (v2 where the controller is enabled, else v1);
 //! - with `memory-limit`, the limit for the worker and all it starts together: v2's
-//!   `memory.max`, else v1's `memory.limit_in_bytes`.
+//!   `memory.max`, else v1's `memory.limit_in_bytes`;
+//! - a cap on the CPU of the worker and all it starts, at the engine's declared threads and
+//!   [`CPU_SLACK_PERCENT`] of a core more: v2's `cpu.max`, else v1's `cpu.cfs_quota_us` (the
+//!   kernel's bandwidth control: past its quota in a [`CPU_PERIOD_US`] period, every task
+//!   inside waits for the next period).
 //!
 //! Machines of both cgroup versions are served, also mixed (a v1 hierarchy per controller
 //! beside an empty v2 one, where v2 still gives `cgroup.kill`). Making a cgroup needs the right
 //! to write the hierarchy (root, or a delegated subtree); where none can be made the worker
 //! runs in its process group alone, and [`WorkerCgroup::make`] says what is missing.
 //!
-//! A killed cgroup's folders are removed once their tasks are gone; the folders of a
+//! A killed cgroup's folders are removed once their tasks are gone, by one thread for all the
+//! coordinator's workers; the folders of a
 //! coordinator killed outright are removed by the next coordinator's first cgroup (same pid
 //! namespace, process id no longer alive).
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::Duration;
 
 /// The start of a worker cgroup's folder name; the pid namespace, the coordinator's process id
@@ -31,9 +37,25 @@ use std::time::Duration;
 const PREFIX: &str = "othello-harness-";
 
 /// How often, and how many times, the removal of a killed cgroup's folders is tried while its
-/// tasks exit (the kernel gives v1 no event for it).
+/// tasks exit (the kernel gives v1 no event for it), by one thread for all of them.
 const REMOVAL_INTERVAL: Duration = Duration::from_millis(10);
 const REMOVAL_TRIES: u32 = 300;
+
+/// The CPU a worker may use beyond its declared threads, in percent of one core: room for the
+/// worker's own reader and writer threads (a 1-thread engine searching flat out is never held
+/// back by them), not for another search thread.
+pub const CPU_SLACK_PERCENT: u32 = 25;
+
+/// The period of the CPU cap, in microseconds (the kernel's default): the quota is
+/// `threads × period + slack` of CPU time in each.
+const CPU_PERIOD_US: u64 = 100_000;
+
+/// The CPU cap of `threads` declared threads, in percent of one core.
+pub fn cpu_cap_percent(threads: u32) -> u32 {
+    threads
+        .saturating_mul(100)
+        .saturating_add(CPU_SLACK_PERCENT)
+}
 
 /// One mounted cgroup hierarchy and this process's folder in it.
 #[derive(Clone, Debug)]
@@ -76,7 +98,7 @@ fn hierarchies() -> Vec<Hierarchy> {
             Some("cgroup") => Some(
                 super_options
                     .split(',')
-                    .filter(|o| ["pids", "freezer", "memory"].contains(o))
+                    .filter(|o| ["pids", "freezer", "memory", "cpu"].contains(o))
                     .map(str::to_string)
                     .collect::<Vec<_>>(),
             ),
@@ -131,6 +153,8 @@ pub struct WorkerCgroup {
     pub pids_cap: Option<u32>,
     /// The memory limit of the whole cgroup in bytes, where one is set.
     pub memory_limit: Option<u64>,
+    /// The CPU cap of the whole cgroup in percent of one core, where one is set.
+    pub cpu_cap_percent: Option<u32>,
     /// What was asked and could not be had, and why.
     pub missing: Vec<String>,
 }
@@ -155,15 +179,25 @@ fn make_folder(parent: &Path, name: &str) -> std::io::Result<PathBuf> {
 
 impl WorkerCgroup {
     /// Make the cgroups of worker number `n`: a cap of `pids` tasks and, when given, a memory
-    /// limit of `memory` bytes. `Err` says why none could be made.
-    pub fn make(n: usize, pids: u32, memory: Option<u64>) -> Result<WorkerCgroup, String> {
+    /// limit of `memory` bytes and a CPU cap at `cpu_threads` ([`cpu_cap_percent`]). `Err`
+    /// says why none could be made.
+    pub fn make(
+        n: usize,
+        pids: u32,
+        memory: Option<u64>,
+        cpu_threads: Option<u32>,
+    ) -> Result<WorkerCgroup, String> {
         let all = hierarchies();
         static SWEPT: std::sync::Once = std::sync::Once::new();
         SWEPT.call_once(|| all.iter().for_each(|h| sweep(&h.own)));
         let name = folder_name(n);
         let mut folders = Vec::new();
         let mut kill = None;
-        let (mut pids_cap, mut memory_limit) = (None, None);
+        let (mut pids_cap, mut memory_limit, mut cpu_cap) = (None, None, None);
+        let cpu = cpu_threads.map(|threads| {
+            let percent = cpu_cap_percent(threads);
+            (percent, u64::from(percent) * CPU_PERIOD_US / 100)
+        });
         let mut refusals = Vec::new();
         let v2 = all.iter().find(|h| h.controllers.is_none());
         if let Some(h) = v2 {
@@ -178,6 +212,12 @@ impl WorkerCgroup {
                     if let Some(bytes) = memory {
                         if std::fs::write(dir.join("memory.max"), bytes.to_string()).is_ok() {
                             memory_limit = Some(bytes);
+                        }
+                    }
+                    if let Some((percent, quota)) = cpu {
+                        let max = format!("{quota} {CPU_PERIOD_US}");
+                        if std::fs::write(dir.join("cpu.max"), max).is_ok() {
+                            cpu_cap = Some(percent);
                         }
                     }
                     folders.push(dir);
@@ -222,6 +262,17 @@ impl WorkerCgroup {
                 }
             }
         }
+        if let (Some((percent, quota)), None) = (cpu, cpu_cap) {
+            if let Some(dir) = v1_folder("cpu", &mut folders) {
+                let period =
+                    std::fs::write(dir.join("cpu.cfs_period_us"), CPU_PERIOD_US.to_string());
+                if period.is_ok()
+                    && std::fs::write(dir.join("cpu.cfs_quota_us"), quota.to_string()).is_ok()
+                {
+                    cpu_cap = Some(percent);
+                }
+            }
+        }
         let kill = match (kill, folders.first()) {
             (Some(route), _) => route,
             (None, Some(dir)) => KillRoute::EachTask(dir.clone()),
@@ -242,11 +293,18 @@ impl WorkerCgroup {
                 "no memory cgroup: memory-limit binds each process alone (RLIMIT_AS)".to_string(),
             );
         }
+        if cpu.is_some() && cpu_cap.is_none() {
+            missing.push(
+                "no CPU cap: no cpu controller can be used here (the engine may use more cores than it declares)"
+                    .to_string(),
+            );
+        }
         Ok(WorkerCgroup {
             folders,
             kill,
             pids_cap,
             memory_limit,
+            cpu_cap_percent: cpu_cap,
             missing,
         })
     }
@@ -394,26 +452,73 @@ fn tasks_of(dir: &Path) -> Vec<rustix::process::Pid> {
 }
 
 impl Drop for WorkerCgroup {
-    /// Kill what is inside, then remove the folders once their tasks are gone, in a thread of
-    /// its own (the caller does not wait; a folder still busy after the last try is left to
-    /// the next coordinator's sweep).
+    /// Kill what is inside, then hand the folders to the remover ([`remove_when_empty`]),
+    /// which removes them once their tasks are gone (the caller does not wait).
     fn drop(&mut self) {
         self.kill();
-        let folders = std::mem::take(&mut self.folders);
-        let kill = self.kill.clone();
-        std::thread::spawn(move || {
-            let mut left = folders;
-            for _ in 0..REMOVAL_TRIES {
-                left.retain(|dir| std::fs::remove_dir(dir).is_err() && dir.exists());
-                if left.is_empty() {
-                    return;
-                }
-                if let KillRoute::EachTask(dir) | KillRoute::Freezer(dir) = &kill {
-                    kill_tasks(dir);
-                }
-                std::thread::sleep(REMOVAL_INTERVAL);
+        let removal = Removal {
+            folders: std::mem::take(&mut self.folders),
+            kill: self.kill.clone(),
+            tries: 0,
+        };
+        static REMOVER: std::sync::OnceLock<mpsc::Sender<Removal>> = std::sync::OnceLock::new();
+        let remover = REMOVER.get_or_init(|| {
+            let (send, receive) = mpsc::channel();
+            let started = std::thread::Builder::new()
+                .name("cgroup-remover".to_string())
+                .spawn(move || remove_when_empty(&receive));
+            if let Err(e) = started {
+                eprintln!("note: no thread to remove the workers' cgroups ({e}); the next run's sweep removes them");
             }
+            send
         });
+        // A failed send (no remover) leaves the folders to the next coordinator's sweep.
+        let _ = remover.send(removal);
+    }
+}
+
+/// A killed worker cgroup whose folders are still to be removed.
+struct Removal {
+    folders: Vec<PathBuf>,
+    kill: KillRoute,
+    /// How many times its removal was tried.
+    tries: u32,
+}
+
+impl Removal {
+    /// Try to remove the folders that are left; `true` when none is (or when the last try is
+    /// spent: a folder still busy then is left to the next coordinator's sweep).
+    fn try_once(&mut self) -> bool {
+        self.folders
+            .retain(|dir| std::fs::remove_dir(dir).is_err() && dir.exists());
+        self.tries += 1;
+        if self.folders.is_empty() || self.tries >= REMOVAL_TRIES {
+            return true;
+        }
+        if let KillRoute::EachTask(dir) | KillRoute::Freezer(dir) = &self.kill {
+            kill_tasks(dir);
+        }
+        false
+    }
+}
+
+/// The one thread that removes every killed worker cgroup of this process: each removal is
+/// tried at once and then every [`REMOVAL_INTERVAL`], all pending removals in one pass, so that
+/// ending hundreds of workers at once takes this thread alone, not one each.
+fn remove_when_empty(queue: &mpsc::Receiver<Removal>) {
+    let mut pending: Vec<Removal> = Vec::new();
+    loop {
+        if pending.is_empty() {
+            match queue.recv() {
+                Ok(removal) => pending.push(removal),
+                Err(_) => return,
+            }
+        }
+        pending.extend(queue.try_iter());
+        pending.retain_mut(|removal| !removal.try_once());
+        if !pending.is_empty() {
+            std::thread::sleep(REMOVAL_INTERVAL);
+        }
     }
 }
 
@@ -446,7 +551,7 @@ mod tests {
     /// by it and ended by its kill, and the folders are gone soon after.
     #[test]
     fn a_process_in_a_worker_cgroup_is_held_and_ended_by_its_kill() {
-        let Ok(cgroup) = WorkerCgroup::make(usize::MAX, 64, Some(256 << 20)) else {
+        let Ok(cgroup) = WorkerCgroup::make(usize::MAX, 64, Some(256 << 20), Some(1)) else {
             return;
         };
         let mut child = std::process::Command::new("sleep")

@@ -105,6 +105,10 @@ pub struct Confinement {
     /// checked by the coordinator ([`disk_used`]); each file the worker writes is held to it
     /// by `RLIMIT_FSIZE` too.
     pub disk_limit: u64,
+    /// The cores the engine declares (its `threads` or `Threads`): its cgroup's CPU is capped
+    /// at them with [`cgroup::CPU_SLACK_PERCENT`] more, where a cpu controller can be used
+    /// (`None`: no cap asked, as for the tools' single plugin).
+    pub cpu_threads: Option<u32>,
 }
 
 /// The default `disk-limit` of a sandboxed engine: its scratch folder and log together.
@@ -158,6 +162,11 @@ pub struct Enforced {
     /// (`cgroup.kill`, `freezer` or `task list`; absent: the worker's process group only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contained_by: Option<String>,
+    /// The cap on the CPU of the worker and all it starts, in percent of one core (`125`: a
+    /// core and a quarter), where a cpu cgroup holds it (absent in records older than this
+    /// field, and where none could be made: `missing` says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_cap_percent: Option<u32>,
     /// The namespaces made for the worker and what was set up in them (`user`, `pid`, `ipc`,
     /// `mount`, `proc`, `tmpfs`, `task cap`; empty: none, or a record older than this field).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -177,8 +186,8 @@ impl Enforced {
 }
 
 impl fmt::Display for Enforced {
-    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by
-    /// cgroup.kill`, or what is missing.
+    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, CPU at most 125% of a
+    /// core, contained by cgroup.kill`, or what is missing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.landlock_abi, self.landlock_full) {
             (0, _) => f.write_str("no Landlock")?,
@@ -198,6 +207,9 @@ impl fmt::Display for Enforced {
             Some(0) => f.write_str(", no capabilities")?,
             Some(held) => write!(f, ", capabilities {held:#x} held")?,
             None => {}
+        }
+        if let Some(percent) = self.cpu_cap_percent {
+            write!(f, ", CPU at most {percent}% of a core")?;
         }
         if let Some(route) = &self.contained_by {
             write!(f, ", contained by {route}")?;
@@ -619,12 +631,13 @@ mod tests {
             process_cap: Some(256),
             capabilities: Some(0),
             contained_by: Some("cgroup.kill".to_string()),
+            cpu_cap_percent: Some(125),
             namespaces: Vec::new(),
             missing: Vec::new(),
         };
         assert_eq!(
             full.to_string(),
-            "Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, contained by cgroup.kill"
+            "Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, CPU at most 125% of a core, contained by cgroup.kill"
         );
         let apart = Enforced {
             namespaces: vec!["pid".to_string(), "tmpfs".to_string()],
@@ -633,6 +646,10 @@ mod tests {
         assert!(apart
             .to_string()
             .ends_with("cgroup.kill, namespaces: pid tmpfs"));
+        // A record older than the cap reads as it was.
+        let old = r#"{"landlock_abi":7,"landlock_full":true,"seccomp":true,"process_cap":256}"#;
+        let old: Enforced = serde_json::from_str(old).unwrap();
+        assert_eq!(old.cpu_cap_percent, None);
         let rooted = Enforced {
             capabilities: Some(0x1f),
             ..full.clone()

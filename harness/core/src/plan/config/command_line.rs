@@ -6,7 +6,7 @@
 //!
 //! | flag | table | written |
 //! | --- | --- | --- |
-//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `disk-limit`, `fail-on`, `bench`, `ponder`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`), `sandbox-env` (names joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
+//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `disk-limit`, `fail-on`, `bench`, `ponder`, `threads`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`), `sandbox-env` (names joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
 //! | `--format F`, `--pairs N`, `--concurrency N`, `--affinity` | `[tournament]` | |
 //! | `--time SPEC[,KEY=VALUE…]` | `[time]` | `10+0.1`, `0.5/move`, `depth=6`, `nodes=100000`, then any `[time]` key (`margin=0.5`, `nps-reference=…`) |
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
@@ -94,7 +94,7 @@ fn kind_of(table: &str, key: &str) -> Kind {
         ("tune", "iterations" | "seed") => Integer,
         ("tune", "A" | "alpha" | "gamma") => Float,
         ("engine", "name" | "plugin" | "fail-on" | "sandbox") => Text,
-        ("engine", "bench") => Integer,
+        ("engine", "bench" | "threads") => Integer,
         ("engine", "ponder") => Bool,
         ("engine", "memory-limit" | "disk-limit") => Size,
         _ => Literal,
@@ -453,7 +453,8 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
                 let list = names.map(toml::Value::from);
                 edit(vec![key.clone()], toml::Value::Array(list.collect()));
             }
-            "name" | "fail-on" | "bench" | "memory-limit" | "disk-limit" | "sandbox" | "ponder" => {
+            "name" | "fail-on" | "bench" | "memory-limit" | "disk-limit" | "sandbox" | "ponder"
+            | "threads" => {
                 edit(vec![key.clone()], value_of(kind_of("engine", &key), &value));
             }
             // The folder an external program starts in is a path of the command line's, as

@@ -320,6 +320,31 @@ pub struct EngineConfig {
     /// The engine runs between its turns (`ponder = true`): it is not stopped while its
     /// opponent thinks. Off by default; the report says which engines pondered.
     pub ponder: bool,
+    /// The cores the engine declares it uses (`threads`), where its table says: for a plugin
+    /// without a `Threads` option (an `external` program). See [`declared_threads`].
+    pub threads: Option<u32>,
+}
+
+/// The most threads an engine may declare (`threads`, or its `Threads` option as read here).
+pub const MAX_THREADS: u32 = 1024;
+
+/// The cores an engine declares it uses, which its worker's CPU is capped at (with some slack)
+/// where a cgroup can be made: its `threads` key, else its `Threads` option, else 1.
+pub fn declared_threads(threads: Option<u32>, options: &[(String, String)]) -> u32 {
+    threads
+        .or_else(|| {
+            let (_, value) = options.iter().find(|(k, _)| k == "Threads")?;
+            value.trim().parse::<u32>().ok()
+        })
+        .unwrap_or(1)
+        .clamp(1, MAX_THREADS)
+}
+
+impl EngineConfig {
+    /// [`declared_threads`] of this engine.
+    pub fn declared_threads(&self) -> u32 {
+        declared_threads(self.threads, &self.options)
+    }
 }
 
 pub use crate::record::tournament_record::Build;

@@ -107,6 +107,7 @@ pub(super) struct RawEngine {
     /// Bytes (an integer) or a size with a unit (text).
     pub(super) disk_limit: Option<Spanned<toml::Value>>,
     pub(super) ponder: Option<bool>,
+    pub(super) threads: Option<Spanned<i64>>,
 }
 
 /// An engine's `build` table: which commit of which repository the plugin was built from.

@@ -108,6 +108,29 @@ fn a_seed_needs_a_shuffle() {
     );
 }
 
+/// An engine declares its threads with `threads`, else its `Threads` option, else 1; `threads`
+/// is from 1 to 1024.
+#[test]
+fn an_engine_declares_its_threads() {
+    let t = parse(GOOD, "t.toml", Path::new("")).unwrap();
+    assert!(t.engines.iter().all(|e| e.declared_threads() == 1));
+    let keyed = edit(
+        "plugin = \"plugins/libbeta.so\"\n",
+        "plugin = \"plugins/libbeta.so\"\nthreads = 4\n",
+    );
+    let t = parse(&keyed, "t.toml", Path::new("")).unwrap();
+    assert_eq!(t.engines[1].threads, Some(4));
+    assert_eq!(t.engines[1].declared_threads(), 4);
+    err(
+        &keyed.replace("threads = 4", "threads = 0"),
+        26,
+        &["key `threads`", "from 1 to 1024"],
+    );
+    let option = [("Threads".to_string(), "8".to_string())];
+    assert_eq!(super::declared_threads(None, &option), 8);
+    assert_eq!(super::declared_threads(Some(2), &option), 2);
+}
+
 /// `memory-limit` takes bytes as a number or a size as a string; a range that starts at one
 /// says so (`pairs = -3` is refused with "from 1").
 #[test]

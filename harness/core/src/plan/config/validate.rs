@@ -604,8 +604,24 @@ impl Validator<'_> {
                 }
                 b => b.map(Spanned::into_inner),
             };
+            let threads = match entry.threads {
+                None => None,
+                Some(n) => Some(
+                    u32::try_from(*n.get_ref())
+                        .ok()
+                        .filter(|n| (1..=super::MAX_THREADS).contains(n))
+                        .ok_or_else(|| {
+                            self.invalid(
+                                n.span(),
+                                "threads",
+                                format!("must be from 1 to {}", super::MAX_THREADS),
+                            )
+                        })?,
+                ),
+            };
             name_lines.push(self.line(&entry.name.span()));
             engines.push(EngineConfig {
+                threads,
                 sandbox: engine_sandbox,
                 time,
                 name: entry.name.into_inner(),

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# What the worker's supervisor and namespaces cost, two builds side by side: the folders $1
+# (before) and $2 (after) each hold a `harness` and its plugins (`target/release` of each
+# build). Usage: harness/benches/supervision.sh BEFORE AFTER [ROUNDS]. Prints figures; not a
+# test.
+# start-up+teardown: `harness info greedy --sandbox MODE`, alternating, median of N.
+# memory: a concurrency-64 depth-2 match; the peak of the summed PSS of the run's processes
+# other than the coordinator (workers, supervisors, inits), sampled every 50 ms.
+set -euo pipefail
+before=$1 after=$2 n=${3:-30}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for mode in strict off; do
+  for which in before after; do : > /tmp/sv-$which-$mode; done
+  for i in $(seq $n); do
+    for which in before after; do
+      bin=${!which}
+      s=$(date +%s%N); $bin/harness info greedy --sandbox $mode >/dev/null; e=$(date +%s%N)
+      echo $(( (e - s) / 1000 )) >> /tmp/sv-$which-$mode
+    done
+  done
+  for which in before after; do
+    echo "start-up+teardown $mode $which: $(median < /tmp/sv-$which-$mode) us (median of $n)"
+  done
+done
+pss_of_run() {
+  local bin=$1 mode=$2 out=/tmp/sv-run-$$
+  rm -rf $out
+  $bin/harness run --engine name=a,plugin=$bin/libminimax.so --engine name=b,plugin=$bin/libgreedy.so \
+     --format match --time depth=2 --pairs 400 --concurrency 64 --no-tui --sandbox $mode --out $out >/dev/null 2>&1 &
+  local pid=$! peak=0 procs=0
+  while kill -0 $pid 2>/dev/null; do
+    local sum=0 count=0
+    for d in /proc/[0-9]*; do
+      c=$(cat $d/cmdline 2>/dev/null | tr '\0' ' ')
+      case "$c" in *"--coordinator $pid "*)
+        k=$(awk '/^Pss:/ {print $2}' $d/smaps_rollup 2>/dev/null || echo 0)
+        sum=$((sum + ${k:-0})); count=$((count + 1));;
+      esac
+    done
+    if [ $sum -gt $peak ]; then peak=$sum; procs=$count; fi
+    sleep 0.05
+  done
+  echo "$peak $procs"
+}
+for mode in strict off; do
+  for which in before after; do
+    read kb procs < <(pss_of_run ${!which} $mode)
+    echo "memory $mode $which: peak PSS $((kb / 1024)) MiB over $procs processes (128 workers)"
+  done
+done
