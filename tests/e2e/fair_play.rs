@@ -107,10 +107,12 @@ fn an_engine_that_spins_between_turns_gets_no_time_there() {
 
 /// A move reply written to the channel ahead of its request (a thread of the plugin, 1 ms
 /// after its second search) does not answer the next request: the engine loses the game for
-/// breaking the protocol, stopped between turns (the reply is written when it is continued
-/// for its next search, without that search's token) and pondering (the reply is read before
-/// the request is sent), under a move time and under a depth limit (where engines are not
-/// stopped). The opponent's games are untouched.
+/// breaking the protocol, pondering (the reply is read before the request is sent) and under
+/// a depth limit (where engines are not stopped). Stopped between turns, the thread runs only
+/// while the engine searches: where it gets a processor in one of those turns, the reply
+/// comes without that search's token and the game is lost the same way; on a busy machine it
+/// may get none before the game ends (each turn lasts microseconds), and the game is played
+/// out with the engine's own moves. The opponent's games are untouched.
 #[test]
 fn a_reply_written_ahead_of_its_request_loses_the_game() {
     for user in users() {
@@ -129,7 +131,11 @@ fn a_reply_written_ahead_of_its_request_loses_the_game() {
             );
             let games = read_games(&out);
             assert_eq!(games.len(), 2);
+            let stopped = time.starts_with("move-time") && keys.is_empty();
             for g in &games {
+                if stopped && g.termination == harness_core::record::Termination::Normal {
+                    continue;
+                }
                 let faulty = if g.black == "faulty" {
                     othello_board::Color::Black
                 } else {

@@ -465,6 +465,84 @@ fn what_a_plugin_says_is_bounded_and_printable() {
     }
 }
 
+/// An engine's log is what the coordinator copies of its worker's stderr, at most its
+/// `log-limit` per worker: a plugin whose panic writes 16 MiB to stderr in every game leaves a
+/// log of at most a MiB for each worker that hit the limit, which the log says. With the
+/// sandbox off the worker writes the log itself, all of it.
+#[test]
+fn an_engines_log_is_held_to_its_log_limit() {
+    const MIB: u64 = 1 << 20;
+    for user in users() {
+        let dir = user.dir("contained-log-limit");
+        let keys = format!("{}\nlog-limit = \"1MiB\"", sandbox("strict"));
+        let run = hostile_with(user, &dir, "huge-error", "", &keys, |c| user.wrap(c));
+        run.output.assert_success();
+        let log = run.out.join("logs/faulty.stderr.log");
+        let size = std::fs::metadata(&log).unwrap().len();
+        let cut = run
+            .log
+            .matches("reached its log-limit of 1048576 bytes")
+            .count() as u64;
+        assert!(cut >= 1, "{user:?}: no worker's log was cut ({size} bytes)");
+        assert!(
+            size <= (cut + 1) * (MIB + 4096),
+            "{user:?}: {size} bytes in the log of {cut} cut workers"
+        );
+
+        let dir = user.dir("contained-log-limit-off");
+        let run = user.hostile(&dir, ("huge-error", "", "off"), |_| {});
+        let size = std::fs::metadata(run.out.join("logs/faulty.stderr.log"))
+            .unwrap()
+            .len();
+        assert!(
+            size > 16 * MIB,
+            "{user:?}: {size} bytes without the sandbox"
+        );
+    }
+}
+
+/// A run whose output folder's file system has less room than its engines' logs at their
+/// `log-limit` and the journal need is refused before its first game, with what it needs
+/// (a 40 MiB `tmpfs`, mounted by the test as root: two engines at 16 MiB and 16 MiB for the
+/// journal do not fit); with `log-limit = "1MiB"` it plays.
+#[test]
+fn a_run_without_room_for_its_logs_is_refused() {
+    if !is_root() {
+        return crate::support::skip(
+            "a_run_without_room_for_its_logs_is_refused",
+            "mounting a small file system needs root",
+        );
+    }
+    let dir = TempDir::new("contained-free-space");
+    let small = dir.join("small");
+    std::fs::create_dir_all(&small).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=40m", "tmpfs", s(&small)])
+        .status()
+        .unwrap();
+    assert!(
+        mounted.success(),
+        "cannot mount a tmpfs on {}",
+        small.display()
+    );
+    let a = crate::support::artifacts();
+    let out = small.join("out");
+    let play = |extra: &str| {
+        let file = crate::support::TournamentFile::new("match", 1, "depth = 2")
+            .out(Some(s(&out)))
+            .engine(crate::support::engine("greedy", s(&a.greedy), "") + extra)
+            .engine(crate::support::engine("minimax", s(&a.minimax), "") + extra);
+        let path = dir.write("t.toml", &file.text());
+        crate::support::harness(dir.path(), &["run", s(&path), "--no-tui"])
+    };
+    let refused = play("");
+    let allowed = play("log-limit = \"1MiB\"\n");
+    let _ = Command::new("umount").arg(s(&small)).status();
+    assert_eq!(refused.status.code(), Some(2), "{refused}");
+    refused.assert_stderr_has(&["MiB free", "needs 48 MiB", "log-limit"]);
+    allowed.assert_success();
+}
+
 /// The namespaces the supervisor made for faulty's worker, from `tournament.json`.
 fn namespaces_made(run: &Hostile) -> Vec<String> {
     let text = std::fs::read_to_string(run.out.join("tournament.json")).unwrap_or_default();

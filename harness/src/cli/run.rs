@@ -811,6 +811,7 @@ fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)
         crate::play::affinity::CoreSlots::plan(t)?;
     }
     resume::check_writable(&t.out)?;
+    resume::check_free_space(&t.out, resume::space_needed(t))?;
     let logs = std::env::temp_dir().join(format!("harness-dry-run-{}", std::process::id()));
     std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
     let runtime = coordinator_runtime(1)?;

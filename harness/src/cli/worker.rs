@@ -54,6 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             env: Vec::new(),
             disk_limit: 0,
             cpu_threads: None,
+            log_limit: 0,
         };
         (confinement, scratch)
     });

@@ -1,4 +1,5 @@
-//! The end of an engine's stderr log: where the cause of an engine that cannot start usually
+//! An engine's stderr log: a sandboxed worker's stderr copied into it up to its `log-limit`
+//! ([`copy_into`]), and its end, where the cause of an engine that cannot start usually
 //! is (an interpreter's "can't open file", a missing module, a loader's error), quoted in the
 //! error that stops the run.
 //!
@@ -63,6 +64,48 @@ pub fn tail(path: &Path) -> Option<LogTail> {
     Some(LogTail {
         path: path.to_path_buf(),
         lines: kept,
+    })
+}
+
+/// Copy a sandboxed worker's stderr (a pipe: the worker, its supervisor and all they start
+/// write to it) into the engine's log, at most `limit` bytes; past it, one line says so and
+/// the rest is read and dropped, so that no writer blocks. The worker never holds the log
+/// file, so a plugin cannot fill the output folder through it. Ends when every writer has
+/// closed the pipe (the worker and all it started are gone).
+pub fn copy_into(
+    mut pipe: tokio::process::ChildStderr,
+    log: std::fs::File,
+    limit: u64,
+) -> tokio::task::JoinHandle<()> {
+    use std::io::Write;
+    use tokio::io::AsyncReadExt;
+    // The log is written with plain writes of at most 16 KiB: into the page cache, as
+    // quick as the pipe's read.
+    tokio::spawn(async move {
+        let mut log = log;
+        let mut buffer = vec![0u8; 16 << 10];
+        let mut copied = 0u64;
+        let mut writable = true;
+        loop {
+            let n = match pipe.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            let room = usize::try_from(limit.saturating_sub(copied)).unwrap_or(usize::MAX);
+            let take = n.min(room);
+            if writable && take > 0 {
+                writable = log.write_all(&buffer[..take]).is_ok();
+                copied += take as u64;
+            }
+            if writable && take < n {
+                let note = format!(
+                    "\nharness: this worker's log reached its log-limit of {limit} bytes; the rest is dropped\n"
+                );
+                let _ = log.write_all(note.as_bytes());
+                writable = false;
+            }
+        }
+        let _ = log.flush();
     })
 }
 

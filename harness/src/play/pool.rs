@@ -396,6 +396,7 @@ pub fn confinement(sandbox: &Sandbox, threads: u32) -> Option<Confinement> {
             .disk_limit
             .unwrap_or(crate::host::sandbox::DISK_LIMIT),
         cpu_threads: Some(threads),
+        log_limit: sandbox.log_limit.unwrap_or(crate::host::sandbox::LOG_LIMIT),
     })
 }
 

@@ -91,6 +91,52 @@ pub fn check_writable(dir: &Path) -> anyhow::Result<()> {
     written.with_context(|| format!("{}: cannot write in the output folder", dir.display()))
 }
 
+/// What a run's journal and reports are given in its output folder's free space, beyond the
+/// engines' logs.
+const JOURNAL_ROOM: u64 = 16 << 20;
+
+/// The free space a run needs in its output folder before its first game: each engine's log
+/// at its `log-limit` (an engine without the sandbox, whose log has no cap, at the default)
+/// and [`JOURNAL_ROOM`] for the journal and reports.
+pub fn space_needed(t: &Tournament) -> u64 {
+    let logs: u64 = t
+        .engines
+        .iter()
+        .map(|e| {
+            e.sandbox
+                .log_limit
+                .unwrap_or(crate::host::sandbox::LOG_LIMIT)
+        })
+        .sum();
+    logs + JOURNAL_ROOM
+}
+
+/// Refuse a run whose output folder's file system has less than `needed` bytes free (for a
+/// folder not made yet, the nearest one above it that exists): a full disk would keep the
+/// journal from recording games.
+pub fn check_free_space(dir: &Path, needed: u64) -> anyhow::Result<()> {
+    let Some(existing) = dir.ancestors().find(|a| a.exists()) else {
+        return Ok(());
+    };
+    let stat = rustix::fs::statvfs(existing).with_context(|| {
+        format!(
+            "{}: cannot read its file system's free space",
+            existing.display()
+        )
+    })?;
+    let free = stat.f_bavail.saturating_mul(stat.f_frsize);
+    if free < needed {
+        bail!(
+            "{}: its file system has {} MiB free, and a run needs {} MiB before its first game (each engine's log at its log-limit, and {} MiB for the journal and reports); free some space or choose another output folder",
+            dir.display(),
+            free >> 20,
+            needed.div_ceil(1 << 20),
+            JOURNAL_ROOM >> 20
+        );
+    }
+    Ok(())
+}
+
 /// The files of an earlier run that `--restart` sets aside: the journal, its GGF copy, the
 /// `tournament.json`, its id, its end (`verdict.json`, and a watcher's `decision.json`), and
 /// whatever later stages wrote from them (`also`: the reports).

@@ -156,6 +156,8 @@ impl<'t> Coordinator<'t> {
             None
         };
         let folder = OutputFolder::create(&t.out)?;
+        super::resume::check_free_space(&t.out, super::resume::space_needed(t))
+            .inspect_err(|_| folder.abandon())?;
         // The run's id, made when it first starts (a shard's is its shards' folder's).
         let id_dir = match t.shard {
             Some(_) => t.out.parent().unwrap_or(&t.out),

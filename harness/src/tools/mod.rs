@@ -75,6 +75,7 @@ pub(crate) fn confinement(mode: SandboxMode) -> Option<Confinement> {
     (mode != SandboxMode::Off).then(|| Confinement {
         required: mode == SandboxMode::Required,
         disk_limit: crate::host::sandbox::DISK_LIMIT,
+        log_limit: crate::host::sandbox::LOG_LIMIT,
         ..Confinement::default()
     })
 }

@@ -64,6 +64,8 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 const QUIT_GRACE: Duration = Duration::from_secs(3);
 /// How long a worker whose connection closed may take to be reaped (for its exit status).
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// How long the copy of a gone worker's stderr may take to reach the end of its pipe.
+const LOG_DRAIN: Duration = Duration::from_secs(1);
 /// The most messages read from a worker and not yet taken by the coordinator: past it the
 /// reader stops reading, and the worker's writes wait.
 const EVENT_QUEUE: usize = 64;
@@ -208,6 +210,9 @@ pub struct EngineHost {
     /// this worker wrote comes after it) and the memory limit.
     stderr_log: Option<PathBuf>,
     log_start: u64,
+    /// The task copying a sandboxed worker's stderr into its log (`None`: the worker writes
+    /// the log itself, or has none).
+    log_copier: Option<tokio::task::JoinHandle<()>>,
     memory_limit: Option<u64>,
     writer: OwnedWriteHalf,
     events: Receiver<Event>,
@@ -599,6 +604,7 @@ impl EngineHost {
         let _ = protocol::send_async(&mut self.writer, &Request::Quit).await;
         let quit = tokio::time::timeout(QUIT_GRACE, self.child.wait()).await;
         self.kill_group();
+        self.finish_log().await;
         let outcome = match &quit {
             Ok(Ok(status)) if status.success() => Quit::Clean,
             Ok(Ok(status)) if status.code() == Some(super::worker::EXIT_ENGINE_HUNG) => {
@@ -630,6 +636,18 @@ impl EngineHost {
         self.kill_group();
         let _ = self.child.kill().await;
         self.release_sandbox();
+        self.finish_log().await;
+    }
+
+    /// Wait until the copy of a sandboxed worker's stderr into its log has ended (the pipe's
+    /// writers are gone once the worker is), at most [`LOG_DRAIN`]: what the log holds is then
+    /// all the worker wrote, for the reason of a crash.
+    async fn finish_log(&mut self) {
+        if let Some(mut copier) = self.log_copier.take() {
+            if tokio::time::timeout(LOG_DRAIN, &mut copier).await.is_err() {
+                copier.abort();
+            }
+        }
     }
 
     /// End everything in the worker's cgroups and remove them, and its scratch folder.
@@ -674,6 +692,7 @@ impl EngineHost {
         let detail = match tokio::time::timeout(EXIT_GRACE, self.child.wait()).await {
             Ok(Ok(status)) => {
                 self.kill_group();
+                self.finish_log().await;
                 let oom = status.signal() == Some(6);
                 let cgroup_oom = self
                     .cgroup

@@ -98,7 +98,7 @@ fn worker_command(
             .env_clear()
             .envs(sandbox::environment(&confinement.env))
             .env("TMPDIR", scratch.path())
-            // No file may pass the disk limit (the log, appended to, counts from its length).
+            // No file may pass the disk limit (a log it appends to counts from its length).
             .arg("--file-size-limit")
             .arg(log_start.saturating_add(confinement.disk_limit).to_string());
         let plugin = plugin.canonicalize().unwrap_or(plugin);
@@ -176,30 +176,43 @@ impl EngineHost {
         };
         let (ours, theirs) = std::os::unix::net::UnixStream::pair()
             .map_err(|e| spawn_err(format!("cannot make the worker's channel: {e}")))?;
-        let (stderr, log_start) = match &spec.stderr_log {
-            Some(path) => {
+        // A sandboxed worker writes its stderr into a pipe the coordinator copies from, up to
+        // its log-limit; any other into the log file itself.
+        let (stderr, log_start, copied) = match (&spec.stderr_log, &spec.sandbox) {
+            (Some(path), sandbox) => {
                 let file = std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(path)
                     .map_err(|e| spawn_err(format!("{}: {e}", path.display())))?;
                 let start = file.metadata().map_or(0, |m| m.len());
-                (Stdio::from(file), start)
+                match sandbox {
+                    Some(c) => (Stdio::piped(), start, Some((file, c.log_limit))),
+                    None => (Stdio::from(file), start, None),
+                }
             }
-            None => (Stdio::null(), 0),
+            (None, _) => (Stdio::null(), 0, None),
         };
         let channel = Stdio::from(std::os::fd::OwnedFd::from(theirs));
         // The command (and with it this process's copy of the worker's end) is dropped at the
         // end of the statement: the channel closes when the worker is gone.
-        let child = worker_command(
+        // The worker writes no log file of its own when its stderr is copied.
+        let written_from = if copied.is_some() { 0 } else { log_start };
+        let mut child = worker_command(
             &exe,
             spec,
-            (channel, stderr, log_start),
+            (channel, stderr, written_from),
             scratch.as_ref(),
             cgroup.as_ref(),
         )
         .spawn()
         .map_err(|e| spawn_err(e.to_string()))?;
+        let log_copier = match (copied, child.stderr.take()) {
+            (Some((file, limit)), Some(pipe)) => {
+                Some(crate::host::stderr_log::copy_into(pipe, file, limit))
+            }
+            _ => None,
+        };
         let stream = ours
             .set_nonblocking(true)
             .and_then(|()| tokio::net::UnixStream::from_std(ours))
@@ -214,6 +227,7 @@ impl EngineHost {
             group: None,
             stderr_log: spec.stderr_log.clone(),
             log_start,
+            log_copier,
             memory_limit: spec.memory_limit,
             plugin: PluginInfo {
                 path: spec.plugin.clone(),

@@ -109,10 +109,17 @@ pub struct Confinement {
     /// at them with [`cgroup::CPU_SLACK_PERCENT`] more, where a cpu controller can be used
     /// (`None`: no cap asked, as for the tools' single plugin).
     pub cpu_threads: Option<u32>,
+    /// The most bytes of the worker's stderr (and of what it starts) the coordinator copies
+    /// into the engine's log (`log-limit`): the worker writes to a pipe, never to the file.
+    pub log_limit: u64,
 }
 
 /// The default `disk-limit` of a sandboxed engine: its scratch folder and log together.
 pub const DISK_LIMIT: u64 = 1 << 30;
+
+/// The default `log-limit` of a sandboxed engine: what the coordinator copies of its stderr
+/// into its log, per worker.
+pub const LOG_LIMIT: u64 = 16 << 20;
 
 /// The most entries of a scratch folder [`disk_used`] counts: past it the folder counts as
 /// full (no engine needs that many files, and a walk of more would cost the coordinator).

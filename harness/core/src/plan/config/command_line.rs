@@ -6,7 +6,7 @@
 //!
 //! | flag | table | written |
 //! | --- | --- | --- |
-//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `disk-limit`, `fail-on`, `bench`, `ponder`, `threads`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`), `sandbox-env` (names joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
+//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `disk-limit`, `log-limit`, `fail-on`, `bench`, `ponder`, `threads`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`), `sandbox-env` (names joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
 //! | `--format F`, `--pairs N`, `--concurrency N`, `--affinity` | `[tournament]` | |
 //! | `--time SPEC[,KEY=VALUE…]` | `[time]` | `10+0.1`, `0.5/move`, `depth=6`, `nodes=100000`, then any `[time]` key (`margin=0.5`, `nps-reference=…`) |
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
@@ -65,7 +65,7 @@ enum Kind {
     Integer,
     Float,
     Bool,
-    /// `memory-limit`, `disk-limit`: bytes or a size with a unit.
+    /// `memory-limit`, `disk-limit`, `log-limit`: bytes or a size with a unit.
     Size,
     /// A plugin option, or a key no table has (the validator names it): a number or a
     /// boolean when the text is exactly that value's spelling, else text.
@@ -96,7 +96,7 @@ fn kind_of(table: &str, key: &str) -> Kind {
         ("engine", "name" | "plugin" | "fail-on" | "sandbox") => Text,
         ("engine", "bench" | "threads") => Integer,
         ("engine", "ponder") => Bool,
-        ("engine", "memory-limit" | "disk-limit") => Size,
+        ("engine", "memory-limit" | "disk-limit" | "log-limit") => Size,
         _ => Literal,
     }
 }
@@ -453,8 +453,8 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
                 let list = names.map(toml::Value::from);
                 edit(vec![key.clone()], toml::Value::Array(list.collect()));
             }
-            "name" | "fail-on" | "bench" | "memory-limit" | "disk-limit" | "sandbox" | "ponder"
-            | "threads" => {
+            "name" | "fail-on" | "bench" | "memory-limit" | "disk-limit" | "log-limit"
+            | "sandbox" | "ponder" | "threads" => {
                 edit(vec![key.clone()], value_of(kind_of("engine", &key), &value));
             }
             // The folder an external program starts in is a path of the command line's, as

@@ -106,6 +106,8 @@ pub(super) struct RawEngine {
     pub(super) sandbox_env: Option<Spanned<Vec<String>>>,
     /// Bytes (an integer) or a size with a unit (text).
     pub(super) disk_limit: Option<Spanned<toml::Value>>,
+    /// Bytes (an integer) or a size with a unit (text).
+    pub(super) log_limit: Option<Spanned<toml::Value>>,
     pub(super) ponder: Option<bool>,
     pub(super) threads: Option<Spanned<i64>>,
 }

@@ -82,6 +82,15 @@ pub fn disk_limit(value: &toml::Value) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// A `log-limit`: a [`size`] of at least 64 KiB.
+pub fn log_limit(value: &toml::Value) -> Result<u64, String> {
+    let bytes = size(value, "\"16MiB\" or \"256MiB\"")?;
+    if bytes < 64 << 10 {
+        return Err(format!("{bytes} bytes is too little; at least 64KiB"));
+    }
+    Ok(bytes)
+}
+
 /// A `memory-limit`: a [`size`] of at least [`MIN_MEMORY_LIMIT`].
 pub fn memory_limit(value: &toml::Value) -> Result<u64, String> {
     let bytes = size(value, "\"512MiB\" or \"2GiB\"")?;

@@ -63,6 +63,9 @@ pub struct Sandbox {
     /// `disk-limit`: the most bytes its scratch folder and log may hold together (`None`: the
     /// sandbox's default, `host::sandbox::DISK_LIMIT`).
     pub disk_limit: Option<u64>,
+    /// `log-limit`: the most bytes of the engine's stderr the coordinator copies into its log
+    /// for each worker (`None`: the sandbox's default, `host::sandbox::LOG_LIMIT`).
+    pub log_limit: Option<u64>,
 }
 
 impl Sandbox {
@@ -80,6 +83,9 @@ impl Sandbox {
         }
         if let Some(bytes) = self.disk_limit {
             v["disk_limit"] = bytes.into();
+        }
+        if let Some(bytes) = self.log_limit {
+            v["log_limit"] = bytes.into();
         }
         v
     }

@@ -512,12 +512,20 @@ impl Validator<'_> {
                     .map_err(|e| self.invalid(value.span(), "disk-limit", e))?,
             ),
         };
+        let log_limit = match &entry.log_limit {
+            None => None,
+            Some(value) => Some(
+                rules::log_limit(value.get_ref())
+                    .map_err(|e| self.invalid(value.span(), "log-limit", e))?,
+            ),
+        };
         Ok(Sandbox {
             mode,
             read: paths(&entry.sandbox_read, "sandbox-read")?,
             write: paths(&entry.sandbox_write, "sandbox-write")?,
             env,
             disk_limit,
+            log_limit,
         })
     }
 
