@@ -193,14 +193,22 @@ fn nothing_a_plugin_starts_outlives_a_killed_coordinator() {
             user.wrap(&mut command);
             let mut harness = crate::support::Running(command.spawn().unwrap());
             let started = std::time::Instant::now();
-            while daemon_pids(&alive).is_empty() {
+            // The plugin's "started" line must be in the log before the kill: a sandboxed
+            // worker's stderr is copied into the log by the coordinator, so a line still in
+            // the pipe when the coordinator dies is lost with it.
+            let log_path = dir.join("out/logs/faulty.stderr.log");
+            let started_line = || {
+                std::fs::read_to_string(&log_path)
+                    .is_ok_and(|l| l.contains("started") && l.contains("in the worker's group"))
+            };
+            while daemon_pids(&alive).is_empty() || !started_line() {
                 assert!(
                     harness.0.try_wait().unwrap().is_none(),
                     "{user:?} {mode}: the run ended before the loop started"
                 );
                 assert!(
                     started.elapsed() < Duration::from_secs(60),
-                    "no loop started"
+                    "{user:?} {mode}: no loop started, or its line never reached the log"
                 );
                 std::thread::sleep(Duration::from_millis(10));
             }
@@ -209,12 +217,7 @@ fn nothing_a_plugin_starts_outlives_a_killed_coordinator() {
             std::thread::sleep(Duration::from_secs(1));
             let outlived = grows(&alive);
             kill_daemons(&alive);
-            let log =
-                std::fs::read_to_string(dir.join("out/logs/faulty.stderr.log")).unwrap_or_default();
-            assert!(
-                log.contains("started") && log.contains("in the worker's group"),
-                "{user:?} {mode}: {log}"
-            );
+            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
             assert!(
                 !outlived,
                 "{user:?} {mode}: the loop outlived the coordinator by more than a second:\n{log}"
