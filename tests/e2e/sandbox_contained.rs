@@ -507,7 +507,7 @@ fn an_engines_log_is_held_to_its_log_limit() {
 /// A run whose output folder's file system has less room than its engines' logs at their
 /// `log-limit` and the journal need is refused before its first game, with what it needs
 /// (a 40 MiB `tmpfs`, mounted by the test as root: two engines at 16 MiB and 16 MiB for the
-/// journal do not fit); with `log-limit = "1MiB"` it plays.
+/// journal do not fit); with `log-limit = "1MiB"` it plays. A tune into it is refused too.
 #[test]
 fn a_run_without_room_for_its_logs_is_refused() {
     if !is_root() {
@@ -540,10 +540,24 @@ fn a_run_without_room_for_its_logs_is_refused() {
     };
     let refused = play("");
     let allowed = play("log-limit = \"1MiB\"\n");
+    // A tune is refused the same way (its match has three engines: θ+, θ− and the opponent).
+    let tune = format!(
+        "[tournament]\nformat = \"match\"\nconcurrency = 1\nout = {}\n\n[time]\ndepth = 1\n\n[openings]\nbuiltin = \"xot-small\"\n\n\
+         [[engine]]\nname = \"mm\"\nplugin = {}\n\n[[engine]]\nname = \"greedy\"\nplugin = {}\n\n\
+         [tune]\nengine = \"mm\"\nopponent = \"greedy\"\niterations = 1\n\n\
+         [tune.params]\nDepth = {{ start = 2, min = 1, max = 3, c-end = 1.0, r-end = 0.1 }}\n",
+        crate::support::toml_string(s(&small.join("tune"))),
+        crate::support::toml_string(s(&a.minimax)),
+        crate::support::toml_string(s(&a.greedy)),
+    );
+    let tune_path = dir.write("tune.toml", &tune);
+    let tune_refused = crate::support::harness(dir.path(), &["tune", s(&tune_path), "--no-tui"]);
     let _ = Command::new("umount").arg(s(&small)).status();
     assert_eq!(refused.status.code(), Some(2), "{refused}");
     refused.assert_stderr_has(&["MiB free", "needs 48 MiB", "log-limit"]);
     allowed.assert_success();
+    assert_eq!(tune_refused.status.code(), Some(2), "{tune_refused}");
+    tune_refused.assert_stderr_has(&["MiB free", "a run needs", "log-limit"]);
 }
 
 /// The namespaces the supervisor made for faulty's worker, from `tournament.json`.

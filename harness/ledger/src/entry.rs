@@ -192,9 +192,44 @@ fn conditions(record: &TournamentRecord) -> String {
         "nps_reference": record.nps_reference,
     });
     if let (true, Some(rule)) = (timed_run, &record.margin_rule) {
-        conditions["fair_play"] = format!("turns stopped, margin {rule}").into();
+        conditions["fair_play"] = fair_play(record, rule).into();
     }
     conditions.to_string()
+}
+
+/// The fair-play rules a timed run's games were played under, as one class: whether every
+/// engine was stopped between its turns, the margin rule, and what the kernel gave every
+/// engine's workers beside (a CPU cap, PID namespaces of their own). Runs of a machine that
+/// gives less are kept apart from those of one that gives more.
+fn fair_play(record: &TournamentRecord, margin_rule: &str) -> String {
+    // A version that recorded no routes stopped every engine.
+    let stopped = record.stop_routes.values().all(|r| !r.starts_with("none"));
+    let mut words = vec![
+        match stopped {
+            true => "turns stopped".to_string(),
+            false => "turns not all stopped".to_string(),
+        },
+        format!("margin {margin_rule}"),
+    ];
+    let engines: Vec<&Value> = record
+        .sandbox_enforced
+        .as_ref()
+        .and_then(Value::as_object)
+        .map(|by_engine| by_engine.values().collect())
+        .unwrap_or_default();
+    let every =
+        |has: &dyn Fn(&Value) -> bool| !engines.is_empty() && engines.iter().all(|e| has(e));
+    if every(&|e| e["cpu_cap_percent"].is_u64()) {
+        words.push("CPU capped".to_string());
+    }
+    if every(&|e| {
+        e["namespaces"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n == "pid"))
+    }) {
+        words.push("PID namespaces".to_string());
+    }
+    words.join(", ")
 }
 
 /// A conditions class (see [`RunEntry::conditions`]) as a person reads it:
@@ -289,6 +324,46 @@ mod tests {
         for time in ["depth 2", "100000 nodes"] {
             let (new, old) = (record(time, Some("charged")), record(time, None));
             assert_eq!(conditions(&new), conditions(&old), "{time}");
+        }
+    }
+
+    /// What the kernel gave the workers splits timed runs: a run where an engine was not
+    /// stopped between turns, or where its CPU was not capped or its workers shared the PID
+    /// namespace, is not in the class of one where every engine had all three.
+    #[test]
+    fn what_the_kernel_gave_the_workers_is_part_of_the_class() {
+        let enforced = |cap: bool, pid: bool| {
+            let mut e = serde_json::json!({"landlock_abi": 6, "landlock_full": true, "seccomp": true, "process_cap": 256});
+            if cap {
+                e["cpu_cap_percent"] = 125.into();
+            }
+            if pid {
+                e["namespaces"] = serde_json::json!(["user", "pid", "ipc", "mount"]);
+            }
+            serde_json::json!({ "a": e.clone(), "b": e })
+        };
+        let run = |cap: bool, pid: bool, route_b: &str| {
+            let mut r = record("1s+0.02s", Some("charged"));
+            r.sandbox_enforced = Some(enforced(cap, pid));
+            r.stop_routes = [("a", "cgroup.freeze"), ("b", route_b)]
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .into();
+            r
+        };
+        let full = conditions(&run(true, true, "SIGSTOP"));
+        let words = conditions_text(&serde_json::from_str(&full).unwrap());
+        assert!(
+            words.contains("turns stopped, margin charged, CPU capped, PID namespaces"),
+            "{words}"
+        );
+        // The route itself (freezer or signals) does not split: both stop the engine.
+        assert_eq!(full, conditions(&run(true, true, "cgroup.freeze")));
+        for other in [
+            run(false, true, "SIGSTOP"),
+            run(true, false, "SIGSTOP"),
+            run(true, true, "none (ponder = true)"),
+        ] {
+            assert_ne!(conditions(&other), full);
         }
     }
 }

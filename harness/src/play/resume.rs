@@ -314,9 +314,9 @@ fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
     let object = v.as_object_mut()?;
     object.remove("definition");
     object.remove("clock_scale");
-    // What the kernel enforced is recorded, not compared: a shard requeued on another kernel
-    // resumes. The setting is compared; a folder of an earlier version, without one, was
-    // played under the default.
+    // What the kernel enforced is not the tournament's identity (the setting is; a folder of
+    // an earlier version, without one, was played under the default): its fair-play terms
+    // are compared once the workers have started (`fair_play_changes`).
     object.remove(ENFORCED_KEY);
     object.remove("stop_routes");
     for engine in object
@@ -527,6 +527,7 @@ pub fn tournament_record(
             }),
             command_fnv1a: command_digests(&e.options),
             ponder: e.ponder,
+            threads: e.threads,
             other: serde_json::Map::new(),
         })
         .collect();
@@ -630,7 +631,7 @@ pub fn tournament_text(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path)
 }
 
 /// The key of `tournament.json` that records what the kernel enforced of each engine's
-/// sandbox (not compared on resume).
+/// sandbox (its fair-play terms are compared on resume: [`fair_play_changes`]).
 pub const ENFORCED_KEY: &str = "sandbox_enforced";
 
 /// `tournament.json`'s text with what the kernel enforced of each engine's sandbox, by name
@@ -655,6 +656,64 @@ pub fn with_enforced(tournament_json: &str, enforced: &[super::pool::StartedAs])
         .map(|started| (started.name.clone(), started.stop_route.clone()))
         .collect();
     record.text()
+}
+
+/// What the kernel gave an engine's workers that bears on fair play, as a resume compares it:
+/// whether the worker was stopped between its turns, the CPU cap, and the namespaces made.
+/// The rest of [`Enforced`](crate::host::sandbox::Enforced) (Landlock's version, the filter)
+/// is recorded and not compared.
+fn fair_play_terms(enforced: Option<&serde_json::Value>, stop_route: Option<&str>) -> String {
+    let stopped = match stop_route {
+        None => "stop between turns not recorded".to_string(),
+        Some(route) if route.starts_with("none") => format!("not stopped between turns ({route})"),
+        Some(_) => "stopped between turns".to_string(),
+    };
+    let enforced = enforced.filter(|e| e.is_object());
+    let cap = match enforced.and_then(|e| e["cpu_cap_percent"].as_u64()) {
+        Some(percent) => format!("CPU capped at {percent}%"),
+        None => "no CPU cap".to_string(),
+    };
+    let mut namespaces: Vec<&str> = enforced
+        .and_then(|e| e["namespaces"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str())
+        .collect();
+    namespaces.sort_unstable();
+    let namespaces = match namespaces.is_empty() {
+        true => "no namespaces of its own".to_string(),
+        false => format!("namespaces {}", namespaces.join(", ")),
+    };
+    format!("{stopped}, {cap}, {namespaces}")
+}
+
+/// The engines whose fair-play conditions ([`fair_play_terms`]) differ between the games an
+/// output folder holds (its `tournament.json`, `written`) and this run's workers: a resume
+/// that mixed them would put games played under other rules into one result. Empty when
+/// they agree, and for a folder of a version that recorded neither.
+pub fn fair_play_changes(written: &str, started: &[super::pool::StartedAs]) -> Vec<String> {
+    let Ok(record) = TournamentRecord::parse(written) else {
+        return Vec::new();
+    };
+    if record.sandbox_enforced.is_none() && record.stop_routes.is_empty() {
+        return Vec::new();
+    }
+    let enforced = record.sandbox_enforced.as_ref();
+    started
+        .iter()
+        .filter_map(|now| {
+            let before = fair_play_terms(
+                enforced.and_then(|e| e.get(&now.name)),
+                record.stop_routes.get(&now.name).map(String::as_str),
+            );
+            let now_value = now
+                .sandbox
+                .as_ref()
+                .map(|e| serde_json::to_value(e).expect("plain values"));
+            let after = fair_play_terms(now_value.as_ref(), Some(&now.stop_route));
+            (before != after).then(|| format!("{}: {before} then, {after} now", now.name))
+        })
+        .collect()
 }
 
 /// How a plugin was named, in `tournament.json`.

@@ -40,6 +40,7 @@ use crate::record::journal::{write_durably, Journal, JSONL_FILE};
 use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
 use crate::stats::sprt::SprtStatus;
+use anyhow::bail;
 use anyhow::Context;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -178,9 +179,22 @@ impl<'t> Coordinator<'t> {
                 progress(Progress::Warning(warning));
             }
         }
-        progress(Progress::Started);
         let pinned_path = t.out.join(TOURNAMENT_FILE);
         let written = std::fs::read_to_string(&pinned_path).unwrap_or_default();
+        // The games held were played under the fair-play conditions this kernel gave then; a
+        // resume that plays more under others would mix two kinds of game in one result (a
+        // finished run shows its result wherever it is run again).
+        let changed = resume::fair_play_changes(&written, pool.enforced());
+        if !previous.is_empty() && !todo.is_empty() && !changed.is_empty() {
+            bail!(
+                "{}: cannot resume: its {} games were played under other fair-play conditions than this machine gives ({}); \
+                 resume where they hold (the same kernel, cgroups and user namespaces), or give another `out`",
+                t.out.display(),
+                previous.len(),
+                changed.join("; ")
+            );
+        }
+        progress(Progress::Started);
         let extended = resume::extension(&written, &tournament_json, false);
         // An extended run's folder now pins the tournament with its new pairs, a run resumed
         // with new build claims for its plugins the new claims, and one resumed with a mended

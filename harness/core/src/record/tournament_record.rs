@@ -56,12 +56,14 @@ pub struct TournamentRecord {
     /// The clock scale this run measured for itself (not compared on resume).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock_scale: Option<Value>,
-    /// What the kernel enforced of each engine's sandbox, by engine name (not compared).
+    /// What the kernel enforced of each engine's sandbox, by engine name. Not part of the
+    /// tournament's identity; a resume compares its fair-play terms (the CPU cap, the
+    /// namespaces) with what the resumed run's workers get.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox_enforced: Option<Value>,
     /// How each engine's workers were stopped between turns (`cgroup.freeze`,
-    /// `freezer.state`, `SIGSTOP`, `none (ponder = true)`, …), by engine name (not compared:
-    /// a shard requeued on another machine resumes).
+    /// `freezer.state`, `SIGSTOP`, `none (ponder = true)`, …), by engine name. A resume
+    /// compares whether each engine was stopped at all, not by which route.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stop_routes: BTreeMap<String, String>,
     /// The tournament file's text and the command, which the tournament is rebuilt from
@@ -129,6 +131,10 @@ pub struct EngineRecord {
     /// the folder is of a version before the stop).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ponder: bool,
+    /// The `threads` key: the cores the engine declares, which its CPU is capped at (absent:
+    /// not given; the `Threads` option, in `options`, or 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u32>,
     #[serde(flatten)]
     pub other: Map<String, Value>,
 }
