@@ -541,3 +541,22 @@ fn each_fault_fails_the_check_on_its_item() {
         }
     }
 }
+
+/// `harness check`'s sandbox probes run in the confined worker before its plugin loads, so
+/// that no code of the plugin can answer for them: faulty sets a variable in its environment
+/// when its library loads (its worker's log shows it there during a game), and the check's
+/// `sandbox-environment` item, probed before that, does not see it.
+#[test]
+fn the_sandbox_probes_of_check_run_before_the_plugin_loads() {
+    let a = artifacts();
+    let user = crate::support::user::User::Invoker;
+    let dir = user.dir("devloop-check-before-load");
+    user.hostile(&dir, ("environ", "FAULTY_LOADED", "strict"), |_| {})
+        .assert_log_says("environ", &["has FAULTY_LOADED=1"]);
+    let check = harness(dir.path(), &["check", s(&a.faulty)]);
+    let row = check_row(&check, "sandbox-environment");
+    assert!(
+        row.contains("pass") && !row.contains("FAULTY_LOADED"),
+        "{row}\n{check}"
+    );
+}

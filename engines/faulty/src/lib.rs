@@ -66,11 +66,30 @@
 //!   the count restarts at every `new_game`.
 //! - `Target` (string, default empty): the path or port of a hostile fault.
 //!
+//! At load, before any entry of the ABI is called, faulty sets [`LOADED_VARIABLE`] in its
+//! process's environment: `harness check`, whose sandbox probes run before the plugin loads,
+//! must not see it (`sandbox-environment` would fail if they ran after).
+//!
 //! This crate holds the only `unsafe` of the Rust engines besides the SDK: the deliberate
-//! segfault, and a thin wrapper around the SDK's `search` entry that rewrites the answered move
-//! value for `out-of-range` (the SDK's `Move` cannot hold 99, by design).
+//! segfault, a thin wrapper around the SDK's `search` entry that rewrites the answered move
+//! value for `out-of-range` (the SDK's `Move` cannot hold 99, by design), and the function
+//! the loader runs ([`AT_LOAD`]).
 
 #![deny(unsafe_code)]
+
+/// The variable faulty sets in its environment when its library loads.
+pub const LOADED_VARIABLE: &str = "FAULTY_LOADED";
+
+/// Run by the dynamic loader when the library is loaded (an `.init_array` entry), as a C
+/// plugin's constructor would be: plugin code that runs before the harness asks anything.
+#[allow(unsafe_code)]
+#[used]
+#[link_section = ".init_array"]
+pub static AT_LOAD: extern "C" fn() = at_load;
+
+extern "C" fn at_load() {
+    std::env::set_var(LOADED_VARIABLE, "1");
+}
 
 pub mod hostile;
 pub mod unfair;

@@ -251,7 +251,7 @@ pub enum Reply {
     },
     /// The answer to a `Begin` with a probe: for each attempt, `None` when it succeeded, else
     /// the system's refusal.
-    Probed(super::sandbox::Probed),
+    Probed(Box<super::sandbox::Probed>),
 }
 
 /// Write one message as a line and flush it.

@@ -249,7 +249,7 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
             &targets.socket,
             setup.coordinator,
         );
-        send(&mut stream, &Reply::Probed(probed))?;
+        send(&mut stream, &Reply::Probed(Box::new(probed)))?;
     }
     let (out_tx, out_rx) = mpsc::channel::<Reply>();
     let mut writer_stream = stream;

@@ -295,7 +295,7 @@ impl EngineHost {
         let probed = match (probing, first) {
             (true, Ok(Reply::Probed(probed))) => {
                 first = self.next_event(STARTUP_TIMEOUT).await;
-                Some(probed)
+                Some(*probed)
             }
             (_, other) => {
                 first = other;

@@ -313,7 +313,18 @@ pub struct Probed {
     /// The names of the worker's environment variables.
     #[serde(default)]
     pub environment: Vec<String>,
+    /// The processes the worker sees in `/proc` (`None`: it cannot list it). In a PID
+    /// namespace with a `/proc` of its own: its init and itself.
+    #[serde(default)]
+    pub processes_seen: Option<usize>,
+    /// Whether the worker's scratch folder (its current folder) is a `tmpfs`, as `statfs`
+    /// says (`None`: it cannot tell).
+    #[serde(default)]
+    pub scratch_on_tmpfs: Option<bool>,
 }
+
+/// `statfs`'s file system type of a `tmpfs`.
+const TMPFS_MAGIC: u64 = 0x0102_1994;
 
 /// Try, from this process, what the sandbox forbids: create the file `write`, open a TCP
 /// connection to `127.0.0.1:port`, signal the `coordinator`, connect to the Unix socket
@@ -363,6 +374,19 @@ pub fn probe(write: &Path, port: u16, socket: &Path, coordinator: u32) -> Probed
         environment: std::env::vars_os()
             .map(|(name, _)| name.to_string_lossy().into_owned())
             .collect(),
+        processes_seen: std::fs::read_dir("/proc").ok().map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    e.file_name()
+                        .to_str()
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+                })
+                .count()
+        }),
+        scratch_on_tmpfs: rustix::fs::statfs(".")
+            .ok()
+            .map(|fs| fs.f_type as u64 == TMPFS_MAGIC),
     }
 }
 

@@ -11,7 +11,8 @@
 //!   engine's `sandbox-env`, must not be there);
 //! - `sandbox-namespaces`: the namespaces its supervisor made for it (PID, IPC and mount, with
 //!   its own `/proc` and a `tmpfs` scratch folder; not checked where the system gives none,
-//!   with its reason).
+//!   with its reason), and what the worker sees of them: at most a few processes in `/proc`,
+//!   and a scratch folder that `statfs` calls a tmpfs.
 //!
 //! An item is "not checked" where the kernel has no Landlock for it (the write and the
 //! connection need ABI 1, the signal ABI 6), and fails where the attempt went through (the
@@ -40,6 +41,10 @@ pub const ITEMS: [&str; 9] = [
 /// What `sandbox-namespaces` asks of a worker's namespaces (the user namespace is an ordinary
 /// user's alone: root needs none).
 const NAMESPACES: [&str; 5] = ["pid", "ipc", "mount", "proc", "tmpfs"];
+
+/// The most processes a worker in a PID namespace with a `/proc` of its own may see: the
+/// namespace's init, itself, and room for a process the worker runs in passing.
+const MOST_PROCESSES_SEEN: usize = 4;
 
 /// The Landlock ABI that scopes signals.
 const SIGNAL_SCOPE_ABI: u32 = 6;
@@ -82,7 +87,7 @@ pub async fn check(spec: &CheckSpec, item: &str) -> Outcome {
     let enforced = host.sandbox.clone();
     end(host).await;
     if item == "sandbox-namespaces" {
-        return namespaces(enforced.as_ref());
+        return namespaces(enforced.as_ref(), &probed);
     }
     if let Some(e) = &enforced {
         let needed = landlock_needed(item);
@@ -139,7 +144,7 @@ fn refused(
 
 /// The namespaces item: it passes when every piece of [`NAMESPACES`] was made; it is not
 /// checked where the system made none (the reason the supervisor gave).
-fn namespaces(enforced: Option<&sandbox::Enforced>) -> Outcome {
+fn namespaces(enforced: Option<&sandbox::Enforced>, probed: &Probed) -> Outcome {
     let Some(enforced) = enforced else {
         return Outcome::Fail("the sandbox is off: no namespaces of its own".to_string());
     };
@@ -155,8 +160,27 @@ fn namespaces(enforced: Option<&sandbox::Enforced>) -> Outcome {
             .filter(|m| m.contains("namespace") || m.contains("/proc") || m.contains("tmpfs"));
         said.cloned().collect::<Vec<_>>().join("; ")
     };
-    if lacking.is_empty() {
-        Outcome::Pass(format!("namespaces of its own: {}", made.join(", ")))
+    // What the supervisor says it made, seen from inside: its own `/proc` shows the
+    // namespace's init and the worker (a few more at most), and the scratch folder is a tmpfs.
+    let seen = probed.processes_seen.unwrap_or(usize::MAX);
+    if lacking.is_empty() && seen > MOST_PROCESSES_SEEN {
+        Outcome::Fail(format!(
+            "namespaces said to be made ({}), yet the worker sees {} processes in /proc",
+            made.join(", "),
+            probed
+                .processes_seen
+                .map_or("an unlistable number of".to_string(), |n| n.to_string())
+        ))
+    } else if lacking.is_empty() && probed.scratch_on_tmpfs != Some(true) {
+        Outcome::Fail(format!(
+            "namespaces said to be made ({}), yet the worker's scratch folder is not a tmpfs",
+            made.join(", ")
+        ))
+    } else if lacking.is_empty() {
+        Outcome::Pass(format!(
+            "namespaces of its own: {}; the worker sees {seen} processes",
+            made.join(", ")
+        ))
     } else if made.is_empty() {
         Outcome::NotChecked(why())
     } else {
