@@ -62,12 +62,26 @@ impl Interval {
         self.estimate().to_string()
     }
 
-    /// `+89 ±79`, or `+89 ±inf` without both bounds: the live view's short form.
+    /// The live view's short form, in whole Elo: [`short_interval`].
     pub fn short_text(&self) -> String {
-        match (self.low, self.high) {
-            (Some(low), Some(high)) => format!("{:+.0} ±{:.0}", self.value, (high - low) / 2.0),
-            _ => format!("{:+.0} ±inf", self.value),
-        }
+        short_interval(
+            self.value,
+            self.low.unwrap_or(f64::NEG_INFINITY),
+            self.high.unwrap_or(f64::INFINITY),
+        )
+    }
+}
+
+/// An estimate and its interval in whole units: `+89 ±79` where the interval is symmetric
+/// about the estimate once rounded, `+642 [+203, +1710]` where it is not (a ± would put the
+/// lower bound at −112 and make a significant result read as insignificant), `-inf`/`+inf`
+/// for a missing bound.
+pub fn short_interval(value: f64, low: f64, high: f64) -> String {
+    let (below, above) = ((value - low).round(), (high - value).round());
+    if below.is_finite() && below == above {
+        format!("{value:+.0} ±{above:.0}")
+    } else {
+        format!("{value:+.0} [{low:+.0}, {high:+.0}]")
     }
 }
 
@@ -249,6 +263,20 @@ impl Standing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The live view's short interval: ± only where it is symmetric once rounded; the
+    /// asymmetric interval of the run keeps its bounds (read as ±754 the lower bound
+    /// would be −112).
+    #[test]
+    fn a_short_interval_is_symmetric_or_keeps_its_bounds() {
+        assert_eq!(short_interval(88.7, 9.4, 168.0), "+89 ±79");
+        assert_eq!(short_interval(641.6, 202.5, 1710.1), "+642 [+202, +1710]");
+        assert_eq!(short_interval(284.0, -305.8, 1365.5), "+284 [-306, +1366]");
+        assert_eq!(
+            short_interval(10.0, f64::NEG_INFINITY, 50.0),
+            "+10 [-inf, +50]"
+        );
+    }
     use crate::record::GameOutcome;
     use crate::stats::match_stats;
 

@@ -59,6 +59,9 @@ pub struct TestSnapshot {
     /// In words (`show::text::decision_label`), and as a key for the page's script.
     pub decision: &'static str,
     pub decision_key: Decision,
+    /// The LLR against its bounds as the reports word it (`show::text::decision_evidence`):
+    /// `LLR 3.77 ≥ 2.94` once decided, `LLR 1.20 between -2.94 and 2.94` while running.
+    pub evidence: String,
     pub observations: u64,
 }
 
@@ -173,6 +176,18 @@ pub fn run(model: &RunModel, now: Instant) -> RunSnapshot<'_> {
             upper: s.upper,
             decision: crate::show::text::decision_label(s.decision),
             decision_key: s.decision,
+            evidence: match s.decision {
+                Decision::Continue => {
+                    format!("LLR {:.2} between {:.2} and {:.2}", s.llr, s.lower, s.upper)
+                }
+                decided => crate::show::text::decision_evidence(
+                    decided,
+                    s.llr,
+                    (s.lower, s.upper),
+                    2,
+                    ("≥", "≤"),
+                ),
+            },
             observations: s.observations,
         }),
         live: model

@@ -94,6 +94,16 @@ fn every_view_of_a_run_tells_the_same_numbers() {
     ];
     for (folder, output) in played {
         let seen = read::check(d, folder, ("cand", "base"), None);
+        // The browser words the test's evidence as report.md does: a decided test's LLR
+        // against the bound it crossed, never "between" its bounds.
+        if let Some(evidence) = seen.snapshot["sprt"]["evidence"].as_str() {
+            let decided = seen.snapshot["sprt"]["decision_key"] != "continue";
+            assert!(
+                !decided || (seen.md.contains(evidence) && !evidence.contains("between")),
+                "{folder}: the browser says `{evidence}`, report.md:\n{}",
+                seen.md
+            );
+        }
         // The tables the run itself printed at its end say what every other view says.
         if let Some(output) = output {
             let has_test = !seen.report["sprt"].is_null();

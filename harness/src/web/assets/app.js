@@ -113,7 +113,7 @@ function runPage(run) {
     const span = t.upper - t.lower;
     const at = Math.min(1, Math.max(0, (t.llr - t.lower) / span));
     const bar = el('div', { class: 'llr' }, el('div', { class: 'mark', style: `left:${(100 * at).toFixed(1)}%` }));
-    box.replaceChildren(el('p', {}, `SPRT: LLR ${t.llr.toFixed(2)} between ${t.lower.toFixed(2)} and ${t.upper.toFixed(2)} · ${t.decision}`), bar);
+    box.replaceChildren(el('p', {}, `SPRT: ${t.evidence} · ${t.decision}`), bar);
   }
 }
 

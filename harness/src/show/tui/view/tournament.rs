@@ -122,7 +122,7 @@ pub(super) fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static
             "games",
             "W-D-L",
             "score",
-            "Elo ±95%",
+            "Elo, 95%",
             "discs",
             pw = 2 * name_w + 3
         ),
@@ -164,7 +164,10 @@ pub(super) fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static
         let r: Vec<String> = st
             .ratings
             .iter()
-            .map(|r| format!("{} {:+.0}±{:.0}", r.name, r.elo, (r.high - r.low) / 2.0))
+            .map(|r| {
+                let interval = crate::show::standings::short_interval(r.elo, r.low, r.high);
+                format!("{} {interval}", r.name)
+            })
             .collect();
         lines.push(Line::from(format!("Ratings: {}", r.join("  "))));
     }
