@@ -389,8 +389,10 @@ fn sandbox_read_allows_a_data_file() {
 }
 
 /// A run resumed with another sandbox setting is refused like any changed condition; what
-/// the kernel enforced is recorded, not compared (a run recorded under another kernel
-/// resumes). The reports and `harness info` say what was enforced.
+/// the kernel enforced is recorded, and under a depth limit not compared (a run recorded
+/// under another kernel resumes: its games do not depend on time; a timed run compares the
+/// fair-play terms, `fair_play::a_resume_under_other_fair_play_conditions_is_refused`). The
+/// reports and `harness info` say what was enforced.
 #[test]
 fn the_setting_pins_the_run_and_what_was_enforced_is_shown() {
     let a = artifacts();

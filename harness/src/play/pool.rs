@@ -120,16 +120,21 @@ impl StartAttempts {
 /// The adjudication solver's display name (in its messages and its stderr log's name).
 pub const SOLVER_NAME: &str = "adjudication-solver";
 
-/// Whether an engine's workers are stopped between turns in the run `t`: unless it ponders,
-/// or no engine plays under a clock or a move time ([`crate::host::turns`]).
-pub fn between_turns(t: &Tournament, ponder: bool) -> BetweenTurns {
-    let timed = (0..t.engines.len()).any(|e| {
+/// Whether an engine of `t` plays under a clock or a move time: where the time an engine gets
+/// can change a game (under depth and node limits it cannot).
+pub fn is_timed(t: &Tournament) -> bool {
+    (0..t.engines.len()).any(|e| {
         matches!(
             t.time_rules(e).control,
             TimeControl::Clock { .. } | TimeControl::MoveTime(_)
         )
-    });
-    match (ponder, timed) {
+    })
+}
+
+/// Whether an engine's workers are stopped between turns in the run `t`: unless it ponders,
+/// or no engine plays under a clock or a move time ([`crate::host::turns`]).
+pub fn between_turns(t: &Tournament, ponder: bool) -> BetweenTurns {
+    match (ponder, is_timed(t)) {
         (true, _) => BetweenTurns::Runs(turns::PONDERS),
         (false, false) => BetweenTurns::Runs(turns::UNTIMED),
         (false, true) => BetweenTurns::Stopped,

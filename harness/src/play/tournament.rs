@@ -182,10 +182,12 @@ impl<'t> Coordinator<'t> {
         let pinned_path = t.out.join(TOURNAMENT_FILE);
         let written = std::fs::read_to_string(&pinned_path).unwrap_or_default();
         // The games held were played under the fair-play conditions this kernel gave then; a
-        // resume that plays more under others would mix two kinds of game in one result (a
-        // finished run shows its result wherever it is run again).
+        // timed resume that plays more under others would mix two kinds of game in one result
+        // (a finished run shows its result wherever it is run again; under depth and node
+        // limits, as in the ledger's classes, the time an engine gets changes no game).
         let changed = resume::fair_play_changes(&written, pool.enforced());
-        if !previous.is_empty() && !todo.is_empty() && !changed.is_empty() {
+        let timed = super::pool::is_timed(t);
+        if timed && !previous.is_empty() && !todo.is_empty() && !changed.is_empty() {
             bail!(
                 "{}: cannot resume: its {} games were played under other fair-play conditions than this machine gives ({}); \
                  resume where they hold (the same kernel, cgroups and user namespaces), or give another `out`",
