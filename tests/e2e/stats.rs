@@ -164,7 +164,7 @@ fn stats_shows_the_test_and_counts_a_repeated_game_once() {
     assert!(
         stats
             .stdout
-            .contains("\nSPRT Logistic/Pentanomial elo0 0 elo1 50"),
+            .contains("\nSPRT logistic/pentanomial elo0 0 elo1 50"),
         "{stats}"
     );
     // The run's verdict line and the one `stats` prints agree.

@@ -18,7 +18,7 @@ use crate::{architecture_doc, code_only, listed_files, relative, rust_files, wor
 const MAX_CODE_LINES: usize = 800;
 
 /// The text of a file before its tests: up to the first line that reads `#[cfg(test)]`.
-fn before_tests(text: &str) -> &str {
+pub(crate) fn before_tests(text: &str) -> &str {
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         if line.trim() == "#[cfg(test)]" {

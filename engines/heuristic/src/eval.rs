@@ -2,7 +2,8 @@
 //!
 //! Every feature is "mine minus the opponent's" from the side to move's view, except parity
 //! (a +1/0/-1 verdict for the side to move). The score is the dot product with [`WEIGHTS`];
-//! one disc of difference is worth 100, so internal scores convert to discs by dividing by 100.
+//! one disc of difference is worth 100, so internal scores convert to discs by dividing by 100
+//! (held to ±64 in what the engine reports).
 
 use othello_sdk::board::Board;
 
@@ -150,15 +151,18 @@ pub fn terminal(b: &Board) -> i32 {
     f * UNITS_PER_DISC + f.signum() * WIN_BONUS
 }
 
-/// An internal score in discs: finished-game scores lose their bonus first, so a solved line
-/// reports its exact final disc difference.
+/// An internal score in discs, as the ABI reports scores: finished-game scores lose their
+/// bonus first, so a solved line reports its exact final disc difference. An evaluation is
+/// the disc difference plus the other features' weights, which are not discs: it is held to
+/// the ±64 a disc difference can reach (its order among moves is the search's business, not
+/// the report's).
 pub fn to_discs(score: i32) -> f64 {
     let s = if score.abs() >= WIN_BONUS / 2 {
         score - score.signum() * WIN_BONUS
     } else {
         score
     };
-    s as f64 / UNITS_PER_DISC as f64
+    (s as f64 / UNITS_PER_DISC as f64).clamp(-64.0, 64.0)
 }
 
 #[cfg(test)]
@@ -274,6 +278,9 @@ mod tests {
         assert_eq!(to_discs(terminal(&won.pass())), -62.0);
         assert_eq!(to_discs(terminal(&Board::new(1, 2))), 0.0);
         assert_eq!(to_discs(-250), -2.5);
+        // An evaluation past what discs can reach is reported at their end.
+        assert_eq!(to_discs(12_074), 64.0);
+        assert_eq!(to_discs(-9_000), -64.0);
         assert!(terminal(&Board::new(0b11, 0b100)) > 100_000);
     }
 }

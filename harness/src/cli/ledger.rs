@@ -276,7 +276,7 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
 
 /// The history page of `rows` in `file`.
 fn write_history_page(rows: &[HistoryRow], file: &Path) -> anyhow::Result<()> {
-    let page = history_page(rows)?;
+    let page = history_page(rows, true)?;
     std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
     say!("history page: {}", file.display());
     Ok(())
@@ -286,11 +286,12 @@ fn write_history_page(rows: &[HistoryRow], file: &Path) -> anyhow::Result<()> {
 pub(super) fn ledger_history_page(ledger: &mut dyn LedgerStore) -> anyhow::Result<String> {
     let (engines, games) = ledger.history_input()?;
     let found = crate::ledger::history::history(&engines, &games, None, None)?;
-    history_page(&found.rows)
+    history_page(&found.rows, false)
 }
 
-/// The history page of `rows`.
-fn history_page(rows: &[HistoryRow]) -> anyhow::Result<String> {
+/// The history page of `rows`; `anchor_flag`: its reader can pass `--anchor` (the command's
+/// page, not `serve`'s).
+fn history_page(rows: &[HistoryRow], anchor_flag: bool) -> anyhow::Result<String> {
     use crate::show::report::commits::{CommitBuild, CommitSeries};
     let mut series: Vec<CommitSeries> = Vec::new();
     let mut current = None;
@@ -299,9 +300,10 @@ fn history_page(rows: &[HistoryRow]) -> anyhow::Result<String> {
             current = Some((r.series, &r.engine));
             series.push(CommitSeries {
                 engine: r.engine.clone(),
-                conditions: r.conditions.to_string(),
+                conditions: crate::ledger::entry::conditions_text(&r.conditions),
                 class: r.series + 1,
                 anchor: r.anchor.as_ref().map(|a| (a.build.clone(), a.named)),
+                anchor_flag,
                 builds: Vec::new(),
             });
         }

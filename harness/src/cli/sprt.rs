@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .map_err(|e| anyhow::anyhow!("--{}: {e}", e.key()))?;
     let status = params.status_of_sample(&sample);
     if let Some((elo, los)) = crate::stats::score_estimate(&scores) {
-        say!("Elo      {elo}  ({unit:?})");
+        say!("Elo      {elo}  ({})", unit.as_str());
         say!("LOS      {:.1}%", 100.0 * los);
     }
     if let Some(nelo) = crate::stats::sprt::normalized_elo(&sample, unit) {

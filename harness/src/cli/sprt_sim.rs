@@ -99,7 +99,10 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         stats.disc_diff.map(|e| e.to_string()).unwrap_or_default()
     );
     for (unit, t) in effect_sizes(&pairs) {
-        say!("  effect size (mean - centre)/sd per {unit:?} observation: {t:+.4}");
+        say!(
+            "  effect size (mean - centre)/sd per {} observation: {t:+.4}",
+            unit.as_str()
+        );
     }
     let cfg = SimulationConfig {
         runs,
@@ -121,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     for s in simulate(&pairs, &tests, cfg) {
         say!(
             "{:<24} {:>14} {:>12.0} {:>12.0} {:>6.1}% {:>6.1}% {:>9.1}%",
-            format!("{:?}/{:?}", s.params.model, s.params.unit),
+            format!("{}/{}", s.params.model.as_str(), s.params.unit.as_str()),
             format!("[{}, {}]", s.params.elo0, s.params.elo1),
             s.mean_games,
             s.median_games,

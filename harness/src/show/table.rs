@@ -278,8 +278,8 @@ pub fn sprt_summary(
 fn sprt_line(status: &crate::stats::sprt::SprtStatus) -> String {
     let p = &status.params;
     format!(
-        "SPRT {:?}/{:?} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations",
-        p.model, p.unit, p.elo0, p.elo1, p.alpha, p.beta, status.llr, status.lower, status.upper, status.observations
+        "SPRT {}/{} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations",
+        p.model.as_str(), p.unit.as_str(), p.elo0, p.elo1, p.alpha, p.beta, status.llr, status.lower, status.upper, status.observations
     )
 }
 

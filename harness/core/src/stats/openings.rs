@@ -74,7 +74,7 @@
 //! each pair, it would give no stated error rates either, and the test's decision must be the
 //! one the run made live, which the exit code, `merge` and the ledger all repeat.
 
-use super::{elo_from_score, estimate_from_moments, t_quantile_975, Estimate, PairObservation};
+use super::{estimate_from_moments, t_quantile_975, Estimate, PairObservation};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -177,15 +177,15 @@ impl Clusters {
 
 /// The pentanomial estimate of pair scores in `0..=1` clustered by opening: the Elo estimate,
 /// the LOS (`None` when withheld) and the effective number of pairs. `None` for no pairs.
+/// When the interval is withheld its bounds are dropped and the value kept: the estimate is
+/// the same with or without its interval (a clean sweep is the Jeffreys median, not the
+/// clamped ±2400 of `Elo(1)`).
 pub fn score_estimate(scores: &[f64], clusters: &Clusters) -> Option<(Estimate, Option<f64>, f64)> {
     if scores.is_empty() {
         return None;
     }
     let n = scores.len() as f64;
     let mu = scores.iter().sum::<f64>() / n;
-    if clusters.sizes().withheld() {
-        return Some((whole_range(elo_from_score(mu)), None, n));
-    }
     let var = scores.iter().map(|s| (s - mu) * (s - mu)).sum::<f64>() / n;
     let se2 = clusters.variance_of_mean(scores).max(var / n);
     let effective = if se2 > 0.0 {
@@ -194,6 +194,9 @@ pub fn score_estimate(scores: &[f64], clusters: &Clusters) -> Option<(Estimate, 
         clusters.count as f64
     };
     let (estimate, los) = estimate_from_moments(mu, var, effective);
+    if clusters.sizes().withheld() {
+        return Some((whole_range(estimate.value), None, n));
+    }
     Some((estimate, Some(los), effective))
 }
 
@@ -422,6 +425,21 @@ pub(crate) mod tests {
         let naive = crate::stats::score_estimate(&scores).unwrap();
         assert_eq!(m.elo.unwrap(), naive.0);
         close(m.effective_pairs, 10.0, 1e-12);
+    }
+
+    /// A clean sweep's Elo is the same estimate with or without its interval: 6 pairs all
+    /// won on 3 openings withhold the interval and keep the Jeffreys median of 3 clusters all
+    /// won, the median of Beta(3.5, 0.5) = 0.9326217269725905, +456.474261384966 Elo (by an
+    /// independent incomplete-beta bisection), not the clamped +2400 of `Elo(1)`.
+    #[test]
+    fn a_withheld_interval_keeps_the_estimate() {
+        let three = [(0, 10, 8), (1, 4, 2), (2, 6, 30)];
+        let six: Vec<_> = three.iter().chain(&three).copied().collect();
+        let m = match_stats(&games(&six), "A", "B");
+        assert!(m.clusters().withheld());
+        let elo = m.elo.unwrap();
+        close(elo.value, 456.474261384966, 1e-6);
+        assert_eq!((elo.low, elo.high), (f64::NEG_INFINITY, f64::INFINITY));
     }
 
     #[test]

@@ -10,13 +10,16 @@ use std::fmt::Write;
 pub struct CommitSeries {
     /// The engine name.
     pub engine: String,
-    /// Its conditions class, as the ledger keeps it (canonical JSON), and its number there
-    /// (from 1).
+    /// Its conditions class as `ledger history` words it (`1s+0.01s, xot-large (10784
+    /// openings), margin 0.2 s, stall 60 s`), and its number there (from 1).
     pub conditions: String,
     pub class: usize,
     /// What the series' Elo is relative to (a build as a person reads it), and whether
     /// `--anchor` named it; `None` when no build of the series is rated.
     pub anchor: Option<(String, bool)>,
+    /// Whether the page's reader can name another anchor (`ledger history --html` takes
+    /// `--anchor`; the page `serve` shows does not).
+    pub anchor_flag: bool,
     /// The builds in commit order.
     pub builds: Vec<CommitBuild>,
 }
@@ -38,11 +41,23 @@ pub struct CommitBuild {
 
 impl CommitBuild {
     /// The build's short name on the chart's axis: its first label, else its first commit (12
-    /// characters), else its digest's first 8; with a `?` when no date fixes its place.
-    fn tick(&self) -> String {
-        let name: String = match (self.labels.first(), self.commits.first()) {
+    /// characters), else its digest's first 8; a label that other builds of the series share
+    /// (a branch name such as `main`, which CI sets for every push) gets the commit's first 7
+    /// beside it, so that the points can be told apart; with a `?` when no date fixes its
+    /// place.
+    fn tick(&self, shared_label: bool) -> String {
+        let commit = |n: usize| {
+            self.commits
+                .first()
+                .map(|c| c.chars().take(n).collect::<String>())
+        };
+        let name: String = match (self.labels.first(), commit(12)) {
+            (Some(l), _) if shared_label => match commit(7) {
+                Some(c) => format!("{l} {c}"),
+                None => format!("{l} {}", self.digest.chars().take(8).collect::<String>()),
+            },
             (Some(l), _) => l.clone(),
-            (None, Some(c)) => c.chars().take(12).collect(),
+            (None, Some(c)) => c,
             (None, None) => self.digest.chars().take(8).collect(),
         };
         if self.order_known {
@@ -82,13 +97,25 @@ pub fn html(series: &[CommitSeries]) -> anyhow::Result<String> {
 
 /// One series: its heading, its chart and its table.
 fn series_section(s: &mut String, i: usize, one: &CommitSeries) -> anyhow::Result<()> {
-    let points: Vec<(String, Option<EloBar>)> =
-        one.builds.iter().map(|b| (b.tick(), b.elo)).collect();
+    let shared = |label: Option<&String>| {
+        label.is_some_and(|l| {
+            one.builds
+                .iter()
+                .filter(|b| b.labels.first() == Some(l))
+                .count()
+                > 1
+        })
+    };
+    let points: Vec<(String, Option<EloBar>)> = one
+        .builds
+        .iter()
+        .map(|b| (b.tick(shared(b.labels.first())), b.elo))
+        .collect();
     let _ = write!(
         s,
         "<h2 id=\"series-{}\">{} under conditions #{}</h2>\n\
          <p class=\"meta anchor\">{}</p>\n\
-         <details><summary class=\"meta\">conditions</summary><code>{}</code></details>\n\
+         <p class=\"meta\">Conditions: {}</p>\n\
          <div class=\"charts\"><figure>{}<figcaption>Each point a build in commit order (the \
          builds' dates, else the order recorded: no date fixes the place of a build marked ?); \
          bars are 95% intervals.</figcaption>\
@@ -97,10 +124,18 @@ fn series_section(s: &mut String, i: usize, one: &CommitSeries) -> anyhow::Resul
         esc(&one.engine),
         one.class,
         match &one.anchor {
-            Some((build, true)) => format!("Elo against <code>{}</code> (named by --anchor)", esc(build)),
-            Some((build, false)) => format!(
-                "Elo against <code>{}</code>, the series' first rated build (--anchor picks another)",
+            Some((build, true)) => format!(
+                "Elo against <code>{}</code> (named by --anchor)",
                 esc(build)
+            ),
+            Some((build, false)) => format!(
+                "Elo against <code>{}</code>, the series' first rated build{}",
+                esc(build),
+                if one.anchor_flag {
+                    " (--anchor BUILD picks another)"
+                } else {
+                    " (`harness ledger history --anchor BUILD` anchors elsewhere)"
+                }
             ),
             None => "No build of this series is rated.".to_string(),
         },
@@ -172,6 +207,7 @@ mod tests {
             conditions: "{\"time\":\"depth 2\"}".into(),
             class: 1,
             anchor: Some(("mine@aaaa (digest 01234567)".into(), true)),
+            anchor_flag: true,
             builds: vec![
                 build("aaaaaaaaaaaaaaaa", Some((0.0, -20.0, 20.0))),
                 build("bbbb", Some((-150.0, -190.0, -110.0))),
@@ -187,5 +223,38 @@ mod tests {
         // Tick labels are the short commits.
         assert!(page.contains("\naaaaaaaaaaaa\n</text>"), "{page}");
         assert!(!page.contains("<script"), "the page needs no script");
+    }
+
+    /// Builds that share a label (CI sets `main` for every push) are told apart on the axis
+    /// by their commits; a label of one build alone stays as it is. The page `serve` shows
+    /// does not offer `--anchor`, which `serve` does not take.
+    #[test]
+    fn shared_labels_get_their_commits_and_serve_offers_no_flag() {
+        let labelled = |commit: &str, label: &str| CommitBuild {
+            labels: vec![label.into()],
+            ..build(commit, Some((0.0, -20.0, 20.0)))
+        };
+        let series = [CommitSeries {
+            engine: "mine".into(),
+            conditions: "depth 2, xot-small (3623 openings), margin 0.2 s, stall 10 s".into(),
+            class: 1,
+            anchor: Some(("mine@1111111".into(), false)),
+            anchor_flag: false,
+            builds: vec![
+                labelled("1111111aaaa", "main"),
+                labelled("2222222bbbb", "main"),
+                labelled("3333333cccc", "v1.2"),
+            ],
+        }];
+        let page = html(&series).unwrap();
+        for tick in [
+            "\nmain 1111111\n</text>",
+            "\nmain 2222222\n</text>",
+            "\nv1.2\n</text>",
+        ] {
+            assert!(page.contains(tick), "no tick {tick:?} in {page}");
+        }
+        assert!(!page.contains("--anchor BUILD picks"), "{page}");
+        assert!(page.contains("Conditions: depth 2, xot-small"), "{page}");
     }
 }

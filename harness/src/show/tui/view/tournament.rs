@@ -180,9 +180,9 @@ fn forfeit_line(s: &State) -> Option<Line<'static>> {
     let &(by, term, reason) = forfeits.last()?;
     Some(Line::styled(
         format!(
-            "Forfeits {}: last {by} {:?}: {reason}",
+            "Forfeits {}: last {by} {}: {reason}",
             forfeits.len(),
-            term
+            term.as_str()
         ),
         Style::new().fg(Color::Red),
     ))
