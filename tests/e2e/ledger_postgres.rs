@@ -2,7 +2,8 @@
 //! beyond the promises every store keeps (`ledger_store.rs` runs those on PostgreSQL too): a
 //! server that cannot be reached, a database whose tables share a name with the ledger's, the
 //! password kept out of every file and line, PostgreSQL's password file, eight writers at once,
-//! games taken while the run plays, a server that goes away mid-run, and `serve --ledger`.
+//! games taken while the run plays (and said so at its end), a server that goes away mid-run,
+//! and `serve --ledger`.
 
 use crate::ledger::{eight_writers, play, runs};
 use crate::support::postgres::PASSWORD;
@@ -199,6 +200,48 @@ fn a_server_that_goes_away_mid_run() {
         "{caught_up} after {held} held"
     );
     assert_eq!(runs(dir.path(), &url)[0]["games"], 24);
+}
+
+/// A run that a PostgreSQL ledger follows while it plays says, at its end, how many of its
+/// games were added while it played and how many then; none are called new twice, and every
+/// game is in the ledger once (the end's line read "6 games, 1 new", as if 5 were lost).
+#[test]
+fn a_followed_run_says_which_games_it_added_while_it_played() {
+    let dir = TempDir::new("ledger-pg-followed");
+    let Some(pg) = PostgresServer::start(
+        "a_followed_run_says_which_games_it_added_while_it_played",
+        &dir,
+    ) else {
+        return;
+    };
+    let url = pg.url("postgres");
+    let a = artifacts();
+    // Long enough (several seconds) for the follower's looks every 2 s to find games.
+    let toml = TournamentFile::new("match", 4, "move-time = 0.05")
+        .concurrency(1)
+        .engine(engine("greedy", s(&a.greedy), ""))
+        .engine(engine("heuristic", s(&a.heuristic), ""))
+        .text();
+    dir.write("t.toml", &toml);
+    let run = harness(dir.path(), &["run", "t.toml", "--no-tui", "--ledger", &url]);
+    run.assert_success();
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("recorded ("))
+        .unwrap_or_else(|| panic!("no recorded line:\n{run}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        line.contains("8 games, ") && line.contains("added while it played"),
+        "{line}"
+    );
+    // `… recorded (8 games, F added while it played, E at its end)`: F + E = 8.
+    let (followed, at_end) = (numbers[numbers.len() - 2], numbers[numbers.len() - 1]);
+    assert_eq!(followed + at_end, 8, "{line}");
+    assert_eq!(runs(dir.path(), &url)[0]["games"], 8);
 }
 
 /// `harness serve --ledger postgres://…`: the history page is built off the web server's

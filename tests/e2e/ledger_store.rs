@@ -193,6 +193,11 @@ fn suite(store: &Store, dir: &TempDir) {
         "{merged}"
     );
     let after = shard_run();
+    // One folder for the run, before and after the merge, in every store: the shards'.
+    let sh = std::path::absolute(dir.join("sh")).unwrap();
+    for run in [&before, &after] {
+        assert_eq!(run["folder"], sh.display().to_string(), "{run:#}");
+    }
     assert_eq!(after["verdict"]["outcome"], "pass", "{after:#}");
     assert_eq!(after["games"], 4, "{after:#}");
     assert!(after.get("shards").is_none(), "{after:#}");

@@ -13,7 +13,9 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunEntry {
     pub id: String,
-    /// The folder it was read from, as an absolute path.
+    /// The run's folder, as an absolute path: the folder it was read from, and for a shard
+    /// its shards' folder (so that a run is one folder in every store, whichever of its
+    /// shards or its merge was added first; a merge into another folder names that one).
     pub folder: String,
     pub host: String,
     pub harness_version: String,
@@ -131,8 +133,9 @@ impl RunEntry {
         let schedule = t.schedule(record.openings.count as usize);
         Ok(RunEntry {
             id,
-            folder: std::path::absolute(dir)
-                .unwrap_or_else(|_| dir.to_path_buf())
+            // A shard's run is its shards' folder's, where the merge writes by default.
+            folder: std::path::absolute(id_dir)
+                .unwrap_or_else(|_| id_dir.to_path_buf())
                 .display()
                 .to_string(),
             host: std::fs::read_to_string("/proc/sys/kernel/hostname")

@@ -253,6 +253,8 @@ impl LedgerStore for PostgresLedger {
              sprt, verdict, planned_games, tournament) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(EXCLUDED.verdict, runs.verdict), \
+             folder = CASE WHEN EXCLUDED.verdict IS NOT NULL THEN EXCLUDED.folder \
+             ELSE runs.folder END, \
              planned_games = GREATEST(runs.planned_games, EXCLUDED.planned_games), \
              tournament = CASE WHEN EXCLUDED.planned_games >= runs.planned_games \
              AND (EXCLUDED.verdict IS NOT NULL OR runs.verdict IS NULL) \

@@ -113,6 +113,7 @@ impl LedgerStore for SqliteLedger {
              conditions, sprt, verdict, planned_games, tournament) \
              VALUES (?1, datetime('now'), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) \
              ON CONFLICT (id) DO UPDATE SET verdict = COALESCE(excluded.verdict, verdict), \
+             folder = CASE WHEN excluded.verdict IS NOT NULL THEN excluded.folder ELSE folder END, \
              planned_games = MAX(planned_games, excluded.planned_games), \
              tournament = CASE WHEN excluded.planned_games >= planned_games \
              AND (excluded.verdict IS NOT NULL OR verdict IS NULL) \

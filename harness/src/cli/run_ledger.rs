@@ -55,7 +55,8 @@ pub(super) struct RunLedger {
 /// A thread that adds a run's new games to the ledger as its journal grows.
 struct Follower {
     stop: std::sync::mpsc::Sender<()>,
-    thread: std::thread::JoinHandle<Option<Box<dyn LedgerStore>>>,
+    /// The store, and how many games the follower added while the run played.
+    thread: std::thread::JoinHandle<(Option<Box<dyn LedgerStore>>, usize)>,
 }
 
 /// How often a follower looks at the journal.
@@ -110,9 +111,10 @@ impl RunLedger {
     /// never changes the run's outcome (only `--ledger-required` makes it the exit code): the
     /// folder keeps everything, and `harness ledger add` catches up.
     pub(super) fn record(&mut self, dir: &Path) -> bool {
+        let mut followed = 0;
         if let Some(f) = self.follower.take() {
             let _ = f.stop.send(());
-            self.ledger = f.thread.join().unwrap_or(None);
+            (self.ledger, followed) = f.thread.join().unwrap_or((None, 0));
         }
         let url = &self.url;
         let store = &mut self.ledger;
@@ -126,8 +128,15 @@ impl RunLedger {
         });
         match recorded {
             Ok((entry, added)) => {
+                // Games the follower added while the run played are not new now.
+                let how = match (followed, added) {
+                    (0, added) => format!("{added} new"),
+                    (followed, added) => {
+                        format!("{followed} added while it played, {added} at its end")
+                    }
+                };
                 say!(
-                    "ledger {}: run {} recorded ({} games, {added} new)",
+                    "ledger {}: run {} recorded ({} games, {how})",
                     self.url,
                     entry.id,
                     entry.games.len()
@@ -178,8 +187,9 @@ fn follow_journal(
     dir: &Path,
     mut store: Option<Box<dyn LedgerStore>>,
     stopped: &std::sync::mpsc::Receiver<()>,
-) -> Option<Box<dyn LedgerStore>> {
+) -> (Option<Box<dyn LedgerStore>>, usize) {
     let mut journal = JournalFollower::new(dir.join(JSONL_FILE));
+    let mut followed = 0;
     let mut run: Option<RunEntry> = None;
     let mut pending = Vec::new();
     let mut warned = false;
@@ -203,8 +213,9 @@ fn follow_journal(
             };
             entry.games = std::mem::take(&mut pending);
             let result = ledger.add(&entry);
-            if result.is_err() {
-                pending = entry.games;
+            match &result {
+                Ok(added) => followed += added,
+                Err(_) => pending = entry.games,
             }
             result
         })();
@@ -215,5 +226,5 @@ fn follow_journal(
             }
         }
     }
-    store
+    (store, followed)
 }
