@@ -204,7 +204,7 @@ fn a_server_that_goes_away_mid_run() {
 
 /// A run that a PostgreSQL ledger follows while it plays says, at its end, how many of its
 /// games were added while it played and how many then; none are called new twice, and every
-/// game is in the ledger once (the end's line read "6 games, 1 new", as if 5 were lost).
+/// game is in the ledger once.
 #[test]
 fn a_followed_run_says_which_games_it_added_while_it_played() {
     let dir = TempDir::new("ledger-pg-followed");

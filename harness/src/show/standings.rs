@@ -264,9 +264,9 @@ impl Standing {
 mod tests {
     use super::*;
 
-    /// The live view's short interval: ± only where it is symmetric once rounded; the
-    /// asymmetric interval of the run keeps its bounds (read as ±754 the lower bound
-    /// would be −112).
+    /// The live view's short interval: ± only where it is symmetric once rounded; an
+    /// asymmetric one keeps its bounds (+642 ±754 would put the lower bound at −112, where
+    /// it is +202).
     #[test]
     fn a_short_interval_is_symmetric_or_keeps_its_bounds() {
         assert_eq!(short_interval(88.7, 9.4, 168.0), "+89 ±79");
