@@ -6,6 +6,7 @@
 //! tournament is refused before anything is touched, unless `--restart` discards its games.
 //! A run refused before its first game leaves no folder behind that it created.
 
+use crate::host::sandbox::Enforced;
 use crate::plan::config::{
     OpeningOrder, OpeningSource, PluginRef, Sandbox, SandboxMode, Tournament,
 };
@@ -660,24 +661,20 @@ pub fn with_enforced(tournament_json: &str, enforced: &[super::pool::StartedAs])
 
 /// What the kernel gave an engine's workers that bears on fair play, as a resume compares it:
 /// whether the worker was stopped between its turns, the CPU cap, and the namespaces made.
-/// The rest of [`Enforced`](crate::host::sandbox::Enforced) (Landlock's version, the filter)
-/// is recorded and not compared.
-fn fair_play_terms(enforced: Option<&serde_json::Value>, stop_route: Option<&str>) -> String {
+/// The rest of [`Enforced`] (Landlock's version, the filter) is recorded and not compared.
+fn fair_play_terms(enforced: Option<&Enforced>, stop_route: Option<&str>) -> String {
     let stopped = match stop_route {
         None => "stop between turns not recorded".to_string(),
         Some(route) if route.starts_with("none") => format!("not stopped between turns ({route})"),
         Some(_) => "stopped between turns".to_string(),
     };
-    let enforced = enforced.filter(|e| e.is_object());
-    let cap = match enforced.and_then(|e| e["cpu_cap_percent"].as_u64()) {
+    let cap = match enforced.and_then(|e| e.cpu_cap_percent) {
         Some(percent) => format!("CPU capped at {percent}%"),
         None => "no CPU cap".to_string(),
     };
     let mut namespaces: Vec<&str> = enforced
-        .and_then(|e| e["namespaces"].as_array())
         .into_iter()
-        .flatten()
-        .filter_map(|n| n.as_str())
+        .flat_map(|e| e.namespaces.iter().map(String::as_str))
         .collect();
     namespaces.sort_unstable();
     let namespaces = match namespaces.is_empty() {
@@ -698,19 +695,20 @@ pub fn fair_play_changes(written: &str, started: &[super::pool::StartedAs]) -> V
     if record.sandbox_enforced.is_none() && record.stop_routes.is_empty() {
         return Vec::new();
     }
-    let enforced = record.sandbox_enforced.as_ref();
     started
         .iter()
         .filter_map(|now| {
+            // `"off"` (no sandbox) is not a record of what was enforced: none was.
+            let then: Option<Enforced> = record
+                .sandbox_enforced
+                .as_ref()
+                .and_then(|by_engine| by_engine.get(&now.name))
+                .and_then(|e| serde_json::from_value(e.clone()).ok());
             let before = fair_play_terms(
-                enforced.and_then(|e| e.get(&now.name)),
+                then.as_ref(),
                 record.stop_routes.get(&now.name).map(String::as_str),
             );
-            let now_value = now
-                .sandbox
-                .as_ref()
-                .map(|e| serde_json::to_value(e).expect("plain values"));
-            let after = fair_play_terms(now_value.as_ref(), Some(&now.stop_route));
+            let after = fair_play_terms(now.sandbox.as_ref(), Some(&now.stop_route));
             (before != after).then(|| format!("{}: {before} then, {after} now", now.name))
         })
         .collect()
