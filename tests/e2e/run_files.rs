@@ -173,3 +173,38 @@ fn a_run_s_end_is_its_verdict_file() {
         "an extended run that goes on still holds its first end's verdict"
     );
 }
+
+/// A run file that is there but cannot be read is an error that names it, never "none": a run
+/// whose `tournament.json` cannot be read stops before it touches the folder (it once took the
+/// file for missing and wrote its own over it), and a `verdict.json` that is not one stops
+/// `ledger add` (it once read as "no verdict": the ledger recorded a finished run as one that
+/// goes on).
+#[test]
+fn a_run_file_that_cannot_be_read_is_an_error_naming_it() {
+    use crate::support::{match_args, run};
+    let dir = TempDir::new("run-files-unreadable");
+    let d = dir.path();
+    run(d, &match_args("--pairs 2 --out x")).assert_success();
+    let journal = std::fs::read_to_string(d.join("x/games.jsonl")).unwrap();
+    // A folder where the file should be: reading it fails with something other than "not
+    // found", whoever runs the test (root reads a file of mode 000).
+    let pinned = d.join("x/tournament.json");
+    let text = std::fs::read_to_string(&pinned).unwrap();
+    std::fs::remove_file(&pinned).unwrap();
+    std::fs::create_dir(&pinned).unwrap();
+    run(d, &match_args("--pairs 3 --out x"))
+        .assert_error()
+        .assert_stderr_has(&["cannot read", "x/tournament.json"]);
+    assert!(pinned.is_dir(), "the run wrote over what it could not read");
+    assert_eq!(
+        std::fs::read_to_string(d.join("x/games.jsonl")).unwrap(),
+        journal
+    );
+    std::fs::remove_dir(&pinned).unwrap();
+    std::fs::write(&pinned, text).unwrap();
+
+    std::fs::write(d.join("x/verdict.json"), "{\"finished\": tr").unwrap();
+    harness(d, &["ledger", "add", "x", "--ledger", "l.db"])
+        .assert_error()
+        .assert_stderr_has(&["x/verdict.json", "not a run's verdict"]);
+}

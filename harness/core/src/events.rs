@@ -31,6 +31,9 @@ pub enum Event {
         /// Engine-vs-engine SPRT bounds etc. are derived by observers from the records and the
         /// tournament; here only whether a test runs.
         sprt: Option<crate::stats::sprt::SprtParams>,
+        /// The run's time when this was sent: its earlier sessions' and this session's start
+        /// (`record::run_clock`); a view adds its own clock from here.
+        elapsed_before: std::time::Duration,
     },
     /// A game begins (after the opening moves, which are `book`).
     GameStarted {

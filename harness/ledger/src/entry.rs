@@ -126,7 +126,7 @@ impl RunEntry {
             .collect();
         // A shard holds no verdict of its run (an older harness's shard reported one): the
         // merge records it.
-        let verdict = harness_core::record::verdict_record::Conclusion::read(dir)
+        let verdict = harness_core::record::verdict_record::Conclusion::read(dir)?
             .and_then(|c| c.verdict)
             .filter(|_| !shard)
             .map(|verdict| serde_json::to_string(&verdict).expect("plain values"));

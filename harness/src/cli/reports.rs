@@ -8,11 +8,10 @@ use crate::plan::config::Tournament;
 use crate::record::analysis::read_analysis;
 use crate::record::journal;
 use crate::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
-use crate::record::verdict_record::{Conclusion, RunVerdict};
+use crate::record::verdict_record::{Conclusion, Elapsed, RunVerdict};
 use crate::record::GameRecord;
 use crate::show::report;
 use std::path::Path;
-use std::time::Duration;
 
 /// Write the run's end (`verdict.json`: the verdict of a run that ended; none while it goes
 /// on), then report.json, report.md and report.html of `t`'s folder, with the folder's
@@ -21,7 +20,7 @@ use std::time::Duration;
 pub fn write_reports(
     t: &Tournament,
     records: &[GameRecord],
-    elapsed: Option<Duration>,
+    elapsed: Option<Elapsed>,
     finished: bool,
     verdict: Option<&RunVerdict>,
 ) {
@@ -122,11 +121,18 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     let analysis = read_analysis(folder)?;
     // The run's own word on its end stands: a rewrite neither ends a live run nor revives a
     // finished one.
-    let conclusion = Conclusion::read(folder).unwrap_or(Conclusion {
+    let mut conclusion = Conclusion::read(folder)?.unwrap_or(Conclusion {
         finished: records.len() >= t.game_count(),
         verdict: None,
         elapsed: None,
     });
+    // A run without its end recorded (it goes on, or was killed): its time as its clock
+    // last said.
+    if conclusion.verdict.is_none() {
+        if let Some(clock) = crate::record::run_clock::ClockFile::read(folder)? {
+            conclusion.elapsed = Some(clock.elapsed());
+        }
+    }
     let enforced = sandbox_enforced(folder);
     let test = run_test(&t, folder, &records);
     let input = report::ReportInput {

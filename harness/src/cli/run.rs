@@ -13,6 +13,7 @@ use crate::plan::config::{self, Tournament};
 use crate::play::resume;
 use crate::play::tournament::{self, Observer, Progress, RunSummary};
 use crate::record::journal;
+use crate::record::verdict_record::Elapsed;
 use crate::record::GameRecord;
 use crate::show::tui::live::ui_loop;
 use crate::show::tui::terminal::{restore, Screen};
@@ -169,9 +170,8 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         folder_note,
         served: web.as_ref().map(|(served, _)| served.announcement.clone()),
     };
-    let (summary, elapsed, signalled) =
-        play(&t, &plugin_dir, tui, events, &opening).map_err(named)?;
-    let code = conclude(&t, &summary, elapsed, signalled, args.exit_codes);
+    let (summary, signalled) = play(&t, &plugin_dir, tui, events, &opening).map_err(named)?;
+    let code = conclude(&t, &summary, signalled, args.exit_codes);
     if let Some((served, events)) = web {
         // The events end once the run has written its verdict: the browser's last snapshot is
         // the finished run, with its wall time; the viewers get it before the server stops.
@@ -419,7 +419,7 @@ fn play(
     tui: bool,
     web: Option<mpsc::Sender<Event>>,
     opening: &Opening,
-) -> anyhow::Result<(RunSummary, Duration, Option<&'static str>)> {
+) -> anyhow::Result<(RunSummary, Option<&'static str>)> {
     let header = header_line(t, &opening.folder_note);
     let mut reports = ReportRefresh::new(t);
     let runtime = coordinator_runtime(t.concurrency)?;
@@ -451,40 +451,36 @@ fn play(
                 reports.hear(&p);
             }))
         })
+        .map(|(summary, _)| summary)
     } else {
-        let started = Instant::now();
         let observer = Observer {
             events: EventSink::none().and(web),
             control,
         };
-        runtime
-            .block_on(tournament::run(t, plugin_dir, &observer, |p| {
-                if let Progress::Started = p {
-                    say!("{header}");
-                    if let Some(served) = &opening.served {
-                        say!("{}", served.url);
-                        if let Some(token) = &served.token {
-                            eprintln!("{token}");
-                        }
+        runtime.block_on(tournament::run(t, plugin_dir, &observer, |p| {
+            if let Progress::Started = p {
+                say!("{header}");
+                if let Some(served) = &opening.served {
+                    say!("{}", served.url);
+                    if let Some(token) = &served.token {
+                        eprintln!("{token}");
                     }
                 }
-                if let Some(line) = progress_line(&p, t) {
-                    say!("{line}");
-                }
-                reports.hear(&p);
-            }))
-            .map(|summary| (summary, started.elapsed()))
+            }
+            if let Some(line) = progress_line(&p, t) {
+                say!("{line}");
+            }
+            reports.hear(&p);
+        }))
     };
     let signalled = signals.stop();
-    let (summary, elapsed) = played?;
-    Ok((summary, elapsed, signalled))
+    Ok((played?, signalled))
 }
 
 /// The tables, the test, the broken fail-on rules and how the run ended; the exit code.
 fn conclude(
     t: &Tournament,
     summary: &RunSummary,
-    elapsed: Duration,
     signalled: Option<&'static str>,
     convention: exit::Convention,
 ) -> i32 {
@@ -492,10 +488,15 @@ fn conclude(
         "{}",
         table::final_tables(&summary.records, &t.engine_names())
     );
+    let elapsed = summary.elapsed;
     say!(
-        "\n{} games in {:.1} s; journal: {}",
+        "\n{} games in {}; journal: {}",
         summary.records.len(),
-        elapsed.as_secs_f64(),
+        crate::show::text::elapsed_words(
+            elapsed.total.as_secs_f64(),
+            elapsed.session.map(|d| d.as_secs_f64()),
+            None
+        ),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
     let never_moved = verdict::never_moved(&t.engine_names(), &summary.records);
@@ -668,7 +669,7 @@ impl<'t> ReportRefresh<'t> {
         }
     }
 
-    fn write(&self, records: &[GameRecord], elapsed: Duration, finished: bool) {
+    fn write(&self, records: &[GameRecord], elapsed: Elapsed, finished: bool) {
         super::reports::write_reports(self.tournament, records, Some(elapsed), finished, None);
     }
 }

@@ -211,7 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     let signalled = signals.stop();
     let (summary, tuner) = played?;
-    write_game_reports(&m, &summary, started);
+    write_game_reports(&m, &summary);
     if let Some(code) = unmeasured(&m, &summary) {
         return Ok(code);
     }
@@ -277,11 +277,11 @@ fn iteration_line(line: &TuneLine, tuner: &Tuner) -> String {
 
 /// The games' reports, as `run` writes them (a shard's cover its own games; `merge` of the
 /// folder writes those of all).
-fn write_game_reports(m: &Tournament, summary: &RunSummary, started: Instant) {
+fn write_game_reports(m: &Tournament, summary: &RunSummary) {
     crate::cli::reports::write_reports(
         m,
         &summary.records,
-        Some(started.elapsed()),
+        Some(summary.elapsed),
         summary.records.len() >= summary.planned,
         None,
     );

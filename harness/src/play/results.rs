@@ -9,13 +9,13 @@ use crate::events::{Event, EventSink};
 use crate::plan::config::{SprtConfig, Tournament};
 use crate::plan::schedule::ScheduledGame;
 use crate::record::journal::Journal;
+use crate::record::run_clock::{Elapsed, SessionClock};
 use crate::record::GameRecord;
 use crate::stats::running::PairResult;
 use crate::stats::running::RunningTotals;
 use crate::stats::sprt::{Decision, SprtStatus};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 /// What the coordinator tells its caller as the run goes on.
 pub enum Progress<'a> {
@@ -49,13 +49,14 @@ pub enum Progress<'a> {
         pair: &'a PairResult,
         sprt: Option<&'a SprtStatus>,
         records: &'a [GameRecord],
-        elapsed: Duration,
+        /// The run's time so far (its earlier sessions' included).
+        elapsed: Elapsed,
     },
     /// The run is over (records sorted by game number): the moment to write final files, before
     /// the live view hears it. `complete` when every game of the run's share is in.
     Finished {
         records: &'a [GameRecord],
-        elapsed: Duration,
+        elapsed: Elapsed,
         complete: bool,
     },
 }
@@ -139,7 +140,7 @@ impl<'t> Results<'t> {
         &mut self,
         message: FromGame,
         events: &EventSink,
-        started: Instant,
+        clock: &SessionClock,
         progress: &mut impl FnMut(Progress),
     ) {
         let record = match message {
@@ -188,7 +189,7 @@ impl<'t> Results<'t> {
             pair: &pair,
             sprt: status.as_ref(),
             records: &self.records,
-            elapsed: started.elapsed(),
+            elapsed: clock.elapsed(),
         });
     }
 }
@@ -320,6 +321,7 @@ mod tests {
         let t = crate::plan::config::parse(toml, "t.toml", &dir).unwrap();
         let journal = Journal::open(&dir).unwrap();
         let mut results = Results::new(&t, journal, Vec::new(), 200);
+        let clock = SessionClock::start(&dir, std::time::Instant::now()).unwrap();
         let todo = todo(100);
         let mut pairs_heard = 0;
         let mut decided_at = None;
@@ -336,7 +338,7 @@ mod tests {
                 results.take(
                     finished(game, black, white, score),
                     &EventSink::none(),
-                    Instant::now(),
+                    &clock,
                     &mut |p| {
                         if let Progress::PairFinished { .. } = p {
                             pairs_heard += 1;
@@ -365,7 +367,7 @@ mod tests {
         results.take(
             FromGame::Fatal(anyhow::anyhow!("no workers")),
             &EventSink::none(),
-            Instant::now(),
+            &clock,
             &mut |_| {},
         );
         assert!(results.fatal.is_some() && results.claims.closed);

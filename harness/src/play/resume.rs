@@ -139,15 +139,16 @@ pub fn check_free_space(dir: &Path, needed: u64) -> anyhow::Result<()> {
 }
 
 /// The files of an earlier run that `--restart` sets aside: the journal, its GGF copy, the
-/// `tournament.json`, its id, its end (`verdict.json`, and a watcher's `decision.json`), and
-/// whatever later stages wrote from them (`also`: the reports).
-const RUN_FILES: [&str; 6] = [
+/// `tournament.json`, its id, its end (`verdict.json`, and a watcher's `decision.json`), its
+/// clock, and whatever later stages wrote from them (`also`: the reports).
+const RUN_FILES: [&str; 7] = [
     JSONL_FILE,
     GGF_FILE,
     TOURNAMENT_FILE,
     crate::record::run_id::RUN_ID_FILE,
     crate::record::verdict_record::VERDICT_FILE,
     crate::record::decision_record::DECISION_FILE,
+    crate::record::run_clock::CLOCK_FILE,
 ];
 
 /// Set the games of an earlier run in `dir` aside (`--restart`): its files, and the files
@@ -220,7 +221,7 @@ pub fn earlier_games(
         return Ok(Vec::new());
     }
     // Check before touching anything: a refused run leaves the folder as it was.
-    let written = std::fs::read_to_string(t.out.join(TOURNAMENT_FILE)).unwrap_or_default();
+    let written = TournamentRecord::written_text(&t.out)?;
     let held = journal::read_journal(&journal_path)?.len();
     let extended = extension(&written, tournament_json, false).is_some();
     let mended = || {

@@ -37,6 +37,7 @@ use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::plan::config::Tournament;
 use crate::plan::schedule::ScheduledGame;
 use crate::record::journal::{write_durably, Journal, JSONL_FILE};
+use crate::record::run_clock::{Elapsed, SessionClock};
 use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
 use crate::stats::sprt::SprtStatus;
@@ -69,6 +70,8 @@ pub struct RunSummary {
     /// Per engine, the games of this session it could not be started for (each was played
     /// again with a new worker).
     pub start_failures: BTreeMap<String, u64>,
+    /// The run's time at its end: its earlier sessions' and this one's (`clock.json`).
+    pub elapsed: Elapsed,
 }
 
 /// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`. The
@@ -127,7 +130,10 @@ struct Coordinator<'t> {
     results: Results<'t>,
     control: Arc<RunControl>,
     events: EventSink,
-    started: Instant,
+    /// The run's time: its earlier sessions' and this one's, kept in `clock.json`.
+    clock: SessionClock,
+    /// A failed write of the clock was said (once: the journal is the record).
+    clock_warned: bool,
 }
 
 impl<'t> Coordinator<'t> {
@@ -140,6 +146,8 @@ impl<'t> Coordinator<'t> {
         observer: &Observer,
         progress: &mut impl FnMut(Progress),
     ) -> anyhow::Result<Coordinator<'t>> {
+        // The session's time counts from here: its engines' start and pre-flight are part of it.
+        let session_started = Instant::now();
         let openings = t.openings.load()?;
         let schedule = t.schedule(openings.openings.len());
         let tournament_json = resume::tournament_text(t, &openings, plugin_dir);
@@ -180,7 +188,7 @@ impl<'t> Coordinator<'t> {
             }
         }
         let pinned_path = t.out.join(TOURNAMENT_FILE);
-        let written = std::fs::read_to_string(&pinned_path).unwrap_or_default();
+        let written = crate::record::tournament_record::TournamentRecord::written_text(&t.out)?;
         // The games held were played under the fair-play conditions this kernel gave then; a
         // timed resume that plays more under others would mix two kinds of game in one result
         // (a finished run shows its result wherever it is run again; under depth and node
@@ -213,6 +221,12 @@ impl<'t> Coordinator<'t> {
         }
         let held = previous.len();
         let journal = Journal::open(&t.out)?;
+        // The run's earlier sessions' time (an older folder's is in its verdict, read before the
+        // verdict is cleared); this session counts when it has games to play.
+        let mut clock = SessionClock::start(&t.out, session_started)?;
+        if !todo.is_empty() {
+            clock.plays()?;
+        }
         // The run goes on: the verdict of an earlier end of this folder no longer holds.
         crate::record::verdict_record::Conclusion::clear(&t.out)?;
         let results = Results::new(t, journal, previous, planned);
@@ -232,6 +246,7 @@ impl<'t> Coordinator<'t> {
             already_played: results.records.clone(),
             time_control: t.time_description(),
             sprt: results.sprt_of_run().map(|s| s.params),
+            elapsed_before: clock.total(),
         });
         let context = Arc::new(GameContext {
             openings: openings.openings,
@@ -254,7 +269,8 @@ impl<'t> Coordinator<'t> {
             results,
             control: observer.control.clone(),
             events: observer.events.clone(),
-            started: Instant::now(),
+            clock,
+            clock_warned: false,
         })
     }
 
@@ -300,7 +316,10 @@ impl<'t> Coordinator<'t> {
             };
             let journaled = self.results.records.len();
             self.results
-                .take(message, &self.events, self.started, &mut *progress);
+                .take(message, &self.events, &self.clock, &mut *progress);
+            if let Err(e) = self.clock.save_now_and_then() {
+                self.clock_trouble(e, progress);
+            }
             let record = self.results.records.get(journaled);
             if let Some(record) = record.filter(|_| self.results.write_error.is_none()) {
                 if let Err(e) = hook.finished(record) {
@@ -308,6 +327,16 @@ impl<'t> Coordinator<'t> {
                     self.results.claims.closed = true;
                 }
             }
+        }
+    }
+
+    /// The clock could not be written: said once; the run goes on (its games are in the
+    /// journal; only the time a killed session played would be lost).
+    fn clock_trouble(&mut self, e: anyhow::Error, progress: &mut impl FnMut(Progress)) {
+        if !std::mem::replace(&mut self.clock_warned, true) {
+            progress(Progress::Warning(format!(
+                "{e:#}; the run's elapsed time may be short if this session is killed"
+            )));
         }
     }
 
@@ -352,13 +381,16 @@ impl<'t> Coordinator<'t> {
     /// The end: the workers shut down, an error that stopped the run returned, otherwise the
     /// caller hears `Finished` and gets the summary (the test's final LLR over every game,
     /// with the decision taken at the crossing).
-    async fn finish(self, progress: &mut impl FnMut(Progress)) -> anyhow::Result<RunSummary> {
+    async fn finish(mut self, progress: &mut impl FnMut(Progress)) -> anyhow::Result<RunSummary> {
+        if let Err(e) = self.clock.end() {
+            self.clock_trouble(e, progress);
+        }
         let Coordinator {
             t,
             slots,
             results,
             events,
-            started,
+            clock,
             ..
         } = self;
         slots.context.pool.shutdown().await;
@@ -389,7 +421,7 @@ impl<'t> Coordinator<'t> {
         records.sort_by_key(|r| r.game);
         progress(Progress::Finished {
             records: &records,
-            elapsed: started.elapsed(),
+            elapsed: clock.elapsed(),
             complete: records.len() >= planned,
         });
         events.send(Event::RunFinished);
@@ -404,6 +436,7 @@ impl<'t> Coordinator<'t> {
             records,
             out_dir: t.out.clone(),
             start_failures,
+            elapsed: clock.elapsed(),
         })
     }
 }

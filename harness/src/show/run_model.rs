@@ -246,6 +246,9 @@ pub struct RunModel {
     /// Games finished in earlier runs of this folder (resume).
     pub already_played: usize,
     pub run_started: Option<Instant>,
+    /// The run's time when it started: its earlier sessions' (a resume), as the coordinator
+    /// said (`record::run_clock`).
+    pub elapsed_before: Duration,
     pub run_finished: bool,
     /// When the run ended (the elapsed time stops there).
     pub run_ended: Option<Instant>,
@@ -261,12 +264,15 @@ pub struct RunModel {
     pub tune: Option<super::tui::tune::TuneTrace>,
     /// The test's decision as the watcher recorded it (`decision.json` of a served folder).
     pub recorded_decision: Option<crate::stats::sprt::Decision>,
-    /// The run's wall time as its own files say (a served folder: its `verdict.json`, or the
-    /// time since its `run-id` was made), in place of this viewer's clock.
+    /// The run's time as its own files say (a served folder: its `verdict.json`, or its
+    /// `clock.json`), in place of this viewer's clock.
     pub recorded_elapsed: Option<Duration>,
     /// Whether the games in progress are known: from the coordinator's events, not from a
     /// folder that another process plays (its journals hold finished games only).
     pub live_known: bool,
+    /// A file of a served folder that cannot be read (`cannot read …/verdict.json: …`): the
+    /// views show the run without it, and say so.
+    pub folder_error: Option<String>,
     /// The records as the statistics see them (kept alongside `records`).
     outcomes: Vec<crate::record::GameOutcome>,
     standings: Option<Standings>,
@@ -289,6 +295,7 @@ impl RunModel {
             sprt: None,
             already_played: 0,
             run_started: None,
+            elapsed_before: Duration::ZERO,
             run_finished: false,
             run_ended: None,
             control: ControlState::Running,
@@ -299,6 +306,7 @@ impl RunModel {
             recorded_decision: None,
             recorded_elapsed: None,
             live_known: true,
+            folder_error: None,
             outcomes: Vec::new(),
             standings: None,
             sprt_status: None,
@@ -315,7 +323,9 @@ impl RunModel {
                 already_played,
                 time_control,
                 sprt,
+                elapsed_before,
             } => {
+                self.elapsed_before = elapsed_before;
                 self.engines = engines;
                 self.total_games = total_games;
                 self.already_played = already_played.len();
@@ -424,7 +434,8 @@ impl RunModel {
         self.live.clear();
     }
 
-    /// Time since the run started, up to its end (as the run's files say, when they do).
+    /// The run's time: its earlier sessions' and this one's up to its end (as the run's files
+    /// say, when they do).
     pub fn elapsed(&self, now: Instant) -> Option<Duration> {
         // A folder another process plays: only its files know (this viewer started later).
         if self.recorded_elapsed.is_some() || !self.live_known {
@@ -432,9 +443,11 @@ impl RunModel {
         }
         let start = self.run_started?;
         Some(
-            self.run_ended
-                .unwrap_or(now)
-                .saturating_duration_since(start),
+            self.elapsed_before
+                + self
+                    .run_ended
+                    .unwrap_or(now)
+                    .saturating_duration_since(start),
         )
     }
 
@@ -613,7 +626,28 @@ pub(crate) mod tests {
             already_played: vec![],
             time_control: "0.1s/move".into(),
             sprt,
+            elapsed_before: std::time::Duration::ZERO,
         }
+    }
+
+    #[test]
+    fn a_resumed_run_s_time_starts_from_its_earlier_sessions() {
+        let t0 = Instant::now();
+        let mut s = RunModel::new();
+        let mut start = run_started(4, None);
+        if let Event::RunStarted { elapsed_before, .. } = &mut start {
+            *elapsed_before = Duration::from_secs(60);
+        }
+        s.apply(start, t0);
+        assert_eq!(
+            s.elapsed(t0 + Duration::from_secs(5)),
+            Some(Duration::from_secs(65))
+        );
+        s.apply(Event::RunFinished, t0 + Duration::from_secs(7));
+        assert_eq!(
+            s.elapsed(t0 + Duration::from_secs(99)),
+            Some(Duration::from_secs(67))
+        );
     }
 
     #[test]

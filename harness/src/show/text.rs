@@ -137,6 +137,19 @@ pub fn duration_hms(secs: f64) -> String {
     }
 }
 
+/// A run's elapsed time as the reports and the command's last lines say it: the total, with
+/// the latest session's part when earlier sessions played too (`1m 05s, this session 12.0s`),
+/// and a merged run's span with its shards' sum (`2m 10s, its shards' sum 4m 02s`).
+pub fn elapsed_words(total: f64, session: Option<f64>, shards_sum: Option<f64>) -> String {
+    let mut words = duration_hms(total);
+    if let Some(sum) = shards_sum {
+        words.push_str(&format!(", its shards' sum {}", duration_hms(sum)));
+    } else if let Some(own) = session.filter(|own| (total - own).abs() >= 0.05) {
+        words.push_str(&format!(", this session {}", duration_hms(own)));
+    }
+    words
+}
+
 /// A clock's time left in tenths: `1:05.3` from a minute up, `12.3s` under it (the unit said,
 /// since `12.3` alone could be minutes).
 pub fn duration_clock(d: Duration) -> String {

@@ -15,6 +15,7 @@ use crate::events::Event;
 use crate::plan::schedule::run_folders;
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
+use crate::record::run_clock::ClockFile;
 use crate::record::tournament_record::TournamentRecord;
 use crate::record::verdict_record::Conclusion;
 use crate::show::run_model::RunModel;
@@ -114,6 +115,24 @@ impl Model {
         }
     }
 
+    /// What a read of the folder gave; a failure is the run's error on its page (and on
+    /// standard error, once), and reads as nothing.
+    fn readable<T>(&mut self, read: anyhow::Result<T>) -> Option<T> {
+        match read {
+            Ok(value) => Some(value),
+            Err(e) => {
+                let text = format!("{e:#}");
+                if self.model.folder_error.as_deref() != Some(&text) {
+                    eprintln!("warning: {text}");
+                    self.model.folder_error = Some(text);
+                    self.model.mark_stale();
+                    self.dirty_run = true;
+                }
+                None
+            }
+        }
+    }
+
     /// Apply one event, noting what it changed.
     fn hear(&mut self, event: Event) {
         let game = match &event {
@@ -188,20 +207,23 @@ impl Model {
     }
 
     /// What the folder's own files say of the run that the journals do not: the watcher's
-    /// decision, the run's end and its wall time (its report's once it ended, else the time
-    /// since its `run-id` was made).
+    /// decision, the run's end and its time (its verdict's once it ended, else its clock's,
+    /// growing while a session plays). A file that cannot be read is said on standard error
+    /// once and the run is shown without what it holds.
     fn hear_the_folder(&mut self, dir: &Path) {
         let decision = crate::record::decision_record::DecisionRecord::decision_in(dir)
             .ok()
             .flatten();
-        let conclusion = Conclusion::read(dir);
+        let conclusion = self.readable(Conclusion::read(dir)).flatten();
         let ended = conclusion
             .as_ref()
             .is_some_and(|c| c.finished || c.verdict.is_some());
         let elapsed = match &conclusion {
-            Some(c) if ended => c.elapsed,
-            _ => crate::record::run_id::started_at(dir)
-                .and_then(|t| std::time::SystemTime::now().duration_since(t).ok()),
+            Some(c) if ended => c.elapsed.map(|e| e.total),
+            _ => self
+                .readable(ClockFile::read(dir))
+                .flatten()
+                .map(|clock| clock.elapsed_at(std::time::SystemTime::now())),
         };
         if decision != self.model.recorded_decision || elapsed != self.model.recorded_elapsed {
             self.model.recorded_decision = decision;
@@ -231,8 +253,9 @@ impl Model {
         self.model.finish(Instant::now());
         // The run's wall time as the command that played it measured it (its start included),
         // as every other view of the run states it.
-        if let Some(elapsed) = Conclusion::read(dir).and_then(|c| c.elapsed) {
-            self.model.recorded_elapsed = Some(elapsed);
+        let conclusion = self.readable(Conclusion::read(dir)).flatten();
+        if let Some(elapsed) = conclusion.and_then(|c| c.elapsed) {
+            self.model.recorded_elapsed = Some(elapsed.total);
             self.model.mark_stale();
         }
         self.dirty_run = true;
@@ -298,6 +321,7 @@ impl FolderFollower {
             already_played: Vec::new(),
             time_control: t.time_description(),
             sprt: t.sprt.map(|s| s.params),
+            elapsed_before: std::time::Duration::ZERO,
         };
         Some((start, run_name(&t)))
     }
@@ -467,6 +491,7 @@ mod tests {
             already_played: Vec::new(),
             time_control: "depth 2".into(),
             sprt: None,
+            elapsed_before: std::time::Duration::ZERO,
         });
         for g in 0..5 {
             finished(&mut heard_live, g);
@@ -590,7 +615,9 @@ mod tests {
                 reasons: vec!["stopped".into()],
                 start_failures: Default::default(),
             }),
-            elapsed: Some(Duration::from_secs(7)),
+            elapsed: Some(crate::record::run_clock::Elapsed::total(
+                Duration::from_secs(7),
+            )),
         }
         .write(dir)
         .unwrap();

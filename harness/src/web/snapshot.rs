@@ -48,6 +48,10 @@ pub struct RunSnapshot<'a> {
     pub playing: usize,
     /// The latest finished games, newest first.
     pub recent: Vec<RecentGame<'a>>,
+    /// A file of the run's folder that cannot be read (its verdict, its clock), named with
+    /// why: the page shows the run without what it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
 }
 
 /// The sequential test as the run's page states it.
@@ -198,6 +202,7 @@ pub fn run(model: &RunModel, now: Instant) -> RunSnapshot<'_> {
             .map(|g| small(g, now))
             .collect(),
         live_known: model.live_known,
+        error: model.folder_error.as_deref(),
         playing: model.live.len(),
         recent: model
             .records

@@ -85,6 +85,7 @@ fn browser(engines: &[&str], records: &[GameRecord]) -> serde_json::Value {
             already_played: Vec::new(),
             time_control: "depth 2".into(),
             sprt: None,
+            elapsed_before: std::time::Duration::ZERO,
         },
         now,
     );

@@ -153,12 +153,58 @@ fn stopped_by_sigint_then_resumed() {
     let seen = read::check(d, "resumed", ("cand", "base"), Some(3));
     assert_eq!(seen.report["verdict"]["outcome"], "interrupted");
     assert!(seen.report["totals"]["games"].as_u64().unwrap() < 12);
+    let first = seen.report["totals"]["elapsed_seconds"].as_f64().unwrap();
+    // Time between the sessions is not the run's.
+    std::thread::sleep(std::time::Duration::from_secs(2));
 
+    let started = std::time::Instant::now();
     let out = run(d, &ENGINES, flags);
+    let wall = started.elapsed().as_secs_f64();
     assert_eq!(out.status.code(), Some(0), "{out}");
     let seen = read::check(d, "resumed", ("cand", "base"), Some(0));
     assert_eq!(seen.report["totals"]["games"], 12);
     assert_eq!(seen.report["verdict"]["outcome"], "pass");
+    // One clock: the resume added its own time to the first session's, every view says the
+    // total (the browser's is checked against report.json by `read::check`).
+    let totals = seen.report["totals"].clone();
+    let total = totals["elapsed_seconds"].as_f64().unwrap();
+    let own = totals["session_seconds"].as_f64().unwrap();
+    assert!(
+        (total - own - first).abs() < 1e-3 && own <= wall,
+        "first session {first} s, then {totals} (the resume took {wall} s)"
+    );
+    let words = format!("{}, this session {}", read::hms(total), read::hms(own));
+    assert!(
+        out.stdout.contains(&format!("12 games in {words};")),
+        "{out}"
+    );
+    assert!(seen.md.contains(&format!("games, {words}")), "{}", seen.md);
+    let verdict = read::json(&d.join("resumed/verdict.json"));
+    assert_eq!(verdict["elapsed_seconds"], totals["elapsed_seconds"]);
+    assert_eq!(verdict["session_seconds"], totals["session_seconds"]);
+
+    // Run again with nothing left to play: the run's time is kept, and no session is added.
+    let clock = std::fs::read_to_string(d.join("resumed/clock.json")).unwrap();
+    let out = run(d, &ENGINES, flags);
+    assert_eq!(out.status.code(), Some(0), "{out}");
+    assert!(
+        out.stdout
+            .contains(&format!("12 games in {};", read::hms(total))),
+        "{out}"
+    );
+    let report = read::json(&d.join("resumed/report.json"));
+    assert_eq!(
+        report["totals"]["elapsed_seconds"],
+        totals["elapsed_seconds"]
+    );
+    assert!(
+        report["totals"].get("session_seconds").is_none(),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("resumed/clock.json")).unwrap(),
+        clock
+    );
 }
 
 /// A round robin of three engines: every pairing's row agrees in every view, and so does the

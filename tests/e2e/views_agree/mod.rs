@@ -13,6 +13,7 @@ mod kinds;
 mod read;
 
 use crate::support::{harness, Output, TempDir};
+use serde_json::Value;
 use std::path::Path;
 
 /// The engines of most runs here: `heuristic` at depth 2 against `greedy`.
@@ -103,6 +104,46 @@ fn every_view_of_a_run_tells_the_same_numbers() {
                 "{folder}: the browser says `{evidence}`, report.md:\n{}",
                 seen.md
             );
+        }
+        // One clock: the merged run's time is its shards' span with their sum beside it; the
+        // extended run's is both sessions'.
+        let totals = &seen.report["totals"];
+        let clock = |dir: &str| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(d.join(dir).join("clock.json")).unwrap())
+                .unwrap()
+        };
+        if folder == "sharded" {
+            let shards: Vec<Value> = (0..2)
+                .map(|i| clock(&format!("sharded/shard-{i}-of-2")))
+                .collect();
+            let sum: f64 = shards
+                .iter()
+                .map(|c| c["elapsed_seconds"].as_f64().unwrap())
+                .sum();
+            let span = totals["elapsed_seconds"]
+                .as_f64()
+                .expect("a merged run's span");
+            assert!(
+                (totals["shards_elapsed_seconds"].as_f64().unwrap() - sum).abs() < 1e-6,
+                "{totals}"
+            );
+            // Played one after the other, the span holds both shards.
+            assert!(span + 0.01 >= sum && sum > 0.0, "span {span}, sum {sum}");
+            assert!(
+                seen.md
+                    .contains(&format!("its shards' sum {}", read::hms(sum))),
+                "{}",
+                seen.md
+            );
+        }
+        if folder == "extended" {
+            let c = clock("extended");
+            assert_eq!(c["sessions"], 2, "{c}");
+            let (total, own) = (
+                totals["elapsed_seconds"].as_f64().unwrap(),
+                totals["session_seconds"].as_f64().unwrap(),
+            );
+            assert!(total > own && own > 0.0, "{totals}");
         }
         // The tables the run itself printed at its end say what every other view says.
         if let Some(output) = output {

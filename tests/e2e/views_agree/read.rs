@@ -434,7 +434,7 @@ pub fn check(dir: &Path, folder: &str, pairing: (&str, &str), exit: Option<i32>)
 
 /// An elapsed time as the reports print it, written out here rather than borrowed from the
 /// harness: `12.3s` under a minute, `4m 05s`, `1h 02m 03s`.
-fn hms(secs: f64) -> String {
+pub fn hms(secs: f64) -> String {
     if secs < 60.0 {
         return format!("{secs:.1}s");
     }
@@ -445,4 +445,10 @@ fn hms(secs: f64) -> String {
     } else {
         format!("{m}m {s:02}s")
     }
+}
+
+/// A JSON file of a run folder.
+pub fn json(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

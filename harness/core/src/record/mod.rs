@@ -12,6 +12,7 @@
 //! - [`decision_record`]: `decision.json`, a sharded run's test decided by the watcher;
 //! - [`tournament_record`]: `tournament.json`, what a run folder records of its tournament;
 //! - [`verdict_record`]: `verdict.json`, how the run ended (its outcome, exit code and reasons);
+//! - [`run_clock`]: `clock.json`, the run's elapsed time across its sessions;
 //! - [`tune`]: what `harness tune` keeps beside the games (`tune.jsonl`, the iterations begun,
 //!   the θ of a sharded tune).
 
@@ -21,6 +22,7 @@ pub mod digest;
 pub mod ggf;
 pub mod journal;
 pub mod merge;
+pub mod run_clock;
 pub mod run_id;
 pub mod tournament_record;
 pub mod tune;

@@ -215,6 +215,18 @@ impl TournamentRecord {
         TournamentRecord::parse(&text).with_context(|| path.display().to_string())
     }
 
+    /// The text of `dir`'s `tournament.json` as written, empty when the folder has none (a
+    /// new run); any other failure to read it is an error naming the file, never "none" (a
+    /// run that took it for none would write its own over it).
+    pub fn written_text(dir: &Path) -> anyhow::Result<String> {
+        let path = dir.join(TOURNAMENT_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+            Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
     /// The file's text.
     pub fn text(&self) -> String {
         let value = serde_json::to_value(self).expect("JSON of plain values");

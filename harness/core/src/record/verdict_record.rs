@@ -78,6 +78,40 @@ pub struct RunVerdict {
     pub start_failures: BTreeMap<String, u64>,
 }
 
+/// A run's elapsed time as its end, its reports and its views state it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elapsed {
+    /// The run's time: its sessions' sum; for a merged run, the span of its shards.
+    pub total: Duration,
+    /// The latest session's own part of `total`, when the run was played in this folder.
+    pub session: Option<Duration>,
+    /// A merged run: the sum of its shards' totals (each shard's time, as if played one after
+    /// another).
+    pub shards_sum: Option<Duration>,
+}
+
+impl Elapsed {
+    /// The seconds the run files hold of `elapsed`: `elapsed_seconds`, `session_seconds` and
+    /// `shards_elapsed_seconds`.
+    pub fn seconds(elapsed: Option<Elapsed>) -> (Option<f64>, Option<f64>, Option<f64>) {
+        let secs = |d: Duration| d.as_secs_f64();
+        (
+            elapsed.map(|e| secs(e.total)),
+            elapsed.and_then(|e| e.session).map(secs),
+            elapsed.and_then(|e| e.shards_sum).map(secs),
+        )
+    }
+
+    /// A run played in one go, or of which only the total is known.
+    pub fn total(total: Duration) -> Elapsed {
+        Elapsed {
+            total,
+            session: None,
+            shards_sum: None,
+        }
+    }
+}
+
 /// What a folder records of its run's end.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Conclusion {
@@ -86,8 +120,9 @@ pub struct Conclusion {
     pub finished: bool,
     /// How it ended; `None` while it goes on.
     pub verdict: Option<RunVerdict>,
-    /// The run's wall time as the command that played it measured it, when it did.
-    pub elapsed: Option<Duration>,
+    /// The run's elapsed time ([`super::run_clock`]: its sessions' sum, its session's part, a
+    /// merged run's span and sum), when it is known.
+    pub elapsed: Option<Elapsed>,
 }
 
 /// `verdict.json` as written.
@@ -95,7 +130,14 @@ pub struct Conclusion {
 struct VerdictFile {
     finished: bool,
     verdict: RunVerdict,
+    /// The run's total ([`Elapsed::total`]).
     elapsed_seconds: Option<f64>,
+    /// The latest session's part of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    session_seconds: Option<f64>,
+    /// A merged run: the sum of its shards' totals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shards_elapsed_seconds: Option<f64>,
 }
 
 /// The keys an older folder's `report.json` kept of the run's end.
@@ -118,26 +160,48 @@ fn duration(seconds: Option<f64>) -> Option<Duration> {
         .map(Duration::from_secs_f64)
 }
 
+/// A file's text, `None` when it does not exist; any other failure names the file.
+fn read_if_there(path: &Path) -> anyhow::Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
 impl Conclusion {
     /// What the folder `dir` records of its run's end: its `verdict.json`, or an older
     /// folder's last report; `None` when it records nothing (a run that never wrote a report,
-    /// a folder of another program).
-    pub fn read(dir: &Path) -> Option<Conclusion> {
-        if let Ok(text) = std::fs::read_to_string(dir.join(VERDICT_FILE)) {
-            let file: VerdictFile = serde_json::from_str(&text).ok()?;
-            return Some(Conclusion {
+    /// a folder of another program). A `verdict.json` that cannot be read or parsed is an
+    /// error that names it, never "no verdict"; an older report that is not one is nothing.
+    pub fn read(dir: &Path) -> anyhow::Result<Option<Conclusion>> {
+        let path = dir.join(VERDICT_FILE);
+        if let Some(text) = read_if_there(&path)? {
+            let file: VerdictFile = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a run's verdict", path.display()))?;
+            return Ok(Some(Conclusion {
                 finished: file.finished,
                 verdict: Some(file.verdict),
-                elapsed: duration(file.elapsed_seconds),
-            });
+                elapsed: duration(file.elapsed_seconds).map(|total| Elapsed {
+                    total,
+                    session: duration(file.session_seconds),
+                    shards_sum: duration(file.shards_elapsed_seconds),
+                }),
+            }));
         }
-        let text = std::fs::read_to_string(dir.join(OLDER_REPORT_FILE)).ok()?;
-        let older: OlderReport = serde_json::from_str(&text).ok()?;
-        Some(Conclusion {
+        let Some(text) = read_if_there(&dir.join(OLDER_REPORT_FILE))? else {
+            return Ok(None);
+        };
+        // A report of this version has no verdict of its own to give (`verdict.json` has it);
+        // one of an older version does.
+        let Ok(older) = serde_json::from_str::<OlderReport>(&text) else {
+            return Ok(None);
+        };
+        Ok(Some(Conclusion {
             finished: older.finished,
             verdict: older.verdict,
-            elapsed: duration(older.totals.and_then(|t| t.elapsed_seconds)),
-        })
+            elapsed: duration(older.totals.and_then(|t| t.elapsed_seconds)).map(Elapsed::total),
+        }))
     }
 
     /// Record the end of the run in `dir`, whole or not at all; a conclusion without a
@@ -146,10 +210,14 @@ impl Conclusion {
         let Some(verdict) = &self.verdict else {
             return Conclusion::clear(dir);
         };
+        let (elapsed_seconds, session_seconds, shards_elapsed_seconds) =
+            Elapsed::seconds(self.elapsed);
         let file = VerdictFile {
             finished: self.finished,
             verdict: verdict.clone(),
-            elapsed_seconds: self.elapsed.map(|d| d.as_secs_f64()),
+            elapsed_seconds,
+            session_seconds,
+            shards_elapsed_seconds,
         };
         let path = dir.join(VERDICT_FILE);
         let text = serde_json::to_string_pretty(&file).expect("JSON of plain values") + "\n";
@@ -181,7 +249,11 @@ mod tests {
                 reasons: vec!["the test accepted H1".into()],
                 start_failures: BTreeMap::from([("base".to_string(), 2)]),
             }),
-            elapsed: Some(Duration::from_millis(61_300)),
+            elapsed: Some(Elapsed {
+                total: Duration::from_millis(61_300),
+                session: Some(Duration::from_millis(1_700)),
+                shards_sum: None,
+            }),
         }
     }
 
@@ -196,10 +268,10 @@ mod tests {
     #[test]
     fn a_written_verdict_reads_back_and_a_run_that_goes_on_clears_it() {
         let dir = folder("written");
-        assert_eq!(Conclusion::read(&dir), None);
+        assert_eq!(Conclusion::read(&dir).unwrap(), None);
         let conclusion = ended(Outcome::Pass, 0);
         conclusion.write(&dir).unwrap();
-        assert_eq!(Conclusion::read(&dir), Some(conclusion));
+        assert_eq!(Conclusion::read(&dir).unwrap(), Some(conclusion));
         // The schema names every key written, and what it requires is there.
         let schema: serde_json::Value =
             serde_json::from_str(include_str!("../../../../reports/verdict.schema.json")).unwrap();
@@ -228,7 +300,10 @@ mod tests {
             r#"{"finished": false, "verdict": null}"#,
         )
         .unwrap();
-        assert_eq!(Conclusion::read(&dir), Some(ended(Outcome::Pass, 0)));
+        assert_eq!(
+            Conclusion::read(&dir).unwrap(),
+            Some(ended(Outcome::Pass, 0))
+        );
         let going_on = Conclusion {
             finished: false,
             verdict: None,
@@ -237,7 +312,7 @@ mod tests {
         going_on.write(&dir).unwrap();
         assert!(!dir.join(VERDICT_FILE).exists());
         // Then the folder's report is all there is.
-        assert_eq!(Conclusion::read(&dir), Some(going_on));
+        assert_eq!(Conclusion::read(&dir).unwrap(), Some(going_on));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -251,10 +326,22 @@ mod tests {
                 "totals": {"games": 12, "elapsed_seconds": 61.3}}"#,
         )
         .unwrap();
-        let read = Conclusion::read(&dir).unwrap();
+        let read = Conclusion::read(&dir).unwrap().unwrap();
         assert!(read.finished);
         assert_eq!(read.verdict.unwrap().outcome, Outcome::Fail);
-        assert_eq!(read.elapsed, Some(Duration::from_secs_f64(61.3)));
+        assert_eq!(
+            read.elapsed.map(|e| e.total),
+            Some(Duration::from_secs_f64(61.3))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_verdict_that_cannot_be_read_is_an_error_naming_it_not_no_verdict() {
+        let dir = folder("corrupt");
+        std::fs::write(dir.join(VERDICT_FILE), "{\"finished\": tr").unwrap();
+        let e = Conclusion::read(&dir).unwrap_err();
+        assert!(format!("{e:#}").contains(VERDICT_FILE), "{e:#}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

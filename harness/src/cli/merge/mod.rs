@@ -24,6 +24,7 @@ use crate::play::resume::{extension, same_tournament};
 use crate::record::decision_record::DecisionRecord;
 use crate::record::journal::{write_durably, JSONL_FILE};
 use crate::record::merge::JournalIndex;
+use crate::record::run_clock::{ClockFile, Elapsed};
 use crate::record::tournament_record::TournamentRecord;
 use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::record::GameRecord;
@@ -251,12 +252,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     let status = test_of(&t, &records, &out)?;
     say_raw!("{}", table::final_tables(&records, &t.engine_names()));
-    say!(
-        "\n{} games merged in {:.1} s; journal: {}",
-        records.len(),
-        started.elapsed().as_secs_f64(),
-        out.join(JSONL_FILE).display()
-    );
+    let elapsed = run_time(&folders)?;
+    say_merged(records.len(), started, elapsed, &out);
     let never_moved = verdict::never_moved(&t.engine_names(), &records);
     if let Some(s) = &status {
         say_raw!("{}", test_summary(s, &t, &never_moved));
@@ -293,7 +290,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     crate::cli::reports::write_reports(
         &t,
         &records,
-        None,
+        elapsed,
         v.outcome != Outcome::Incomplete,
         Some(&conclusion),
     );
@@ -304,6 +301,37 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         code,
         exit::ERROR,
     ))
+}
+
+/// The merge's last line: the games, how long the merge took, the run's time over its shards.
+fn say_merged(games: usize, started: Instant, elapsed: Option<Elapsed>, out: &Path) {
+    say!(
+        "\n{} games merged in {:.1} s{}; journal: {}",
+        games,
+        started.elapsed().as_secs_f64(),
+        elapsed
+            .map(|e| format!(
+                "; the run took {}",
+                crate::show::text::elapsed_words(
+                    e.total.as_secs_f64(),
+                    None,
+                    e.shards_sum.map(|d| d.as_secs_f64())
+                )
+            ))
+            .unwrap_or_default(),
+        out.join(JSONL_FILE).display()
+    );
+}
+
+/// A merged run's time from its shards' clocks (`record::run_clock`): the span from the
+/// first shard's start to the last one's last write, and the shards' sum. `None` when no shard
+/// has a clock (shards played before `clock.json` existed).
+fn run_time(folders: &[PathBuf]) -> anyhow::Result<Option<Elapsed>> {
+    let mut clocks = Vec::new();
+    for folder in folders {
+        clocks.extend(ClockFile::read(folder)?);
+    }
+    Ok(crate::record::run_clock::of_shards(&clocks))
 }
 
 /// The test's lines of the final tables; an H1 taken on forfeits alone (an engine never moved)

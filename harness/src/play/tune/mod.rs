@@ -53,7 +53,7 @@ use crate::play::game::GameOptions;
 use crate::play::resume::{same_tournament, tournament_text};
 use crate::play::tournament::GameHook;
 use crate::record::journal::{read_journal, JSONL_FILE};
-use crate::record::tournament_record::TOURNAMENT_FILE;
+use crate::record::tournament_record::TournamentRecord;
 use crate::record::tune::{
     read_lines, rewrite_lines, Dispatch, LineWriter, ThetaFile, TuneLine, Values, DISPATCH_FILE,
     THETA_FILE, TUNE_FILE,
@@ -389,7 +389,7 @@ fn folder_is_ours(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<bool> {
         return Ok(true);
     }
     let openings = t.openings.load()?;
-    let written = std::fs::read_to_string(t.out.join(TOURNAMENT_FILE)).unwrap_or_default();
+    let written = TournamentRecord::written_text(&t.out)?;
     Ok(same_tournament(
         &written,
         &tournament_text(t, &openings, plugin_dir),

@@ -170,7 +170,15 @@ fn summary(s: &mut String, report: &Report) {
         ),
     ];
     if let Some(e) = report.totals.elapsed_seconds {
-        meta.push(format!("<b>Elapsed</b> {}", duration_hms(e)));
+        let t = &report.totals;
+        meta.push(format!(
+            "<b>Elapsed</b> {}",
+            esc(&crate::show::text::elapsed_words(
+                e,
+                t.session_seconds,
+                t.shards_elapsed_seconds
+            ))
+        ));
     }
     meta.push(format!(
         "<b>Engine time</b> {}",

@@ -2,7 +2,6 @@
 
 use super::{headline, verdict_line, Report};
 use crate::show::standings::{Column, Standing};
-use crate::show::text::duration_hms;
 use std::fmt::Write;
 
 /// Escapes what would break a table cell or be read as markup: the cell separator, line
@@ -44,7 +43,13 @@ pub fn markdown(report: &Report) -> String {
     let elapsed = report
         .totals
         .elapsed_seconds
-        .map(|e| format!(", {}", duration_hms(e)))
+        .map(|e| {
+            let t = &report.totals;
+            format!(
+                ", {}",
+                crate::show::text::elapsed_words(e, t.session_seconds, t.shards_elapsed_seconds)
+            )
+        })
         .unwrap_or_default();
     let _ = writeln!(
         s,

@@ -46,7 +46,6 @@ use othello_board::Color;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Duration;
 
 /// Version of the `report.json` layout; raised on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -67,7 +66,7 @@ pub struct ReportInput<'a> {
     /// Finished games in any order.
     pub records: &'a [GameRecord],
     /// Wall time of the run so far, when known.
-    pub elapsed: Option<Duration>,
+    pub elapsed: Option<crate::record::verdict_record::Elapsed>,
     /// False while the run is going on.
     pub finished: bool,
     /// The exact-solver analysis of the games (`analysis.jsonl`), when the folder has one.
@@ -201,8 +200,15 @@ pub struct Totals {
     pub draws: usize,
     /// Games that ended by a forfeit.
     pub forfeits: usize,
-    /// Wall time of the run so far in seconds; null when unknown.
+    /// The run's elapsed time in seconds (`record::run_clock`: its sessions' sum; a merged
+    /// run's span); null when unknown.
     pub elapsed_seconds: Option<f64>,
+    /// The latest session's part of it, when the run was played in this folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_seconds: Option<f64>,
+    /// A merged run: its shards' elapsed times summed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards_elapsed_seconds: Option<f64>,
     /// Engine thinking time summed over all games, in seconds.
     pub engine_seconds: f64,
 }
@@ -365,6 +371,8 @@ pub fn build(input: &ReportInput) -> Report {
         })
     });
 
+    let (elapsed_seconds, session_seconds, shards_elapsed_seconds) =
+        crate::record::verdict_record::Elapsed::seconds(input.elapsed);
     let forfeit_games = records
         .iter()
         .filter(|r| r.termination.is_forfeit())
@@ -379,7 +387,9 @@ pub fn build(input: &ReportInput) -> Report {
             complete_pairs: matches.iter().map(|m| m.pairs).sum(),
             draws: records.iter().filter(|r| r.score == 0).count(),
             forfeits: forfeit_games,
-            elapsed_seconds: input.elapsed.map(|d| d.as_secs_f64()),
+            elapsed_seconds,
+            session_seconds,
+            shards_elapsed_seconds,
             engine_seconds: records
                 .iter()
                 .map(|r| (r.time_ms.black + r.time_ms.white) as f64 / 1000.0)

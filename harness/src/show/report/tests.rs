@@ -1,4 +1,5 @@
 use super::*;
+use crate::record::run_clock::Elapsed;
 use crate::record::{OpeningRef, PerColor, PlayedMove};
 use crate::stats::match_stats;
 use serde_json::Value;
@@ -143,7 +144,7 @@ fn input<'a>(t: &'a Tournament, records: &'a [GameRecord], finished: bool) -> Re
     ReportInput {
         tournament: t,
         records,
-        elapsed: Some(Duration::from_secs(95)),
+        elapsed: Some(Elapsed::total(std::time::Duration::from_secs(95))),
         finished,
         analysis: None,
         verdict: None,
@@ -545,7 +546,7 @@ fn render_real_report() {
         &ReportInput {
             tournament: &t,
             records: &records,
-            elapsed: Some(Duration::from_secs(300)),
+            elapsed: Some(Elapsed::total(std::time::Duration::from_secs(300))),
             finished: true,
             analysis: None,
             verdict: None,

@@ -60,7 +60,8 @@ function runPage(run) {
     const elapsed = s.elapsed_s != null ? `${hms(s.elapsed_s)} elapsed` : 'elapsed unknown';
     $('progress').textContent =
       `${s.done} of ${s.total} games · ${s.time_control} · ${elapsed}${left}` +
-      (s.finished ? ' · finished' : '');
+      (s.finished ? ' · finished' : '') +
+      (s.error ? ` · ${s.error}` : '');
     drawSprt(s.sprt);
     drawStandings(s.standings || [], s.ratings || [], s.repeated_openings);
     const live = $('live');
