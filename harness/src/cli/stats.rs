@@ -13,12 +13,53 @@ use std::path::{Path, PathBuf};
 pub struct Args {
     /// An output folder or its games.jsonl.
     file: PathBuf,
+    /// Print the folder's run as the terminal's live screen shows it at this size (`120x40`,
+    /// `80x24`), as text, instead of the tables: what a spectator of the run would see now
+    /// (a folder that another process plays included).
+    #[arg(long, value_name = "WxH", value_parser = screen_size)]
+    screen: Option<(u16, u16)>,
+}
+
+/// `120x40` as (120, 40); at least 40 x 12, the smallest screen the view lays out.
+fn screen_size(text: &str) -> Result<(u16, u16), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{text}`: expected WIDTHxHEIGHT, such as 120x40"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<u16>()
+            .map_err(|_| format!("`{text}`: expected WIDTHxHEIGHT, such as 120x40"))
+    };
+    let (w, h) = (number(w)?, number(h)?);
+    if w < 40 || h < 12 {
+        return Err(format!("`{text}`: the screen is at least 40x12"));
+    }
+    Ok((w, h))
 }
 
 /// The tables of a journal; with the sequential test when the journal's folder pins a
 /// tournament that has one. A game number found more than once is counted once (the first
 /// record), and said.
 pub fn run(args: Args) -> anyhow::Result<i32> {
+    if let Some((width, height)) = args.screen {
+        let folder = if args.file.is_dir() {
+            args.file.clone()
+        } else {
+            args.file.parent().unwrap_or(Path::new(".")).to_path_buf()
+        };
+        let model = crate::show::folder_run::model_of(&folder).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: no tournament.json: not an output folder of `harness run` or `merge`",
+                folder.display()
+            )
+        })?;
+        let state = crate::show::tui::state::State::of(model);
+        say_raw!(
+            "{}",
+            crate::show::tui::view::screen_text(&state, width, height, std::time::Instant::now())
+        );
+        return Ok(exit::SUCCESS);
+    }
     let path = journal::journal_path(&args.file);
     let mut records = journal::read_journal(&path)?;
     anyhow::ensure!(!records.is_empty(), "{}: no finished games", path.display());

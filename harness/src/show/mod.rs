@@ -11,6 +11,7 @@
 //! - [`text`]: the wording and number formats every view shares (a test's decision, spans of
 //!   time, large counts).
 
+pub mod folder_run;
 pub mod progress;
 pub mod report;
 pub mod run_model;

@@ -63,11 +63,12 @@ pub fn decision_evidence(
     }
 }
 
-/// ` H1`, ` H0` or nothing: the decision on a gauge's label.
+/// ` · H1 accepted`, ` · H0 accepted` or nothing: the decision on a gauge's label (the
+/// terminal's), worded as [`decision_label`] words it.
 pub fn decision_mark(decision: Decision) -> &'static str {
     match decision {
-        Decision::AcceptH1 => " H1",
-        Decision::AcceptH0 => " H0",
+        Decision::AcceptH1 => " · H1 accepted",
+        Decision::AcceptH0 => " · H0 accepted",
         Decision::Continue => "",
     }
 }

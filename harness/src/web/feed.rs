@@ -12,14 +12,10 @@
 
 use super::snapshot;
 use crate::events::Event;
-use crate::plan::schedule::run_folders;
-use crate::record::journal::JSONL_FILE;
-use crate::record::merge::JournalFollower;
-use crate::record::run_clock::ClockFile;
-use crate::record::tournament_record::TournamentRecord;
 use crate::record::verdict_record::Conclusion;
+use crate::show::folder_run::{FolderEnd, FolderRun};
 use crate::show::run_model::RunModel;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
@@ -206,25 +202,19 @@ impl Model {
         }));
     }
 
-    /// What the folder's own files say of the run that the journals do not: the watcher's
-    /// decision, the run's end and its time (its verdict's once it ended, else its clock's,
-    /// growing while a session plays). A file that cannot be read is said on standard error
-    /// once and the run is shown without what it holds.
+    /// What the folder's own files say of the run that the journals do not
+    /// ([`FolderEnd`]); a file that cannot be read is the run's error on its page, and said on
+    /// standard error once.
     fn hear_the_folder(&mut self, dir: &Path) {
-        let decision = crate::record::decision_record::DecisionRecord::decision_in(dir)
-            .ok()
-            .flatten();
-        let conclusion = self.readable(Conclusion::read(dir)).flatten();
-        let ended = conclusion
-            .as_ref()
-            .is_some_and(|c| c.finished || c.verdict.is_some());
-        let elapsed = match &conclusion {
-            Some(c) if ended => c.elapsed.map(|e| e.total),
-            _ => self
-                .readable(ClockFile::read(dir))
-                .flatten()
-                .map(|clock| clock.elapsed_at(std::time::SystemTime::now())),
-        };
+        let FolderEnd {
+            decision,
+            ended,
+            elapsed,
+            error,
+        } = FolderEnd::read(dir, std::time::SystemTime::now());
+        if let Some(e) = error {
+            self.readable::<()>(Err(anyhow::anyhow!(e)));
+        }
         if decision != self.model.recorded_decision || elapsed != self.model.recorded_elapsed {
             self.model.recorded_decision = decision;
             self.model.recorded_elapsed = elapsed;
@@ -267,7 +257,7 @@ impl Model {
     fn follow_folder(&mut self, dir: &Path) {
         self.publishes_games = false;
         self.model.live_known = false;
-        let mut folder = FolderFollower::default();
+        let mut folder = FolderRun::default();
         loop {
             if !folder.started {
                 if let Some((start, name)) = folder.start(dir) {
@@ -297,68 +287,12 @@ impl Model {
     }
 }
 
-/// A run folder's journals, followed: the folder's own, or each shard's.
-#[derive(Default)]
-struct FolderFollower {
-    started: bool,
-    followers: BTreeMap<PathBuf, JournalFollower>,
-    seen: HashSet<usize>,
-}
-
-impl FolderFollower {
-    /// The run's start, from the first `tournament.json` found (the folder's or a shard's):
-    /// its engines, its games, its time control and its test; and the run's name.
-    fn start(&mut self, dir: &Path) -> Option<(Event, String)> {
-        let record = run_folders(dir)
-            .iter()
-            .find_map(|f| TournamentRecord::read(f).ok())?;
-        let t = crate::plan::recorded::tournament_of(&record).ok()?;
-        let openings = record.openings.count as usize;
-        self.started = true;
-        let start = Event::RunStarted {
-            engines: t.engines.iter().map(|e| e.name.clone()).collect(),
-            total_games: t.schedule(openings).games_of(None).count(),
-            already_played: Vec::new(),
-            time_control: t.time_description(),
-            sprt: t.sprt.map(|s| s.params),
-            elapsed_before: std::time::Duration::ZERO,
-        };
-        Some((start, run_name(&t)))
-    }
-
-    /// The games finished since the last look, each once (a shard's and its merge's alike).
-    fn poll(&mut self, dir: &Path) -> Vec<crate::record::GameRecord> {
-        for folder in run_folders(dir) {
-            self.followers
-                .entry(folder.clone())
-                .or_insert_with(|| JournalFollower::new(folder.join(JSONL_FILE)));
-        }
-        let mut fresh = Vec::new();
-        for follower in self.followers.values_mut() {
-            let Ok(polled) = follower.poll() else {
-                continue;
-            };
-            fresh.extend(
-                polled
-                    .records
-                    .into_iter()
-                    .filter(|r| self.seen.insert(r.game)),
-            );
-        }
-        fresh
-    }
-}
-
 /// A snapshot's JSON text (plain values: it always serialises).
 fn json(snapshot: &impl serde::Serialize) -> String {
     serde_json::to_string(snapshot).expect("JSON of plain values")
 }
 
-/// The name the pages show for the run of `t` (its engines, as the coordinator plays them).
-pub fn run_name(t: &crate::plan::config::Tournament) -> String {
-    let engines: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
-    crate::show::text::run_name(t.format.as_str(), &engines)
-}
+pub use crate::show::folder_run::run_name;
 
 #[cfg(test)]
 mod tests {
@@ -369,6 +303,7 @@ mod tests {
 
     use super::*;
     use crate::record::journal::Journal;
+    use crate::record::tournament_record::TournamentRecord;
     use crate::record::verdict_record::{Outcome, RunVerdict};
     use crate::record::GameRecord;
 
@@ -464,7 +399,7 @@ mod tests {
     fn a_game_is_polled_once_across_a_shards_journal_and_its_merge() {
         let scratch = Scratch::new("shard-and-merge");
         let dir = &scratch.0;
-        let mut folder = FolderFollower::default();
+        let mut folder = FolderRun::default();
         // No shard yet: the folder's own journal is followed (it has none so far).
         assert!(folder.poll(dir).is_empty());
         journal(&dir.join("shard-0-of-2"), [0, 1]);

@@ -11,6 +11,7 @@
 
 mod kinds;
 mod read;
+mod terminal;
 
 use crate::support::{harness, Output, TempDir};
 use serde_json::Value;

@@ -422,6 +422,7 @@ pub fn assert_agree(folder: &str, views: &[(&str, Facts)]) {
 pub fn check(dir: &Path, folder: &str, pairing: (&str, &str), exit: Option<i32>) -> Seen {
     let seen = views(dir, folder, pairing);
     assert_agree(folder, &seen.facts);
+    super::terminal::check(dir, folder, &seen.report, pairing);
     if let Some(code) = exit {
         assert_eq!(
             seen.report["verdict"]["exit_code"].as_i64(),

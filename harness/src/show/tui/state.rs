@@ -35,6 +35,8 @@ pub struct State {
     pub shown: Option<usize>,
     /// The last progress line of the coordinator (resume notice, pair lines).
     pub last_line: String,
+    /// A still of a folder's run (`stats --screen`): no keys to offer.
+    pub still: bool,
 }
 
 impl Default for State {
@@ -52,7 +54,19 @@ impl State {
             shown: None,
             pinned: None,
             last_line: String::new(),
+            still: false,
         }
+    }
+
+    /// The view of a run model read whole (a folder's run): the latest game on screen.
+    pub fn of(run: RunModel) -> State {
+        let mut s = State {
+            run,
+            still: true,
+            ..State::new()
+        };
+        s.update_shown();
+        s
     }
 
     /// Apply one event received at `now`: the run model takes it; a chosen game that

@@ -287,6 +287,15 @@ fn eval_chart<'a>(g: &GameState, data: &'a [Vec<(f64, f64)>; 2]) -> Chart<'a> {
         ]))
 }
 
+/// The board's columns, its frame included.
+pub(super) fn board_width(large: bool) -> u16 {
+    if large {
+        40
+    } else {
+        29
+    }
+}
+
 /// A game: board, info, moves and (large) the eval chart, in `area`. `live` adds the search
 /// info. Returns nothing; draws what fits.
 #[allow(clippy::too_many_arguments)]
@@ -300,7 +309,7 @@ pub(super) fn draw_game(
     live: bool,
     title: String,
 ) {
-    let board_w = if large { 40 } else { 29 };
+    let board_w = board_width(large);
     let moves_w = if large { 30 } else { 0 };
     let [board_a, info_a, moves_a] = Layout::horizontal([
         Constraint::Length(board_w),

@@ -56,7 +56,10 @@ fn status_text(s: &State) -> (&'static str, Color) {
 fn footer(s: &State, now: Instant) -> Line<'static> {
     let (status, colour) = status_text(s);
     let follow = if s.following() { "on" } else { "off" };
-    let keys = if s.run.run_finished {
+    let keys = if s.still {
+        // A still of a folder: what it could not read, else nothing to press.
+        s.run.folder_error.clone().unwrap_or_default()
+    } else if s.run.run_finished {
         let left = s
             .run
             .run_ended
@@ -98,6 +101,39 @@ fn rows(area: Rect) -> [Rect; 3] {
     .areas(area)
 }
 
+/// The live screen of `s` at `width` x `height` as text, one line per row with its trailing
+/// blanks cut (what `stats DIR --screen` prints, and what the tests read).
+pub fn screen_text(s: &State, width: u16, height: u16, now: Instant) -> String {
+    let backend = ratatui::backend::TestBackend::new(width, height);
+    let mut terminal = ratatui::Terminal::new(backend).expect("a test backend never fails");
+    terminal
+        .draw(|f| draw_live(f, s, Overlay::default(), now))
+        .expect("a test backend never fails");
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let line: String = (0..width).map(|x| buffer[(x, y)].symbol()).collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The board's title in `width` columns: `Game N · following · finished`, dropping
+/// "following", then "finished", rather than cutting a word.
+fn game_title(game: usize, following: bool, finished: bool, width: u16) -> String {
+    let follow = if following { " · following" } else { "" };
+    let done = if finished { " · finished" } else { "" };
+    [
+        format!(" Game {game}{follow}{done} "),
+        format!(" Game {game}{done} "),
+        format!(" Game {game} "),
+    ]
+    .into_iter()
+    .find(|t| t.chars().count() <= usize::from(width))
+    .unwrap_or_else(|| format!(" {game} "))
+}
+
 /// The live screen.
 pub fn draw_live(f: &mut Frame, s: &State, overlay: Overlay, now: Instant) {
     let area = f.area();
@@ -111,9 +147,8 @@ pub fn draw_live(f: &mut Frame, s: &State, overlay: Overlay, now: Instant) {
     };
     match s.spectated() {
         Some(g) => {
-            let follow = if s.following() { " · following" } else { "" };
-            let done = if g.is_finished() { " · finished" } else { "" };
-            let title = format!(" Game {}{follow}{done} ", g.game + 1);
+            let width = game::board_width(large) - 2;
+            let title = game_title(g.game + 1, s.following(), g.is_finished(), width);
             draw_game(f, top, large.then_some(side), g, now, large, true, title);
         }
         None => {

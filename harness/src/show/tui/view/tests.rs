@@ -285,3 +285,15 @@ fn repeated_openings_on_the_standings() {
     assert!(!text.contains("inf"), "{text}");
     assert!(text.contains("warning: openings repeat"), "{text}");
 }
+
+#[test]
+fn a_title_too_long_for_the_board_drops_words_never_cuts_one() {
+    // The compact board has 27 columns inside its frame: `Game 800 · following · finished`
+    // does not fit, and was cut to `following · fin`.
+    assert_eq!(game_title(800, true, true, 27), " Game 800 · finished ");
+    assert_eq!(
+        game_title(800, true, true, 38),
+        " Game 800 · following · finished "
+    );
+    assert_eq!(game_title(12345, true, true, 12), " Game 12345 ");
+}
