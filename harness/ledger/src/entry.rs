@@ -4,8 +4,11 @@
 
 use anyhow::Context;
 use harness_core::record::journal::{read_journal, JSONL_FILE};
-use harness_core::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
+use harness_core::record::tournament_record::{
+    EngineTime, NpsReference, TournamentRecord, TOURNAMENT_FILE,
+};
 use harness_core::record::{run_id, GameRecord};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::Path;
 
@@ -168,11 +171,6 @@ impl RunEntry {
 /// each other. Runs under depth and node limits, where neither rule changes a game, keep
 /// their class.
 fn conditions(record: &TournamentRecord) -> String {
-    let engine_time: Vec<Value> = record
-        .engines
-        .iter()
-        .map(|e| serde_json::to_value(&e.time).expect("plain values"))
-        .collect();
     // `10s`, `10s+0.1s` and `0.5s/move` are timed; `depth 6` and `100000 nodes` are not
     // (`TimeControl`'s words).
     let timed = |text: &str| !text.contains(' ');
@@ -181,23 +179,75 @@ fn conditions(record: &TournamentRecord) -> String {
             .engines
             .iter()
             .any(|e| e.time.as_ref().is_some_and(|t| timed(&t.control)));
-    let mut conditions = serde_json::json!({
-        "time": record.time,
-        "engine_time": engine_time,
-        "margin_ms": record.margin_ms,
-        "stall_timeout_ms": record.stall_timeout_ms,
-        "openings": {
-            "source": record.openings.source,
-            "count": record.openings.count,
-            "fnv1a": record.openings.fnv1a,
+    let class = Conditions {
+        time: record.time.clone(),
+        engine_time: record.engines.iter().map(|e| e.time.clone()).collect(),
+        margin_ms: record.margin_ms,
+        stall_timeout_ms: record.stall_timeout_ms,
+        openings: ConditionsOpenings {
+            source: record.openings.source.clone(),
+            count: record.openings.count,
+            fnv1a: record.openings.fnv1a.clone(),
         },
-        "adjudication": record.adjudication,
-        "nps_reference": record.nps_reference,
-    });
-    if let (true, Some(rule)) = (timed_run, &record.margin_rule) {
-        conditions["fair_play"] = fair_play(record, rule).into();
-    }
-    conditions.to_string()
+        adjudication: record.adjudication.clone(),
+        nps_reference: record.nps_reference.clone(),
+        fair_play: match (timed_run, &record.margin_rule) {
+            (true, Some(rule)) => Some(fair_play(record, rule)),
+            _ => None,
+        },
+        other: Default::default(),
+    };
+    // Through a JSON value, whose maps are sorted: the text every version has stored.
+    serde_json::to_value(&class)
+        .expect("plain values")
+        .to_string()
+}
+
+/// A conditions class as stored (see [`RunEntry::conditions`]): its keys are those every
+/// version wrote, sorted, `fair_play` only where a version of the fair-play rules played a
+/// timed run; keys of a newer version are kept as read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Conditions {
+    pub time: String,
+    /// Each engine's own time rules, `null` for one without.
+    pub engine_time: Vec<Option<EngineTime>>,
+    pub margin_ms: u64,
+    pub stall_timeout_ms: u64,
+    pub openings: ConditionsOpenings,
+    pub adjudication: Option<Value>,
+    pub nps_reference: Option<NpsReference>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair_play: Option<String>,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, Value>,
+}
+
+/// The openings of a conditions class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConditionsOpenings {
+    /// `{"builtin": NAME}` or `{"file": PATH}` ([`OpeningSourceRecord`]), kept as written.
+    pub source: Value,
+    pub count: u64,
+    pub fnv1a: String,
+}
+
+/// Where a run's openings came from, as `tournament.json` writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningSourceRecord {
+    Builtin(String),
+    File(String),
+}
+
+/// The terms of one engine's sandbox that the fair-play class reads from
+/// `sandbox_enforced` (the rest of the record is the harness's `Enforced`).
+#[derive(Deserialize)]
+struct EnforcedTerms {
+    #[serde(default)]
+    cpu_cap_percent: Option<u64>,
+    #[serde(default)]
+    namespaces: Vec<String>,
 }
 
 /// The fair-play rules a timed run's games were played under, as one class: whether every
@@ -214,84 +264,64 @@ fn fair_play(record: &TournamentRecord, margin_rule: &str) -> String {
         },
         format!("margin {margin_rule}"),
     ];
-    let engines: Vec<&Value> = record
+    // By engine; a record that is not one (`"off"`: no sandbox) gives nothing.
+    let engines: Vec<Option<EnforcedTerms>> = record
         .sandbox_enforced
         .as_ref()
-        .and_then(Value::as_object)
-        .map(|by_engine| by_engine.values().collect())
+        .and_then(|v| {
+            serde_json::from_value::<std::collections::BTreeMap<String, Value>>(v.clone()).ok()
+        })
+        .map(|by_engine| {
+            by_engine
+                .into_values()
+                .map(|e| serde_json::from_value(e).ok())
+                .collect()
+        })
         .unwrap_or_default();
-    let every =
-        |has: &dyn Fn(&Value) -> bool| !engines.is_empty() && engines.iter().all(|e| has(e));
-    if every(&|e| e["cpu_cap_percent"].is_u64()) {
+    let every = |has: &dyn Fn(&EnforcedTerms) -> bool| {
+        !engines.is_empty() && engines.iter().all(|e| e.as_ref().is_some_and(has))
+    };
+    if every(&|e| e.cpu_cap_percent.is_some()) {
         words.push("CPU capped".to_string());
     }
-    if every(&|e| {
-        e["namespaces"]
-            .as_array()
-            .is_some_and(|n| n.iter().any(|n| n == "pid"))
-    }) {
+    if every(&|e| e.namespaces.iter().any(|n| n == "pid")) {
         words.push("PID namespaces".to_string());
     }
     words.join(", ")
 }
 
 /// A conditions class (see [`RunEntry::conditions`]) as a person reads it:
-/// `depth 2, xot-large (3623 openings), margin 0.2 s, stall 10 s`; what it does not know
-/// how to word is shown as JSON.
+/// `depth 2, xot-large (3623 openings), margin 0.2 s, stall 10 s`; one this version cannot
+/// read is shown as JSON.
 pub fn conditions_text(c: &Value) -> String {
-    let seconds = |v: &Value| v.as_u64().map(|ms| format!("{} s", ms as f64 / 1000.0));
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(time) = c["time"].as_str() {
-        parts.push(time.to_string());
-    }
-    let own: Vec<String> = c["engine_time"]
-        .as_array()
-        .map(|list| {
-            list.iter()
-                .enumerate()
-                .filter_map(|(i, t)| {
-                    t["control"]
-                        .as_str()
-                        .map(|c| format!("engine {} {c}", i + 1))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    parts.extend(own);
-    let openings = &c["openings"];
-    let source = match (
-        openings["source"]["builtin"].as_str(),
-        openings["source"]["file"].as_str(),
-    ) {
-        (Some(name), _) => Some(name.to_string()),
-        (None, Some(file)) => Some(format!("openings of {file}")),
-        _ => None,
+    let Ok(c) = serde_json::from_value::<Conditions>(c.clone()) else {
+        return c.to_string();
+    };
+    let seconds = |ms: u64| format!("{} s", ms as f64 / 1000.0);
+    let mut parts = vec![c.time.clone()];
+    parts.extend(c.engine_time.iter().enumerate().filter_map(|(i, t)| {
+        t.as_ref()
+            .map(|t| format!("engine {} {}", i + 1, t.control))
+    }));
+    let source = match serde_json::from_value(c.openings.source.clone()) {
+        Ok(OpeningSourceRecord::Builtin(name)) => Some(name),
+        Ok(OpeningSourceRecord::File(file)) => Some(format!("openings of {file}")),
+        Err(_) => None,
     };
     if let Some(source) = source {
-        match openings["count"].as_u64() {
-            Some(n) => parts.push(format!("{source} ({n} openings)")),
-            None => parts.push(source),
-        }
+        parts.push(format!("{source} ({} openings)", c.openings.count));
     }
-    if let Some(m) = seconds(&c["margin_ms"]) {
-        parts.push(format!("margin {m}"));
+    parts.push(format!("margin {}", seconds(c.margin_ms)));
+    parts.push(format!("stall {}", seconds(c.stall_timeout_ms)));
+    parts.extend(c.fair_play.clone());
+    if let Some(a) = &c.adjudication {
+        parts.push(format!("adjudication {a}"));
     }
-    if let Some(s) = seconds(&c["stall_timeout_ms"]) {
-        parts.push(format!("stall {s}"));
+    if let Some(n) = &c.nps_reference {
+        let n = serde_json::to_value(n).expect("plain values");
+        parts.push(format!("nps reference {n}"));
     }
-    if let Some(rules) = c["fair_play"].as_str() {
-        parts.push(rules.to_string());
-    }
-    for key in ["adjudication", "nps_reference"] {
-        if !c[key].is_null() {
-            parts.push(format!("{} {}", key.replace('_', " "), c[key]));
-        }
-    }
-    if parts.is_empty() {
-        c.to_string()
-    } else {
-        parts.join(", ")
-    }
+    parts.join(", ")
 }
 
 #[cfg(test)]

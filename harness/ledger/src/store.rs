@@ -6,6 +6,7 @@
 use super::entry::RunEntry;
 use super::history::{EngineSeen, GameSeen};
 use harness_core::plan::config::Build;
+use harness_core::record::verdict_record::RunVerdict;
 use harness_core::record::{GameRecord, Termination};
 
 /// A results ledger, open.
@@ -96,7 +97,8 @@ pub struct RunRow {
     pub conditions: serde_json::Value,
     pub games: u64,
     pub planned_games: u64,
-    pub verdict: Option<serde_json::Value>,
+    /// How the run ended (its `verdict.json`'s verdict), when it did.
+    pub verdict: Option<RunVerdict>,
     /// Its engines in tournament order.
     pub engines: Vec<EngineRow>,
     /// A sharded run without a verdict yet: each shard's games recorded of its planned ones
@@ -285,8 +287,8 @@ pub fn outcome(idx: i64, verdict: Option<&str>, sprt: Option<&str>) -> Option<St
     if idx != 0 || sprt.is_none() {
         return None;
     }
-    let verdict: serde_json::Value = serde_json::from_str(verdict?).ok()?;
-    verdict["outcome"].as_str().map(str::to_string)
+    let verdict: RunVerdict = serde_json::from_str(verdict?).ok()?;
+    Some(verdict.outcome.key().to_string())
 }
 
 /// The termination stored as `text` (`normal`, `time_forfeit`, …); one this harness does not

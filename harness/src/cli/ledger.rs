@@ -247,7 +247,7 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
     );
     for r in &rows {
         let outcome = match (&r.verdict, &r.shards) {
-            (Some(v), _) => v["outcome"].as_str().unwrap_or("-").to_string(),
+            (Some(v), _) => v.outcome.key().to_string(),
             (None, Some(shards)) => {
                 let done = shards.iter().filter(|s| s.games == s.planned).count();
                 format!("shards {done}/{} done", shards.len())

@@ -49,6 +49,20 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// `pass`, `fail`, `shard-done`, …: the name the run files and the ledger store, and the
+    /// ledger's tables print.
+    pub fn key(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Undecided => "undecided",
+            Outcome::Interrupted => "interrupted",
+            Outcome::Incomplete => "incomplete",
+            Outcome::ShardDone => "shard-done",
+            Outcome::Unmeasured => "unmeasured",
+        }
+    }
+
     /// `PASS`, `FAIL`, … as a report's headline opens.
     pub fn label(self) -> &'static str {
         match self {
@@ -334,6 +348,21 @@ mod tests {
             Some(Duration::from_secs_f64(61.3))
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_outcome_s_key_is_its_name_in_the_files() {
+        for o in [
+            Outcome::Pass,
+            Outcome::Fail,
+            Outcome::Undecided,
+            Outcome::Interrupted,
+            Outcome::Incomplete,
+            Outcome::ShardDone,
+            Outcome::Unmeasured,
+        ] {
+            assert_eq!(serde_json::to_value(o).unwrap(), o.key());
+        }
     }
 
     #[test]

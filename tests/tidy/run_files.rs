@@ -1,0 +1,101 @@
+//! Run files read by their types: the harness, its core and its ledger read `tournament.json`,
+//! `verdict.json`, `clock.json`, the ledger's stored classes and the other run files through
+//! serde types (`TournamentRecord`, `Conclusion`, `Conditions`, …), never by string keys of a
+//! `serde_json::Value` (`v["outcome"]`), which read a renamed or mistyped key as absent and say
+//! nothing. Building a value (`v["read"] = …`) is not reading one; tests are exempt.
+
+use crate::limits::before_tests;
+use crate::{relative, rust_files, workspace};
+
+/// The folders whose code reads run files.
+const READERS: [&str; 3] = ["harness/src", "harness/core/src", "harness/ledger/src"];
+
+/// The string-key reads in `line`: `x["key"]` (and `x["a"]["b"]`) that is not assigned to.
+fn string_key_reads(line: &str) -> usize {
+    let bytes = line.as_bytes();
+    let mut found = 0;
+    let mut i = 0;
+    while let Some(at) = line[i..].find("[\"").map(|p| p + i) {
+        i = at + 2;
+        // Indexing follows a name, a call or another index; `== ["name"]` is a slice.
+        let indexes = at > 0 && {
+            let before = bytes[at - 1];
+            before.is_ascii_alphanumeric() || b"_])".contains(&before)
+        };
+        // A key: a word, closed at once (`s["Threads:".len()..]` slices a string).
+        let key = line[at + 2..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .map(|k| at + 2 + k);
+        let keyed = key.is_some_and(|k| line[k..].starts_with("\"]"));
+        if !indexes || !keyed {
+            continue;
+        }
+        // Past this index and any chained ones: an assignment builds the value.
+        let mut end = at;
+        while line[end..].starts_with("[\"") {
+            match line[end + 2..].find("\"]") {
+                Some(close) => end += 2 + close + 2,
+                None => break,
+            }
+        }
+        let rest = line[end..].trim_start();
+        let assigned = rest.starts_with('=') && !rest.starts_with("==");
+        if !assigned {
+            found += 1;
+        }
+        i = end.max(i);
+    }
+    found
+}
+
+/// `file:line: text` of every string-key read in the readers' non-test code.
+fn reads() -> Vec<String> {
+    let root = workspace();
+    let mut found = Vec::new();
+    for folder in READERS {
+        for file in rust_files(&root.join(folder)) {
+            let rel = relative(&root, &file);
+            if rel.ends_with("/tests.rs") || rel.contains("/tests/") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            for (n, line) in before_tests(&text).lines().enumerate() {
+                if !line.trim_start().starts_with("//") && string_key_reads(line) > 0 {
+                    found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn run_files_are_read_by_their_types() {
+    let found = reads();
+    assert!(
+        found.is_empty(),
+        "a run file read by string keys (read it through its serde type):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The check finds the reads it looks for and passes the rest.
+#[test]
+fn the_run_file_check_finds_what_it_looks_for() {
+    for line in [
+        r#"verdict["outcome"].as_str()"#,
+        r#"let x = &c["openings"]["source"];"#,
+        r#"f(v)["key"] == 1"#,
+    ] {
+        assert_eq!(string_key_reads(line), 1, "{line}");
+    }
+    for line in [
+        r#"v["read"] = serde_json::json!(self.read);"#,
+        r#"other["a"]["b"] = 2;"#,
+        r#"if edit.path == ["name"] {"#,
+        r#"let words = ["a", "b"];"#,
+        r#"line["Threads:".len()..].trim()"#,
+    ] {
+        assert_eq!(string_key_reads(line), 0, "{line}");
+    }
+}
