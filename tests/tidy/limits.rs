@@ -291,3 +291,24 @@ fn the_limit_checks_find_what_they_look_for() {
         "a labelled loop around a closure"
     );
 }
+
+/// Every line of the non-test code under `folders` (files named `tests.rs`, folders named
+/// `tests` and `#[cfg(test)]` modules left out), as (file relative to the workspace, line
+/// number from 1, the line).
+pub(crate) fn non_test_lines(folders: &[&str]) -> Vec<(String, usize, String)> {
+    let root = crate::workspace();
+    let mut out = Vec::new();
+    for folder in folders {
+        for file in crate::rust_files(&root.join(folder)) {
+            let rel = crate::relative(&root, &file);
+            if rel.ends_with("/tests.rs") || rel.contains("/tests/") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            for (n, line) in before_tests(&text).lines().enumerate() {
+                out.push((rel.clone(), n + 1, line.to_string()));
+            }
+        }
+    }
+    out
+}

@@ -4,8 +4,7 @@
 //! `serde_json::Value` (`v["outcome"]`), which read a renamed or mistyped key as absent and say
 //! nothing. Building a value (`v["read"] = …`) is not reading one; tests are exempt.
 
-use crate::limits::before_tests;
-use crate::{relative, rust_files, workspace};
+use crate::limits::non_test_lines;
 
 /// The folders whose code reads run files.
 const READERS: [&str; 3] = ["harness/src", "harness/core/src", "harness/ledger/src"];
@@ -50,23 +49,11 @@ fn string_key_reads(line: &str) -> usize {
 
 /// `file:line: text` of every string-key read in the readers' non-test code.
 fn reads() -> Vec<String> {
-    let root = workspace();
-    let mut found = Vec::new();
-    for folder in READERS {
-        for file in rust_files(&root.join(folder)) {
-            let rel = relative(&root, &file);
-            if rel.ends_with("/tests.rs") || rel.contains("/tests/") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("a source file");
-            for (n, line) in before_tests(&text).lines().enumerate() {
-                if !line.trim_start().starts_with("//") && string_key_reads(line) > 0 {
-                    found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
-                }
-            }
-        }
-    }
-    found
+    non_test_lines(&READERS)
+        .into_iter()
+        .filter(|(_, _, line)| !line.trim_start().starts_with("//") && string_key_reads(line) > 0)
+        .map(|(rel, n, line)| format!("{rel}:{n}: {}", line.trim()))
+        .collect()
 }
 
 #[test]

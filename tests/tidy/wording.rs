@@ -5,8 +5,7 @@
 //! name (`as_str`). Tests, assertions and panics are exempt (they speak to developers);
 //! [`ALLOWED`] lists any other, each with its reason.
 
-use crate::limits::before_tests;
-use crate::{relative, rust_files, workspace};
+use crate::limits::non_test_lines;
 
 /// The folders whose format strings are read by people.
 const VIEWS: [&str; 3] = ["harness/src/show", "harness/src/web", "harness/src/cli"];
@@ -48,26 +47,16 @@ fn for_developers(line: &str) -> bool {
 /// `file:line: text` of every debug placeholder in the views' non-test code that is not
 /// allowed.
 fn debug_forms() -> Vec<String> {
-    let root = workspace();
-    let mut found = Vec::new();
-    for folder in VIEWS {
-        for file in rust_files(&root.join(folder)) {
-            let rel = relative(&root, &file);
-            if rel.ends_with("/tests.rs") || rel.contains("/tests/") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&file).expect("a source file");
-            for (n, line) in before_tests(&text).lines().enumerate() {
-                let allowed = ALLOWED
-                    .iter()
-                    .any(|(f, snippet, _)| *f == rel && line.contains(snippet));
-                if has_debug_placeholder(line) && !for_developers(line) && !allowed {
-                    found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
-                }
-            }
-        }
-    }
-    found
+    non_test_lines(&VIEWS)
+        .into_iter()
+        .filter(|(rel, _, line)| {
+            let allowed = ALLOWED
+                .iter()
+                .any(|(f, snippet, _)| f == rel && line.contains(snippet));
+            has_debug_placeholder(line) && !for_developers(line) && !allowed
+        })
+        .map(|(rel, n, line)| format!("{rel}:{n}: {}", line.trim()))
+        .collect()
 }
 
 #[test]
