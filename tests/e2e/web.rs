@@ -258,6 +258,28 @@ fn a_finished_game_stepped_through() {
         history.contains("Elo over commits") && history.contains("<svg"),
         "{history}"
     );
+    // Anchored where the address asks, as `ledger history --anchor` is: the series' first
+    // build named back, a build the ledger lacks refused with the reason.
+    let first = history
+        .split("Elo against <code>")
+        .nth(1)
+        .and_then(|rest| rest.split("</code>, the series' first rated build").next())
+        .unwrap_or_else(|| panic!("no anchor line in {history}"));
+    assert!(history.contains("?anchor=BUILD</code> on this page's address picks another"));
+    // A build is named as `--anchor` names it: here by its engine's name.
+    let query = first.split('@').next().unwrap();
+    let (status, _, anchored) = http_get(&format!("{url}history?anchor={query}"), &[], 1 << 22);
+    assert_eq!(status, 200, "{anchored}");
+    assert!(
+        anchored.contains(&format!(
+            "Elo against <code>{first}</code> (named by the page's address)"
+        )),
+        "{anchored}"
+    );
+    let (status, _, refused) =
+        http_get(&format!("{url}history?anchor=no-such-build"), &[], 1 << 16);
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused.contains("no-such-build"), "{refused}");
     // The analysis's marks: the moves that lost discs, in the snapshot and on the page.
     let lost = |game: usize| {
         let (_, _, body) = http_get(&format!("{url}run/0/game/{}/state", game + 1), &[], 1 << 22);

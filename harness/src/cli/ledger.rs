@@ -7,6 +7,7 @@ use crate::ledger::history::HistoryRow;
 use crate::ledger::Access;
 use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
 use crate::record::tournament_record::TOURNAMENT_FILE;
+use crate::show::report::commits::AnchorBy;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -276,22 +277,25 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
 
 /// The history page of `rows` in `file`.
 fn write_history_page(rows: &[HistoryRow], file: &Path) -> anyhow::Result<()> {
-    let page = history_page(rows, true)?;
+    let page = history_page(rows, AnchorBy::Flag)?;
     std::fs::write(file, page).with_context(|| format!("cannot write {}", file.display()))?;
     say!("history page: {}", file.display());
     Ok(())
 }
 
-/// The whole ledger's history page, every series, anchored at each series' first build.
-pub(super) fn ledger_history_page(ledger: &mut dyn LedgerStore) -> anyhow::Result<String> {
+/// The whole ledger's history page as `serve` shows it, every series, anchored at each
+/// series' first build or at `anchor` (`?anchor=BUILD`, as `ledger history --anchor` takes it).
+pub(super) fn ledger_history_page(
+    ledger: &mut dyn LedgerStore,
+    anchor: Option<&str>,
+) -> anyhow::Result<String> {
     let (engines, games) = ledger.history_input()?;
-    let found = crate::ledger::history::history(&engines, &games, None, None)?;
-    history_page(&found.rows, false)
+    let found = crate::ledger::history::history(&engines, &games, None, anchor)?;
+    history_page(&found.rows, AnchorBy::Address)
 }
 
-/// The history page of `rows`; `anchor_flag`: its reader can pass `--anchor` (the command's
-/// page, not `serve`'s).
-fn history_page(rows: &[HistoryRow], anchor_flag: bool) -> anyhow::Result<String> {
+/// The history page of `rows`; `anchor_by`: how its reader names another anchor.
+fn history_page(rows: &[HistoryRow], anchor_by: AnchorBy) -> anyhow::Result<String> {
     use crate::show::report::commits::{CommitBuild, CommitSeries};
     let mut series: Vec<CommitSeries> = Vec::new();
     let mut current = None;
@@ -303,7 +307,7 @@ fn history_page(rows: &[HistoryRow], anchor_flag: bool) -> anyhow::Result<String
                 conditions: crate::ledger::entry::conditions_text(&r.conditions),
                 class: r.series + 1,
                 anchor: r.anchor.as_ref().map(|a| (a.build.clone(), a.named)),
-                anchor_flag,
+                anchor_by,
                 builds: Vec::new(),
             });
         }

@@ -53,9 +53,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Some(url) => {
             // Checked now: a ledger that cannot be opened is an error before serving.
             drop(crate::ledger::open(&url, Access::Read)?);
-            Some(Box::new(move || {
+            Some(Box::new(move |anchor: Option<&str>| {
                 let mut ledger = crate::ledger::open(&url, Access::Read)?;
-                super::ledger::ledger_history_page(ledger.as_mut())
+                super::ledger::ledger_history_page(ledger.as_mut(), anchor)
             }))
         }
         None => None,

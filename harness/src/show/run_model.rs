@@ -9,6 +9,7 @@ use crate::record::outcomes;
 use crate::record::{GameRecord, Termination};
 use crate::search_terms::SearchInfo;
 use crate::show::standings::Standing;
+use crate::show::text::DISC_RANGE;
 use crate::stats::sprt::{SprtParams, SprtStatus};
 use crate::stats::{self, Rating};
 use othello_board::{Color, Move, Position};
@@ -217,11 +218,21 @@ impl GameState {
     pub fn eval_history(&self) -> [Vec<(f64, f64)>; 2] {
         let mut out = [Vec::new(), Vec::new()];
         for (i, m) in self.moves.iter().enumerate() {
-            if let Some(s) = m.black_score() {
+            if let Some(s) = m.black_score().filter(|s| s.abs() <= DISC_RANGE) {
                 out[m.color.index()].push(((i + 1) as f64, s));
             }
         }
         out
+    }
+
+    /// How many scores lie past the disc range (±64): not disc counts, so left out of
+    /// [`GameState::eval_history`] and said beside it.
+    pub fn scores_out_of_range(&self) -> usize {
+        self.moves
+            .iter()
+            .filter_map(|m| m.black_score())
+            .filter(|s| s.abs() > DISC_RANGE)
+            .count()
     }
 }
 

@@ -227,6 +227,20 @@ pub fn disc_difference(black_view: i32) -> String {
 /// for Black.
 pub const SCORES_VIEW: &str = "discs, Black's view";
 
+/// The most a score in discs can be (every square of the board one side's): the ABI's unit.
+/// A score past it is not a disc count, and the views say so rather than plot it as one.
+pub const DISC_RANGE: f64 = 64.0;
+
+/// `, 3 scores past ±64 left out` where an engine reported scores out of the disc range,
+/// else nothing: the note the evaluation charts carry.
+pub fn out_of_range_note(left_out: usize) -> String {
+    match left_out {
+        0 => String::new(),
+        1 => format!(", 1 score past ±{DISC_RANGE} left out"),
+        n => format!(", {n} scores past ±{DISC_RANGE} left out"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

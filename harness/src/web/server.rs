@@ -34,7 +34,9 @@ pub struct ServedRun {
 }
 
 /// The ledger's history page, made when asked for.
-pub type HistoryPage = Box<dyn Fn() -> anyhow::Result<String> + Send + Sync>;
+/// The history page, anchored where its address asks (`?anchor=BUILD`) or at each series'
+/// first build.
+pub type HistoryPage = Box<dyn Fn(Option<&str>) -> anyhow::Result<String> + Send + Sync>;
 
 /// Everything the server answers from.
 pub struct Served {
@@ -189,15 +191,26 @@ async fn style() -> impl IntoResponse {
     )
 }
 
-async fn history(State(s): State<Arc<Served>>) -> Response {
+async fn history(
+    State(s): State<Arc<Served>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     if s.history.is_none() {
         return not_found();
     }
+    let anchor = query.get("anchor").cloned();
+    let asked = anchor.is_some();
     // Built off the runtime: the ledger's clients block (PostgreSQL's starts a runtime of its
     // own, which cannot run inside this one) and the joint fit of a large ledger takes seconds.
-    let built = tokio::task::spawn_blocking(move || s.history.as_ref().map(|page| page())).await;
+    let built =
+        tokio::task::spawn_blocking(move || s.history.as_ref().map(|page| page(anchor.as_deref())))
+            .await;
     match built {
         Ok(Some(Ok(html))) => Html(html).into_response(),
+        // The anchor asked for is not a build of the ledger (or rates nothing).
+        Ok(Some(Err(e))) if asked => {
+            (StatusCode::BAD_REQUEST, format!("anchor: {e:#}\n")).into_response()
+        }
         Ok(Some(Err(e))) => (
             StatusCode::SERVICE_UNAVAILABLE,
             format!("the ledger: {e:#}\n"),

@@ -6,6 +6,15 @@ use super::chart::{commits_chart, EloBar};
 use super::html::{esc, CSS};
 use std::fmt::Write;
 
+/// How a history page's reader names another anchor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnchorBy {
+    /// `harness ledger history --anchor BUILD`.
+    Flag,
+    /// `?anchor=BUILD` on the address of the page `serve` shows.
+    Address,
+}
+
 /// One series of the page.
 pub struct CommitSeries {
     /// The engine name.
@@ -17,9 +26,9 @@ pub struct CommitSeries {
     /// What the series' Elo is relative to (a build as a person reads it), and whether
     /// `--anchor` named it; `None` when no build of the series is rated.
     pub anchor: Option<(String, bool)>,
-    /// Whether the page's reader can name another anchor (`ledger history --html` takes
-    /// `--anchor`; the page `serve` shows does not).
-    pub anchor_flag: bool,
+    /// How the page's reader names another anchor: `ledger history --html`'s page by the
+    /// flag, the page `serve` shows by its address.
+    pub anchor_by: AnchorBy,
     /// The builds in commit order.
     pub builds: Vec<CommitBuild>,
 }
@@ -125,16 +134,20 @@ fn series_section(s: &mut String, i: usize, one: &CommitSeries) -> anyhow::Resul
         one.class,
         match &one.anchor {
             Some((build, true)) => format!(
-                "Elo against <code>{}</code> (named by --anchor)",
-                esc(build)
+                "Elo against <code>{}</code> (named by {})",
+                esc(build),
+                match one.anchor_by {
+                    AnchorBy::Flag => "--anchor",
+                    AnchorBy::Address => "the page's address",
+                }
             ),
             Some((build, false)) => format!(
-                "Elo against <code>{}</code>, the series' first rated build{}",
+                "Elo against <code>{}</code>, the series' first rated build ({})",
                 esc(build),
-                if one.anchor_flag {
-                    " (--anchor BUILD picks another)"
-                } else {
-                    " (`harness ledger history --anchor BUILD` anchors elsewhere)"
+                match one.anchor_by {
+                    AnchorBy::Flag => "--anchor BUILD picks another",
+                    AnchorBy::Address =>
+                        "<code>?anchor=BUILD</code> on this page's address picks another",
                 }
             ),
             None => "No build of this series is rated.".to_string(),
@@ -207,7 +220,7 @@ mod tests {
             conditions: "{\"time\":\"depth 2\"}".into(),
             class: 1,
             anchor: Some(("mine@aaaa (digest 01234567)".into(), true)),
-            anchor_flag: true,
+            anchor_by: AnchorBy::Flag,
             builds: vec![
                 build("aaaaaaaaaaaaaaaa", Some((0.0, -20.0, 20.0))),
                 build("bbbb", Some((-150.0, -190.0, -110.0))),
@@ -239,7 +252,7 @@ mod tests {
             conditions: "depth 2, xot-small (3623 openings), margin 0.2 s, stall 10 s".into(),
             class: 1,
             anchor: Some(("mine@1111111".into(), false)),
-            anchor_flag: false,
+            anchor_by: AnchorBy::Address,
             builds: vec![
                 labelled("1111111aaaa", "main"),
                 labelled("2222222bbbb", "main"),
@@ -255,6 +268,7 @@ mod tests {
             assert!(page.contains(tick), "no tick {tick:?} in {page}");
         }
         assert!(!page.contains("--anchor BUILD picks"), "{page}");
+        assert!(page.contains("?anchor=BUILD</code> on this page"), "{page}");
         assert!(page.contains("Conditions: depth 2, xot-small"), "{page}");
     }
 }

@@ -207,6 +207,10 @@ mod tests {
         assert_eq!(h[0], vec![(3.0, 2.5)]);
         // White's score is turned to Black's view.
         assert_eq!(h[1], vec![(4.0, -1.0)]);
+        // A score past ±64 is no disc count: left out of the chart, and counted.
+        s.apply(moved(0, Color::Black, "c5", 120.74), t0);
+        assert_eq!(s.run.live[&0].eval_history()[0], vec![(3.0, 2.5)]);
+        assert_eq!(s.run.live[&0].scores_out_of_range(), 1);
         assert_eq!(s.spectated().unwrap().game, 0);
     }
 

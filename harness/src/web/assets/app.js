@@ -181,7 +181,7 @@ function gamePage(run, game, view) {
     $('graph').replaceChildren(graph(g, ply, view));
     const list = g.moves.map((mv, i) => {
       const cls = 'mv' + (i === ply - 1 ? ' at' : '') + (mv.book ? ' book' : '') + (mv.loss ? ' lost' : '');
-      const score = mv.score == null ? '' : ` ${signed(mv.score)}`;
+      const score = mv.score == null ? '' : ` ${signed(mv.score)}${Math.abs(mv.score) > 64 ? ' (out of range)' : ''}`;
       const b = el('button', { class: cls, 'data-ply': i + 1, 'data-color': mv.color }, `${i + 1}. ${mv.mv}${mv.symbol || ''}${score}`);
       b.onclick = () => go(i + 1);
       return b;
@@ -223,7 +223,10 @@ function graph(g, ply, view) {
     return e;
   };
   const plies = Math.max(60, g.moves.length);
-  const biggest = Math.max(4, ...g.moves.map((m) => (m.score == null ? 0 : Math.abs(m.score))));
+  // A score past ±64 is no disc count: left out of the plot, and said under it.
+  const inRange = (m) => m.score != null && Math.abs(m.score) <= 64;
+  const outOfRange = g.moves.filter((m) => m.score != null && !inRange(m)).length;
+  const biggest = Math.max(4, ...g.moves.filter(inRange).map((m) => Math.abs(m.score)));
   const range = Math.min(64, Math.ceil(biggest / 4) * 4);
   const x = (p) => left + (p * (W - left - right)) / plies;
   const y = (v) => top + ((range - Math.max(-range, Math.min(range, v))) * (H - top - bottom)) / (2 * range);
@@ -245,7 +248,7 @@ function graph(g, ply, view) {
     transform: `rotate(-90 11 ${(top + H - bottom) / 2})` }, view);
   if (ply > 0) add('line', { x1: f(x(ply)), y1: top, x2: f(x(ply)), y2: H - bottom, class: 'now' });
   ['black', 'white'].forEach((side, i) => {
-    const pts = g.moves.map((m, k) => [k + 1, m]).filter(([, m]) => m.color === side && m.score != null);
+    const pts = g.moves.map((m, k) => [k + 1, m]).filter(([, m]) => m.color === side && inRange(m));
     add('polyline', {
       points: pts.map(([p, m]) => `${f(x(p))},${f(y(m.score))}`).join(' '),
       class: `eval ${side}`, 'data-side': side, 'data-engine': g.names[i],
@@ -253,7 +256,8 @@ function graph(g, ply, view) {
   });
   const key = el('div', { class: 'key meta' }, `Evaluation (${view}): `,
     el('span', { class: 'swatch black' }), `${g.names[0]} (Black) `,
-    el('span', { class: 'swatch white' }), `${g.names[1]} (White)`);
+    el('span', { class: 'swatch white' }), `${g.names[1]} (White)`,
+    outOfRange ? ` · ${outOfRange} score${outOfRange > 1 ? 's' : ''} past ±64 left out (out of range)` : '');
   return el('figure', { class: 'chart' }, svg, key);
 }
 

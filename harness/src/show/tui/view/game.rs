@@ -261,7 +261,10 @@ fn eval_chart<'a>(g: &GameState, data: &'a [Vec<(f64, f64)>; 2]) -> Chart<'a> {
     // The key is in the title, in each line's colour: a legend inside the plot covered the
     // first moves' scores.
     let title = Line::from(vec![
-        Span::raw(format!(" Eval ({SCORES_VIEW}): ")),
+        Span::raw(format!(
+            " Eval ({SCORES_VIEW}{}): ",
+            crate::show::text::out_of_range_note(g.scores_out_of_range())
+        )),
         Span::styled(
             format!("{} {}", disc(Side::Black), g.names[Side::Black.index()]),
             Style::new().fg(Color::Cyan),
