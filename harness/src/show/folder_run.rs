@@ -129,7 +129,14 @@ pub fn model_of(dir: &Path) -> Option<RunModel> {
     let mut model = RunModel::new();
     model.live_known = false;
     model.apply(start, now);
-    for record in folder.poll(dir) {
+    // Whole records (their moves too, which the followed journals leave out): the game on
+    // screen shows its final board.
+    let mut seen = HashSet::new();
+    let records = run_folders(dir).into_iter().flat_map(|folder| {
+        let path = folder.join(JSONL_FILE);
+        crate::record::journal::read_journal(&path).unwrap_or_default()
+    });
+    for record in records.filter(|r| seen.insert(r.game)) {
         model.apply(
             Event::GameFinished {
                 record: Box::new(record),

@@ -95,10 +95,15 @@ pub fn check(dir: &Path, folder: &str, report: &Value, (a, b): (&str, &str)) {
         out.assert_success();
         let screen = &out.stdout;
         let rows = rows(screen);
+        // The tournament panel is the screen's right-hand part: a row is read from its
+        // pairing on (the evaluation chart may be drawn to its left).
         let row = rows
             .iter()
             .map(|r| r.split_whitespace().collect::<Vec<_>>().join(" "))
-            .find(|r| r.starts_with(&format!("{a} v {b} ")))
+            .find_map(|r| {
+                let at = r.find(&format!("{a} v {b} "))?;
+                Some(r[at..].to_string())
+            })
             .unwrap_or_else(|| panic!("{folder} at {size}: no row of {a} v {b}:\n{screen}"));
         assert_eq!(
             row, expected,
@@ -121,7 +126,9 @@ pub fn check(dir: &Path, folder: &str, report: &Value, (a, b): (&str, &str)) {
             );
         }
         // The test's decision, worded as every view words it.
-        let gauge = rows.iter().find(|r| r.trim_start().starts_with("SPRT ["));
+        let gauge = rows
+            .iter()
+            .find_map(|r| r.find("SPRT [").map(|at| &r[at..]));
         match (report["sprt"].is_null(), gauge) {
             (true, None) => {}
             (true, Some(g)) => panic!("{folder} at {size}: a test shown without one: {g}"),
