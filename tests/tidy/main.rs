@@ -37,8 +37,11 @@ fn architecture_doc() -> String {
         .expect("docs/architecture.md exists")
 }
 
-/// Every `.rs` file below `dir`, sorted.
+/// Every `.rs` file below `dir` (or `dir` itself, a file), sorted.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    if dir.is_file() {
+        return vec![dir.to_path_buf()];
+    }
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -86,3 +86,67 @@ fn the_run_file_check_finds_what_it_looks_for() {
         assert_eq!(string_key_reads(line), 0, "{line}");
     }
 }
+
+/// The fields of the run files' types (`harness/core/src/record`, and the ledger's stored
+/// classes) that are JSON values: each type may keep one catch-all, `other`, for the keys of
+/// a newer version; every other field is a type of its own, so that a changed shape is an
+/// error on reading, never a value passed on unread.
+fn untyped_fields() -> Vec<String> {
+    non_test_lines(&["harness/core/src/record", "harness/ledger/src/entry.rs"])
+        .into_iter()
+        .filter(|(_, _, line)| {
+            let line = line.trim_start();
+            line.starts_with("pub ")
+                && line.contains(':')
+                && names_a_json_value(line)
+                && !line.starts_with("pub other: ")
+                && !line.starts_with("pub fn ")
+        })
+        .map(|(rel, n, line)| format!("{rel}:{n}: {}", line.trim()))
+        .collect()
+}
+
+/// Whether `line` names the type `Value` (not `Values`, not `ValueKind`).
+fn names_a_json_value(line: &str) -> bool {
+    line.match_indices("Value").any(|(at, _)| {
+        let after = line[at + "Value".len()..].chars().next();
+        let before = line[..at].chars().next_back();
+        !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+#[test]
+fn run_files_hold_no_json_value_but_their_catch_alls() {
+    let found = untyped_fields();
+    assert!(
+        found.is_empty(),
+        "a run file's field kept as a JSON value (give it a type; `other` is the one catch-all):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The field check finds JSON values, and passes named types and the catch-all.
+#[test]
+fn the_field_check_finds_what_it_looks_for() {
+    assert!(names_a_json_value("pub adjudication: Option<Value>,"));
+    assert!(names_a_json_value("pub params: serde_json::Value,"));
+    assert!(!names_a_json_value("pub theta: Values<f64>,"));
+    assert!(!names_a_json_value("pub kind: ValueKind,"));
+}
+
+/// The planner stays pure: the schedule is a function of the tournament and the opening count,
+/// and which folders make up a run is `record::run_folder`'s to read.
+#[test]
+fn the_planner_reads_no_folder() {
+    let found: Vec<String> = non_test_lines(&["harness/core/src/plan/schedule.rs"])
+        .into_iter()
+        .filter(|(_, _, line)| line.contains("std::fs") || line.contains("read_dir"))
+        .map(|(rel, n, line)| format!("{rel}:{n}: {}", line.trim()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "the schedule reads the disk:\n{}",
+        found.join("\n")
+    );
+}

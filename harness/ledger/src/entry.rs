@@ -4,8 +4,11 @@
 
 use anyhow::Context;
 use harness_core::record::journal::{read_journal, JSONL_FILE};
+use harness_core::record::run_folder::RunFolder;
+pub use harness_core::record::tournament_record::OpeningSourceRecord;
 use harness_core::record::tournament_record::{
-    EngineTime, NpsReference, TournamentRecord, TOURNAMENT_FILE,
+    AdjudicationRecord, Enforced, EnforcedRecord, EngineTime, NpsReference, TournamentRecord,
+    TOURNAMENT_FILE,
 };
 use harness_core::record::{run_id, GameRecord};
 use serde::{Deserialize, Serialize};
@@ -100,11 +103,8 @@ impl RunEntry {
         let record = TournamentRecord::read(dir)?;
         let pinned_path = dir.join(TOURNAMENT_FILE);
         let shard = record.shard.is_some();
-        let id_dir = if shard {
-            dir.parent().unwrap_or(dir)
-        } else {
-            dir
-        };
+        let folder = RunFolder::at(dir);
+        let id_dir = if shard { folder.run_dir() } else { dir };
         let id = run_id::ensure(id_dir)?;
         let journal = dir.join(JSONL_FILE);
         let records = if journal.exists() {
@@ -122,7 +122,7 @@ impl RunEntry {
                 index,
                 name: e.name.clone(),
                 digest: e.player_digest(),
-                options: e.options.to_string(),
+                options: serde_json::to_string(&e.options).expect("plain strings"),
                 bench: e.bench,
                 build: e.build.clone().unwrap_or_default(),
             })
@@ -214,7 +214,7 @@ pub struct Conditions {
     pub margin_ms: u64,
     pub stall_timeout_ms: u64,
     pub openings: ConditionsOpenings,
-    pub adjudication: Option<Value>,
+    pub adjudication: Option<AdjudicationRecord>,
     pub nps_reference: Option<NpsReference>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fair_play: Option<String>,
@@ -226,28 +226,9 @@ pub struct Conditions {
 /// The openings of a conditions class.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConditionsOpenings {
-    /// `{"builtin": NAME}` or `{"file": PATH}` ([`OpeningSourceRecord`]), kept as written.
-    pub source: Value,
+    pub source: OpeningSourceRecord,
     pub count: u64,
     pub fnv1a: String,
-}
-
-/// Where a run's openings came from, as `tournament.json` writes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningSourceRecord {
-    Builtin(String),
-    File(String),
-}
-
-/// The terms of one engine's sandbox that the fair-play class reads from
-/// `sandbox_enforced` (the rest of the record is the harness's `Enforced`).
-#[derive(Deserialize)]
-struct EnforcedTerms {
-    #[serde(default)]
-    cpu_cap_percent: Option<u64>,
-    #[serde(default)]
-    namespaces: Vec<String>,
 }
 
 /// The fair-play rules a timed run's games were played under, as one class: whether every
@@ -264,22 +245,14 @@ fn fair_play(record: &TournamentRecord, margin_rule: &str) -> String {
         },
         format!("margin {margin_rule}"),
     ];
-    // By engine; a record that is not one (`"off"`: no sandbox) gives nothing.
-    let engines: Vec<Option<EnforcedTerms>> = record
+    // By engine; an engine without a sandbox (`"off"`) has neither.
+    let engines: Vec<Option<&Enforced>> = record
         .sandbox_enforced
-        .as_ref()
-        .and_then(|v| {
-            serde_json::from_value::<std::collections::BTreeMap<String, Value>>(v.clone()).ok()
-        })
-        .map(|by_engine| {
-            by_engine
-                .into_values()
-                .map(|e| serde_json::from_value(e).ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    let every = |has: &dyn Fn(&EnforcedTerms) -> bool| {
-        !engines.is_empty() && engines.iter().all(|e| e.as_ref().is_some_and(has))
+        .iter()
+        .flat_map(|by_engine| by_engine.values().map(EnforcedRecord::enforced))
+        .collect();
+    let every = |has: &dyn Fn(&Enforced) -> bool| {
+        !engines.is_empty() && engines.iter().all(|e| e.is_some_and(has))
     };
     if every(&|e| e.cpu_cap_percent.is_some()) {
         words.push("CPU capped".to_string());
@@ -303,23 +276,26 @@ pub fn conditions_text(c: &Value) -> String {
         t.as_ref()
             .map(|t| format!("engine {} {}", i + 1, t.control))
     }));
-    let source = match serde_json::from_value(c.openings.source.clone()) {
-        Ok(OpeningSourceRecord::Builtin(name)) => Some(name),
-        Ok(OpeningSourceRecord::File(file)) => Some(format!("openings of {file}")),
-        Err(_) => None,
-    };
-    if let Some(source) = source {
-        parts.push(format!("{source} ({} openings)", c.openings.count));
-    }
+    parts.push(format!(
+        "{} ({} openings)",
+        c.openings.source, c.openings.count
+    ));
     parts.push(format!("margin {}", seconds(c.margin_ms)));
     parts.push(format!("stall {}", seconds(c.stall_timeout_ms)));
     parts.extend(c.fair_play.clone());
     if let Some(a) = &c.adjudication {
-        parts.push(format!("adjudication {a}"));
+        parts.push(format!(
+            "adjudicated by {} at {} empties ({} per solve)",
+            a.solver,
+            a.exact_at_empties,
+            seconds(a.solve_timeout_ms)
+        ));
     }
     if let Some(n) = &c.nps_reference {
-        let n = serde_json::to_value(n).expect("plain values");
-        parts.push(format!("nps reference {n}"));
+        parts.push(format!(
+            "clocks scaled to {} nodes/s of {}",
+            n.nodes_per_second, n.engine
+        ));
     }
     parts.join(", ")
 }
@@ -373,7 +349,8 @@ mod tests {
             if pid {
                 e["namespaces"] = serde_json::json!(["user", "pid", "ipc", "mount"]);
             }
-            serde_json::json!({ "a": e.clone(), "b": e })
+            let e: EnforcedRecord = serde_json::from_value(e).unwrap();
+            [("a".to_string(), e.clone()), ("b".to_string(), e)].into()
         };
         let run = |cap: bool, pid: bool, route_b: &str| {
             let mut r = record("1s+0.02s", Some("charged"));
@@ -398,5 +375,37 @@ mod tests {
         ] {
             assert_ne!(conditions(&other), full);
         }
+    }
+
+    /// The conditions class of folders written before the record was typed to its leaves
+    /// (`tests/fixtures/tournament-json`), as the harness at 1321fc4 stored it in its ledger:
+    /// runs of this version join the same series.
+    #[test]
+    fn the_class_of_earlier_folders_is_the_one_they_were_stored_under() {
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tournament-json");
+        let class = |name: &str| {
+            conditions(
+                &TournamentRecord::parse(&std::fs::read_to_string(dir.join(name)).unwrap())
+                    .unwrap(),
+            )
+        };
+        assert_eq!(
+            class("adjudicated-sprt-file-openings.json"),
+            r#"{"adjudication":{"exact_at_empties":12,"sandbox":"off","solve_timeout_ms":5000,"solver":{"name":"strong"},"solver_fnv1a":"9563fca680855f4b","solver_options":[["Hash","16"]]},"engine_time":[{"control":"2s+0.02s","margin_ms":200,"stall_timeout_ms":60000},null],"fair_play":"turns not all stopped, margin charged","margin_ms":200,"nps_reference":{"engine":"g","nodes_per_second":100000},"openings":{"count":18,"fnv1a":"f3782f498c872dae","source":{"file":"op.txt"}},"stall_timeout_ms":60000,"time":"1s+0.01s"}"#
+        );
+        assert_eq!(
+            class("tune.json"),
+            r#"{"adjudication":null,"engine_time":[null,null,null],"margin_ms":200,"nps_reference":null,"openings":{"count":3623,"fnv1a":"920f820784ce6a94","source":{"builtin":"xot-small"}},"stall_timeout_ms":60000,"time":"depth 1"}"#
+        );
+        let words = conditions_text(
+            &serde_json::from_str(&class("adjudicated-sprt-file-openings.json")).unwrap(),
+        );
+        assert_eq!(
+            words,
+            "1s+0.01s, engine 1 2s+0.02s, openings of op.txt (18 openings), margin 0.2 s, stall 60 s, \
+             turns not all stopped, margin charged, adjudicated by strong at 12 empties (5 s per solve), \
+             clocks scaled to 100000 nodes/s of g"
+        );
     }
 }

@@ -3,7 +3,6 @@
 //! folder's files alone. Every writer takes the folder's analysis along, so a rewrite never
 //! drops it.
 
-use crate::host::sandbox::Enforced;
 use crate::plan::config::Tournament;
 use crate::record::analysis::read_analysis;
 use crate::record::journal;
@@ -87,17 +86,11 @@ fn sandbox_enforced(folder: &Path) -> Vec<(String, String)> {
     let Ok(record) = TournamentRecord::read(folder) else {
         return Vec::new();
     };
-    let Some(by_engine) = record.sandbox_enforced.as_ref().and_then(|v| v.as_object()) else {
-        return Vec::new();
-    };
-    let words =
-        |record: &serde_json::Value| match serde_json::from_value::<Enforced>(record.clone()) {
-            Ok(enforced) => enforced.to_string(),
-            Err(_) => record.as_str().unwrap_or("unknown").to_string(),
-        };
-    by_engine
-        .iter()
-        .map(|(name, r)| (name.clone(), words(r)))
+    record
+        .sandbox_enforced
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, enforced)| (name, enforced.to_string()))
         .collect()
 }
 

@@ -239,7 +239,9 @@ pub fn default_folder(
     // A shard's folder is one inside the tournament's.
     let shard_folder = t.shard.map(|s| s.folder_name());
     let base = match shard_folder {
-        Some(_) => t.out.parent().map(Path::to_path_buf).unwrap_or_default(),
+        Some(_) => crate::record::run_folder::RunFolder::at(&t.out)
+            .run_dir()
+            .to_path_buf(),
         None => t.out.clone(),
     };
     for n in 1.. {

@@ -330,7 +330,8 @@ fn conclude_shard(
     started: Instant,
     signalled: Option<&'static str>,
 ) -> anyhow::Result<i32> {
-    let shared = m.out.parent().unwrap_or(Path::new("."));
+    let out = crate::record::run_folder::RunFolder::at(&m.out);
+    let shared = out.run_dir();
     say!(
         "\nshard {shard}: {} of its games played ({} iterations) in {:.1} s; θ is applied by `harness tune {} --aggregate --out {}`",
         summary.records.len(),

@@ -7,16 +7,17 @@
 //! A run refused before its first game leaves no folder behind that it created.
 
 use crate::host::sandbox::Enforced;
-use crate::plan::config::{
-    OpeningOrder, OpeningSource, PluginRef, Sandbox, SandboxMode, Tournament,
-};
+use crate::plan::config::{OpeningOrder, OpeningSource, PluginRef, SandboxMode, Tournament};
 use crate::plan::openings::OpeningSet;
 use crate::plan::schedule::PairedSchedule;
 use crate::record::digest::{file_digest, fnv1a};
 use crate::record::journal::{self, GGF_FILE, JSONL_FILE};
+use crate::record::run_folder::RunFolder;
+use crate::record::tournament_changes;
 use crate::record::tournament_record::{
-    EngineRecord, EngineTime, NpsReference, OpeningsRecord, ShardRecord, SprtRecord,
-    TournamentRecord, TOURNAMENT_FILE,
+    AdjudicationRecord, EnforcedRecord, EngineRecord, EngineTime, NpsReference, OpeningOrderRecord,
+    OpeningSourceRecord, OpeningsRecord, PluginRecord, ShardRecord, SprtRecord, TournamentRecord,
+    TOURNAMENT_FILE,
 };
 use crate::record::GameRecord;
 use anyhow::{bail, Context};
@@ -251,10 +252,8 @@ pub fn earlier_games(
     Ok(previous)
 }
 
-/// Whether two `tournament.json` texts pin the same tournament: equal but for the tournament
-/// file's text (`definition`: comments, `concurrency` and `out` may change between a run and
-/// its resumption), the clock scale each run measures for itself and, with `any_shard`, the
-/// shard.
+/// Whether two `tournament.json` texts pin the same tournament: their essences
+/// ([`TournamentRecord::essence`]) are equal. False when either is not a record.
 pub fn same_tournament(a: &str, b: &str, any_shard: bool) -> bool {
     match (essence(a, any_shard), essence(b, any_shard)) {
         (Some(x), Some(y)) => x == y,
@@ -281,19 +280,8 @@ pub enum Held {
 /// ([`extension`]). A journal that cannot be read counts as another tournament's games.
 pub fn folder_holds(dir: &Path, tournament_json: &str, any_shard: bool) -> Held {
     let mut folders = vec![(dir.to_path_buf(), any_shard)];
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        folders.extend(
-            entries
-                .flatten()
-                .filter(|e| {
-                    let name = e.file_name();
-                    name.to_str()
-                        .and_then(crate::plan::schedule::Shard::from_folder_name)
-                        .is_some()
-                })
-                .map(|e| (e.path(), true)),
-        );
-    }
+    let shards = RunFolder::at(dir).shards().unwrap_or_default();
+    folders.extend(shards.into_iter().map(|shard| (shard, true)));
     let mut held = Held::Nothing;
     for (folder, any_shard) in folders {
         let journal = folder.join(JSONL_FILE);
@@ -310,39 +298,10 @@ pub fn folder_holds(dir: &Path, tournament_json: &str, any_shard: bool) -> Held 
     held
 }
 
-/// What of a `tournament.json` decides the games (see [`same_tournament`]).
-fn essence(text: &str, any_shard: bool) -> Option<serde_json::Value> {
-    let mut v = TournamentRecord::parse(text).ok()?.value();
-    let object = v.as_object_mut()?;
-    object.remove("definition");
-    object.remove("clock_scale");
-    // What the kernel enforced is not the tournament's identity (the setting is; a folder of
-    // an earlier version, without one, was played under the default): its fair-play terms
-    // are compared once the workers have started (`fair_play_changes`).
-    object.remove(ENFORCED_KEY);
-    object.remove("stop_routes");
-    for engine in object
-        .get_mut("engines")
-        .and_then(|e| e.as_array_mut())
-        .into_iter()
-        .flatten()
-    {
-        if let Some(engine) = engine.as_object_mut() {
-            engine
-                .entry("sandbox")
-                .or_insert_with(|| Sandbox::default().pin());
-            // The plugin's digest is the player; its build is a claim about which commit made
-            // it. A run resumed with a new claim for the same plugin goes on (and its folder
-            // records the new claim); shards merged must agree on it.
-            if !any_shard {
-                engine.remove("build");
-            }
-        }
-    }
-    if any_shard {
-        object.remove("shard");
-    }
-    Some(v)
+/// What of a `tournament.json` decides the games ([`TournamentRecord::essence`]); `None`
+/// when the text is not a record.
+fn essence(text: &str, any_shard: bool) -> Option<TournamentRecord> {
+    Some(TournamentRecord::parse(text).ok()?.essence(any_shard))
 }
 
 /// Whether `current` differs from `written` only in the definitions (command, plugin file,
@@ -353,22 +312,15 @@ pub fn mends_unmeasured_engines(written: &str, current: &str, records: &[GameRec
     let (Some(mut a), Some(mut b)) = (essence(written, false), essence(current, false)) else {
         return false;
     };
-    let engines = |v: &mut serde_json::Value| {
-        v.as_object_mut()
-            .and_then(|o| o.remove("engines"))
-            .and_then(|e| e.as_array().cloned())
-            .unwrap_or_default()
-    };
-    let (x, y) = (engines(&mut a), engines(&mut b));
+    let (x, y) = (
+        std::mem::take(&mut a.engines),
+        std::mem::take(&mut b.engines),
+    );
     if a != b || x.len() != y.len() || x == y {
         return false;
     }
     x.iter().zip(&y).all(|(p, q)| {
-        let name = p.get("name").and_then(|n| n.as_str());
-        if name != q.get("name").and_then(|n| n.as_str()) {
-            return false;
-        }
-        p == q || name.is_some_and(|n| !crate::stats::verdict::has_moved(n, records))
+        p.name == q.name && (p == q || !crate::stats::verdict::has_moved(&p.name, records))
     })
 }
 
@@ -387,114 +339,19 @@ pub fn claims_changed(written: &str, current: &str) -> bool {
 /// one's (rounds in order, the same opening draw), so the games played stay games of it and
 /// only the new pairs are played. `None` for the same tournament or any other change.
 pub fn extension(written: &str, current: &str, any_shard: bool) -> Option<(u64, u64)> {
-    let (mut x, mut y) = (essence(written, any_shard)?, essence(current, any_shard)?);
-    let before = x.as_object_mut()?.remove("pairs")?.as_u64()?;
-    let after = y.as_object_mut()?.remove("pairs")?.as_u64()?;
+    let (x, mut y) = (essence(written, any_shard)?, essence(current, any_shard)?);
+    let (before, after) = (x.pairs, y.pairs);
+    y.pairs = before;
     (x == y && after > before).then_some((before, after))
 }
 
-/// What differs between the `tournament.json` of a folder and a run's, as the reader of a
-/// refusal needs it, values in words: `pairs 4 → 6`, `time depth 2 → depth 3`,
-/// `engines[1].options [Depth 2] → [Depth 3]`, `sprt none → elo0 0, elo1 5, …`,
-/// `engines[0].plugin /a/liba.so → /b/libb.so (another plugin)` (its digest going without
-/// saying), `engines[0].plugin_fnv1a … (the plugin file changed: a rebuilt engine is another
-/// engine)` when the same file has other contents. Empty when either is not JSON.
+/// What differs between the `tournament.json` of a folder and a run's, in the words of
+/// [`tournament_changes::changes`] (`pairs 4 → 6`, `engines[0].plugin /a/liba.so → /b/libb.so
+/// (another plugin)`), their essences compared. Empty when either is not a record.
 pub fn tournament_changes(written: &str, current: &str) -> Vec<String> {
-    use serde_json::Value;
-    /// The leaves that differ, by path; an engine's `plugin` is one leaf (a path or a name).
-    fn walk(path: &str, a: &Value, b: &Value, out: &mut Vec<(String, Value, Value)>) {
-        match (a, b) {
-            (Value::Object(x), Value::Object(y)) if !path.ends_with(".plugin") => {
-                let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
-                for k in keys {
-                    if path.is_empty() && (k == "definition" || k == "clock_scale") {
-                        continue;
-                    }
-                    let sub = if path.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{path}.{k}")
-                    };
-                    let null = Value::Null;
-                    walk(
-                        &sub,
-                        x.get(k).unwrap_or(&null),
-                        y.get(k).unwrap_or(&null),
-                        out,
-                    );
-                }
-            }
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() && path == "engines" => {
-                for (i, (p, q)) in x.iter().zip(y).enumerate() {
-                    walk(&format!("{path}[{i}]"), p, q, out);
-                }
-            }
-            _ if a == b => {}
-            _ => out.push((path.to_string(), a.clone(), b.clone())),
-        }
-    }
-    let (Some(a), Some(b)) = (essence(written, false), essence(current, false)) else {
-        return Vec::new();
-    };
-    let mut diffs = Vec::new();
-    walk("", &a, &b, &mut diffs);
-    // The engines whose plugin is named by another path or name: another plugin.
-    let other_plugin: Vec<String> = diffs
-        .iter()
-        .filter_map(|(path, _, _)| path.strip_suffix(".plugin").map(str::to_string))
-        .collect();
-    diffs
-        .into_iter()
-        .filter_map(|(path, x, y)| {
-            let change = format!("{path} {} → {}", worded(&x), worded(&y));
-            match path.strip_suffix(".plugin_fnv1a") {
-                Some(engine) if other_plugin.iter().any(|e| e == engine) => None,
-                Some(_) => Some(format!(
-                    "{change} (the plugin file changed: a rebuilt engine is another engine)"
-                )),
-                None if path.ends_with(".plugin") => Some(format!("{change} (another plugin)")),
-                None => Some(change),
-            }
-        })
-        .collect()
-}
-
-/// A value of `tournament.json` in words: a string as itself, `none` for null, an array's
-/// items between brackets, an object's leaves as `key value` (nested keys joined by dots),
-/// and a plugin (`{"path": …}` or `{"name": …}`) as its path or name.
-fn worded(v: &serde_json::Value) -> String {
-    use serde_json::Value;
-    fn leaves(prefix: &str, v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::Object(o) => {
-                for (k, x) in o {
-                    let key = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    leaves(&key, x, out);
-                }
-            }
-            _ => out.push(format!("{prefix} {}", worded(v))),
-        }
-    }
-    match v {
-        Value::Null => "none".to_string(),
-        Value::String(text) => text.clone(),
-        Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(worded).collect();
-            format!("[{}]", items.join(", "))
-        }
-        Value::Object(o) if o.len() == 1 && (o.contains_key("path") || o.contains_key("name")) => {
-            o.values().next().map(worded).unwrap_or_default()
-        }
-        Value::Object(_) => {
-            let mut out = Vec::new();
-            leaves("", v, &mut out);
-            out.join(", ")
-        }
-        other => other.to_string(),
+    match (essence(written, false), essence(current, false)) {
+        (Some(a), Some(b)) => tournament_changes::changes(&a, &b),
+        _ => Vec::new(),
     }
 }
 
@@ -513,10 +370,10 @@ pub fn tournament_record(
         .iter()
         .map(|e| EngineRecord {
             name: e.name.clone(),
-            plugin: plugin_json(&e.plugin),
+            plugin: plugin_record(&e.plugin),
             // The plugin file's contents count: a rebuilt engine is a different engine.
             plugin_fnv1a: file_digest(&e.plugin.resolve(plugin_dir)),
-            options: serde_json::to_value(&e.options).expect("plain strings"),
+            options: e.options.clone(),
             sandbox: Some(e.sandbox.pin()),
             // The optional keys only when set, so that the runs of earlier versions resume.
             memory_limit: e.memory_limit,
@@ -526,6 +383,7 @@ pub fn tournament_record(
                 control: rules.control.to_string(),
                 margin_ms: rules.margin.as_millis() as u64,
                 stall_timeout_ms: rules.stall_timeout.as_millis() as u64,
+                other: Default::default(),
             }),
             command_fnv1a: command_digests(&e.options),
             ponder: e.ponder,
@@ -534,18 +392,14 @@ pub fn tournament_record(
         })
         .collect();
     let opening_texts: Vec<&str> = openings.openings.iter().map(|o| o.text.as_str()).collect();
-    let adjudication = t.adjudication.as_ref().map(|a| {
-        let mut tournament_json = serde_json::json!({
-            "exact_at_empties": a.exact_at_empties,
-            "solver": plugin_json(&a.solver),
-            "solver_fnv1a": file_digest(&a.solver.resolve(plugin_dir)),
-            "solver_options": a.solver_options,
-            "solve_timeout_ms": a.solve_timeout.as_millis() as u64,
-        });
-        if t.sandbox != SandboxMode::default() {
-            tournament_json["sandbox"] = t.sandbox.as_str().into();
-        }
-        tournament_json
+    let adjudication = t.adjudication.as_ref().map(|a| AdjudicationRecord {
+        exact_at_empties: a.exact_at_empties,
+        solver: plugin_record(&a.solver),
+        solver_fnv1a: file_digest(&a.solver.resolve(plugin_dir)),
+        solver_options: a.solver_options.clone(),
+        solve_timeout_ms: a.solve_timeout.as_millis() as u64,
+        sandbox: (t.sandbox != SandboxMode::default()).then_some(t.sandbox),
+        other: Default::default(),
     });
     TournamentRecord {
         format: t.format.as_str().to_string(),
@@ -556,29 +410,30 @@ pub fn tournament_record(
         margin_rule: Some(crate::play::clock::MARGIN_RULE.to_string()),
         openings: OpeningsRecord {
             source: match &t.openings.source {
-                OpeningSource::Builtin(name) => serde_json::json!({ "builtin": name }),
-                OpeningSource::File(path) => serde_json::json!({ "file": path }),
+                OpeningSource::Builtin(name) => OpeningSourceRecord::Builtin(name.clone()),
+                OpeningSource::File(path) => OpeningSourceRecord::File(path.display().to_string()),
             },
             order: match t.openings.order {
-                OpeningOrder::Sequential => serde_json::json!("sequential"),
-                OpeningOrder::Shuffled { seed } => {
-                    serde_json::json!({ "shuffled": { "seed": seed } })
-                }
+                OpeningOrder::Sequential => OpeningOrderRecord::Sequential,
+                OpeningOrder::Shuffled { seed } => OpeningOrderRecord::Shuffled { seed },
             },
             start: t.openings.start as u64,
             count: openings.openings.len() as u64,
             fnv1a: format!("{:016x}", fnv1a(opening_texts.join("\n").as_bytes())),
+            other: Default::default(),
         },
         sprt: t.sprt.map(|s| SprtRecord {
-            params: serde_json::to_value(s.params).expect("plain values"),
+            params: s.params,
             fail_on_crash: s.fail_on_crash,
             fail_on_forfeit: s.fail_on_forfeit,
+            other: Default::default(),
         }),
         engines,
         adjudication,
         nps_reference: t.nps.map(|nps| NpsReference {
             nodes_per_second: nps.nodes_per_second,
             engine: t.engines[nps.engine].name.clone(),
+            other: Default::default(),
         }),
         shard: t.shard.map(|shard| ShardRecord {
             index: shard.index,
@@ -586,13 +441,10 @@ pub fn tournament_record(
         }),
         tune: t.tune.as_ref().map(|tune| tune.pin()),
         // This run's own measure, not the tournament's: not compared (see [`same_tournament`]).
-        clock_scale: t
-            .clock_scale
-            .as_ref()
-            .map(|scale| serde_json::to_value(scale).expect("plain values")),
+        clock_scale: t.clock_scale.clone(),
         sandbox_enforced: None,
         stop_routes: Default::default(),
-        definition: Some(serde_json::to_value(&t.definition).expect("plain strings")),
+        definition: Some(t.definition.clone()),
         other: serde_json::Map::new(),
     }
 }
@@ -632,27 +484,23 @@ pub fn tournament_text(t: &Tournament, openings: &OpeningSet, plugin_dir: &Path)
     tournament_record(t, openings, plugin_dir).text()
 }
 
-/// The key of `tournament.json` that records what the kernel enforced of each engine's
-/// sandbox (its fair-play terms are compared on resume: [`fair_play_changes`]).
-pub const ENFORCED_KEY: &str = "sandbox_enforced";
-
 /// `tournament.json`'s text with what the kernel enforced of each engine's sandbox, by name
 /// (`"off"` for an engine without one), and how each engine was stopped between turns.
 pub fn with_enforced(tournament_json: &str, enforced: &[super::pool::StartedAs]) -> String {
     let Ok(mut record) = TournamentRecord::parse(tournament_json) else {
         return tournament_json.to_string();
     };
-    let by_engine: serde_json::Map<String, serde_json::Value> = enforced
+    let by_engine = enforced
         .iter()
         .map(|started| {
             let record = match &started.sandbox {
-                Some(e) => serde_json::to_value(e).expect("plain values"),
-                None => "off".into(),
+                Some(e) => EnforcedRecord::Confined(e.clone()),
+                None => EnforcedRecord::off(),
             };
             (started.name.clone(), record)
         })
         .collect();
-    record.sandbox_enforced = Some(by_engine.into());
+    record.sandbox_enforced = Some(by_engine);
     record.stop_routes = enforced
         .iter()
         .map(|started| (started.name.clone(), started.stop_route.clone()))
@@ -700,15 +548,13 @@ pub fn fair_play_changes(written: &str, started: &[super::pool::StartedAs]) -> V
         .iter()
         .filter_map(|now| {
             // `"off"` (no sandbox) is not a record of what was enforced: none was.
-            let then: Option<Enforced> = record
+            let then = record
                 .sandbox_enforced
                 .as_ref()
                 .and_then(|by_engine| by_engine.get(&now.name))
-                .and_then(|e| serde_json::from_value(e.clone()).ok());
-            let before = fair_play_terms(
-                then.as_ref(),
-                record.stop_routes.get(&now.name).map(String::as_str),
-            );
+                .and_then(EnforcedRecord::enforced);
+            let before =
+                fair_play_terms(then, record.stop_routes.get(&now.name).map(String::as_str));
             let after = fair_play_terms(now.sandbox.as_ref(), Some(&now.stop_route));
             (before != after).then(|| format!("{}: {before} then, {after} now", now.name))
         })
@@ -716,10 +562,10 @@ pub fn fair_play_changes(written: &str, started: &[super::pool::StartedAs]) -> V
 }
 
 /// How a plugin was named, in `tournament.json`.
-fn plugin_json(plugin: &PluginRef) -> serde_json::Value {
+fn plugin_record(plugin: &PluginRef) -> PluginRecord {
     match plugin {
-        PluginRef::Name(name) => serde_json::json!({ "name": name }),
-        PluginRef::Path(path) => serde_json::json!({ "path": path }),
+        PluginRef::Name(name) => PluginRecord::Name(name.clone()),
+        PluginRef::Path(path) => PluginRecord::Path(path.display().to_string()),
     }
 }
 
@@ -880,7 +726,7 @@ plugin = "dir/libb.so"
         );
         assert!(
             changes[2].starts_with("sprt ")
-                && changes[2].contains("params.elo1 5")
+                && changes[2].contains("elo1 5")
                 && changes[2].ends_with(" → none"),
             "{changes:#?}"
         );
@@ -901,7 +747,7 @@ plugin = "dir/libb.so"
         pondering["engines"][0]["ponder"] = serde_json::json!(true);
         assert_eq!(
             tournament_changes(&json, &pondering.to_string()),
-            ["engines[0].ponder none → true"]
+            ["engines[0].ponder false → true"]
         );
     }
 }

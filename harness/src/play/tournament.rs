@@ -168,8 +168,9 @@ impl<'t> Coordinator<'t> {
         super::resume::check_free_space(&t.out, super::resume::space_needed(t))
             .inspect_err(|_| folder.abandon())?;
         // The run's id, made when it first starts (a shard's is its shards' folder's).
+        let out = crate::record::run_folder::RunFolder::at(&t.out);
         let id_dir = match t.shard {
-            Some(_) => t.out.parent().unwrap_or(&t.out),
+            Some(_) => out.run_dir(),
             None => &t.out,
         };
         crate::record::run_id::ensure(id_dir).inspect_err(|_| folder.abandon())?;

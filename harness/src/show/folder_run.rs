@@ -5,10 +5,10 @@
 //! watcher's decision, the run's end, its time).
 
 use crate::events::Event;
-use crate::plan::schedule::run_folders;
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;
 use crate::record::run_clock::ClockFile;
+use crate::record::run_folder::RunFolder;
 use crate::record::tournament_record::TournamentRecord;
 use crate::record::verdict_record::Conclusion;
 use crate::record::GameRecord;
@@ -30,7 +30,8 @@ impl FolderRun {
     /// The run's start, from the first `tournament.json` found (the folder's or a shard's):
     /// its engines, its games, its time control and its test; and the run's name.
     pub fn start(&mut self, dir: &Path) -> Option<(Event, String)> {
-        let record = run_folders(dir)
+        let record = RunFolder::at(dir)
+            .journal_folders()
             .iter()
             .find_map(|f| TournamentRecord::read(f).ok())?;
         let t = crate::plan::recorded::tournament_of(&record).ok()?;
@@ -49,7 +50,7 @@ impl FolderRun {
 
     /// The games finished since the last look, each once (a shard's and its merge's alike).
     pub fn poll(&mut self, dir: &Path) -> Vec<GameRecord> {
-        for folder in run_folders(dir) {
+        for folder in RunFolder::at(dir).journal_folders() {
             self.followers
                 .entry(folder.clone())
                 .or_insert_with(|| JournalFollower::new(folder.join(JSONL_FILE)));
@@ -131,12 +132,7 @@ pub fn model_of(dir: &Path) -> Option<RunModel> {
     model.apply(start, now);
     // Whole records (their moves too, which the followed journals leave out): the game on
     // screen shows its final board.
-    let mut seen = HashSet::new();
-    let records = run_folders(dir).into_iter().flat_map(|folder| {
-        let path = folder.join(JSONL_FILE);
-        crate::record::journal::read_journal(&path).unwrap_or_default()
-    });
-    for record in records.filter(|r| seen.insert(r.game)) {
+    for record in RunFolder::at(dir).games() {
         model.apply(
             Event::GameFinished {
                 record: Box::new(record),

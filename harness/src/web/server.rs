@@ -10,7 +10,7 @@
 
 use super::feed::Published;
 use super::{pages, snapshot};
-use crate::plan::schedule::run_folders;
+use crate::record::run_folder::RunFolder;
 use axum::extract::{Path as UrlPath, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -358,7 +358,7 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
     struct Numbered {
         game: usize,
     }
-    for folder in run_folders(dir) {
+    for folder in RunFolder::at(dir).journal_folders() {
         let Ok(file) = std::fs::File::open(folder.join(crate::record::journal::JSONL_FILE)) else {
             continue;
         };

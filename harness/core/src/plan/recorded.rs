@@ -9,18 +9,13 @@ use anyhow::Context;
 
 /// The tournament a `tournament.json` was written for, rebuilt from its definition.
 pub fn tournament_of(record: &TournamentRecord) -> anyhow::Result<Tournament> {
-    let definition: super::config::Definition = serde_json::from_value(
-        record
-            .definition
-            .clone()
-            .context("no `definition` (written by an older harness)")?,
-    )?;
+    let definition = record
+        .definition
+        .as_ref()
+        .context("no `definition` (written by an older harness)")?;
     let mut t = definition.parse()?;
     // The clock scale the run measured (or a merge's, over its shards) is the run's own.
-    t.clock_scale = record
-        .clock_scale
-        .as_ref()
-        .and_then(|c| serde_json::from_value(c.clone()).ok());
+    t.clock_scale = record.clock_scale.clone();
     // A tune's folders hold its tune match (θ+ against θ−), not the file's tournament: the
     // engines pinned say which.
     let tournament_json = record.engine_names();

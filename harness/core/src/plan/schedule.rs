@@ -162,19 +162,15 @@ impl Shard {
 
     /// `shard-2-of-8`: the shard's own output folder below the tournament's.
     pub fn folder_name(&self) -> String {
-        format!("shard-{}-of-{}", self.index, self.count)
+        crate::record::run_folder::shard_folder_name(self.index, self.count)
     }
 
     /// The shard a folder name such as `shard-2-of-8` stands for ([`folder_name`]'s inverse).
     ///
     /// [`folder_name`]: Shard::folder_name
     pub fn from_folder_name(name: &str) -> Option<Shard> {
-        let (index, count) = name.strip_prefix("shard-")?.split_once("-of-")?;
-        let shard = Shard {
-            index: index.parse().ok()?,
-            count: count.parse().ok()?,
-        };
-        (shard.index < shard.count).then_some(shard)
+        let (index, count) = crate::record::run_folder::shard_of_folder_name(name)?;
+        Some(Shard { index, count })
     }
 }
 
@@ -210,67 +206,12 @@ pub fn draw_sequence(
         .collect()
 }
 
-/// The `shard-I-of-N` folders directly in `dir`, in shard order (`shard-2-of-12` before
-/// `shard-10-of-12`, which a sort by name would swap).
-pub fn shard_folders_in(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
-    let mut shards: Vec<(Shard, std::path::PathBuf)> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .filter_map(|p| {
-            let shard = p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(Shard::from_folder_name)?;
-            Some((shard, p))
-        })
-        .collect();
-    shards.sort_by_key(|(s, _)| (s.count, s.index));
-    Ok(shards.into_iter().map(|(_, p)| p).collect())
-}
-
-/// The folders that hold a run's journals: the `shard-I-of-N` folders of `dir` when it has
-/// some, else `dir` itself (a folder that cannot be read is itself).
-pub fn run_folders(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let shards = shard_folders_in(dir).unwrap_or_default();
-    if shards.is_empty() {
-        vec![dir.to_path_buf()]
-    } else {
-        shards
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;
 
     const GAUNTLET: [(usize, usize); 3] = [(0, 1), (0, 2), (0, 3)];
-
-    #[test]
-    fn shard_folders_come_in_shard_order_not_name_order() {
-        let dir = std::env::temp_dir().join(format!("shard-order-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for i in [10, 2, 0, 11, 1] {
-            std::fs::create_dir_all(dir.join(format!("shard-{i}-of-12"))).unwrap();
-        }
-        std::fs::create_dir_all(dir.join("shard-x-of-12")).unwrap();
-        let names: Vec<String> = shard_folders_in(&dir)
-            .unwrap()
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(
-            names,
-            [
-                "shard-0-of-12",
-                "shard-1-of-12",
-                "shard-2-of-12",
-                "shard-10-of-12",
-                "shard-11-of-12"
-            ]
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 
     #[test]
     fn counts_and_numbering() {

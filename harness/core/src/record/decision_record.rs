@@ -21,6 +21,39 @@ pub enum Decision {
     Continue,
 }
 
+/// What the Elo bounds mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// Logistic Elo: a bound is an expected score.
+    Logistic,
+    /// Normalised Elo: a bound is a t-value (signal over noise), independent of the draw rate.
+    Normalized,
+}
+
+/// The unit of observation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// Single games: loss, draw, win.
+    Trinomial,
+    /// Complete game pairs: LL, LD, WL+DD, WD, WW.
+    Pentanomial,
+    /// Complete game pairs by their summed disc difference (normalised model only).
+    Discs,
+}
+
+/// A test's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtParams {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub model: Model,
+    pub unit: Unit,
+}
+
 /// A test's decision as the watcher took it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DecisionRecord {
@@ -38,8 +71,8 @@ pub struct DecisionRecord {
     pub losses: u64,
     /// Pairs scoring 0, ½, 1, 1½ and 2 for the candidate.
     pub pentanomial: [u64; 5],
-    /// The test's parameters as `stats::sprt::SprtParams` writes them.
-    pub params: serde_json::Value,
+    /// The test's parameters.
+    pub params: SprtParams,
     /// When it decided (seconds since the Unix epoch) and after how long a watch.
     pub decided_at_unix: f64,
     pub watch_seconds: f64,
@@ -48,12 +81,11 @@ pub struct DecisionRecord {
 impl DecisionRecord {
     /// The decision recorded in the run folder `dir`; `None` when there is none.
     pub fn read(dir: &Path) -> anyhow::Result<Option<DecisionRecord>> {
-        let path = dir.join(DECISION_FILE);
-        if !path.exists() {
+        let folder = super::run_folder::RunFolder::at(dir);
+        let path = folder.file(DECISION_FILE);
+        let Some(text) = folder.read_file(DECISION_FILE)? else {
             return Ok(None);
-        }
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        };
         let record = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a decision of this harness", path.display()))?;
         Ok(Some(record))

@@ -93,11 +93,10 @@ impl ClockFile {
     /// `dir`'s clock; `None` when it has none (a missing file), an error naming the file when
     /// it cannot be read or parsed.
     pub fn read(dir: &Path) -> anyhow::Result<Option<ClockFile>> {
-        let path = dir.join(CLOCK_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        let folder = super::run_folder::RunFolder::at(dir);
+        let path = folder.file(CLOCK_FILE);
+        let Some(text) = folder.read_file(CLOCK_FILE)? else {
+            return Ok(None);
         };
         serde_json::from_str(&text)
             .map(Some)

@@ -5,10 +5,14 @@
 //! ([`TournamentRecord::read`] / [`TournamentRecord::parse`]) and one writer
 //! ([`TournamentRecord::text`]); its schema is `reports/tournament.schema.json`.
 //!
-//! What decides the games is typed here (engines, digests, options, time, openings, shard);
-//! the parts only the planner interprets (the tournament file's text, the sandbox settings, a
-//! tune's table, the clock scale) are kept as JSON values it reads back. A key this version
-//! does not know (written by a newer harness) is kept as read, so nothing is lost on rewrite.
+//! Every field is typed here, down to the leaves: engines, digests, options, time, openings,
+//! the test, the adjudication, the sandbox settings and what the kernel enforced of them, a
+//! tune's table, the clock scale and the definition the tournament is rebuilt from. The
+//! planner's own types for these parts (`SandboxMode`, `Definition`, `ClockScale`,
+//! `SprtParams`, …) are defined in this layer and re-exported where they are used, so the
+//! record and the plan cannot drift apart. Each type keeps the keys a newer harness wrote that
+//! this version does not know (`other`), so nothing is lost on rewrite; a resume compares
+//! records as types ([`TournamentRecord::essence`]).
 //!
 //! The text is JSON with its keys sorted at every level and two-space indents, as every version
 //! has written it, so that a folder's file and a freshly made one compare byte for byte.
@@ -17,7 +21,11 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use super::decision_record::SprtParams;
+pub use super::tune::TuneRecord;
 
 /// The file's name in a run folder.
 pub const TOURNAMENT_FILE: &str = "tournament.json";
@@ -44,7 +52,7 @@ pub struct TournamentRecord {
     pub sprt: Option<SprtRecord>,
     pub engines: Vec<EngineRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjudication: Option<Value>,
+    pub adjudication: Option<AdjudicationRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nps_reference: Option<NpsReference>,
     /// The shard this folder plays, for one shard of a sharded run.
@@ -52,15 +60,15 @@ pub struct TournamentRecord {
     pub shard: Option<ShardRecord>,
     /// A tune's table as the planner pins it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tune: Option<Value>,
+    pub tune: Option<TuneRecord>,
     /// The clock scale this run measured for itself (not compared on resume).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock_scale: Option<Value>,
+    pub clock_scale: Option<ClockScale>,
     /// What the kernel enforced of each engine's sandbox, by engine name. Not part of the
     /// tournament's identity; a resume compares its fair-play terms (the CPU cap, the
     /// namespaces) with what the resumed run's workers get.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sandbox_enforced: Option<Value>,
+    pub sandbox_enforced: Option<BTreeMap<String, EnforcedRecord>>,
     /// How each engine's workers were stopped between turns (`cgroup.freeze`,
     /// `freezer.state`, `SIGSTOP`, `none (ponder = true)`, …), by engine name. A resume
     /// compares whether each engine was stopped at all, not by which route.
@@ -69,7 +77,7 @@ pub struct TournamentRecord {
     /// The tournament file's text and the command, which the tournament is rebuilt from
     /// (absent in folders of the earliest versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub definition: Option<Value>,
+    pub definition: Option<Definition>,
     /// Keys of a newer version, kept as read.
     #[serde(flatten)]
     pub other: Map<String, Value>,
@@ -78,39 +86,316 @@ pub struct TournamentRecord {
 /// Where the openings come from and which were drawn.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OpeningsRecord {
-    /// `{"builtin": NAME}` or `{"file": PATH}`.
-    pub source: Value,
-    /// `"sequential"` or `{"shuffled": {"seed": N}}`.
-    pub order: Value,
+    pub source: OpeningSourceRecord,
+    pub order: OpeningOrderRecord,
     pub start: u64,
     /// How many openings the set holds.
     pub count: u64,
     /// FNV-1a of the openings' texts joined by newlines, 16 hex digits.
     pub fnv1a: String,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// How a plugin was named: `{"name": N}` (a shipped engine, found beside the harness) or
+/// `{"path": P}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PluginRecord {
+    Name(String),
+    Path(String),
+}
+
+impl fmt::Display for PluginRecord {
+    /// The name or the path, as the user gave it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PluginRecord::Name(text) | PluginRecord::Path(text) => f.write_str(text),
+        }
+    }
+}
+
+/// Where a run's openings came from: `{"builtin": NAME}` or `{"file": PATH}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningSourceRecord {
+    Builtin(String),
+    File(String),
+}
+
+impl fmt::Display for OpeningSourceRecord {
+    /// `xot-large`, or `openings of FILE`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningSourceRecord::Builtin(name) => f.write_str(name),
+            OpeningSourceRecord::File(file) => write!(f, "openings of {file}"),
+        }
+    }
+}
+
+/// The order the openings are drawn in: `"sequential"` or `{"shuffled": {"seed": N}}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningOrderRecord {
+    Sequential,
+    Shuffled { seed: u64 },
+}
+
+impl fmt::Display for OpeningOrderRecord {
+    /// `sequential` or `shuffled (seed N)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningOrderRecord::Sequential => f.write_str("sequential"),
+            OpeningOrderRecord::Shuffled { seed } => write!(f, "shuffled (seed {seed})"),
+        }
+    }
+}
+
+/// An engine's sandbox setting: its mode and what it may use beyond the defaults (each list
+/// and limit absent when not given).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxRecord {
+    pub mode: SandboxMode,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub write: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_limit: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_limit: Option<u64>,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// The `[adjudication]` table: the solver (its plugin, digest and options), from how many
+/// empties, its time, and its sandbox when not the default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdjudicationRecord {
+    pub exact_at_empties: u32,
+    pub solver: PluginRecord,
+    pub solver_fnv1a: String,
+    pub solver_options: Vec<(String, String)>,
+    pub solve_timeout_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxMode>,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+/// What the kernel enforced of one engine's sandbox: its record, or `"off"` for an engine
+/// run without one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EnforcedRecord {
+    Confined(Enforced),
+    Unconfined(String),
+}
+
+impl EnforcedRecord {
+    /// The record of an engine run without a sandbox.
+    pub fn off() -> EnforcedRecord {
+        EnforcedRecord::Unconfined("off".to_string())
+    }
+
+    /// What was enforced, where a sandbox was.
+    pub fn enforced(&self) -> Option<&Enforced> {
+        match self {
+            EnforcedRecord::Confined(e) => Some(e),
+            EnforcedRecord::Unconfined(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for EnforcedRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EnforcedRecord::Confined(e) => e.fmt(f),
+            EnforcedRecord::Unconfined(word) => f.write_str(word),
+        }
+    }
+}
+
+/// How far an engine's worker is confined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxMode {
+    /// Confined as far as the kernel can; what it cannot enforce is warned of once.
+    #[default]
+    Strict,
+    /// Confined in full, or the engine does not start (exit 2).
+    Required,
+    /// Not confined: the engine runs with the user's rights.
+    Off,
+}
+
+/// The factor one run scales its clocks by: reference / measured nodes per second.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClockScale {
+    /// The engine benched.
+    pub engine: String,
+    pub reference_nps: u64,
+    pub measured_nps: u64,
+    pub factor: f64,
+    /// A merged run's: the lowest and highest factor of its shards (each measured its own),
+    /// and how many shards were scaled. Absent for one run's own scale.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shards: Option<ShardScales>,
+}
+
+/// The spread of the clock scales of a merged run's shards.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardScales {
+    pub lowest: f64,
+    pub highest: f64,
+    pub count: usize,
+}
+
+/// A tournament file's text, the folder its relative paths are resolved against, and the
+/// command line's overrides.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Definition {
+    pub source: String,
+    pub base_dir: PathBuf,
+    pub text: String,
+    #[serde(default)]
+    pub overrides: Overrides,
+    /// The `harness run` arguments a tournament from the command line was built from (its
+    /// `text` is their equivalent file); absent for a file alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+}
+
+/// Values of the command line (`run --concurrency/--pairs/--time/--openings-seed`) that
+/// replace the file's. They are kept in the definition, so `tournament.json` says what was
+/// played; `pairs`, `time` and the seed are part of the tournament, so resuming with other
+/// ones is refused like a changed file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overrides {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pairs: Option<u32>,
+    /// As given: `10+0.1` (a clock: base + increment, seconds), `0.5/move`, `depth=6`,
+    /// `nodes=100000`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings_seed: Option<u64>,
+    /// `--sandbox MODE`: every engine's sandbox and the tournament's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxMode>,
+}
+
+/// What the kernel enforced in a worker.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enforced {
+    /// The kernel's Landlock ABI version (0: no Landlock).
+    pub landlock_abi: u32,
+    /// Every Landlock right asked for is enforced (false on a kernel older than ABI 6).
+    pub landlock_full: bool,
+    /// The seccomp filter is installed.
+    pub seccomp: bool,
+    /// The cap on tasks, where a pids cgroup holds the worker.
+    pub process_cap: Option<u32>,
+    /// The capabilities the worker holds once confined, as the kernel reports them (0: none;
+    /// absent in records older than this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<u64>,
+    /// How the coordinator ends everything the worker started, where a cgroup holds it
+    /// (`cgroup.kill`, `freezer` or `task list`; absent: the worker's process group only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contained_by: Option<String>,
+    /// The cap on the CPU of the worker and all it starts, in percent of one core (`125`: a
+    /// core and a quarter), where a cpu cgroup holds it (absent in records older than this
+    /// field, and where none could be made: `missing` says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_cap_percent: Option<u32>,
+    /// The namespaces made for the worker and what was set up in them (`user`, `pid`, `ipc`,
+    /// `mount`, `proc`, `tmpfs`, `task cap`; empty: none, or a record older than this field).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
+    /// What could not be enforced, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<String>,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
+}
+
+impl Enforced {
+    /// Landlock (every right asked for), seccomp and no capability held: what `required`
+    /// demands, and short of which `strict` warns. A missing cgroup is recorded, not warned
+    /// of (no cgroup can be made without root or a delegated subtree).
+    pub fn confines_fully(&self) -> bool {
+        self.landlock_full && self.seccomp && self.capabilities.is_none_or(|c| c == 0)
+    }
+}
+
+impl fmt::Display for Enforced {
+    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, CPU at most 125% of a
+    /// core, contained by cgroup.kill`, or what is missing.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.landlock_abi, self.landlock_full) {
+            (0, _) => f.write_str("no Landlock")?,
+            (abi, true) => write!(f, "Landlock ABI {abi}")?,
+            (abi, false) => write!(f, "Landlock ABI {abi} (partial)")?,
+        }
+        f.write_str(if self.seccomp {
+            ", seccomp"
+        } else {
+            ", no seccomp"
+        })?;
+        match self.process_cap {
+            Some(cap) => write!(f, ", at most {cap} tasks")?,
+            None => f.write_str(", no process cap")?,
+        }
+        match self.capabilities {
+            Some(0) => f.write_str(", no capabilities")?,
+            Some(held) => write!(f, ", capabilities {held:#x} held")?,
+            None => {}
+        }
+        if let Some(percent) = self.cpu_cap_percent {
+            write!(f, ", CPU at most {percent}% of a core")?;
+        }
+        if let Some(route) = &self.contained_by {
+            write!(f, ", contained by {route}")?;
+        }
+        match self.namespaces.as_slice() {
+            [] => Ok(()),
+            made => write!(f, ", namespaces: {}", made.join(" ")),
+        }
+    }
 }
 
 /// The sequential test's table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtRecord {
-    /// The test's parameters as `stats::sprt::SprtParams` writes them.
-    pub params: Value,
+    pub params: SprtParams,
     pub fail_on_crash: bool,
     pub fail_on_forfeit: bool,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
 }
 
 /// One engine of the tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EngineRecord {
     pub name: String,
-    /// How the plugin was named: `{"name": N}` (a shipped engine) or `{"path": P}`.
-    pub plugin: Value,
+    pub plugin: PluginRecord,
     /// FNV-1a of the plugin file: with the options, the player.
     pub plugin_fnv1a: String,
     /// The plugin's options as `[[KEY, VALUE], …]`.
-    pub options: Value,
+    pub options: Vec<(String, String)>,
     /// The sandbox setting (absent in folders of versions before it: the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sandbox: Option<Value>,
+    pub sandbox: Option<SandboxRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_limit: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,6 +465,9 @@ pub struct EngineTime {
     pub control: String,
     pub margin_ms: u64,
     pub stall_timeout_ms: u64,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
 }
 
 /// The engine whose measured speed scales the clocks.
@@ -187,6 +475,9 @@ pub struct EngineTime {
 pub struct NpsReference {
     pub nodes_per_second: u64,
     pub engine: String,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: Map<String, Value>,
 }
 
 /// Shard `index` of `count`.
@@ -219,12 +510,8 @@ impl TournamentRecord {
     /// new run); any other failure to read it is an error naming the file, never "none" (a
     /// run that took it for none would write its own over it).
     pub fn written_text(dir: &Path) -> anyhow::Result<String> {
-        let path = dir.join(TOURNAMENT_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-            Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
-        }
+        let text = super::run_folder::RunFolder::at(dir).read_file(TOURNAMENT_FILE)?;
+        Ok(text.unwrap_or_default())
     }
 
     /// The file's text.
@@ -233,9 +520,30 @@ impl TournamentRecord {
         serde_json::to_string_pretty(&value).expect("JSON of plain values") + "\n"
     }
 
-    /// The record as a JSON value (keys sorted), for comparisons that leave parts out.
-    pub fn value(&self) -> Value {
-        serde_json::to_value(self).expect("JSON of plain values")
+    /// What of the record decides the games, as a resume compares it: all but the
+    /// definition (a file's comments, `concurrency` and `out` may change between a run and
+    /// its resumption), the clock scale each run measures for itself, what the kernel
+    /// enforced and how the engines were stopped (compared once the workers have started),
+    /// and each engine's build claim (a claim about which commit made the same plugin); an
+    /// engine's sandbox absent (a folder of a version before it) is the default it was
+    /// played under. With `any_shard` (shards merged, whose build claims must agree), the
+    /// shard is left out instead of the claims.
+    pub fn essence(&self, any_shard: bool) -> TournamentRecord {
+        let mut r = self.clone();
+        r.definition = None;
+        r.clock_scale = None;
+        r.sandbox_enforced = None;
+        r.stop_routes.clear();
+        for engine in &mut r.engines {
+            engine.sandbox.get_or_insert_with(SandboxRecord::default);
+            if !any_shard {
+                engine.build = None;
+            }
+        }
+        if any_shard {
+            r.shard = None;
+        }
+        r
     }
 
     /// The engines' names, in the tournament's order.
@@ -279,7 +587,7 @@ mod tests {
       },
       "plugin_fnv1a": "00112233aabbccdd",
       "sandbox": {
-        "mode": "default"
+        "mode": "strict"
       },
       "time": {
         "control": "1+0.05",
@@ -329,7 +637,7 @@ mod tests {
         let schema: Value =
             serde_json::from_str(include_str!("../../../../reports/tournament.schema.json"))
                 .unwrap();
-        let mut written = record.value();
+        let mut written = serde_json::to_value(&record).unwrap();
         written.as_object_mut().unwrap().remove("future_key");
         for (node, value) in [
             (&schema, &written),
@@ -353,5 +661,62 @@ mod tests {
             format!("{error:#}").contains("tournament.json"),
             "{error:#}"
         );
+    }
+
+    /// Every shape of `tournament.json` earlier versions wrote (`tests/fixtures/tournament-json`)
+    /// reads into the types and writes back byte for byte: no field is lost or reworded by
+    /// the typed record, and a record is the same tournament as itself, with no changes.
+    #[test]
+    fn files_of_earlier_versions_read_and_write_back_byte_for_byte() {
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/tournament-json");
+        let mut read = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let record = TournamentRecord::parse(&text)
+                .unwrap_or_else(|e| panic!("{}: {e:#}", path.display()));
+            assert_eq!(record.text(), text, "{}", path.display());
+            assert!(
+                record.other.is_empty(),
+                "{}: {:?}",
+                path.display(),
+                record.other.keys()
+            );
+            let essence = record.essence(false);
+            assert_eq!(essence, essence.clone().essence(false));
+            read += 1;
+        }
+        assert_eq!(read, 4, "the fixtures in {}", dir.display());
+        // The fields that were JSON values read as their types.
+        let text =
+            std::fs::read_to_string(dir.join("adjudicated-sprt-file-openings.json")).unwrap();
+        let r = TournamentRecord::parse(&text).unwrap();
+        let adjudication = r.adjudication.as_ref().unwrap();
+        assert_eq!(adjudication.sandbox, Some(SandboxMode::Off));
+        assert_eq!(adjudication.solver, PluginRecord::Name("strong".into()));
+        assert_eq!(r.openings.order, OpeningOrderRecord::Sequential);
+        assert_eq!(
+            r.openings.source,
+            OpeningSourceRecord::File("op.txt".into())
+        );
+        let enforced = r.sandbox_enforced.as_ref().unwrap();
+        assert_eq!(enforced["adjudication-solver"], EnforcedRecord::off());
+        assert!(enforced["g"].enforced().is_some());
+        let sandbox = r.engines[0].sandbox.as_ref().unwrap();
+        assert_eq!(
+            (sandbox.read.len(), sandbox.disk_limit),
+            (1, Some(100 << 20))
+        );
+        assert!(r.clock_scale.as_ref().is_some_and(|c| c.factor > 0.0));
+        let tune =
+            TournamentRecord::parse(&std::fs::read_to_string(dir.join("tune.json")).unwrap())
+                .unwrap()
+                .tune
+                .unwrap();
+        assert_eq!((tune.opponent, tune.params.len()), (Some(1), 1));
     }
 }

@@ -118,7 +118,40 @@ pub struct ThetaFile {
     pub theta: Values<f64>,
     /// The tune it belongs to (its `[tune]` table as `tournament.json` pins it): a shard
     /// refuses the θ of another tune left in the folder.
-    pub tune: serde_json::Value,
+    pub tune: TuneRecord,
+}
+
+/// A tune's `[tune]` table as `tournament.json` and `theta.json` pin it: a resumed tune, a
+/// shard of one, must be the same tune.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneRecord {
+    /// The tuned engine and its opponent (`null`: itself), as indices into the engines.
+    pub engine: usize,
+    pub opponent: Option<usize>,
+    pub seed: u64,
+    pub iterations: u64,
+    #[serde(rename = "A")]
+    pub big_a: f64,
+    pub alpha: f64,
+    pub gamma: f64,
+    pub params: Vec<TunedParamRecord>,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One tuned option of a [`TuneRecord`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedParamRecord {
+    pub name: String,
+    pub start: f64,
+    pub min: f64,
+    pub max: f64,
+    pub c_end: f64,
+    pub r_end: f64,
+    /// Keys of a newer version, kept as read.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, serde_json::Value>,
 }
 
 impl ThetaFile {

@@ -174,23 +174,15 @@ fn duration(seconds: Option<f64>) -> Option<Duration> {
         .map(Duration::from_secs_f64)
 }
 
-/// A file's text, `None` when it does not exist; any other failure names the file.
-fn read_if_there(path: &Path) -> anyhow::Result<Option<String>> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
-    }
-}
-
 impl Conclusion {
     /// What the folder `dir` records of its run's end: its `verdict.json`, or an older
     /// folder's last report; `None` when it records nothing (a run that never wrote a report,
     /// a folder of another program). A `verdict.json` that cannot be read or parsed is an
     /// error that names it, never "no verdict"; an older report that is not one is nothing.
     pub fn read(dir: &Path) -> anyhow::Result<Option<Conclusion>> {
-        let path = dir.join(VERDICT_FILE);
-        if let Some(text) = read_if_there(&path)? {
+        let folder = super::run_folder::RunFolder::at(dir);
+        let path = folder.file(VERDICT_FILE);
+        if let Some(text) = folder.read_file(VERDICT_FILE)? {
             let file: VerdictFile = serde_json::from_str(&text)
                 .with_context(|| format!("{}: not a run's verdict", path.display()))?;
             return Ok(Some(Conclusion {
@@ -203,7 +195,7 @@ impl Conclusion {
                 }),
             }));
         }
-        let Some(text) = read_if_there(&dir.join(OLDER_REPORT_FILE))? else {
+        let Some(text) = folder.read_file(OLDER_REPORT_FILE)? else {
             return Ok(None);
         };
         // A report of this version has no verdict of its own to give (`verdict.json` has it);

@@ -55,28 +55,6 @@ const ZERO_COUNT: f64 = 1e-3;
 /// Normalised Elo per unit of t-value: `800 / ln 10`.
 pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 
-/// What the Elo bounds mean.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Model {
-    /// Logistic Elo: a bound is an expected score.
-    Logistic,
-    /// Normalised Elo: a bound is a t-value (signal over noise), independent of the draw rate.
-    Normalized,
-}
-
-/// The unit of observation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Unit {
-    /// Single games: loss, draw, win.
-    Trinomial,
-    /// Complete game pairs: LL, LD, WL+DD, WD, WW.
-    Pentanomial,
-    /// Complete game pairs by their summed disc difference (normalised model only).
-    Discs,
-}
-
 impl Model {
     /// The name the tournament file and `report.json` use: `logistic` or `normalized`.
     pub fn as_str(self) -> &'static str {
@@ -99,18 +77,7 @@ impl Unit {
     }
 }
 
-pub use crate::record::decision_record::Decision;
-
-/// A test's parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtParams {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub model: Model,
-    pub unit: Unit,
-}
+pub use crate::record::decision_record::{Decision, Model, SprtParams, Unit};
 
 /// Parameters no test can have, with the parameter at fault.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -82,7 +82,8 @@ pub(super) fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Resul
             }
             bail!("{}: no such folder", dir.display());
         }
-        let shards = crate::plan::schedule::shard_folders_in(dir)
+        let shards = crate::record::run_folder::RunFolder::at(dir)
+            .shards()
             .with_context(|| format!("cannot read {}", dir.display()))?;
         if !shards.is_empty() {
             out.extend(shards);
@@ -151,7 +152,7 @@ fn output_folder(
 fn unsharded(text: &str, scale: Option<&ClockScale>) -> anyhow::Result<String> {
     let mut record = TournamentRecord::parse(text)?;
     record.shard = None;
-    record.clock_scale = scale.map(serde_json::to_value).transpose()?;
+    record.clock_scale = scale.cloned();
     Ok(record.text())
 }
 
@@ -161,11 +162,7 @@ fn clock_scales(folders: &[PathBuf]) -> anyhow::Result<Vec<ClockScale>> {
     let mut scales = Vec::new();
     for folder in folders {
         let record = TournamentRecord::read(folder)?;
-        if let Some(scale) = record.clock_scale {
-            if let Ok(scale) = serde_json::from_value::<ClockScale>(scale) {
-                scales.push(scale);
-            }
-        }
+        scales.extend(record.clock_scale);
     }
     Ok(scales)
 }

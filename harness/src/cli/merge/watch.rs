@@ -254,7 +254,7 @@ impl Decided<'_> {
             draws: tally.draws,
             losses: tally.losses,
             pentanomial: tally.pentanomial.map(u64::from),
-            params: serde_json::to_value(status.params)?,
+            params: status.params,
             decided_at_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64()),

@@ -48,7 +48,6 @@ mod syscall_filter;
 
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use capabilities::held as capabilities_held;
@@ -150,83 +149,7 @@ pub fn disk_used(folder: &Path) -> u64 {
     total
 }
 
-/// What the kernel enforced in a worker.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Enforced {
-    /// The kernel's Landlock ABI version (0: no Landlock).
-    pub landlock_abi: u32,
-    /// Every Landlock right asked for is enforced (false on a kernel older than ABI 6).
-    pub landlock_full: bool,
-    /// The seccomp filter is installed.
-    pub seccomp: bool,
-    /// The cap on tasks, where a pids cgroup holds the worker.
-    pub process_cap: Option<u32>,
-    /// The capabilities the worker holds once confined, as the kernel reports them (0: none;
-    /// absent in records older than this field).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capabilities: Option<u64>,
-    /// How the coordinator ends everything the worker started, where a cgroup holds it
-    /// (`cgroup.kill`, `freezer` or `task list`; absent: the worker's process group only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contained_by: Option<String>,
-    /// The cap on the CPU of the worker and all it starts, in percent of one core (`125`: a
-    /// core and a quarter), where a cpu cgroup holds it (absent in records older than this
-    /// field, and where none could be made: `missing` says so).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cpu_cap_percent: Option<u32>,
-    /// The namespaces made for the worker and what was set up in them (`user`, `pid`, `ipc`,
-    /// `mount`, `proc`, `tmpfs`, `task cap`; empty: none, or a record older than this field).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub namespaces: Vec<String>,
-    /// What could not be enforced, and why.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub missing: Vec<String>,
-}
-
-impl Enforced {
-    /// Landlock (every right asked for), seccomp and no capability held: what `required`
-    /// demands, and short of which `strict` warns. A missing cgroup is recorded, not warned
-    /// of (no cgroup can be made without root or a delegated subtree).
-    pub fn confines_fully(&self) -> bool {
-        self.landlock_full && self.seccomp && self.capabilities.is_none_or(|c| c == 0)
-    }
-}
-
-impl fmt::Display for Enforced {
-    /// `Landlock ABI 7, seccomp, at most 256 tasks, no capabilities, CPU at most 125% of a
-    /// core, contained by cgroup.kill`, or what is missing.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.landlock_abi, self.landlock_full) {
-            (0, _) => f.write_str("no Landlock")?,
-            (abi, true) => write!(f, "Landlock ABI {abi}")?,
-            (abi, false) => write!(f, "Landlock ABI {abi} (partial)")?,
-        }
-        f.write_str(if self.seccomp {
-            ", seccomp"
-        } else {
-            ", no seccomp"
-        })?;
-        match self.process_cap {
-            Some(cap) => write!(f, ", at most {cap} tasks")?,
-            None => f.write_str(", no process cap")?,
-        }
-        match self.capabilities {
-            Some(0) => f.write_str(", no capabilities")?,
-            Some(held) => write!(f, ", capabilities {held:#x} held")?,
-            None => {}
-        }
-        if let Some(percent) = self.cpu_cap_percent {
-            write!(f, ", CPU at most {percent}% of a core")?;
-        }
-        if let Some(route) = &self.contained_by {
-            write!(f, ", contained by {route}")?;
-        }
-        match self.namespaces.as_slice() {
-            [] => Ok(()),
-            made => write!(f, ", namespaces: {}", made.join(" ")),
-        }
-    }
-}
+pub use harness_core::record::tournament_record::Enforced;
 
 /// The number of threads of this process.
 fn threads() -> Option<usize> {
@@ -665,6 +588,7 @@ mod tests {
             cpu_cap_percent: Some(125),
             namespaces: Vec::new(),
             missing: Vec::new(),
+            other: Default::default(),
         };
         assert_eq!(
             full.to_string(),

@@ -45,7 +45,7 @@ pub struct Aggregate {
 
 /// The shard folders in `dir` (`shard-I-of-N`, all of one N), in order of I.
 pub fn shard_folders(dir: &Path) -> anyhow::Result<Vec<(Shard, PathBuf)>> {
-    let folders = match crate::plan::schedule::shard_folders_in(dir) {
+    let folders = match crate::record::run_folder::RunFolder::at(dir).shards() {
         Ok(folders) => folders,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => bail!("cannot read {}: {e}", dir.display()),

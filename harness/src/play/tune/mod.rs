@@ -408,7 +408,7 @@ pub struct TuneHook {
     /// A shard's: the folder of the shard folders, where the aggregator writes θ.
     shared: Option<PathBuf>,
     /// What `tune-theta.json` must pin: this tune (a file of another tune is refused).
-    pin: serde_json::Value,
+    pin: crate::record::tune::TuneRecord,
     /// Engine names of the tune match, by index.
     names: Vec<String>,
     /// Opened at the first game (the coordinator has prepared the folder by then).
@@ -433,9 +433,11 @@ impl TuneHook {
         on_line: OnLine,
     ) -> anyhow::Result<TuneHook> {
         let mut tuner = Tuner::new(cfg, params, tuned);
-        let shared = m
-            .shard
-            .map(|_| m.out.parent().unwrap_or(Path::new(".")).to_path_buf());
+        let shared = m.shard.map(|_| {
+            crate::record::run_folder::RunFolder::at(&m.out)
+                .run_dir()
+                .to_path_buf()
+        });
         tuner.applies = shared.is_none();
         // A folder holds a tune played on one machine or the shards of one, never both: their
         // θ files and tune.jsonl would overwrite each other's.

@@ -198,7 +198,8 @@ fn shard_journals(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
-    let shards = crate::plan::schedule::shard_folders_in(dir)
+    let shards = crate::record::run_folder::RunFolder::at(dir)
+        .shards()
         .with_context(|| format!("cannot read {}", dir.display()))?;
     Ok(shards
         .into_iter()

@@ -117,20 +117,7 @@ pub struct Tournament {
     pub sandbox: SandboxMode,
 }
 
-/// A tournament file's text, the folder its relative paths are resolved against, and the
-/// command line's overrides.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Definition {
-    pub source: String,
-    pub base_dir: PathBuf,
-    pub text: String,
-    #[serde(default)]
-    pub overrides: Overrides,
-    /// The `harness run` arguments a tournament from the command line was built from (its
-    /// `text` is their equivalent file); absent for a file alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<Vec<String>>,
-}
+pub use crate::record::tournament_record::Definition;
 
 impl Definition {
     /// The tournament again, overrides applied.

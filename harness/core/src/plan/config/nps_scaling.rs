@@ -14,7 +14,6 @@ use super::error::ConfigError;
 use super::raw::RawTime;
 use super::validate::Validator;
 use super::{rules, EngineConfig, TimeControl, TimeRules};
-use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use toml::Spanned;
 
@@ -30,27 +29,7 @@ pub struct NpsReference {
     pub engine: usize,
 }
 
-/// The factor one run scales its clocks by: reference / measured nodes per second.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ClockScale {
-    /// The engine benched.
-    pub engine: String,
-    pub reference_nps: u64,
-    pub measured_nps: u64,
-    pub factor: f64,
-    /// A merged run's: the lowest and highest factor of its shards (each measured its own),
-    /// and how many shards were scaled. Absent for one run's own scale.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shards: Option<ShardScales>,
-}
-
-/// The spread of the clock scales of a merged run's shards.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShardScales {
-    pub lowest: f64,
-    pub highest: f64,
-    pub count: usize,
-}
+pub use crate::record::tournament_record::{ClockScale, ShardScales};
 
 impl ClockScale {
     /// The scale of a run that measured `measured_nps` (at least 1) for `engine`.

@@ -1,29 +1,9 @@
 //! The command line's values that replace the file's (`run --concurrency/--pairs/--time/
 //! --openings-seed/--sandbox`), checked by the same [`super::rules`] as the file's.
 
-use super::{rules, OpeningOrder, SandboxMode, Tournament};
-use serde::{Deserialize, Serialize};
+use super::{rules, OpeningOrder, Tournament};
 
-/// Values of the command line (`run --concurrency/--pairs/--time/--openings-seed`) that
-/// replace the file's. They are kept in the definition, so `tournament.json` says what was
-/// played; `pairs`, `time` and the seed are part of the tournament, so resuming with other
-/// ones is refused like a changed file.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Overrides {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub concurrency: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pairs: Option<u32>,
-    /// As given: `10+0.1` (a clock: base + increment, seconds), `0.5/move`, `depth=6`,
-    /// `nodes=100000`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub time: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub openings_seed: Option<u64>,
-    /// `--sandbox MODE`: every engine's sandbox and the tournament's default.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sandbox: Option<SandboxMode>,
-}
+pub use crate::record::tournament_record::Overrides;
 
 impl Overrides {
     pub fn is_empty(&self) -> bool {

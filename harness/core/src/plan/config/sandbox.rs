@@ -3,22 +3,11 @@
 //! the data files it may use, `sandbox-read` and `sandbox-write`. What the setting does to a
 //! worker is `host::sandbox`'s; here it is only checked and kept.
 
-use serde::{Deserialize, Serialize};
+use crate::record::tournament_record::SandboxRecord;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// How far an engine's worker is confined.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SandboxMode {
-    /// Confined as far as the kernel can; what it cannot enforce is warned of once.
-    #[default]
-    Strict,
-    /// Confined in full, or the engine does not start (exit 2).
-    Required,
-    /// Not confined: the engine runs with the user's rights.
-    Off,
-}
+pub use crate::record::tournament_record::SandboxMode;
 
 impl SandboxMode {
     pub const NAMES: [&'static str; 3] = ["strict", "required", "off"];
@@ -70,24 +59,17 @@ pub struct Sandbox {
 
 impl Sandbox {
     /// The setting as `tournament.json` keeps it (and compares it on resume).
-    pub fn pin(&self) -> serde_json::Value {
-        let mut v = serde_json::json!({ "mode": self.mode.as_str() });
-        if !self.read.is_empty() {
-            v["read"] = serde_json::json!(self.read);
+    pub fn pin(&self) -> SandboxRecord {
+        let texts = |paths: &[PathBuf]| paths.iter().map(|p| p.display().to_string()).collect();
+        SandboxRecord {
+            mode: self.mode,
+            read: texts(&self.read),
+            write: texts(&self.write),
+            env: self.env.clone(),
+            disk_limit: self.disk_limit,
+            log_limit: self.log_limit,
+            other: Default::default(),
         }
-        if !self.write.is_empty() {
-            v["write"] = serde_json::json!(self.write);
-        }
-        if !self.env.is_empty() {
-            v["env"] = serde_json::json!(self.env);
-        }
-        if let Some(bytes) = self.disk_limit {
-            v["disk_limit"] = bytes.into();
-        }
-        if let Some(bytes) = self.log_limit {
-            v["log_limit"] = bytes.into();
-        }
-        v
     }
 }
 

@@ -11,6 +11,7 @@ use super::error::{line_col, ConfigError};
 use super::raw::RawTune;
 use super::validate::Validator;
 use super::{EngineConfig, Format, Tournament};
+use crate::record::tune::{TuneRecord, TunedParamRecord};
 use crate::stats::spsa::{self, Schedule};
 
 /// The largest `A` a tune takes: far beyond any useful stability constant (a tenth of the
@@ -49,27 +50,30 @@ pub struct TuneConfig {
 
 impl TuneConfig {
     /// What `tournament.json` pins of it (a resumed tune must be the same tune).
-    pub fn pin(&self) -> serde_json::Value {
-        let params: Vec<serde_json::Value> = self
-            .params
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "name": p.name, "start": p.start, "min": p.min, "max": p.max,
-                    "c_end": p.c_end, "r_end": p.r_end,
+    pub fn pin(&self) -> TuneRecord {
+        TuneRecord {
+            engine: self.engine,
+            opponent: self.opponent,
+            seed: self.seed,
+            iterations: self.schedule.iterations,
+            big_a: self.schedule.big_a,
+            alpha: self.schedule.alpha,
+            gamma: self.schedule.gamma,
+            params: self
+                .params
+                .iter()
+                .map(|p| TunedParamRecord {
+                    name: p.name.clone(),
+                    start: p.start,
+                    min: p.min,
+                    max: p.max,
+                    c_end: p.c_end,
+                    r_end: p.r_end,
+                    other: Default::default(),
                 })
-            })
-            .collect();
-        serde_json::json!({
-            "engine": self.engine,
-            "opponent": self.opponent,
-            "seed": self.seed,
-            "iterations": self.schedule.iterations,
-            "A": self.schedule.big_a,
-            "alpha": self.schedule.alpha,
-            "gamma": self.schedule.gamma,
-            "params": params,
-        })
+                .collect(),
+            other: Default::default(),
+        }
     }
 }
 
