@@ -94,9 +94,10 @@ pub struct FolderEnd {
 impl FolderEnd {
     pub fn read(dir: &Path, now: SystemTime) -> FolderEnd {
         let mut error = None;
-        let decision = crate::record::decision_record::DecisionRecord::decision_in(dir)
-            .ok()
-            .flatten();
+        let decision = readable(
+            crate::record::decision_record::DecisionRecord::decision_in(dir),
+            &mut error,
+        );
         let conclusion = readable(Conclusion::read(dir), &mut error);
         let ended = conclusion
             .as_ref()
@@ -150,4 +151,27 @@ pub fn model_of(dir: &Path) -> Option<RunModel> {
     }
     model.refresh();
     Some(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run file that is there but cannot be read (a watcher's decision, the verdict, the
+    /// clock) is the run's error, naming the file, never read as "none".
+    #[test]
+    fn a_broken_run_file_is_the_run_s_error_naming_it() {
+        let dir = std::env::temp_dir().join(format!("folder-end-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let now = SystemTime::now();
+        assert_eq!(FolderEnd::read(&dir, now).error, None);
+        for file in ["decision.json", "verdict.json", "clock.json"] {
+            std::fs::write(dir.join(file), "{\"torn").unwrap();
+            let error = FolderEnd::read(&dir, now).error.unwrap_or_default();
+            assert!(error.contains(file), "{file}: {error}");
+            std::fs::remove_file(dir.join(file)).unwrap();
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -114,18 +114,17 @@ impl Model {
     /// What a read of the folder gave; a failure is the run's error on its page (and on
     /// standard error, once), and reads as nothing.
     fn readable<T>(&mut self, read: anyhow::Result<T>) -> Option<T> {
-        match read {
-            Ok(value) => Some(value),
-            Err(e) => {
-                let text = format!("{e:#}");
-                if self.model.folder_error.as_deref() != Some(&text) {
-                    eprintln!("warning: {text}");
-                    self.model.folder_error = Some(text);
-                    self.model.mark_stale();
-                    self.dirty_run = true;
-                }
-                None
-            }
+        read.map_err(|e| self.folder_error(format!("{e:#}"))).ok()
+    }
+
+    /// A folder's file that cannot be read: the run's error on its page, said on standard
+    /// error once.
+    fn folder_error(&mut self, text: String) {
+        if self.model.folder_error.as_deref() != Some(&text) {
+            eprintln!("warning: {text}");
+            self.model.folder_error = Some(text);
+            self.model.mark_stale();
+            self.dirty_run = true;
         }
     }
 
@@ -212,8 +211,8 @@ impl Model {
             elapsed,
             error,
         } = FolderEnd::read(dir, std::time::SystemTime::now());
-        if let Some(e) = error {
-            self.readable::<()>(Err(anyhow::anyhow!(e)));
+        if let Some(text) = error {
+            self.folder_error(text);
         }
         if decision != self.model.recorded_decision || elapsed != self.model.recorded_elapsed {
             self.model.recorded_decision = decision;
