@@ -151,29 +151,36 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
 
 fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
     let mut ledger = at.read()?;
-    let found = match ledger.run(id)? {
-        Some(found) => found,
-        None => {
-            // A unique prefix of an id names its run.
-            let ids: Vec<String> = ledger
-                .runs()?
-                .into_iter()
-                .map(|r| r.id)
-                .filter(|r| !id.is_empty() && r.starts_with(id))
-                .collect();
-            match &ids[..] {
-                [one] => ledger.run(one)?.context("the run went away")?,
-                [] => {
-                    anyhow::bail!("no run `{id}` in the ledger (`harness ledger runs` lists them)")
-                }
-                several => anyhow::bail!(
-                    "`{id}` is the start of {} runs' ids: {}; give more of it",
-                    several.len(),
-                    several.join(", ")
-                ),
-            }
+    // The run's id: `id` itself, or the one run whose id starts with it.
+    let runs = ledger.runs()?;
+    let full_id = if runs.iter().any(|r| r.id == id) {
+        id.to_string()
+    } else {
+        let ids: Vec<&str> = runs
+            .iter()
+            .map(|r| r.id.as_str())
+            .filter(|r| !id.is_empty() && r.starts_with(id))
+            .collect();
+        match &ids[..] {
+            [one] => one.to_string(),
+            [] => anyhow::bail!("no run `{id}` in the ledger (`harness ledger runs` lists them)"),
+            several => anyhow::bail!(
+                "`{id}` is the start of {} runs' ids: {}; give more of it",
+                several.len(),
+                several.join(", ")
+            ),
         }
     };
+    let found = ledger
+        .run(&full_id)?
+        .with_context(|| format!("run `{full_id}` went away"))?;
+    // The run's verdict as recorded: the games the ledger keeps hold no moves, so whether an
+    // engine ever moved is the recorded verdict's to say.
+    let unmeasured = runs
+        .iter()
+        .find(|r| r.id == full_id)
+        .and_then(|r| r.verdict.as_ref())
+        .is_some_and(|v| v.outcome == crate::record::verdict_record::Outcome::Unmeasured);
     let (tournament_json, records) = found;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
     let t = crate::record::tournament_record::TournamentRecord::parse(&tournament_json)
@@ -188,7 +195,11 @@ fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
     if let Some(status) = t.test_status(&records, None) {
         say_raw!(
             "{}",
-            crate::show::table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
+            crate::show::table::test_summary(
+                &status,
+                (&t.engines[0].name, &t.engines[1].name),
+                !unmeasured
+            )
         );
     }
     Ok(exit::SUCCESS)

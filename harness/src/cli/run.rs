@@ -535,11 +535,11 @@ fn conclude(
     if let Some(status) = &summary.sprt {
         say_raw!(
             "{}",
-            if v.outcome == Outcome::Unmeasured {
-                table::sprt_summary_unmeasured(status)
-            } else {
-                table::sprt_summary(status, &t.engines[0].name, &t.engines[1].name)
-            }
+            table::test_summary(
+                status,
+                (&t.engines[0].name, &t.engines[1].name),
+                crate::stats::verdict::decision_measures(status.decision, &never_moved)
+            )
         );
     }
     for b in &broken {

@@ -94,9 +94,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     if let Some(t) = &tournament {
         if let Some(status) = super::reports::run_test(t, folder, &records) {
+            let never_moved = crate::stats::verdict::never_moved(&t.engine_names(), &records);
             say_raw!(
                 "{}",
-                table::sprt_summary(&status, &t.engines[0].name, &t.engines[1].name)
+                table::test_summary(
+                    &status,
+                    (&t.engines[0].name, &t.engines[1].name),
+                    crate::stats::verdict::decision_measures(status.decision, &never_moved)
+                )
             );
         }
     }

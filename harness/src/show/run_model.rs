@@ -520,6 +520,16 @@ impl RunModel {
         self.sprt_status.as_ref()
     }
 
+    /// Whether the test's decision measures the run (`stats::verdict::decision_measures`):
+    /// not an H1 reached in games where an engine never made a move of its own. True without
+    /// a test.
+    pub fn decision_measures(&self) -> bool {
+        self.sprt_status.as_ref().is_none_or(|s| {
+            let never_moved = crate::stats::verdict::never_moved(&self.engines, &self.records);
+            crate::stats::verdict::decision_measures(s.decision, &never_moved)
+        })
+    }
+
     /// Finished games (this run and earlier) of the total.
     pub fn progress(&self) -> (usize, usize) {
         (self.records.len(), self.total_games)

@@ -245,6 +245,21 @@ fn row(shown: &[Column], cell: impl Fn(Column) -> String, w: usize) -> String {
         .join(" ")
 }
 
+/// The sequential test's lines of a run's final tables: [`sprt_summary`], or where the
+/// decision does not measure the run (`measures` false: an H1 reached where an engine never
+/// moved, `stats::verdict::decision_measures`), [`sprt_summary_unmeasured`].
+pub fn test_summary(
+    status: &crate::stats::sprt::SprtStatus,
+    (candidate, baseline): (&str, &str),
+    measures: bool,
+) -> String {
+    if measures {
+        sprt_summary(status, candidate, baseline)
+    } else {
+        sprt_summary_unmeasured(status)
+    }
+}
+
 /// The sequential test's state in words: the LLR against its bounds and the decision.
 pub fn sprt_summary(
     status: &crate::stats::sprt::SprtStatus,

@@ -64,9 +64,11 @@ pub fn decision_evidence(
 }
 
 /// ` · H1 accepted`, ` · H0 accepted` or nothing: the decision on a gauge's label (the
-/// terminal's), worded as [`decision_label`] words it.
-pub fn decision_mark(decision: Decision) -> &'static str {
+/// terminal's), worded as [`decision_label`] words it; ` · no measurement` for a decision that
+/// does not measure the run (`measures` false: see [`unmeasured_decision`]).
+pub fn decision_mark(decision: Decision, measures: bool) -> &'static str {
     match decision {
+        _ if !measures => " · no measurement",
         Decision::AcceptH1 => " · H1 accepted",
         Decision::AcceptH0 => " · H0 accepted",
         Decision::Continue => "",

@@ -60,9 +60,12 @@ pub struct TestSnapshot {
     pub llr: f64,
     pub lower: f64,
     pub upper: f64,
-    /// In words (`show::text::decision_label`), and as a key for the page's script.
-    pub decision: &'static str,
+    /// In words (`show::text::decision_label`), and as a key for the page's script; a
+    /// decision that does not measure the run (an H1 on forfeits alone) is worded as not
+    /// counting (`show::text::unmeasured_decision`) and keyed `measures: false`.
+    pub decision: String,
     pub decision_key: Decision,
+    pub measures: bool,
     /// The LLR against its bounds as the reports word it (`show::text::decision_evidence`):
     /// `LLR 3.77 ≥ 2.94` once decided, `LLR 1.20 between -2.94 and 2.94` while running.
     pub evidence: String,
@@ -178,8 +181,12 @@ pub fn run(model: &RunModel, now: Instant) -> RunSnapshot<'_> {
             llr: s.llr,
             lower: s.lower,
             upper: s.upper,
-            decision: crate::show::text::decision_label(s.decision),
+            decision: match model.decision_measures() {
+                true => crate::show::text::decision_label(s.decision).to_string(),
+                false => crate::show::text::unmeasured_decision(s.decision),
+            },
             decision_key: s.decision,
+            measures: model.decision_measures(),
             evidence: match s.decision {
                 Decision::Continue => {
                     format!("LLR {:.2} between {:.2} and {:.2}", s.llr, s.lower, s.upper)

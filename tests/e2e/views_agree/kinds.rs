@@ -42,6 +42,57 @@ fn a_broken_fail_on_rule() {
     assert_eq!(seen.report["totals"]["forfeits"], crashes);
 }
 
+/// A run that measured nothing: `old` answers the pre-flight (with an illegal move) and then
+/// forfeits every game before its first move, and the forfeits alone take the test past H1's
+/// bound. Every view gives the run's verdict as `unmeasured` with its reasons and exit code 2
+/// (report.md, report.html, the ledger's run, the run's own last lines), the terminal
+/// included, and none but the test's own line calls the result H1 accepted; every view counts
+/// the forfeits as the lost games they are.
+#[test]
+fn a_run_that_measured_nothing() {
+    let dir = TempDir::new("views-unmeasured");
+    let d = dir.path();
+    let out = run(
+        d,
+        &[
+            "name=new,plugin=greedy",
+            "name=old,plugin=faulty,Fault=illegal,StrikeAt=1",
+        ],
+        "--format match --time depth=1 --openings xot-large --pairs 20 --sprt elo0=0,elo1=100 --out unmeasured",
+    );
+    assert_eq!(out.status.code(), Some(2), "{out}");
+    let seen = read::check(d, "unmeasured", ("new", "old"), Some(2));
+    let verdict = &seen.report["verdict"];
+    assert_eq!(verdict["outcome"], "unmeasured", "{verdict}");
+    let reason = verdict["reasons"][0].as_str().unwrap();
+    assert!(reason.starts_with("old never made a move"), "{reason}");
+    assert!(
+        out.stdout.contains(&format!("UNMEASURED: {reason}")),
+        "{out}"
+    );
+    let forfeits = read_games(&d.join("unmeasured"))
+        .iter()
+        .filter(|r| r.forfeited_by() == Some("old"))
+        .count();
+    assert_eq!(seen.report["totals"]["forfeits"], forfeits);
+    assert_eq!(
+        forfeits,
+        seen.report["totals"]["games"].as_u64().unwrap() as usize
+    );
+    // The test's decision is the test's; the run's is "no measurement", never a pass.
+    for (view, text) in [("report.md", &seen.md), ("the run's lines", &out.stdout)] {
+        assert!(
+            text.contains("No measurement") || text.contains("no measurement"),
+            "{view}: {text}"
+        );
+    }
+    let printed = read::of_results_table(&out.stdout, ("new", "old"), true);
+    assert_agree(
+        "unmeasured",
+        &[seen.facts[0].clone(), ("the run's own tables", printed)],
+    );
+}
+
 /// Games adjudicated by the exact solver at 12 empties, then the run analysed from 16: every
 /// view counts the adjudicated games alike before and after, and the analysis changes no
 /// result, interval, decision, verdict or elapsed time that any view states; `harness stats`

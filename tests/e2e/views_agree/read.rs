@@ -54,9 +54,16 @@ pub fn of_pairing(p: &Value, decision: Option<String>, warning: &Value) -> Facts
 }
 
 /// The decision a text view states: the label `show::text` gives each.
+/// The decision of a test in a run that measured nothing, as every view must give it.
+pub const NO_MEASUREMENT: &str = "no measurement";
+
 fn decision_in(text: &str, has_test: bool) -> Option<String> {
     if !has_test {
         return None;
+    }
+    // A decision reached on forfeits alone (an engine never moved) measures nothing.
+    if text.contains("reached on forfeits alone") {
+        return Some(NO_MEASUREMENT.to_string());
     }
     let label = ["H1 accepted", "H0 accepted"]
         .into_iter()
@@ -114,7 +121,11 @@ pub fn of_markdown(md: &str, (a, b): (&str, &str), has_test: bool) -> Facts {
     let headline = md
         .lines()
         .filter(|l| l.starts_with("**"))
-        .find(|l| !l.starts_with("**FAIL**") && !l.starts_with("**INTERRUPTED**"))
+        .find(|l| {
+            !["**FAIL**", "**INTERRUPTED**", "**UNMEASURED**"]
+                .iter()
+                .any(|verdict| l.starts_with(verdict))
+        })
         .unwrap_or_default();
     Facts {
         games: cells[3].parse().unwrap(),
@@ -152,6 +163,7 @@ fn assert_verdicts_agree(folder: &str, report: &Value, [md, html]: [&str; 2], le
         "fail" => Some("FAIL"),
         "interrupted" => Some("INTERRUPTED"),
         "incomplete" => Some("INCOMPLETE"),
+        "unmeasured" => Some("UNMEASURED"),
         _ => None,
     };
     let reasons: Vec<&str> = verdict["reasons"]
@@ -178,7 +190,7 @@ fn assert_verdicts_agree(folder: &str, report: &Value, [md, html]: [&str; 2], le
         }
         None => {
             for view in [md, html] {
-                for other in ["FAIL", "INTERRUPTED", "INCOMPLETE"] {
+                for other in ["FAIL", "INTERRUPTED", "INCOMPLETE", "UNMEASURED"] {
                     assert!(
                         !view.contains(&format!("{other}</strong>:"))
                             && !view.contains(&format!("**{other}**:")),
@@ -272,8 +284,12 @@ pub fn views(dir: &Path, folder: &str, pairing: (&str, &str)) -> Seen {
         "accept_h0" => "H0 accepted",
         _ => "no decision",
     };
-    let json_decision =
-        has_test.then(|| label(report["sprt"]["decision"].as_str().unwrap()).to_string());
+    // An H1 in a run that measured nothing (its verdict `unmeasured`) is no measurement.
+    let unmeasured = report["verdict"]["outcome"] == "unmeasured";
+    let json_decision = has_test.then(|| match report["sprt"]["decision"].as_str().unwrap() {
+        "accept_h1" if unmeasured => NO_MEASUREMENT.to_string(),
+        key => label(key).to_string(),
+    });
     let repeated = &report["repeated_openings"];
     let mut out = vec![(
         "report.json",
@@ -369,7 +385,10 @@ pub fn views(dir: &Path, folder: &str, pairing: (&str, &str)) -> Seen {
 
 /// The facts of a browser's run snapshot (served folder or `run --serve`).
 pub fn of_snapshot(snapshot: &Value) -> Facts {
-    let decision = snapshot["sprt"]["decision"].as_str().map(str::to_string);
+    let decision = snapshot["sprt"]["decision"].as_str().map(|d| match d {
+        _ if d.contains("reached on forfeits alone") => NO_MEASUREMENT.to_string(),
+        d => d.to_string(),
+    });
     of_pairing(
         &snapshot["standings"][0],
         decision,

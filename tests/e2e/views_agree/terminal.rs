@@ -84,7 +84,9 @@ pub fn check(dir: &Path, folder: &str, report: &Value, (a, b): (&str, &str)) {
         elo_cell(p),
     );
     let games = report["totals"]["games"].as_u64().unwrap();
+    let unmeasured = report["verdict"]["outcome"] == "unmeasured";
     let decision = match report["sprt"]["decision"].as_str() {
+        Some("accept_h1") if unmeasured => Some(super::read::NO_MEASUREMENT),
         Some("accept_h1") => Some("H1 accepted"),
         Some("accept_h0") => Some("H0 accepted"),
         _ => None,
@@ -134,7 +136,7 @@ pub fn check(dir: &Path, folder: &str, report: &Value, (a, b): (&str, &str)) {
             (true, Some(g)) => panic!("{folder} at {size}: a test shown without one: {g}"),
             (false, None) => panic!("{folder} at {size}: no test line:\n{screen}"),
             (false, Some(g)) => {
-                for label in ["H1 accepted", "H0 accepted"] {
+                for label in ["H1 accepted", "H0 accepted", super::read::NO_MEASUREMENT] {
                     assert_eq!(
                         g.contains(label),
                         decision == Some(label),

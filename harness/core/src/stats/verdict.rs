@@ -208,6 +208,15 @@ pub struct Verdict {
     pub reasons: Vec<String>,
 }
 
+/// Whether a test's decision measures the run: not an H1 (a pass) reached in games where an
+/// engine never made a move of its own ([`never_moved`]), which forfeits alone decided. H0
+/// and an undecided test stay what they are (a candidate that never moves is weaker, not
+/// unmeasured). Every view words such a decision as not counting; [`verdict`] makes the run
+/// unmeasured by the same rule.
+pub fn decision_measures(decision: Decision, never_moved: &[NeverMoved]) -> bool {
+    decision != Decision::AcceptH1 || never_moved.is_empty()
+}
+
 /// The verdict: a broken rule fails the run; a run stopped before the test decided is
 /// interrupted (or, merged, incomplete); a run in which an engine never moved cannot pass: what
 /// would (a shard done, H1, no test) is unmeasured; a shard that played its games is done, with
@@ -235,8 +244,12 @@ pub fn verdict(e: &Evidence) -> Verdict {
     // What would pass (a shard done, a test's H1, no test) measured nothing when an engine
     // never moved; a test's H0 and an undecided test stay what they are (a candidate that
     // never moves is weaker, not unmeasured; nothing passes either way).
-    let would_pass = e.shard.is_some() || matches!(e.decision, None | Some(Decision::AcceptH1));
-    if !e.never_moved.is_empty() && would_pass {
+    let would_pass = e.shard.is_some() || e.decision.is_none();
+    let unmeasured = match e.decision {
+        Some(decision) => !decision_measures(decision, e.never_moved),
+        None => false,
+    };
+    if (!e.never_moved.is_empty() && would_pass) || unmeasured {
         return Verdict {
             outcome: Outcome::Unmeasured,
             reasons: e.never_moved.iter().map(ToString::to_string).collect(),

@@ -253,7 +253,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     say_merged(records.len(), started, elapsed, &out);
     let never_moved = verdict::never_moved(&t.engine_names(), &records);
     if let Some(s) = &status {
-        say_raw!("{}", test_summary(s, &t, &never_moved));
+        say_raw!(
+            "{}",
+            table::test_summary(
+                s,
+                (&t.engines[0].name, &t.engines[1].name),
+                verdict::decision_measures(s.decision, &never_moved),
+            )
+        );
     }
     let broken = verdict::broken_rules(&t.fail_rules(), &records);
     for b in &broken {
@@ -329,20 +336,6 @@ fn run_time(folders: &[PathBuf]) -> anyhow::Result<Option<Elapsed>> {
         clocks.extend(ClockFile::read(folder)?);
     }
     Ok(crate::record::run_clock::of_shards(&clocks))
-}
-
-/// The test's lines of the final tables; an H1 taken on forfeits alone (an engine never moved)
-/// is said not to count, as the verdict says.
-fn test_summary(
-    s: &crate::stats::sprt::SprtStatus,
-    t: &crate::plan::config::Tournament,
-    never_moved: &[verdict::NeverMoved],
-) -> String {
-    if !never_moved.is_empty() && s.decision == crate::stats::sprt::Decision::AcceptH1 {
-        table::sprt_summary_unmeasured(s)
-    } else {
-        table::sprt_summary(s, &t.engines[0].name, &t.engines[1].name)
-    }
 }
 
 /// The merged folder may be written: it is not one of the folders merged, not a shard, and

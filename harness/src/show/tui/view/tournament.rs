@@ -30,7 +30,7 @@ pub(super) fn draw_tournament(f: &mut Frame, area: Rect, s: &State, now: Instant
     .areas(inner);
     f.render_widget(Paragraph::new(progress_line(s, now)), head);
     if let Some(st) = sprt {
-        f.render_widget(sprt_gauge(st), gauge);
+        f.render_widget(sprt_gauge(st, s.run.decision_measures()), gauge);
     }
     let mut lines: Vec<Line> = Vec::new();
     if let Some(st) = s.run.standings() {
@@ -83,7 +83,7 @@ fn progress_line(s: &State, now: Instant) -> Line<'static> {
 }
 
 /// The sequential test's LLR between its bounds, with the decision once there is one.
-fn sprt_gauge(st: &SprtStatus) -> LineGauge<'static> {
+fn sprt_gauge(st: &SprtStatus, measures: bool) -> LineGauge<'static> {
     let ratio = ((st.llr - st.lower) / (st.upper - st.lower)).clamp(0.0, 1.0);
     let label = format!(
         "SPRT [{}, {}] LLR {:+.2} ({:+.2}, {:+.2}){} ",
@@ -92,7 +92,7 @@ fn sprt_gauge(st: &SprtStatus) -> LineGauge<'static> {
         st.llr,
         st.lower,
         st.upper,
-        decision_mark(st.decision)
+        decision_mark(st.decision, measures)
     );
     LineGauge::default()
         .ratio(ratio)
