@@ -19,6 +19,7 @@
 //! dependency; a part importing its parent, or two modules importing each other, are.
 
 mod limits;
+mod os_seam;
 mod run_files;
 mod wording;
 

@@ -141,9 +141,7 @@ impl RunEntry {
                 .unwrap_or_else(|_| id_dir.to_path_buf())
                 .display()
                 .to_string(),
-            host: std::fs::read_to_string("/proc/sys/kernel/hostname")
-                .map(|h| h.trim().to_string())
-                .unwrap_or_default(),
+            host: harness_os::host_name(),
             harness_version: env!("CARGO_PKG_VERSION").to_string(),
             source: t.source.clone(),
             format: t.format.as_str().to_string(),

@@ -15,15 +15,12 @@ pub fn lookup(host: &str, port: u16, database: &str, user: &str) -> Option<Strin
         None => PathBuf::from(std::env::var_os("HOME")?).join(".pgpass"),
     };
     let meta = std::fs::metadata(&path).ok()?;
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if meta.permissions().mode() & 0o077 != 0 {
-            eprintln!(
-                "warning: {}: the password file is readable by others (chmod 0600 it); not used",
-                path.display()
-            );
-            return None;
-        }
+    if harness_os::files::private_to_owner(&meta) == Some(false) {
+        eprintln!(
+            "warning: {}: the password file is readable by others (chmod 0600 it); not used",
+            path.display()
+        );
+        return None;
     }
     let text = std::fs::read_to_string(&path).ok()?;
     let port = port.to_string();

@@ -35,8 +35,7 @@ const OPEN_LOCK: i64 = 0x006f_7468_656c_6c6f; // "othello" in ASCII
 /// Games per insert statement.
 const CHUNK: usize = 5_000;
 
-/// The schema version this harness writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub use super::store::SCHEMA_VERSION;
 
 /// The schema, one migration per version: migration `i` takes a ledger from version `i` to
 /// `i + 1`. The same tables as the SQLite ledger, with `seq` for the order recorded; the first
@@ -183,12 +182,8 @@ fn schema_version(tx: &mut Transaction) -> anyhow::Result<i64> {
 fn connection_config(url: &PostgresUrl) -> anyhow::Result<Config> {
     let mut config = url.settings().clone();
     if config.get_hosts().is_empty() && config.get_hostaddrs().is_empty() {
-        let socket = std::path::Path::new("/var/run/postgresql");
-        if socket.is_dir() {
-            config.host_path(socket);
-        } else {
-            config.host("localhost");
-        }
+        // A host that starts with `/` is the folder of a Unix socket to the client.
+        config.host(harness_os::postgres_socket_folder().unwrap_or("localhost"));
     }
     if config.get_user().is_none() {
         let user = std::env::var("PGUSER")

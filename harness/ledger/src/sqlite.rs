@@ -31,8 +31,7 @@ fn migrations() -> [String; SCHEMA_VERSION as usize] {
     [super::store::tables_v1("", "TEXT")]
 }
 
-/// The schema version this harness writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub use super::store::SCHEMA_VERSION;
 
 /// An open SQLite ledger.
 pub struct SqliteLedger {

@@ -31,6 +31,10 @@ pub trait LedgerStore: Send {
 /// What the `meta` table says a ledger is.
 pub const KIND: &str = "othello-harness-ledger";
 
+/// The schema version this harness writes, in either store (their tables are the same, each
+/// migration written for both).
+pub const SCHEMA_VERSION: i64 = 1;
+
 /// The tables of schema version 1, the same in both stores: `order` is the column that keeps
 /// the order runs were first recorded in (empty for SQLite, whose `rowid` keeps it) and
 /// `time` the type of `recorded`. Integers are `BIGINT` (SQLite gives them integer affinity).

@@ -151,9 +151,7 @@ impl WebServer {
         });
         // A server on every interface: the URL a browser elsewhere opens names this machine.
         let url = if bound.ip().is_unspecified() {
-            let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-                .map(|h| h.trim().to_string())
-                .ok()
+            let host = Some(harness_os::host_name())
                 .filter(|h| !h.is_empty())
                 .unwrap_or_else(|| "127.0.0.1".into());
             format!("http://{host}:{}/", bound.port())

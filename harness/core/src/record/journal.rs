@@ -93,7 +93,7 @@ pub fn replace_durably(
         return Err(e);
     }
     std::fs::rename(&tmp, path)?;
-    File::open(dir)?.sync_all()
+    harness_os::files::sync_folder(dir)
 }
 
 /// Make an output folder's journal consistent before a run appends to it, and return its

@@ -18,7 +18,6 @@ use super::{ggf, GameRecord};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 /// Why shard journals cannot be merged.
@@ -255,7 +254,11 @@ impl JournalIndex {
             let mut line = Vec::new();
             for game in self.games.values() {
                 line.resize(game.at.len, 0);
-                sources[game.at.folder].read_exact_at(&mut line, game.at.offset)?;
+                harness_os::files::read_exact_at(
+                    &sources[game.at.folder],
+                    &mut line,
+                    game.at.offset,
+                )?;
                 w.write_all(&line)?;
             }
             Ok(())
@@ -267,7 +270,7 @@ impl JournalIndex {
             let mut line = Vec::new();
             for game in self.games.values() {
                 line.resize(game.ggf.len, 0);
-                self.spool.file.read_exact_at(&mut line, game.ggf.offset)?;
+                harness_os::files::read_exact_at(&self.spool.file, &mut line, game.ggf.offset)?;
                 w.write_all(&line)?;
             }
             Ok(())

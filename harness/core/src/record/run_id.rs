@@ -71,7 +71,7 @@ fn new_id(dir: &Path) -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let host = harness_os::host_name();
     let seed = format!(
         "{}.{}|{}|{}|{}",
         now.as_secs(),
