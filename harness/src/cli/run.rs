@@ -742,11 +742,8 @@ pub(super) fn coordinator_runtime(concurrency: usize) -> anyhow::Result<tokio::r
     // The runtime's signal driver makes a socket pair and panics when it cannot: at the edge
     // of the descriptor limit, fail here with a message instead (room for more descriptors
     // than the runtime takes, given back at once).
-    let room = [(); 3].map(|()| std::os::unix::net::UnixStream::pair());
-    if let Some(Err(e)) = room.into_iter().find(Result::is_err) {
-        return Err(anyhow::Error::new(e)
-            .context("cannot start the coordinator's runtime: no file descriptor left"));
-    }
+    crate::host::signals::room_for_a_runtime()
+        .context("cannot start the coordinator's runtime: no file descriptor left")?;
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(concurrency.div_ceil(32).clamp(2, 8))
         .thread_name("harness-games")
@@ -770,19 +767,14 @@ impl StopOnSignals {
         runtime: &tokio::runtime::Runtime,
         control: Arc<RunControl>,
     ) -> anyhow::Result<StopOnSignals> {
-        use tokio::signal::unix::{signal, SignalKind};
         // Installed now, before any game, so that an early signal is not the default (death).
         let _entered = runtime.enter();
-        let mut sigint = signal(SignalKind::interrupt()).context("cannot handle SIGINT")?;
-        let mut sigterm = signal(SignalKind::terminate()).context("cannot handle SIGTERM")?;
+        let mut signals = crate::host::signals::StopSignals::install()?;
         let first = Arc::new(std::sync::OnceLock::new());
         let seen = first.clone();
         let task = runtime.spawn(async move {
             loop {
-                let name = tokio::select! {
-                    _ = sigint.recv() => "SIGINT",
-                    _ = sigterm.recv() => "SIGTERM",
-                };
+                let name = signals.next().await;
                 if seen.set(name).is_ok() {
                     eprintln!("{name}: stopping; the games in flight are abandoned, finished games are kept");
                 }

@@ -22,11 +22,13 @@
 //! log file), and there is no socket path another process could connect to. A worker that dies or stops answering costs its
 //! engine the game in progress; the coordinator replaces it.
 
+pub mod affinity;
 pub mod engine_host;
 pub mod engine_text;
 pub mod plugin;
 pub mod protocol;
 pub mod sandbox;
+pub mod signals;
 pub mod stderr_log;
 pub mod supervisor;
 pub mod turns;

@@ -1,7 +1,8 @@
 //! Loading an engine plugin and calling it through the C ABI.
 //!
-//! This module is the host side of the ABI boundary and the only place in the harness with
-//! `unsafe`. A plugin is loaded once per process and never unloaded (the library handle is
+//! This module is the host side of the ABI boundary, where the harness's `unsafe` calls into
+//! a plugin live (the other `unsafe` blocks are the worker's own system calls, listed in
+//! `docs/architecture.md`, "Where `unsafe` may appear"). A plugin is loaded once per process and never unloaded (the library handle is
 //! leaked on purpose: unloading code that may still have threads or thread-local destructors
 //! running is a classic source of crashes, and the ABI promises plugins it never happens).
 //!

@@ -120,13 +120,16 @@ pub fn check_free_space(dir: &Path, needed: u64) -> anyhow::Result<()> {
     let Some(existing) = dir.ancestors().find(|a| a.exists()) else {
         return Ok(());
     };
-    let stat = rustix::fs::statvfs(existing).with_context(|| {
+    let free = harness_os::files::free_space(existing).with_context(|| {
         format!(
             "{}: cannot read its file system's free space",
             existing.display()
         )
     })?;
-    let free = stat.f_bavail.saturating_mul(stat.f_frsize);
+    // A system that cannot tell (harness_os::files::free_space) is not checked.
+    let Some(free) = free else {
+        return Ok(());
+    };
     if free < needed {
         bail!(
             "{}: its file system has {} MiB free, and a run needs {} MiB before its first game (each engine's log at its log-limit, and {} MiB for the journal and reports); free some space or choose another output folder",

@@ -4,9 +4,9 @@
 
 use super::super::output::say;
 use super::{schedule_of, shard_folders, Args};
+use crate::host::signals::WatchPause;
 use crate::plan::recorded::tournament_of;
 use crate::play::resume::same_tournament;
-use crate::play::tune::aggregate::WatchPause;
 use crate::record::decision_record::{DecisionRecord, DECISION_FILE};
 use crate::record::journal::JSONL_FILE;
 use crate::record::merge::JournalFollower;

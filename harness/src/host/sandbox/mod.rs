@@ -151,6 +151,12 @@ pub fn disk_used(folder: &Path) -> u64 {
 
 pub use harness_core::record::tournament_record::Enforced;
 
+/// A Unix socket listening at `path`, for `harness check` to see whether a confined engine can
+/// connect to one.
+pub fn listen_on_a_unix_socket(path: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
+    std::os::unix::net::UnixListener::bind(path)
+}
+
 /// The number of threads of this process.
 fn threads() -> Option<usize> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -12,7 +12,7 @@
 //! aggregator may be killed, requeued or run twice (see the module above for what the order
 //! costs in freshness). [`aggregate_shards`] is the aggregator's loop: a look, θ's file and
 //! `tune.jsonl` written when more iterations are applied, and with `--watch` the next look after
-//! an interval ([`WatchPause`], which `merge --watch` waits with too).
+//! an interval (`host::signals::WatchPause`, which `merge --watch` waits with too).
 
 use super::Tuner;
 use crate::plan::config::Tournament;
@@ -220,7 +220,9 @@ pub fn aggregate_shards(
 ) -> anyhow::Result<Ended> {
     let cfg = t.tune.as_ref().expect("a [tune] table");
     let tuned = t.engines[cfg.engine].name.clone();
-    let mut pause = watch.map(WatchPause::new).transpose()?;
+    let mut pause = watch
+        .map(crate::host::signals::WatchPause::new)
+        .transpose()?;
     let mut last_applied = None;
     let mut failures = 0;
     loop {
@@ -236,7 +238,10 @@ pub fn aggregate_shards(
             Err(e) if pause.is_some() && failures < 2 => {
                 failures += 1;
                 progress(Progress::Retrying(&e));
-                if let Some(signal) = pause.as_mut().and_then(WatchPause::wait) {
+                if let Some(signal) = pause
+                    .as_mut()
+                    .and_then(crate::host::signals::WatchPause::wait)
+                {
                     let why = signal.to_string();
                     return Ok(Ended::Stopped { why, applied: None });
                 }
@@ -275,46 +280,5 @@ pub fn aggregate_shards(
                 applied: Some(applied),
             });
         }
-    }
-}
-
-/// A watcher's wait between two looks at the shards' files (`merge --watch`, `tune --aggregate
-/// --watch`), on a small tokio runtime: the next look comes after the interval, or
-/// SIGINT/SIGTERM ends the watch at once. The files are looked at on a timer by necessity:
-/// shards on other nodes write them to a shared file system, whose changes no notification of
-/// this node's kernel reports.
-pub struct WatchPause {
-    runtime: tokio::runtime::Runtime,
-    interval: Duration,
-    sigint: tokio::signal::unix::Signal,
-    sigterm: tokio::signal::unix::Signal,
-}
-
-impl WatchPause {
-    pub fn new(interval: Duration) -> anyhow::Result<WatchPause> {
-        use tokio::signal::unix::{signal, SignalKind};
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("cannot start the watcher's runtime")?;
-        let _entered = runtime.enter();
-        Ok(WatchPause {
-            sigint: signal(SignalKind::interrupt()).context("cannot handle SIGINT")?,
-            sigterm: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
-            interval,
-            runtime,
-        })
-    }
-
-    /// Wait one interval; the name of the signal that ended the wait early, if one did.
-    pub fn wait(&mut self) -> Option<&'static str> {
-        let (sigint, sigterm) = (&mut self.sigint, &mut self.sigterm);
-        self.runtime.block_on(async {
-            tokio::select! {
-                () = tokio::time::sleep(self.interval) => None,
-                _ = sigint.recv() => Some("SIGINT"),
-                _ = sigterm.recv() => Some("SIGTERM"),
-            }
-        })
     }
 }

@@ -65,7 +65,7 @@ pub async fn check(spec: &CheckSpec, item: &str) -> Outcome {
     let listener = TcpListener::bind("127.0.0.1:0");
     let socket = folder.join("coordinator.sock");
     let unix = std::fs::create_dir_all(&folder)
-        .and_then(|()| std::os::unix::net::UnixListener::bind(&socket));
+        .and_then(|()| crate::host::sandbox::listen_on_a_unix_socket(&socket));
     let (Ok(_unix), Ok(listener)) = (unix, listener) else {
         let _ = std::fs::remove_dir_all(&folder);
         return Outcome::NotChecked("no folder, socket or TCP port to probe with".to_string());
