@@ -10,7 +10,9 @@
 use std::os::fd::OwnedFd;
 
 /// Close every descriptor above the standard streams. Called first thing in the worker, when
-/// the only descriptors open above 2 are those inherited through `exec`.
+/// the only descriptors open above 2 are those inherited through `exec`. With `close_range`
+/// (Linux 5.9 and later) in one call; on an older kernel, each descriptor `/proc/self/fd`
+/// lists, else each below the soft `RLIMIT_NOFILE`.
 pub fn close_inherited() -> Result<(), String> {
     // SAFETY: `close_range` closes descriptors 3 and up. The worker calls it before it has
     // opened anything of its own (the first statement of `worker::run`, before any thread,
@@ -18,13 +20,40 @@ pub fn close_inherited() -> Result<(), String> {
     // them: they are only what `exec` left open, and closing them invalidates nothing.
     let closed = unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) };
     if closed == 0 {
-        Ok(())
-    } else {
-        Err(format!(
-            "cannot close the inherited descriptors: {}",
-            std::io::Error::last_os_error()
-        ))
+        return Ok(());
     }
+    let error = std::io::Error::last_os_error();
+    if error.raw_os_error() != Some(libc::ENOSYS) {
+        return Err(format!("cannot close the inherited descriptors: {error}"));
+    }
+    let open = match listed_descriptors() {
+        Some(listed) => listed,
+        None => {
+            let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+                .current
+                .unwrap_or(1024)
+                .min(1 << 20);
+            (3..soft as i32).collect()
+        }
+    };
+    for fd in open {
+        // SAFETY: as for `close_range` above: every descriptor above 2 is one `exec` left
+        // open, owned by nothing in this process; the directory `listed_descriptors` read
+        // is closed before this loop, so closing its number (now free) only fails with EBADF.
+        unsafe { libc::close(fd) };
+    }
+    Ok(())
+}
+
+/// The descriptors above the standard streams that `/proc/self/fd` lists (that of the
+/// listing itself included, closed by the time this returns); `None` without `/proc`.
+fn listed_descriptors() -> Option<Vec<i32>> {
+    let listed: Vec<i32> = std::fs::read_dir("/proc/self/fd")
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|fd| *fd > 2)
+        .collect();
+    Some(listed)
 }
 
 /// The channel to the coordinator, which is this process's standard input: moved to a
@@ -44,4 +73,18 @@ pub fn take_channel() -> Result<std::os::unix::net::UnixStream, String> {
     let null = std::fs::File::open("/dev/null").map_err(|e| format!("/dev/null: {e}"))?;
     rustix::stdio::dup2_stdin(&null).map_err(|e| format!("cannot replace standard input: {e}"))?;
     Ok(std::os::unix::net::UnixStream::from(channel))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The listing an old kernel's worker closes by holds a file this process opened, and not
+    /// the standard streams.
+    #[test]
+    fn the_fallback_lists_what_is_open_above_the_standard_streams() {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::File::open("/proc/self/status").unwrap();
+        let listed = super::listed_descriptors().expect("/proc is mounted here");
+        assert!(listed.contains(&file.as_raw_fd()), "{listed:?}");
+        assert!(listed.iter().all(|fd| *fd > 2), "{listed:?}");
+    }
 }
