@@ -259,7 +259,7 @@ fn startup_bench(t: &mut Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
             plugin: e.plugin.resolve(plugin_dir),
             options: e.options.clone(),
             depth: bench::DEFAULT_DEPTH,
-            sandbox: crate::play::pool::confinement(&e.sandbox, e.declared_threads()),
+            sandbox: crate::host::sandbox::Confinement::of(&e.sandbox, Some(e.declared_threads())),
         };
         let started = Instant::now();
         let b = bench::run(&spec, &mut std::io::sink())

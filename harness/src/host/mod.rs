@@ -4,6 +4,8 @@
 //! - `protocol`: the framed messages between coordinator and worker (JSON lines);
 //! - `worker`: the worker process (`harness worker`), which loads one plugin, creates one
 //!   instance and serves the coordinator's requests;
+//! - `worker_description`: what a worker is told to be, one typed description the coordinator
+//!   writes and the worker reads;
 //! - `supervisor`: the process between the coordinator and each worker (`harness supervise`),
 //!   outside the plugin's reach, which ends everything the worker started when the worker or
 //!   the coordinator ends, and the init of a sandboxed worker's namespaces;
@@ -33,6 +35,7 @@ pub mod stderr_log;
 pub mod supervisor;
 pub mod turns;
 pub mod worker;
+pub mod worker_description;
 
 /// The runtime of a one-engine session (`harness solve`, the front-ends): a current-thread
 /// runtime on which the session blocks for each call to its [`EngineHost`]. A tournament has a

@@ -30,6 +30,7 @@
 
 use super::protocol::{send, Reply};
 use super::sandbox::{self, namespaces};
+use super::worker_description::CHANNEL_ON_STANDARD_INPUT;
 use rustix::process::{Pid, Signal};
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -322,7 +323,8 @@ pub fn run(setup: &Supervision) -> anyhow::Result<()> {
     let end_everything = started.ender();
     // The channel is the worker's now: this process says which one it is, then lets go of
     // it (the coordinator sees it close when the worker is gone).
-    let mut channel = sandbox::descriptors::take_channel().map_err(anyhow::Error::msg)?;
+    let mut channel = sandbox::descriptors::take_channel(CHANNEL_ON_STANDARD_INPUT)
+        .map_err(anyhow::Error::msg)?;
     let announced = send(
         &mut channel,
         &Reply::Supervising {

@@ -1,5 +1,5 @@
-//! The worker process: `harness worker --plugin PATH`, its channel to the coordinator on
-//! standard input.
+//! The worker process: `harness worker --coordinator PID DESCRIPTION`, its channel to the
+//! coordinator on standard input ([`super::worker_description`]).
 //!
 //! It loads one plugin, creates one instance and serves the coordinator over the channel. Three
 //! threads: the main thread reads requests (and handles `Stop` at once by raising the stop
@@ -18,16 +18,16 @@
 //! Before anything else, the worker closes every descriptor it inherited but its channel, which
 //! it moves off standard input ([`sandbox::descriptors`]), waits for the coordinator's `Begin`
 //! (the supervisor speaks first on the channel), and joins the cgroups the
-//! coordinator made for it (`--cgroup`). With a sandbox ([`super::sandbox`]), it then confines
+//! coordinator made for it (the description's `cgroups`). With a sandbox ([`super::sandbox`]), it then confines
 //! itself, while it has one thread and before the plugin loads; a sandbox that is `required`
 //! and cannot be enforced is the worker's `Failed` message, and no plugin code runs.
 
 use super::plugin::{InfoSink, Instance, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
-use super::sandbox::{self, Confinement};
+use super::sandbox;
+use super::worker_description::WorkerDescription;
 use othello_abi as abi;
 use std::io::{BufReader, Write};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -157,23 +157,6 @@ impl EngineThread {
     }
 }
 
-/// How a worker is to run: what `harness worker` is told on its command line.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    /// The coordinator's process id (what marks a run's workers in a process list, and what
-    /// the sandbox probe signals).
-    pub coordinator: u32,
-    pub plugin: PathBuf,
-    /// The `cgroup.procs` files of the cgroups the coordinator made for this worker.
-    pub cgroups: Vec<PathBuf>,
-    /// `RLIMIT_AS` in bytes, set before the plugin loads.
-    pub memory_limit: Option<u64>,
-    /// `RLIMIT_FSIZE` in bytes, set before the plugin loads.
-    pub file_size_limit: Option<u64>,
-    /// The sandbox, and the scratch folder it writes in (`None`: no sandbox).
-    pub sandbox: Option<(Confinement, PathBuf)>,
-}
-
 /// Set the address-space limit of this process (and what it starts).
 fn limit_memory(bytes: u64) -> anyhow::Result<()> {
     let limit = rustix::process::Rlimit {
@@ -185,9 +168,10 @@ fn limit_memory(bytes: u64) -> anyhow::Result<()> {
 }
 
 /// Run the worker until the coordinator sends `Quit` or goes away.
-pub fn run(setup: &Setup) -> anyhow::Result<()> {
+pub fn run(setup: &WorkerDescription) -> anyhow::Result<()> {
     sandbox::descriptors::close_inherited().map_err(anyhow::Error::msg)?;
-    let mut stream = sandbox::descriptors::take_channel().map_err(anyhow::Error::msg)?;
+    let mut stream =
+        sandbox::descriptors::take_channel(setup.channel).map_err(anyhow::Error::msg)?;
     // The supervisor's message is the channel's first line; the worker says nothing before
     // the coordinator has read it.
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -225,8 +209,8 @@ pub fn run(setup: &Setup) -> anyhow::Result<()> {
     }
     // The sandbox, while this process has one thread: every thread and program started from
     // here on inherits it, and nothing of the plugin has run yet.
-    if let Some((confinement, scratch)) = &setup.sandbox {
-        match sandbox::confine(confinement, scratch) {
+    if let Some(confinement) = &setup.sandbox {
+        match sandbox::confine(confinement) {
             Ok(enforced) => send(
                 &mut stream,
                 &Reply::Confined {

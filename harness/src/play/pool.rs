@@ -20,7 +20,7 @@ use crate::host::sandbox::{Confinement, Enforced};
 use crate::host::stderr_log::{self, LogTail};
 use crate::host::turns::{self, BetweenTurns};
 use crate::host::{EngineHost, HostError};
-use crate::plan::config::{Sandbox, SandboxMode, TimeControl, Tournament};
+use crate::plan::config::{Sandbox, TimeControl, Tournament};
 use anyhow::bail;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -184,7 +184,7 @@ impl WorkerPool {
                 options: e.options.clone(),
                 stderr_log: Some(logs.join(format!("{}.stderr.log", file_name_for(&e.name)))),
                 memory_limit: e.memory_limit,
-                sandbox: confinement(&e.sandbox, e.declared_threads()),
+                sandbox: Confinement::of(&e.sandbox, Some(e.declared_threads())),
                 between_turns: between_turns(t, e.ponder),
             });
         }
@@ -204,12 +204,15 @@ impl WorkerPool {
                 options: a.solver_options.clone(),
                 stderr_log: Some(logs.join(format!("{SOLVER_NAME}.stderr.log"))),
                 memory_limit: None,
-                sandbox: confinement(
+                sandbox: Confinement::of(
                     &Sandbox {
                         mode: t.sandbox,
                         ..Sandbox::default()
                     },
-                    crate::plan::config::declared_threads(None, &a.solver_options),
+                    Some(crate::plan::config::declared_threads(
+                        None,
+                        &a.solver_options,
+                    )),
                 ),
                 between_turns: between_turns(t, false),
             });
@@ -387,22 +390,6 @@ pub fn resolve_version_managers(t: &mut Tournament) {
             *value = resolved.command;
         }
     }
-}
-
-/// The worker sandbox of an engine's setting (`None`: `sandbox = "off"`), its CPU capped at the
-/// `threads` it declares.
-pub fn confinement(sandbox: &Sandbox, threads: u32) -> Option<Confinement> {
-    (sandbox.mode != SandboxMode::Off).then(|| Confinement {
-        required: sandbox.mode == SandboxMode::Required,
-        read: sandbox.read.clone(),
-        write: sandbox.write.clone(),
-        env: sandbox.env.clone(),
-        disk_limit: sandbox
-            .disk_limit
-            .unwrap_or(crate::host::sandbox::DISK_LIMIT),
-        cpu_threads: Some(threads),
-        log_limit: sandbox.log_limit.unwrap_or(crate::host::sandbox::LOG_LIMIT),
-    })
 }
 
 #[cfg(test)]

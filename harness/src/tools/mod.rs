@@ -70,12 +70,11 @@ pub(crate) async fn start_worker_single_threaded(
 }
 
 /// The worker sandbox of a tool's plugin under `--sandbox MODE` (no extra paths: the option
-/// values that name files are readable, [`crate::host::sandbox::option_paths`]).
+/// values that name files are readable, [`crate::host::sandbox::option_paths`]; no CPU cap).
 pub(crate) fn confinement(mode: SandboxMode) -> Option<Confinement> {
-    (mode != SandboxMode::Off).then(|| Confinement {
-        required: mode == SandboxMode::Required,
-        disk_limit: crate::host::sandbox::DISK_LIMIT,
-        log_limit: crate::host::sandbox::LOG_LIMIT,
-        ..Confinement::default()
-    })
+    let settings = crate::plan::config::Sandbox {
+        mode,
+        ..Default::default()
+    };
+    Confinement::of(&settings, None)
 }

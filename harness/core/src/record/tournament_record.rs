@@ -8,7 +8,7 @@
 //! Every field is typed here, down to the leaves: engines, digests, options, time, openings,
 //! the test, the adjudication, the sandbox settings and what the kernel enforced of them, a
 //! tune's table, the clock scale and the definition the tournament is rebuilt from. The
-//! planner's own types for these parts (`SandboxMode`, `Definition`, `ClockScale`,
+//! planner's own types for these parts (`Sandbox`, `SandboxMode`, `Definition`, `ClockScale`,
 //! `SprtParams`, …) are defined in this layer and re-exported where they are used, so the
 //! record and the plan cannot drift apart. Each type keeps the keys a newer harness wrote that
 //! this version does not know (`other`), so nothing is lost on rewrite; a resume compares
@@ -217,6 +217,40 @@ impl fmt::Display for EnforcedRecord {
         match self {
             EnforcedRecord::Confined(e) => e.fmt(f),
             EnforcedRecord::Unconfined(word) => f.write_str(word),
+        }
+    }
+}
+
+/// One engine's sandbox: its mode and the paths it may read and write beyond the defaults.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sandbox {
+    pub mode: SandboxMode,
+    /// `sandbox-read`: files and folders it may read (and execute), absolute.
+    pub read: Vec<PathBuf>,
+    /// `sandbox-write`: files and folders it may write, absolute.
+    pub write: Vec<PathBuf>,
+    /// `sandbox-env`: environment variables it gets beyond the sandbox's short list.
+    pub env: Vec<String>,
+    /// `disk-limit`: the most bytes its scratch folder and log may hold together (`None`: the
+    /// sandbox's default, `host::sandbox::DISK_LIMIT`).
+    pub disk_limit: Option<u64>,
+    /// `log-limit`: the most bytes of the engine's stderr the coordinator copies into its log
+    /// for each worker (`None`: the sandbox's default, `host::sandbox::LOG_LIMIT`).
+    pub log_limit: Option<u64>,
+}
+
+impl Sandbox {
+    /// The setting as `tournament.json` keeps it (and compares it on resume).
+    pub fn pin(&self) -> SandboxRecord {
+        let texts = |paths: &[PathBuf]| paths.iter().map(|p| p.display().to_string()).collect();
+        SandboxRecord {
+            mode: self.mode,
+            read: texts(&self.read),
+            write: texts(&self.write),
+            env: self.env.clone(),
+            disk_limit: self.disk_limit,
+            log_limit: self.log_limit,
+            other: Default::default(),
         }
     }
 }

@@ -9,6 +9,9 @@ use crate::host::sandbox::{
     self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced, Probed,
 };
 use crate::host::turns::{BetweenTurns, TurnGate};
+use crate::host::worker_description::{
+    SelfConfinement, WorkerDescription, CHANNEL_ON_STANDARD_INPUT,
+};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,9 +44,9 @@ pub struct WorkerSpec {
 /// The worker's supervisor for `spec` ([`crate::host::supervisor`]): the harness binary itself,
 /// with `channel` (its end of the socket pair) as standard input, its stderr to `stderr`, in
 /// the coordinator's process group (it is not stopped between turns; it starts the worker in a
-/// group of its own). The flags after `--` are the worker's. A sandboxed worker runs in its
-/// scratch folder, with the sandbox's environment, in namespaces of its own where the system
-/// gives them, and joins `cgroup` first thing.
+/// group of its own). After `--` come the worker's `--coordinator PID` and its description. A
+/// sandboxed worker runs in its scratch folder, with the sandbox's environment, in namespaces
+/// of its own where the system gives them, and joins `cgroup` first thing.
 fn worker_command(
     exe: &Path,
     spec: &WorkerSpec,
@@ -51,9 +54,8 @@ fn worker_command(
     scratch: Option<&Scratch>,
     cgroup: Option<&WorkerCgroup>,
 ) -> Command {
-    // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
-    let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
-    let coordinator = std::process::id().to_string();
+    let description = describe_the_worker(spec, log_start, scratch, cgroup);
+    let coordinator = description.coordinator.to_string();
     let mut command = Command::new(exe);
     command
         .arg("supervise")
@@ -71,49 +73,54 @@ fn worker_command(
         .arg("--")
         .arg("--coordinator")
         .arg(&coordinator)
-        .arg("--plugin")
-        .arg(&plugin)
+        .arg(description.to_argument())
         .stdin(channel)
         .stdout(Stdio::null())
         .stderr(stderr)
         .kill_on_drop(true);
-    if let Some(bytes) = spec.memory_limit {
-        command.arg("--memory-limit").arg(bytes.to_string());
-    }
-    for file in cgroup.map(WorkerCgroup::join_files).unwrap_or_default() {
-        command.arg("--cgroup").arg(file);
-    }
     if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
-        let mode = if confinement.required {
-            "required"
-        } else {
-            "strict"
-        };
         command
-            .arg("--sandbox")
-            .arg(mode)
-            .arg("--scratch")
-            .arg(scratch.path())
             .current_dir(scratch.path())
             .env_clear()
             .envs(sandbox::environment(&confinement.env))
-            .env("TMPDIR", scratch.path())
-            // No file may pass the disk limit (a log it appends to counts from its length).
-            .arg("--file-size-limit")
-            .arg(log_start.saturating_add(confinement.disk_limit).to_string());
-        let plugin = plugin.canonicalize().unwrap_or(plugin);
-        let named = sandbox::option_paths(&spec.options);
-        for path in std::iter::once(plugin)
-            .chain(named)
-            .chain(confinement.read.clone())
-        {
-            command.arg("--sandbox-read").arg(path);
-        }
-        for path in &confinement.write {
-            command.arg("--sandbox-write").arg(path);
-        }
+            .env("TMPDIR", scratch.path());
     }
     command
+}
+
+/// What the worker for `spec` is told ([`WorkerDescription`]). A sandboxed worker may read its
+/// plugin, the paths its options name and the engine's `sandbox-read`, and no file it writes
+/// may pass the disk limit (a log it appends to counts from `log_start`, its length).
+fn describe_the_worker(
+    spec: &WorkerSpec,
+    log_start: u64,
+    scratch: Option<&Scratch>,
+    cgroup: Option<&WorkerCgroup>,
+) -> WorkerDescription {
+    // Absolute: a sandboxed worker runs in its scratch folder, not in the coordinator's.
+    let plugin = std::path::absolute(&spec.plugin).unwrap_or_else(|_| spec.plugin.clone());
+    let sandbox = spec.sandbox.as_ref().zip(scratch);
+    WorkerDescription {
+        coordinator: std::process::id(),
+        channel: CHANNEL_ON_STANDARD_INPUT,
+        cgroups: cgroup.map(WorkerCgroup::join_files).unwrap_or_default(),
+        memory_limit: spec.memory_limit,
+        file_size_limit: sandbox
+            .map(|(confinement, _)| log_start.saturating_add(confinement.disk_limit)),
+        sandbox: sandbox.map(|(confinement, scratch)| {
+            let plugin = plugin.canonicalize().unwrap_or_else(|_| plugin.clone());
+            SelfConfinement {
+                required: confinement.required,
+                scratch: scratch.path().to_path_buf(),
+                read: std::iter::once(plugin)
+                    .chain(sandbox::option_paths(&spec.options))
+                    .chain(confinement.read.iter().cloned())
+                    .collect(),
+                write: confinement.write.clone(),
+            }
+        }),
+        plugin,
+    }
 }
 
 /// Say once per process, on stderr, that the kernel enforced less of the sandbox than asked.

@@ -1,7 +1,7 @@
 //! A worker's control groups, made and ended by the coordinator.
 //!
 //! The coordinator makes a cgroup of its own for each sandboxed worker before the worker
-//! starts ([`WorkerCgroup::make`]), and tells the worker where to join (`--cgroup`, the
+//! starts ([`WorkerCgroup::make`]), and tells the worker where to join (the description's `cgroups`, the
 //! folders' `cgroup.procs` files): the worker writes itself in as the first thing it does,
 //! before the plugin loads, so everything the plugin starts is born inside, whatever it does
 //! with sessions and process groups. The coordinator never takes a cgroup path from a worker.

@@ -7,6 +7,7 @@
 //! its place. Any other descriptor the coordinator itself inherited (a `5>>file` in the shell
 //! that started it) is closed before anything else runs ([`close_inherited`]).
 
+use crate::host::worker_description::CHANNEL_ON_STANDARD_INPUT;
 use std::os::fd::OwnedFd;
 
 /// Close every descriptor above the standard streams. Called first thing in the worker, when
@@ -56,9 +57,15 @@ fn listed_descriptors() -> Option<Vec<i32>> {
     Some(listed)
 }
 
-/// The channel to the coordinator, which is this process's standard input: moved to a
-/// close-on-exec descriptor, with `/dev/null` as the new standard input.
-pub fn take_channel() -> Result<std::os::unix::net::UnixStream, String> {
+/// The channel to the coordinator, on descriptor `channel`, which here must be this process's
+/// standard input: moved to a close-on-exec descriptor, with `/dev/null` as the new standard
+/// input.
+pub fn take_channel(channel: i32) -> Result<std::os::unix::net::UnixStream, String> {
+    if channel != CHANNEL_ON_STANDARD_INPUT {
+        return Err(format!(
+            "the channel must be on standard input here, not on descriptor {channel}"
+        ));
+    }
     let stdin = rustix::stdio::stdin();
     let is_socket = rustix::fs::fstat(stdin)
         .map(|s| rustix::fs::FileType::from_raw_mode(s.st_mode) == rustix::fs::FileType::Socket)

@@ -54,6 +54,9 @@ pub use capabilities::held as capabilities_held;
 pub use file_rules::SYSTEM_READ;
 pub use syscall_filter::inside_a_filter;
 
+use super::worker_description::SelfConfinement;
+use harness_core::record::tournament_record::{Sandbox, SandboxMode};
+
 /// The most tasks (processes and threads together) a sandboxed worker and everything it
 /// starts may have at once.
 pub const PROCESS_CAP: u32 = 256;
@@ -113,6 +116,23 @@ pub struct Confinement {
     pub log_limit: u64,
 }
 
+impl Confinement {
+    /// The sandbox of an engine's setting (`None`: `sandbox = "off"`), its CPU capped at the
+    /// `cpu_threads` it declares (`None`: no cap, as for the tools' single plugin); the one
+    /// place a setting becomes what a worker is held to.
+    pub fn of(settings: &Sandbox, cpu_threads: Option<u32>) -> Option<Confinement> {
+        (settings.mode != SandboxMode::Off).then(|| Confinement {
+            required: settings.mode == SandboxMode::Required,
+            read: settings.read.clone(),
+            write: settings.write.clone(),
+            env: settings.env.clone(),
+            disk_limit: settings.disk_limit.unwrap_or(DISK_LIMIT),
+            cpu_threads,
+            log_limit: settings.log_limit.unwrap_or(LOG_LIMIT),
+        })
+    }
+}
+
 /// The default `disk-limit` of a sandboxed engine: its scratch folder and log together.
 pub const DISK_LIMIT: u64 = 1 << 30;
 
@@ -164,11 +184,11 @@ fn threads() -> Option<usize> {
     line["Threads:".len()..].trim().parse().ok()
 }
 
-/// Confine this process (the worker, with one thread) as `confinement` says, writing in
-/// `scratch`. An error means nothing of the plugin may run: `required` could not be met, or
+/// Confine this process (the worker, with one thread) as `confinement` says, writing in its
+/// scratch folder. An error means nothing of the plugin may run: `required` could not be met, or
 /// the process already had a second thread (which would escape Landlock and keep its
 /// capabilities).
-pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<Enforced, String> {
+pub fn confine(confinement: &SelfConfinement) -> Result<Enforced, String> {
     if let Some(n @ 2..) = threads() {
         return Err(format!(
             "the sandbox must be applied before a second thread starts ({n} threads)"
@@ -178,7 +198,7 @@ pub fn confine(confinement: &Confinement, scratch: &Path) -> Result<Enforced, St
     if let Err(e) = capabilities::drop_all() {
         enforced.missing.push(e);
     }
-    let mut write = vec![scratch.to_path_buf()];
+    let mut write = vec![confinement.scratch.clone()];
     write.extend(confinement.write.iter().cloned());
     match file_rules::restrict(&confinement.read, &write) {
         Ok(landlocked) => {

@@ -319,7 +319,7 @@ pub async fn check_plugin(
         options: e.options.clone(),
         stderr_log: None,
         memory_limit: e.memory_limit,
-        sandbox: super::pool::confinement(&e.sandbox, e.declared_threads()),
+        sandbox: crate::host::sandbox::Confinement::of(&e.sandbox, Some(e.declared_threads())),
         between_turns: super::pool::between_turns(t, e.ponder),
     };
     if !spec.plugin.exists() {

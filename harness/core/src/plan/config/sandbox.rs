@@ -3,11 +3,10 @@
 //! the data files it may use, `sandbox-read` and `sandbox-write`. What the setting does to a
 //! worker is `host::sandbox`'s; here it is only checked and kept.
 
-use crate::record::tournament_record::SandboxRecord;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use crate::record::tournament_record::SandboxMode;
+pub use crate::record::tournament_record::{Sandbox, SandboxMode};
 
 impl SandboxMode {
     pub const NAMES: [&'static str; 3] = ["strict", "required", "off"];
@@ -36,40 +35,6 @@ impl SandboxMode {
 impl fmt::Display for SandboxMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
-    }
-}
-
-/// One engine's sandbox: its mode and the paths it may read and write beyond the defaults.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Sandbox {
-    pub mode: SandboxMode,
-    /// `sandbox-read`: files and folders it may read (and execute), absolute.
-    pub read: Vec<PathBuf>,
-    /// `sandbox-write`: files and folders it may write, absolute.
-    pub write: Vec<PathBuf>,
-    /// `sandbox-env`: environment variables it gets beyond the sandbox's short list.
-    pub env: Vec<String>,
-    /// `disk-limit`: the most bytes its scratch folder and log may hold together (`None`: the
-    /// sandbox's default, `host::sandbox::DISK_LIMIT`).
-    pub disk_limit: Option<u64>,
-    /// `log-limit`: the most bytes of the engine's stderr the coordinator copies into its log
-    /// for each worker (`None`: the sandbox's default, `host::sandbox::LOG_LIMIT`).
-    pub log_limit: Option<u64>,
-}
-
-impl Sandbox {
-    /// The setting as `tournament.json` keeps it (and compares it on resume).
-    pub fn pin(&self) -> SandboxRecord {
-        let texts = |paths: &[PathBuf]| paths.iter().map(|p| p.display().to_string()).collect();
-        SandboxRecord {
-            mode: self.mode,
-            read: texts(&self.read),
-            write: texts(&self.write),
-            env: self.env.clone(),
-            disk_limit: self.disk_limit,
-            log_limit: self.log_limit,
-            other: Default::default(),
-        }
     }
 }
 
