@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::SyncSender;
 use std::sync::Arc;
 
 /// Why a plugin could not be used.
@@ -313,12 +313,19 @@ impl Plugin {
 /// Where an instance's live reports go: each is tagged with the number of the search running
 /// when the engine made it (`current_search`, set by the caller around [`Instance::search`];
 /// 0 between searches, when reports are dropped: the ABI allows them only during a search).
+/// The queue is bounded ([`INFO_QUEUE`]): a report that finds it full is dropped, so an engine
+/// that reports faster than its reports are forwarded cannot grow its worker's memory.
 pub struct InfoSink {
-    pub reports: Sender<(u64, abi::SearchInfo)>,
+    pub reports: SyncSender<(u64, abi::SearchInfo)>,
     pub current_search: Arc<AtomicU64>,
 }
 
-/// The info callback given to every instance: copy the report and queue it; never blocks.
+/// The most live reports queued between an engine and its worker's forwarder (which forwards
+/// only the newest of them).
+pub const INFO_QUEUE: usize = 256;
+
+/// The info callback given to every instance: copy the report and queue it, or drop it when the
+/// queue is full; never blocks.
 unsafe extern "C" fn on_info(host_data: *mut c_void, info: *const abi::SearchInfo) {
     if host_data.is_null() || info.is_null() {
         return;
@@ -328,7 +335,7 @@ unsafe extern "C" fn on_info(host_data: *mut c_void, info: *const abi::SearchInf
     let (sink, info) = unsafe { (&*(host_data as *const InfoSink), &*info) };
     let search = sink.current_search.load(Ordering::Acquire);
     if search != 0 {
-        let _ = sink.reports.send((search, *info));
+        let _ = sink.reports.try_send((search, *info));
     }
 }
 

@@ -245,7 +245,8 @@ pub fn run(setup: &WorkerDescription) -> anyhow::Result<()> {
         }
     });
 
-    let (info_tx, info_rx) = mpsc::channel::<(u64, abi::SearchInfo)>();
+    let (info_tx, info_rx) =
+        mpsc::sync_channel::<(u64, abi::SearchInfo)>(super::plugin::INFO_QUEUE);
     let current_search = Arc::new(AtomicU64::new(0));
     let sink = InfoSink {
         reports: info_tx,
