@@ -5,7 +5,9 @@
 //!
 //! The log may be large (a chatty engine, up to its disk limit), so only its last
 //! [`TAIL_BYTES`] are read, from the end, and of those the last [`TAIL_LINES`] lines kept, each
-//! made printable as every text from a plugin is ([`super::engine_text::clean`]).
+//! made printable as every text from a plugin is ([`super::engine_text::clean`]). The cause
+//! of a crash under a memory limit is looked for in the first [`HEAD_BYTES`] the worker wrote
+//! ([`head_from`]).
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -65,6 +67,27 @@ pub fn tail(path: &Path) -> Option<LogTail> {
         path: path.to_path_buf(),
         lines: kept,
     })
+}
+
+/// The most bytes of a worker's own part of a log read for the cause of its crash
+/// ([`head_from`]).
+pub const HEAD_BYTES: u64 = 64 << 10;
+
+/// The first [`HEAD_BYTES`] a worker wrote to the log at `path`, from `start` (the log's
+/// length when the worker started: the engine's workers share its log); empty when it cannot
+/// be read. A bounded read, whatever the log's size; blocking, so a coordinator calls it off
+/// its runtime's threads.
+pub fn head_from(path: &Path, start: u64) -> String {
+    let read = || -> std::io::Result<Vec<u8>> {
+        let mut file = std::fs::File::open(path)?;
+        file.seek(SeekFrom::Start(start))?;
+        let mut bytes = Vec::new();
+        file.take(HEAD_BYTES).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    read()
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default()
 }
 
 /// Copy a sandboxed worker's stderr (a pipe: the worker, its supervisor and all they start
@@ -140,6 +163,25 @@ mod tests {
         std::fs::write(&log, "").unwrap();
         assert!(tail(&log).unwrap().to_string().ends_with("is empty"));
         assert_eq!(tail(&dir.join("none")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A worker's part of a shared log is read from where it began, and no further than
+    /// [`HEAD_BYTES`] however large the log grew.
+    #[test]
+    fn the_head_is_the_worker_s_own_part_and_bounded() {
+        let dir = std::env::temp_dir().join(format!("stderr-head-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("e.stderr.log");
+        let earlier = "an earlier worker: memory allocation of 1 bytes failed\n";
+        let mine = "memory allocation of 4096 bytes failed\n";
+        let mut text = format!("{earlier}{mine}");
+        text.push_str(&"x".repeat(3 * HEAD_BYTES as usize));
+        std::fs::write(&log, &text).unwrap();
+        let head = head_from(&log, earlier.len() as u64);
+        assert!(head.starts_with(mine), "{head:.80}");
+        assert_eq!(head.len() as u64, HEAD_BYTES);
+        assert_eq!(head_from(&dir.join("none"), 0), "");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

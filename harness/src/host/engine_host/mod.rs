@@ -700,7 +700,7 @@ impl EngineHost {
                     .is_some_and(WorkerCgroup::memory_limit_hit);
                 describe_exit(status)
                     + &if oom {
-                        self.memory_note()
+                        self.memory_note().await
                     } else if cgroup_oom {
                         format!(
                             ": memory limit of {} MiB hit (the worker's cgroup)",
@@ -726,18 +726,16 @@ impl EngineHost {
     /// (what Rust's allocator prints before it aborts), the reason of the crash says so. The
     /// first failure this worker wrote is the cause: with `RUST_BACKTRACE` set, printing the
     /// backtrace fails again on a few bytes, and that line comes last.
-    fn memory_note(&self) -> String {
-        let (Some(limit), Some(log)) = (self.memory_limit, &self.stderr_log) else {
+    async fn memory_note(&self) -> String {
+        let (Some(limit), Some(log)) = (self.memory_limit, self.stderr_log.clone()) else {
             return String::new();
         };
-        let written = std::fs::read(log)
-            .map(|b| {
-                let from = (self.log_start as usize).min(b.len());
-                // At most the first 64 KiB this worker wrote: the failure comes early.
-                let to = b.len().min(from + (64 << 10));
-                String::from_utf8_lossy(&b[from..to]).into_owned()
-            })
-            .unwrap_or_default();
+        let start = self.log_start;
+        // The failure comes early: the head of what this worker wrote, read off the runtime.
+        let written =
+            tokio::task::spawn_blocking(move || crate::host::stderr_log::head_from(&log, start))
+                .await
+                .unwrap_or_default();
         match written.lines().find(|l| l.contains("memory allocation of")) {
             Some(line) => format!(
                 ": memory limit of {} MiB hit ({})",
