@@ -18,7 +18,7 @@
 //! (a plugin, an opening file) is relative to the current folder.
 
 use super::error::ConfigError;
-use super::{parse_time_spec, PluginRef};
+use super::{parse_time_spec, PluginRef, TimeControl};
 use crate::plan::openings::BUILTIN_NAMES;
 use std::path::Path;
 
@@ -178,31 +178,36 @@ fn path_for(text: &str, base_dir: &Path) -> String {
         .unwrap_or_else(|_| text.to_string())
 }
 
-/// The keys of a `--time` spec (`10+0.1`, `0.5/move`, `depth=6`, `nodes=N`), checked by the
-/// rule the file's values obey. `flag` names the flag in an error.
+/// The keys of a `--time` spec (`10+0.1`, `0.5/move`, `depth=6`, `nodes=N`), made from its
+/// parse ([`parse_time_spec`]: the rule the file's values obey). `flag` names the flag in an
+/// error.
 fn time_spec(spec: &str, flag: &str, key: &str) -> Result<Vec<(String, toml::Value)>, ConfigError> {
-    parse_time_spec(spec).map_err(|message| ConfigError::Flag {
+    let refused = |message: String| ConfigError::Flag {
         flag: flag.to_string(),
         key: key.to_string(),
         message: message
             .strip_prefix(&format!("--time `{spec}`: "))
             .unwrap_or(&message)
             .to_string(),
-    })?;
-    let spec = spec.trim();
-    let float = |t: &str| value_of(Kind::Float, t.trim());
-    Ok(if let Some(d) = spec.strip_prefix("depth=") {
-        vec![("depth".into(), value_of(Kind::Integer, d.trim()))]
-    } else if let Some(n) = spec.strip_prefix("nodes=") {
-        vec![("nodes".into(), value_of(Kind::Integer, n.trim()))]
-    } else if let Some(t) = spec.strip_suffix("/move") {
-        vec![("move-time".into(), float(t))]
-    } else {
-        let (base, increment) = spec.split_once('+').unwrap_or((spec, "0"));
-        vec![
-            ("base".into(), float(base)),
-            ("increment".into(), float(increment)),
-        ]
+    };
+    let control = parse_time_spec(spec).map_err(refused)?;
+    let seconds = |d: std::time::Duration| toml::Value::Float(d.as_secs_f64());
+    Ok(match control {
+        TimeControl::Depth(d) => vec![("depth".into(), toml::Value::Integer(d.into()))],
+        TimeControl::Nodes(n) => {
+            let n = i64::try_from(n).map_err(|_| {
+                refused(format!(
+                    "nodes={n} is more than a tournament file holds ({})",
+                    i64::MAX
+                ))
+            })?;
+            vec![("nodes".into(), toml::Value::Integer(n))]
+        }
+        TimeControl::MoveTime(t) => vec![("move-time".into(), seconds(t))],
+        TimeControl::Clock { base, increment } => vec![
+            ("base".into(), seconds(base)),
+            ("increment".into(), seconds(increment)),
+        ],
     })
 }
 
@@ -604,6 +609,18 @@ mod tests {
         let d = table_edits("time", "--time", "depth=6", Path::new("")).unwrap();
         let removed = d.iter().filter(|e| e.value.is_none()).count();
         assert_eq!(removed, 4, "{d:?}");
+        assert!(d
+            .iter()
+            .any(|e| e.path[1] == "depth" && e.value == Some(toml::Value::Integer(6))));
+        // Each spec's keys are the values its parse gave, spaces and all.
+        let m = table_edits("time", "--time", " 0.25/move ", Path::new("")).unwrap();
+        assert!(m
+            .iter()
+            .any(|e| e.path[1] == "move-time" && e.value == Some(toml::Value::Float(0.25))));
+        let n = table_edits("time", "--time", "nodes=5000", Path::new("")).unwrap();
+        assert!(n
+            .iter()
+            .any(|e| e.path[1] == "nodes" && e.value == Some(toml::Value::Integer(5000))));
         // A sequential order drops the file's seed (a later `seed=` is still an error).
         let o = table_edits(
             "openings",
