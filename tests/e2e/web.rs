@@ -494,8 +494,9 @@ fn refusals_of_the_browser_view() {
 }
 
 /// 256 games at once, served, with 50 event-stream clients reading and one that connects and
-/// never reads: every game is played, in at most three times the wall time (and 10 s) the same
-/// run takes unserved, and the harness's memory stays bounded.
+/// never reads: every game is played, every reader is fed, and the harness's memory and threads
+/// stay bounded. (What serving costs the run's wall time is `cargo bench -p harness --bench
+/// serve`'s figure, not a test's.)
 #[test]
 fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
     let dir = TempDir::new("web-load");
@@ -504,12 +505,10 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
         .concurrency(256)
         .engine(engine("g1", s(&a.greedy), ""))
         .engine(engine("g2", s(&a.greedy), ""));
-    dir.write("alone.toml", &tournament.clone().out(Some("alone")).text());
-    let started = Instant::now();
-    harness(dir.path(), &["run", "alone.toml", "--no-tui"]).assert_success();
-    let alone = started.elapsed();
-    let bound = alone * 3 + Duration::from_secs(10);
     dir.write("t.toml", &tournament.text());
+    // Not a bound on speed: a run held up for good by its viewers fails here instead of
+    // hanging the suite.
+    let hung = Duration::from_secs(600);
     let started = Instant::now();
     let (mut child, url) = start_serving(
         dir.path(),
@@ -553,8 +552,8 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
             break status;
         }
         assert!(
-            started.elapsed() < bound,
-            "the served run took more than {bound:.1?}; unserved it took {alone:.1?}"
+            started.elapsed() < hung,
+            "the served run did not end within {hung:.0?}: its viewers held it up"
         );
         if let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
             let figure = |key: &str| {
@@ -568,10 +567,8 @@ fn fifty_viewers_and_a_stalled_one_do_not_hold_up_the_games() {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    let served = started.elapsed();
     assert_eq!(status.code(), Some(0));
     assert_eq!(read_games(&dir.join("out")).len(), 256);
-    eprintln!("256 games: {alone:.1?} unserved, {served:.1?} served to 51 viewers");
     let received: Vec<usize> = readers.into_iter().map(|r| r.join().unwrap()).collect();
     assert!(received.iter().all(|&n| n > 1000), "{received:?}");
     assert!(peak_kb < 400_000, "the harness peaked at {peak_kb} kB");
