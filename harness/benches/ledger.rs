@@ -9,12 +9,12 @@
 //! With `LEDGER_BENCH_POSTGRES=postgres://…` (an empty database, or one this bench filled
 //! before), the same folder is added to that PostgreSQL ledger too, first and again.
 
-use harness::ledger::sqlite::SqliteLedger;
-use harness::ledger::LedgerStore;
-use harness::ledger::RunEntry;
-use harness::plan::config;
-use harness::record::journal::JSONL_FILE;
-use harness::record::tournament_record::TOURNAMENT_FILE;
+use harness_core::plan::config;
+use harness_core::record::journal::JSONL_FILE;
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_ledger::sqlite::SqliteLedger;
+use harness_ledger::LedgerStore;
+use harness_ledger::RunEntry;
 use othello_board::playout::SplitMix64;
 use std::io::Write;
 use std::path::Path;
@@ -58,7 +58,7 @@ fn main() {
     let read = started.elapsed();
     let db = root.join("ledger.db");
     let started = Instant::now();
-    let mut ledger = SqliteLedger::open(&db, harness::ledger::Access::Write).expect("a new ledger");
+    let mut ledger = SqliteLedger::open(&db, harness_ledger::Access::Write).expect("a new ledger");
     let added = ledger.add(&entry).expect("added");
     let add = started.elapsed();
     let started = Instant::now();
@@ -111,9 +111,8 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
     let mut entry = entry.clone();
     entry.id = format!("bench-{}", std::process::id());
     let started = Instant::now();
-    let url = harness::ledger::LedgerUrl::parse(url).expect("a PostgreSQL URL");
-    let mut ledger =
-        harness::ledger::open(&url, harness::ledger::Access::Write).expect("the server");
+    let url = harness_ledger::LedgerUrl::parse(url).expect("a PostgreSQL URL");
+    let mut ledger = harness_ledger::open(&url, harness_ledger::Access::Write).expect("the server");
     let connect = started.elapsed();
     let started = Instant::now();
     let added = ledger.add(&entry).expect("added");
@@ -134,7 +133,7 @@ fn postgres_bench(url: &str, entry: &RunEntry) {
 /// 10 games under another id, its candidate one of 500 builds (other digests).
 fn history_bench(root: &Path, template: &RunEntry) {
     let db = root.join("history.db");
-    let mut ledger = SqliteLedger::open(&db, harness::ledger::Access::Write).expect("a new ledger");
+    let mut ledger = SqliteLedger::open(&db, harness_ledger::Access::Write).expect("a new ledger");
     let started = Instant::now();
     for run in 0..5000 {
         let mut entry = template.clone();
@@ -152,7 +151,7 @@ fn history_bench(root: &Path, template: &RunEntry) {
     let (engines, games) = ledger.history_input().expect("read");
     let read = started.elapsed();
     let started = Instant::now();
-    let rows = harness::ledger::history::history(&engines, &games, None, None)
+    let rows = harness_ledger::history::history(&engines, &games, None, None)
         .expect("no engine or anchor asked for")
         .rows;
     let rated = started.elapsed();

@@ -11,12 +11,12 @@
 //! time), about the size of real records. Data goes to `target/bench-scale-out` (kept between
 //! runs; delete it to regenerate). Set `SCALE_OUT_GAMES` for a smaller run.
 
-use harness::plan::config;
-use harness::plan::schedule::Shard;
-use harness::record::journal::{read_journal, JSONL_FILE};
-use harness::record::merge::JournalFollower;
-use harness::record::tournament_record::TOURNAMENT_FILE;
-use harness::stats::running::RunningTotals;
+use harness_core::plan::config;
+use harness_core::plan::schedule::Shard;
+use harness_core::record::journal::{read_journal, JSONL_FILE};
+use harness_core::record::merge::JournalFollower;
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_core::stats::running::RunningTotals;
 use othello_board::playout::SplitMix64;
 use std::io::Write;
 use std::path::{Path, PathBuf};

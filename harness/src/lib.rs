@@ -5,20 +5,22 @@
 //! `docs/architecture.md`, which a test keeps true). The lower stages are the crate
 //! `harness-core` (`record`, `search_terms`, `stats`, `events`, `plan`) and the ledger is
 //! `harness-ledger`; this crate is the program (hosting, play, the views, the tools, the
-//! browser and the command line) and re-exports them under their stage names:
+//! browser and the command line). A stage's path is where its folder is: `harness_core::record`
+//! is `harness/core/src/record`, `harness_ledger` is `harness/ledger/src`, and this crate's
+//! stages are its own modules:
 //!
 //! | stage | what it holds |
 //! | --- | --- |
-//! | [`record`] | the ground floor: a finished game ([`record::GameRecord`]), the journal that stores it, GGF |
-//! | [`search_terms`] | what an engine is asked ([`search_terms::SearchLimits`]) and what it reports ([`search_terms::SearchInfo`]) |
-//! | [`stats`] | pure statistics over records: estimates, ratings, the sequential test, the verdict |
-//! | [`events`] | the live event stream of a run and the scheduling control a viewer may send back |
-//! | [`plan`] | the tournament file, the opening sets, the schedule |
+//! | [`harness_core::record`] | the ground floor: a finished game ([`harness_core::record::GameRecord`]), the journal that stores it, GGF |
+//! | [`harness_core::search_terms`] | what an engine is asked ([`harness_core::search_terms::SearchLimits`]) and what it reports ([`harness_core::search_terms::SearchInfo`]) |
+//! | [`harness_core::stats`] | pure statistics over records: estimates, ratings, the sequential test, the verdict |
+//! | [`harness_core::events`] | the live event stream of a run and the scheduling control a viewer may send back |
+//! | [`harness_core::plan`] | the tournament file, the opening sets, the schedule |
 //! | [`host`] | engine workers: plugin loading, the worker protocol, the coordinator's handle |
 //! | [`play`] | the coordinator: games on workers, resume, the journal writer |
 //! | [`show`] | what people read: tables, reports, the terminal UI |
 //! | [`tools`] | one plugin outside a tournament: `solve`, `analyze`, `bench` (with its `positions`), `check`, the NBoard and GTP front-ends |
-//! | [`ledger`] | runs remembered across folders and commits: the results ledger (SQLite, PostgreSQL) |
+//! | [`harness_ledger`] | runs remembered across folders and commits: the results ledger (SQLite, PostgreSQL) |
 //! | [`web`] | the browser view: runs and games served live over HTTP, read-only |
 //! | [`cli`] | the command line, which wires the stages together |
 
@@ -28,8 +30,3 @@ pub mod play;
 pub mod show;
 pub mod tools;
 pub mod web;
-
-// The stages below the program, in crates of their own (`harness/core`, `harness/ledger`),
-// under the names every stage of the program reads them by.
-pub use harness_core::{events, plan, record, search_terms, stats};
-pub use harness_ledger as ledger;

@@ -7,10 +7,10 @@
 
 use harness::host::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use harness::host::{OptionInfo, PluginInfo};
-use harness::plan::config;
-use harness::plan::openings::parse_openings;
-use harness::record::ggf::write_game;
-use harness::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
+use harness_core::plan::config;
+use harness_core::plan::openings::parse_openings;
+use harness_core::record::ggf::write_game;
+use harness_core::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use othello_board::playout::{random_move, SplitMix64};
 use othello_board::{Color, Move, Position};
 use proptest::prelude::*;

@@ -641,6 +641,48 @@ fn layering_violations(
     out
 }
 
+/// The program's `crate::X` paths each lead to a module of its own folder (`harness/src/X.rs`
+/// or `harness/src/X/`): the stages of the lower crates are named by their crates
+/// (`harness_core::record`, `harness_ledger`), never re-exported under a program path that
+/// matches no folder.
+#[test]
+fn program_paths_match_its_folders() {
+    let src = workspace().join("harness/src");
+    let mut found = BTreeSet::new();
+    for file in rust_files(&src) {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        let rel = relative(&workspace(), &file);
+        for (n, line) in text.lines().enumerate() {
+            // A lower crate, or one of its stages, re-exported whole (a type may be).
+            if let Some(path) = line.trim_start().strip_prefix("pub use ") {
+                let path = path.split([';', ' ']).next().unwrap_or_default();
+                let segments: Vec<&str> = path.split("::").collect();
+                let whole = matches!(segments[..], ["harness_ledger"] | ["harness_core", _]);
+                if whole && segments[0].starts_with("harness_") {
+                    found.insert(format!("{rel}:{}: {}", n + 1, line.trim()));
+                }
+            }
+            for (at, _) in line.match_indices("crate::") {
+                let name: String = line[at + "crate::".len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let module = src.join(format!("{name}.rs")).is_file() || src.join(&name).is_dir();
+                let before = line[..at].chars().next_back();
+                let own_path = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+                if own_path && !name.is_empty() && !module {
+                    found.insert(format!("{rel}:{}: crate::{name}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "paths of the program that match no folder of harness/src:\n{}",
+        found.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
 #[test]
 fn harness_stages_import_only_lower_layers() {
     let layers = layers(&architecture_doc());

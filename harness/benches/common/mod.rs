@@ -1,7 +1,7 @@
 //! What the benchmarks share: a large tournament file and random legal games the size of real
 //! records (engine-like move annotations: score, depth, nodes, time).
 
-use harness::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
+use harness_core::record::{GameRecord, OpeningRef, PerColor, PlayedMove, Termination};
 use othello_board::playout::{random_move, SplitMix64};
 use othello_board::Position;
 

@@ -2,10 +2,10 @@
 
 use super::exit;
 use super::output::{say, say_raw};
-use crate::record::analysis::ANALYSIS_FILE;
 use crate::show::table;
-use crate::stats::analysis::{engine_errors, solver_part};
 use crate::tools::analyze::AnalyzeArgs;
+use harness_core::record::analysis::ANALYSIS_FILE;
+use harness_core::stats::analysis::{engine_errors, solver_part};
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -2,8 +2,8 @@
 
 use super::exit;
 use super::output::Stdout;
-use crate::plan::config::rules::{parse_bytes, MIN_MEMORY_LIMIT};
 use crate::tools::check::{CheckSpec, Outcome};
+use harness_core::plan::config::rules::{parse_bytes, MIN_MEMORY_LIMIT};
 
 /// Check a plugin's compliance: how fast it stops, depth and node limits, passes and the end of
 /// the game, determinism, new_game, option ranges, memory growth, destroy. Prints a table of

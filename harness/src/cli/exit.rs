@@ -17,7 +17,7 @@
 //! an engine that cannot start, and a run that measured nothing, are 125 (skip this commit),
 //! not a verdict on it.
 
-use crate::stats::verdict::Outcome;
+use harness_core::stats::verdict::Outcome;
 
 /// A command that did what it was asked (perft, stats, info, a front-end session, …).
 pub const SUCCESS: i32 = 0;
@@ -80,8 +80,8 @@ pub fn of(outcome: Outcome) -> i32 {
 
 /// The exit code of a test's decision alone (`sprt`, `merge --watch`): H1 0, H0 1,
 /// undecided 3.
-pub fn of_decision(decision: crate::stats::sprt::Decision) -> i32 {
-    use crate::stats::verdict::{verdict, Evidence};
+pub fn of_decision(decision: harness_core::stats::sprt::Decision) -> i32 {
+    use harness_core::stats::verdict::{verdict, Evidence};
     of(verdict(&Evidence {
         decision: Some(decision),
         ..Evidence::default()

@@ -4,8 +4,8 @@
 use super::exit;
 use super::output::say;
 use crate::host::{EngineHost, WorkerSpec};
-use crate::plan::config::PluginRef;
 use anyhow::Context;
+use harness_core::plan::config::PluginRef;
 use std::path::{Path, PathBuf};
 
 /// Load a plugin and print its metadata and options.

@@ -3,12 +3,12 @@
 use super::exit;
 use super::output::{say, say_raw};
 use super::run_ledger::located;
-use crate::ledger::history::HistoryRow;
-use crate::ledger::Access;
-use crate::ledger::{LedgerStore, RunEntry, LEDGER_ENV};
-use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::show::report::commits::AnchorBy;
 use anyhow::Context;
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_ledger::history::HistoryRow;
+use harness_ledger::Access;
+use harness_ledger::{LedgerStore, RunEntry, LEDGER_ENV};
 use std::path::{Path, PathBuf};
 
 /// Record runs in a results ledger, and read them back.
@@ -93,19 +93,19 @@ struct Location {
 
 impl Location {
     /// The ledger named.
-    fn url(&self) -> anyhow::Result<crate::ledger::LedgerUrl> {
+    fn url(&self) -> anyhow::Result<harness_ledger::LedgerUrl> {
         located(self.ledger.as_deref())?
             .ok_or_else(|| anyhow::anyhow!("no ledger: give --ledger URL or set {LEDGER_ENV}"))
     }
 
     /// The ledger, opened to record runs (and made, for a new file).
     fn open(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
-        crate::ledger::open(&self.url()?, Access::Write)
+        harness_ledger::open(&self.url()?, Access::Write)
     }
 
     /// The ledger, opened to read it: one that does not exist is an error, never made.
     fn read(&self) -> anyhow::Result<Box<dyn LedgerStore>> {
-        crate::ledger::open(&self.url()?, Access::Read)
+        harness_ledger::open(&self.url()?, Access::Read)
     }
 }
 
@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Command::Compare { a, b, json, at } => {
             let (engines, games) = at.read()?.history_input()?;
             compare(
-                &crate::ledger::history::compare(&engines, &games, &a, &b)?,
+                &harness_ledger::history::compare(&engines, &games, &a, &b)?,
                 json,
             )
         }
@@ -131,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         } => {
             let found = {
                 let (engines, games) = at.read()?.history_input()?;
-                crate::ledger::history::history(
+                harness_ledger::history::history(
                     &engines,
                     &games,
                     engine.as_deref(),
@@ -180,11 +180,11 @@ fn stats(id: &str, at: &Location) -> anyhow::Result<i32> {
         .iter()
         .find(|r| r.id == full_id)
         .and_then(|r| r.verdict.as_ref())
-        .is_some_and(|v| v.outcome == crate::record::verdict_record::Outcome::Unmeasured);
+        .is_some_and(|v| v.outcome == harness_core::record::verdict_record::Outcome::Unmeasured);
     let (tournament_json, records) = found;
     anyhow::ensure!(!records.is_empty(), "run `{id}`: no finished games");
-    let t = crate::record::tournament_record::TournamentRecord::parse(&tournament_json)
-        .and_then(|record| crate::plan::recorded::tournament_of(&record))
+    let t = harness_core::record::tournament_record::TournamentRecord::parse(&tournament_json)
+        .and_then(|record| harness_core::plan::recorded::tournament_of(&record))
         .with_context(|| format!("run `{id}`: cannot rebuild its tournament"))?;
     let (results, _) = crate::show::table::results_tables_within(
         &records,
@@ -238,9 +238,9 @@ fn runs(json: bool, at: &Location) -> anyhow::Result<i32> {
         };
         // A run without a verdict may be a sharded one whose merge is not recorded yet.
         if r.verdict.is_none() {
-            r.shards = crate::ledger::store::shard_progress(&tournament_json, &records);
+            r.shards = harness_ledger::store::shard_progress(&tournament_json, &records);
         }
-        r.repeated_openings = crate::ledger::store::repeated_openings(&records);
+        r.repeated_openings = harness_ledger::store::repeated_openings(&records);
     }
     if json {
         for r in &rows {
@@ -301,7 +301,7 @@ pub(super) fn ledger_history_page(
     anchor: Option<&str>,
 ) -> anyhow::Result<String> {
     let (engines, games) = ledger.history_input()?;
-    let found = crate::ledger::history::history(&engines, &games, None, anchor)?;
+    let found = harness_ledger::history::history(&engines, &games, None, anchor)?;
     history_page(&found.rows, AnchorBy::Address)
 }
 
@@ -315,7 +315,7 @@ fn history_page(rows: &[HistoryRow], anchor_by: AnchorBy) -> anyhow::Result<Stri
             current = Some((r.series, &r.engine));
             series.push(CommitSeries {
                 engine: r.engine.clone(),
-                conditions: crate::ledger::entry::conditions_text(&r.conditions),
+                conditions: harness_ledger::entry::conditions_text(&r.conditions),
                 class: r.series + 1,
                 anchor: r.anchor.as_ref().map(|a| (a.build.clone(), a.named)),
                 anchor_by,
@@ -367,7 +367,7 @@ fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
                 "\n{} under conditions #{}: {}\n{relative}\n{:<24} {:>8} {:>20} {:>6} {:>5}  {:<12} {:<16} verdicts\n",
                 r.engine,
                 r.series + 1,
-                crate::ledger::entry::conditions_text(&r.conditions),
+                harness_ledger::entry::conditions_text(&r.conditions),
                 "commits",
                 "Elo",
                 "95% interval",
@@ -390,7 +390,7 @@ fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
             _ => ("-".to_string(), "-".to_string()),
         };
         let or_dash = |t: String| if t.is_empty() { "-".to_string() } else { t };
-        let options = crate::ledger::history::options_text(&r.options.to_string());
+        let options = harness_ledger::history::options_text(&r.options.to_string());
         say_raw!(
             "{commits:<24} {elo:>8} {interval:>20} {:>6} {:>5}  {:<12} {:<16} {}\n",
             r.games,
@@ -406,7 +406,7 @@ fn history(rows: &[HistoryRow], json: bool) -> anyhow::Result<i32> {
     Ok(exit::SUCCESS)
 }
 
-fn compare(found: &[crate::ledger::history::Comparison], json: bool) -> anyhow::Result<i32> {
+fn compare(found: &[harness_ledger::history::Comparison], json: bool) -> anyhow::Result<i32> {
     for c in found {
         if json {
             say_raw!("{}\n", serde_json::to_string(c)?);
@@ -415,7 +415,7 @@ fn compare(found: &[crate::ledger::history::Comparison], json: bool) -> anyhow::
         say_raw!(
             "conditions #{}: {}\nA = {}\nB = {}\n",
             c.series + 1,
-            crate::ledger::entry::conditions_text(&c.conditions),
+            harness_ledger::entry::conditions_text(&c.conditions),
             c.a,
             c.b
         );

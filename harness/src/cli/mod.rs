@@ -116,8 +116,8 @@ struct OnePlugin {
 #[derive(clap::Args)]
 struct SandboxFlag {
     /// The plugin's sandbox: `strict` (default), `required` or `off`.
-    #[arg(long = "sandbox", value_name = "MODE", default_value = "strict", value_parser = crate::plan::config::SandboxMode::parse)]
-    mode: crate::plan::config::SandboxMode,
+    #[arg(long = "sandbox", value_name = "MODE", default_value = "strict", value_parser = harness_core::plan::config::SandboxMode::parse)]
+    mode: harness_core::plan::config::SandboxMode,
 }
 
 impl OnePlugin {

@@ -3,13 +3,13 @@
 //! folder's files alone. Every writer takes the folder's analysis along, so a rewrite never
 //! drops it.
 
-use crate::plan::config::Tournament;
-use crate::record::analysis::read_analysis;
-use crate::record::journal;
-use crate::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
-use crate::record::verdict_record::{Conclusion, Elapsed, RunVerdict};
-use crate::record::GameRecord;
 use crate::show::report;
+use harness_core::plan::config::Tournament;
+use harness_core::record::analysis::read_analysis;
+use harness_core::record::journal;
+use harness_core::record::tournament_record::{TournamentRecord, TOURNAMENT_FILE};
+use harness_core::record::verdict_record::{Conclusion, Elapsed, RunVerdict};
+use harness_core::record::GameRecord;
 use std::path::Path;
 
 /// Write the run's end (`verdict.json`: the verdict of a run that ended; none while it goes
@@ -66,7 +66,7 @@ pub fn run_test(
     t: &Tournament,
     folder: &Path,
     records: &[GameRecord],
-) -> Option<crate::stats::sprt::SprtStatus> {
+) -> Option<harness_core::stats::sprt::SprtStatus> {
     t.sprt.as_ref()?;
     let path = folder.join(journal::JSONL_FILE);
     let journal_order = path
@@ -74,7 +74,7 @@ pub fn run_test(
         .then(|| journal::read_journal(&path).ok())
         .flatten()
         .filter(|read| read.len() == records.len());
-    let recorded = crate::record::decision_record::DecisionRecord::decision_in(folder)
+    let recorded = harness_core::record::decision_record::DecisionRecord::decision_in(folder)
         .ok()
         .flatten();
     t.test_status(journal_order.as_deref().unwrap_or(records), recorded)
@@ -103,7 +103,7 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     if !folder.join(TOURNAMENT_FILE).exists() {
         return Ok(());
     }
-    let mut t = crate::plan::recorded::tournament_of(&TournamentRecord::read(folder)?)?;
+    let mut t = harness_core::plan::recorded::tournament_of(&TournamentRecord::read(folder)?)?;
     t.out = folder.to_path_buf();
     let path = folder.join(journal::JSONL_FILE);
     let records = if path.exists() {
@@ -122,7 +122,7 @@ pub fn refresh_reports(folder: &Path) -> anyhow::Result<()> {
     // A run without its end recorded (it goes on, or was killed): its time as its clock
     // last said.
     if conclusion.verdict.is_none() {
-        if let Some(clock) = crate::record::run_clock::ClockFile::read(folder)? {
+        if let Some(clock) = harness_core::record::run_clock::ClockFile::read(folder)? {
             conclusion.elapsed = Some(clock.elapsed());
         }
     }

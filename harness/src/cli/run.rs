@@ -7,20 +7,20 @@
 use super::exit;
 use super::output::{say, say_raw};
 use super::tournament_flags::{default_folder, OutputFlags, TournamentFlags};
-use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::HostError;
-use crate::plan::config::{self, Tournament};
 use crate::play::resume;
 use crate::play::tournament::{self, Observer, Progress, RunSummary};
-use crate::record::journal;
-use crate::record::verdict_record::Elapsed;
-use crate::record::GameRecord;
 use crate::show::tui::live::ui_loop;
 use crate::show::tui::terminal::{restore, Screen};
 use crate::show::{progress, report, table};
-use crate::stats::verdict::{self, Outcome};
 use crate::tools::bench::{self, BenchSpec};
 use anyhow::Context;
+use harness_core::events::{ControlState, Event, EventSink, RunControl};
+use harness_core::plan::config::{self, Tournament};
+use harness_core::record::journal;
+use harness_core::record::verdict_record::Elapsed;
+use harness_core::record::GameRecord;
+use harness_core::stats::verdict::{self, Outcome};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -337,9 +337,9 @@ pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyh
         report::JSON_FILE,
         report::MARKDOWN_FILE,
         report::HTML_FILE,
-        crate::record::decision_record::DECISION_FILE,
+        harness_core::record::decision_record::DECISION_FILE,
         // The analysis describes the games set aside, not the new ones.
-        crate::record::analysis::ANALYSIS_FILE,
+        harness_core::record::analysis::ANALYSIS_FILE,
         crate::tools::analyze::CACHE_FILE,
     ];
     also.extend(extra);
@@ -538,7 +538,7 @@ fn conclude(
             table::test_summary(
                 status,
                 (&t.engines[0].name, &t.engines[1].name),
-                crate::stats::verdict::decision_measures(status.decision, &never_moved)
+                harness_core::stats::verdict::decision_measures(status.decision, &never_moved)
             )
         );
     }
@@ -551,7 +551,7 @@ fn conclude(
         _ => {}
     }
     let code = convention.code(v.outcome);
-    let conclusion = crate::record::verdict_record::RunVerdict {
+    let conclusion = harness_core::record::verdict_record::RunVerdict {
         exit_code: code,
         outcome: v.outcome,
         reasons: v.reasons,
@@ -850,7 +850,7 @@ pub(super) fn dry_run(
         let tournament_json = resume::tournament_text(t, &openings, plugin_dir);
         let path = t
             .out
-            .join(crate::record::tournament_record::TOURNAMENT_FILE);
+            .join(harness_core::record::tournament_record::TOURNAMENT_FILE);
         if let Ok(existing) = std::fs::read_to_string(&path) {
             anyhow::ensure!(
                 resume::same_tournament(&existing, &tournament_json, false),

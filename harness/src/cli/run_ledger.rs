@@ -3,10 +3,10 @@
 //! when it ends ([`RunLedger`]).
 
 use super::output::say;
-use crate::ledger::entry::GameEntry;
-use crate::ledger::{Access, LedgerStore, LedgerUrl, RunEntry, LEDGER_ENV};
-use crate::record::journal::JSONL_FILE;
-use crate::record::merge::JournalFollower;
+use harness_core::record::journal::JSONL_FILE;
+use harness_core::record::merge::JournalFollower;
+use harness_ledger::entry::GameEntry;
+use harness_ledger::{Access, LedgerStore, LedgerUrl, RunEntry, LEDGER_ENV};
 use std::path::Path;
 
 /// The ledger `flag` names, else the one `HARNESS_LEDGER` names, else none.
@@ -86,7 +86,7 @@ impl RunLedger {
             say!("ledger {url}: a shard does not write an SQLite ledger; `harness merge --ledger` records the merged run");
             return Ok(None);
         }
-        let ledger = Some(crate::ledger::open(&url, Access::Write)?);
+        let ledger = Some(harness_ledger::open(&url, Access::Write)?);
         Ok(Some(RunLedger {
             url,
             ledger,
@@ -121,7 +121,7 @@ impl RunLedger {
         let recorded = RunEntry::read(dir).and_then(|entry| {
             let ledger = match store {
                 Some(l) => l,
-                None => store.insert(crate::ledger::open(url, Access::Write)?),
+                None => store.insert(harness_ledger::open(url, Access::Write)?),
             };
             let added = ledger.add(&entry)?;
             Ok((entry, added))
@@ -209,7 +209,7 @@ fn follow_journal(
             };
             let ledger = match &mut store {
                 Some(l) => l,
-                None => store.insert(crate::ledger::open(url, Access::Write)?),
+                None => store.insert(harness_ledger::open(url, Access::Write)?),
             };
             entry.games = std::mem::take(&mut pending);
             let result = ledger.add(&entry);

@@ -4,10 +4,10 @@
 use super::exit;
 use super::output::say_raw;
 use super::run_ledger::located;
-use crate::ledger::Access;
 use crate::web::feed::{self, Source};
 use crate::web::server::{HistoryPage, ServedRun};
 use crate::web::{WebServer, DEFAULT_ADDRESS};
+use harness_ledger::Access;
 use std::path::PathBuf;
 
 /// Serve run folders in a browser: their standings, games and reports, followed live while
@@ -52,9 +52,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let history: Option<HistoryPage> = match located(args.ledger.as_deref())? {
         Some(url) => {
             // Checked now: a ledger that cannot be opened is an error before serving.
-            drop(crate::ledger::open(&url, Access::Read)?);
+            drop(harness_ledger::open(&url, Access::Read)?);
             Some(Box::new(move |anchor: Option<&str>| {
-                let mut ledger = crate::ledger::open(&url, Access::Read)?;
+                let mut ledger = harness_ledger::open(&url, Access::Read)?;
                 super::ledger::ledger_history_page(ledger.as_mut(), anchor)
             }))
         }

@@ -2,7 +2,7 @@
 
 use super::output::{say, say_raw};
 use crate::show::table;
-use crate::stats::sprt::{Model, Sample, SprtParams, Unit};
+use harness_core::stats::sprt::{Model, Sample, SprtParams, Unit};
 
 /// Compute a sequential test from result counts alone (exit code as for `run`).
 #[derive(clap::Args)]
@@ -97,11 +97,11 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let params = SprtParams::new(elo0, elo1, alpha, beta, model, unit)
         .map_err(|e| anyhow::anyhow!("--{}: {e}", e.key()))?;
     let status = params.status_of_sample(&sample);
-    if let Some((elo, los)) = crate::stats::score_estimate(&scores) {
+    if let Some((elo, los)) = harness_core::stats::score_estimate(&scores) {
         say!("Elo      {elo}  ({})", unit.as_str());
         say!("LOS      {:.1}%", 100.0 * los);
     }
-    if let Some(nelo) = crate::stats::sprt::normalized_elo(&sample, unit) {
+    if let Some(nelo) = harness_core::stats::sprt::normalized_elo(&sample, unit) {
         say!("nElo     {nelo}");
     }
     say_raw!("{}", table::sprt_summary(&status, "candidate", "baseline"));

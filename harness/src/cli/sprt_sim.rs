@@ -3,9 +3,9 @@
 
 use super::exit;
 use super::output::say;
-use crate::record::{journal, outcomes};
-use crate::stats::sprt::{Model, SprtParams, Unit};
 use anyhow::Context;
+use harness_core::record::{journal, outcomes};
+use harness_core::stats::sprt::{Model, SprtParams, Unit};
 use std::path::PathBuf;
 
 /// Resampling study: how many games each sequential test needs on a journal's real pairs.
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         check_every,
         seed,
     } = args;
-    use crate::stats::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
+    use harness_core::stats::sprt_sim::{complete_pairs, effect_sizes, simulate, SimulationConfig};
     // The flags first: a bad one is refused before the journal is read.
     let p = |elo0, elo1, model, unit, flags: &str| {
         SprtParams::new(elo0, elo1, 0.05, 0.05, model, unit).map_err(|e| {
@@ -91,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         "{}: no complete pairs of {a} against {b}",
         path.display()
     );
-    let stats = crate::stats::match_stats(&outcomes(&records), &a, &b);
+    let stats = harness_core::stats::match_stats(&outcomes(&records), &a, &b);
     say!(
         "{a} vs {b}: {} complete pairs; Elo {}; discs/game {}",
         pairs.len(),

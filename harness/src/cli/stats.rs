@@ -2,9 +2,9 @@
 
 use super::exit;
 use super::output::say_raw;
-use crate::record::analysis::read_analysis;
-use crate::record::journal;
 use crate::show::{report, table};
+use harness_core::record::analysis::read_analysis;
+use harness_core::record::journal;
 use std::path::{Path, PathBuf};
 
 /// Recompute the statistics of a finished or interrupted run from its games.jsonl (or its
@@ -76,9 +76,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let folder = path.parent().unwrap_or(Path::new("."));
     // The folder's tournament, where it has one: its engine order orients the tables, and its
     // test is stated.
-    let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
+    let tournament = harness_core::record::tournament_record::TournamentRecord::read(folder)
         .ok()
-        .and_then(|record| crate::plan::recorded::tournament_of(&record).ok());
+        .and_then(|record| harness_core::plan::recorded::tournament_of(&record).ok());
     let engines = tournament
         .as_ref()
         .map(|t| t.engine_names())
@@ -94,13 +94,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     }
     if let Some(t) = &tournament {
         if let Some(status) = super::reports::run_test(t, folder, &records) {
-            let never_moved = crate::stats::verdict::never_moved(&t.engine_names(), &records);
+            let never_moved =
+                harness_core::stats::verdict::never_moved(&t.engine_names(), &records);
             say_raw!(
                 "{}",
                 table::test_summary(
                     &status,
                     (&t.engines[0].name, &t.engines[1].name),
-                    crate::stats::verdict::decision_measures(status.decision, &never_moved)
+                    harness_core::stats::verdict::decision_measures(status.decision, &never_moved)
                 )
             );
         }

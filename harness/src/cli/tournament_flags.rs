@@ -5,9 +5,9 @@
 //! Mixing a file and flags: a flag replaces the file's value of its key; `--engine` replaces
 //! every `[[engine]]` table of the file and the output folder (out/<names joined by -vs->).
 
-use crate::plan::config::{self, Tournament};
-use crate::plan::schedule::Shard;
 use anyhow::Context;
+use harness_core::plan::config::{self, Tournament};
+use harness_core::plan::schedule::Shard;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -92,7 +92,7 @@ impl TournamentFlags {
                         || a == "--serve"
                         || a.starts_with("--serve="))
                 })
-                .map(|a| crate::ledger::url::redacted(&a))
+                .map(|a| harness_ledger::url::redacted(&a))
                 .collect();
             let mut t = config::compose(&base, &cl, &command)?.tournament;
             plugins_exist(&t, &cl, plugin_dir)?;
@@ -239,7 +239,7 @@ pub fn default_folder(
     // A shard's folder is one inside the tournament's.
     let shard_folder = t.shard.map(|s| s.folder_name());
     let base = match shard_folder {
-        Some(_) => crate::record::run_folder::RunFolder::at(&t.out)
+        Some(_) => harness_core::record::run_folder::RunFolder::at(&t.out)
             .run_dir()
             .to_path_buf(),
         None => t.out.clone(),

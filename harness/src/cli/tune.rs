@@ -14,16 +14,16 @@ use super::run::{
     coordinator_runtime, run_live, say_warnings, warn_if_oversubscribed, StopOnSignals,
 };
 use super::tournament_flags::{OutputFlags, TournamentFlags};
-use crate::events::{EventSink, RunControl};
-use crate::plan::config::Tournament;
-use crate::plan::schedule::Shard;
 use crate::play::tournament::{self, Observer, RunSummary};
 use crate::play::tune::aggregate::{aggregate_shards as aggregate_shards_of, Ended, Progress};
 use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
-use crate::record::journal;
-use crate::record::tune::{TuneLine, DISPATCH_FILE, THETA_FILE, TUNE_FILE};
 use crate::show::report::tune as tune_report;
 use anyhow::Context;
+use harness_core::events::{EventSink, RunControl};
+use harness_core::plan::config::Tournament;
+use harness_core::plan::schedule::Shard;
+use harness_core::record::journal;
+use harness_core::record::tune::{TuneLine, DISPATCH_FILE, THETA_FILE, TUNE_FILE};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -307,14 +307,14 @@ fn say_warning(p: tournament::Progress, say: impl FnOnce(String)) {
 /// A tune in which θ+ or θ− (or the opponent) never made a move measured nothing, whatever θ
 /// did: said, exit code 2. `None` when every engine moved.
 fn unmeasured(m: &Tournament, summary: &RunSummary) -> Option<i32> {
-    let silent = crate::stats::verdict::never_moved(&m.engine_names(), &summary.records);
+    let silent = harness_core::stats::verdict::never_moved(&m.engine_names(), &summary.records);
     if silent.is_empty() {
         return None;
     }
     let reasons: Vec<String> = silent.iter().map(ToString::to_string).collect();
     say!(
         "{}: {}",
-        crate::stats::verdict::Outcome::Unmeasured.label(),
+        harness_core::stats::verdict::Outcome::Unmeasured.label(),
         reasons.join("; ")
     );
     Some(exit::ERROR)
@@ -330,7 +330,7 @@ fn conclude_shard(
     started: Instant,
     signalled: Option<&'static str>,
 ) -> anyhow::Result<i32> {
-    let out = crate::record::run_folder::RunFolder::at(&m.out);
+    let out = harness_core::record::run_folder::RunFolder::at(&m.out);
     let shared = out.run_dir();
     say!(
         "\nshard {shard}: {} of its games played ({} iterations) in {:.1} s; θ is applied by `harness tune {} --aggregate --out {}`",

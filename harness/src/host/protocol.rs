@@ -12,7 +12,7 @@
 //! Every line is one complete message; a line that does not parse is a protocol error.
 
 use super::plugin::PluginInfo;
-use crate::search_terms::{SearchInfo, SearchLimits};
+use harness_core::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};

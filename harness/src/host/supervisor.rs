@@ -8,7 +8,7 @@
 //! the flags after `--`), with the channel to the coordinator as the worker's standard input,
 //! and tells the coordinator on that channel which process the worker is
 //! ([`Reply::Supervising`]) before the worker may say anything: the worker waits for the
-//! coordinator's [`Request::Begin`]. Then the supervisor closes its own copy of the channel and
+//! coordinator's [`super::protocol::Request::Begin`]. Then the supervisor closes its own copy of the channel and
 //! waits. Two shapes:
 //!
 //! - **Direct**: the worker is the supervisor's child and leads a process group of its own

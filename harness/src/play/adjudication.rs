@@ -13,8 +13,8 @@
 //! engines; the record says so.
 
 use super::pool::WorkerPool;
-use crate::events::RunControl;
 use crate::host::HostError;
+use harness_core::events::RunControl;
 use othello_board::{Move, Position};
 use std::time::Duration;
 

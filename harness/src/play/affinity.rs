@@ -8,7 +8,7 @@
 //! worker are the system's (`host::affinity`).
 
 pub use crate::host::affinity::pin;
-use crate::plan::config::Tournament;
+use harness_core::plan::config::Tournament;
 
 /// The cores of each game slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ mod tests {
     use super::*;
 
     fn tournament(concurrency: usize, threads: Option<&str>) -> Tournament {
-        let mut t = crate::plan::config::embedded_default();
+        let mut t = harness_core::plan::config::embedded_default();
         t.concurrency = concurrency;
         if let Some(n) = threads {
             t.engines[0].options.push(("Threads".into(), n.into()));

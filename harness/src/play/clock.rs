@@ -2,7 +2,7 @@
 //!
 //! Each side has its own rules (time odds: an engine's own `time` table) as the tournament
 //! gives them, already NPS-scaled when the run measured a factor
-//! ([`crate::plan::config::ClockScale`]). A side on a clock starts with its base; each search is
+//! ([`harness_core::plan::config::ClockScale`]). A side on a clock starts with its base; each search is
 //! charged its wall time, measured by the coordinator, and the increment is credited after it:
 //! `left - elapsed + increment`, which may be below zero.
 //!
@@ -15,11 +15,11 @@
 //! enforces). A depth- or node-limited search has no budget: the stall timeout bounds it.
 //! Forced passes and the opening's moves are never charged.
 
-use crate::events::SideClocks;
 use crate::host::SearchBudget;
-use crate::plan::config::{TimeControl, TimeRules};
-use crate::record::{GameRecord, Termination};
-use crate::search_terms::SearchLimits;
+use harness_core::events::SideClocks;
+use harness_core::plan::config::{TimeControl, TimeRules};
+use harness_core::record::{GameRecord, Termination};
+use harness_core::search_terms::SearchLimits;
 use othello_board::{Color, Move, Position};
 use std::time::Duration;
 
@@ -148,7 +148,7 @@ impl GameClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::config::ClockScale;
+    use harness_core::plan::config::ClockScale;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -348,7 +348,7 @@ mod tests {
     /// total; a side that lost on time shown at zero; a side without a clock has none.
     #[test]
     fn a_recorded_game_ends_with_the_clocks_its_moves_left() {
-        use crate::record::PlayedMove;
+        use harness_core::record::PlayedMove;
         let played = |mv: &str, book: bool, time_ms: Option<u64>| PlayedMove {
             mv: mv.into(),
             book,

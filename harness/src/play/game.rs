@@ -13,15 +13,15 @@ use super::adjudication::{Adjudicator, Verdict};
 use super::affinity::pin;
 use super::clock::GameClock;
 use super::pool::{StartFailure, WorkerPool};
-use crate::events::{ControlState, Event, EventSink, RunControl};
 use crate::host::{EngineHost, HostError};
-use crate::plan::config::TimeRules;
-use crate::plan::openings::Opening;
-use crate::plan::schedule::ScheduledGame;
-use crate::record::{
+use harness_core::events::{ControlState, Event, EventSink, RunControl};
+use harness_core::plan::config::TimeRules;
+use harness_core::plan::openings::Opening;
+use harness_core::plan::schedule::ScheduledGame;
+use harness_core::record::{
     Adjudication, GameRecord, OpeningRef, PerColor, PlayedMove, Termination, TimeLoss,
 };
-use crate::search_terms::SearchInfo;
+use harness_core::search_terms::SearchInfo;
 use othello_board::{Color, GameHistory, Move, Position};
 use std::sync::Arc;
 use std::time::Duration;

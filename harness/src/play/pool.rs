@@ -20,8 +20,8 @@ use crate::host::sandbox::{Confinement, Enforced};
 use crate::host::stderr_log::{self, LogTail};
 use crate::host::turns::{self, BetweenTurns};
 use crate::host::{EngineHost, HostError};
-use crate::plan::config::{Sandbox, TimeControl, Tournament};
 use anyhow::bail;
+use harness_core::plan::config::{Sandbox, TimeControl, Tournament};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Mutex;
@@ -209,7 +209,7 @@ impl WorkerPool {
                         mode: t.sandbox,
                         ..Sandbox::default()
                     },
-                    Some(crate::plan::config::declared_threads(
+                    Some(harness_core::plan::config::declared_threads(
                         None,
                         &a.solver_options,
                     )),

@@ -16,9 +16,9 @@
 use super::pool::WorkerPool;
 use crate::host::engine_host::STARTUP_TIMEOUT;
 use crate::host::SearchBudget;
-use crate::plan::config::{TimeControl, TimeRules, Tournament};
-use crate::plan::openings::Opening;
-use crate::search_terms::SearchLimits;
+use harness_core::plan::config::{TimeControl, TimeRules, Tournament};
+use harness_core::plan::openings::Opening;
+use harness_core::search_terms::SearchLimits;
 use othello_board::{GameHistory, Move, Position};
 use std::time::{Duration, Instant};
 

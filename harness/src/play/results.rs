@@ -5,15 +5,15 @@
 //! starts no new pair, a fatal error or a failed write starts nothing more) are tested here.
 
 use super::game::FromGame;
-use crate::events::{Event, EventSink};
-use crate::plan::config::{SprtConfig, Tournament};
-use crate::plan::schedule::ScheduledGame;
-use crate::record::journal::Journal;
-use crate::record::run_clock::{Elapsed, SessionClock};
-use crate::record::GameRecord;
-use crate::stats::running::PairResult;
-use crate::stats::running::RunningTotals;
-use crate::stats::sprt::{Decision, SprtStatus};
+use harness_core::events::{Event, EventSink};
+use harness_core::plan::config::{SprtConfig, Tournament};
+use harness_core::plan::schedule::ScheduledGame;
+use harness_core::record::journal::Journal;
+use harness_core::record::run_clock::{Elapsed, SessionClock};
+use harness_core::record::GameRecord;
+use harness_core::stats::running::PairResult;
+use harness_core::stats::running::RunningTotals;
+use harness_core::stats::sprt::{Decision, SprtStatus};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -252,7 +252,7 @@ impl<'f> Claims<'f> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::journal::JSONL_FILE;
+    use harness_core::record::journal::JSONL_FILE;
 
     /// A match's schedule of `pairs` pairs: games 2p and 2p+1 are pair p.
     fn todo(pairs: usize) -> Vec<ScheduledGame> {
@@ -318,7 +318,7 @@ mod tests {
                     [openings]\nbuiltin = \"xot-small\"\n[sprt]\nelo0 = 0\nelo1 = 200\n\
                     alpha = 0.2\nbeta = 0.2\n[[engine]]\nname = \"a\"\nplugin = \"x\"\n\
                     [[engine]]\nname = \"b\"\nplugin = \"y\"\n";
-        let t = crate::plan::config::parse(toml, "t.toml", &dir).unwrap();
+        let t = harness_core::plan::config::parse(toml, "t.toml", &dir).unwrap();
         let journal = Journal::open(&dir).unwrap();
         let mut results = Results::new(&t, journal, Vec::new(), 200);
         let clock = SessionClock::start(&dir, std::time::Instant::now()).unwrap();
@@ -359,7 +359,7 @@ mod tests {
         assert_eq!(pairs_heard, game / 2);
         // Decided after a complete pair: no game of a later pair starts.
         assert_eq!(results.claims.claim(&todo), None);
-        let journaled = crate::record::journal::read_journal(&dir.join(JSONL_FILE)).unwrap();
+        let journaled = harness_core::record::journal::read_journal(&dir.join(JSONL_FILE)).unwrap();
         assert_eq!(journaled.len(), game);
         assert_eq!(results.records.len(), game);
         // A fatal error closes the claims and is kept for the end.

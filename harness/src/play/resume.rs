@@ -7,20 +7,20 @@
 //! A run refused before its first game leaves no folder behind that it created.
 
 use crate::host::sandbox::Enforced;
-use crate::plan::config::{OpeningOrder, OpeningSource, PluginRef, SandboxMode, Tournament};
-use crate::plan::openings::OpeningSet;
-use crate::plan::schedule::PairedSchedule;
-use crate::record::digest::{file_digest, fnv1a};
-use crate::record::journal::{self, GGF_FILE, JSONL_FILE};
-use crate::record::run_folder::RunFolder;
-use crate::record::tournament_changes;
-use crate::record::tournament_record::{
+use anyhow::{bail, Context};
+use harness_core::plan::config::{OpeningOrder, OpeningSource, PluginRef, SandboxMode, Tournament};
+use harness_core::plan::openings::OpeningSet;
+use harness_core::plan::schedule::PairedSchedule;
+use harness_core::record::digest::{file_digest, fnv1a};
+use harness_core::record::journal::{self, GGF_FILE, JSONL_FILE};
+use harness_core::record::run_folder::RunFolder;
+use harness_core::record::tournament_changes;
+use harness_core::record::tournament_record::{
     AdjudicationRecord, EnforcedRecord, EngineRecord, EngineTime, NpsReference, OpeningOrderRecord,
     OpeningSourceRecord, OpeningsRecord, PluginRecord, ShardRecord, SprtRecord, TournamentRecord,
     TOURNAMENT_FILE,
 };
-use crate::record::GameRecord;
-use anyhow::{bail, Context};
+use harness_core::record::GameRecord;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -149,10 +149,10 @@ const RUN_FILES: [&str; 7] = [
     JSONL_FILE,
     GGF_FILE,
     TOURNAMENT_FILE,
-    crate::record::run_id::RUN_ID_FILE,
-    crate::record::verdict_record::VERDICT_FILE,
-    crate::record::decision_record::DECISION_FILE,
-    crate::record::run_clock::CLOCK_FILE,
+    harness_core::record::run_id::RUN_ID_FILE,
+    harness_core::record::verdict_record::VERDICT_FILE,
+    harness_core::record::decision_record::DECISION_FILE,
+    harness_core::record::run_clock::CLOCK_FILE,
 ];
 
 /// Set the games of an earlier run in `dir` aside (`--restart`): its files, and the files
@@ -323,7 +323,7 @@ pub fn mends_unmeasured_engines(written: &str, current: &str, records: &[GameRec
         return false;
     }
     x.iter().zip(&y).all(|(p, q)| {
-        p.name == q.name && (p == q || !crate::stats::verdict::has_moved(&p.name, records))
+        p.name == q.name && (p == q || !harness_core::stats::verdict::has_moved(&p.name, records))
     })
 }
 
@@ -662,8 +662,8 @@ plugin = "strong"
 name = "b"
 plugin = "dir/libb.so"
 "#;
-        let mut t = crate::plan::config::parse(text, "t.toml", Path::new("/x")).unwrap();
-        t.shard = Some(crate::plan::schedule::Shard { index: 1, count: 4 });
+        let mut t = harness_core::plan::config::parse(text, "t.toml", Path::new("/x")).unwrap();
+        t.shard = Some(harness_core::plan::schedule::Shard { index: 1, count: 4 });
         let openings = t.openings.load().unwrap();
         let json = tournament_text(&t, &openings, Path::new("/nowhere"));
         for debug in [
@@ -685,14 +685,14 @@ plugin = "dir/libb.so"
         assert_eq!(v["shard"]["index"], 1);
         let record = TournamentRecord::parse(&json).unwrap();
         assert_eq!(record.text(), json, "read and written back byte for byte");
-        let shard = record.shard.map(|s| crate::plan::schedule::Shard {
+        let shard = record.shard.map(|s| harness_core::plan::schedule::Shard {
             index: s.index,
             count: s.count,
         });
         assert_eq!(shard, t.shard);
         // The definition rebuilds the tournament; it does not take part in the comparison.
         assert_eq!(
-            crate::plan::recorded::tournament_of(&record)
+            harness_core::plan::recorded::tournament_of(&record)
                 .unwrap()
                 .engines,
             t.engines

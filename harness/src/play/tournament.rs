@@ -33,16 +33,16 @@ use super::pool::{StartFailure, WorkerPool, START_FAILURES_IN_A_ROW};
 pub use super::results::Progress;
 use super::results::{Claims, Results};
 use super::resume::{self, OutputFolder};
-use crate::events::{ControlState, Event, EventSink, RunControl};
-use crate::plan::config::Tournament;
-use crate::plan::schedule::ScheduledGame;
-use crate::record::journal::{write_durably, Journal, JSONL_FILE};
-use crate::record::run_clock::{Elapsed, SessionClock};
-use crate::record::tournament_record::TOURNAMENT_FILE;
-use crate::record::GameRecord;
-use crate::stats::sprt::SprtStatus;
 use anyhow::bail;
 use anyhow::Context;
+use harness_core::events::{ControlState, Event, EventSink, RunControl};
+use harness_core::plan::config::Tournament;
+use harness_core::plan::schedule::ScheduledGame;
+use harness_core::record::journal::{write_durably, Journal, JSONL_FILE};
+use harness_core::record::run_clock::{Elapsed, SessionClock};
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_core::record::GameRecord;
+use harness_core::stats::sprt::SprtStatus;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -168,12 +168,12 @@ impl<'t> Coordinator<'t> {
         super::resume::check_free_space(&t.out, super::resume::space_needed(t))
             .inspect_err(|_| folder.abandon())?;
         // The run's id, made when it first starts (a shard's is its shards' folder's).
-        let out = crate::record::run_folder::RunFolder::at(&t.out);
+        let out = harness_core::record::run_folder::RunFolder::at(&t.out);
         let id_dir = match t.shard {
             Some(_) => out.run_dir(),
             None => &t.out,
         };
-        crate::record::run_id::ensure(id_dir).inspect_err(|_| folder.abandon())?;
+        harness_core::record::run_id::ensure(id_dir).inspect_err(|_| folder.abandon())?;
         let pool = WorkerPool::start(t, plugin_dir, &folder.logs())
             .await
             .inspect_err(|e| folder.abandon_unless_it_explains(e))?;
@@ -189,7 +189,8 @@ impl<'t> Coordinator<'t> {
             }
         }
         let pinned_path = t.out.join(TOURNAMENT_FILE);
-        let written = crate::record::tournament_record::TournamentRecord::written_text(&t.out)?;
+        let written =
+            harness_core::record::tournament_record::TournamentRecord::written_text(&t.out)?;
         // The games held were played under the fair-play conditions this kernel gave then; a
         // timed resume that plays more under others would mix two kinds of game in one result
         // (a finished run shows its result wherever it is run again; under depth and node
@@ -229,7 +230,7 @@ impl<'t> Coordinator<'t> {
             clock.plays()?;
         }
         // The run goes on: the verdict of an earlier end of this folder no longer holds.
-        crate::record::verdict_record::Conclusion::clear(&t.out)?;
+        harness_core::record::verdict_record::Conclusion::clear(&t.out)?;
         let results = Results::new(t, journal, previous, planned);
         if held > 0 {
             progress(Progress::Resuming {

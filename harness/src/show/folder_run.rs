@@ -4,16 +4,16 @@
 //! shard's), and what its own files say that the journals do not ([`FolderEnd`]: the
 //! watcher's decision, the run's end, its time).
 
-use crate::events::Event;
-use crate::record::journal::JSONL_FILE;
-use crate::record::merge::JournalFollower;
-use crate::record::run_clock::ClockFile;
-use crate::record::run_folder::RunFolder;
-use crate::record::tournament_record::TournamentRecord;
-use crate::record::verdict_record::Conclusion;
-use crate::record::GameRecord;
 use crate::show::run_model::RunModel;
-use crate::stats::sprt::Decision;
+use harness_core::events::Event;
+use harness_core::record::journal::JSONL_FILE;
+use harness_core::record::merge::JournalFollower;
+use harness_core::record::run_clock::ClockFile;
+use harness_core::record::run_folder::RunFolder;
+use harness_core::record::tournament_record::TournamentRecord;
+use harness_core::record::verdict_record::Conclusion;
+use harness_core::record::GameRecord;
+use harness_core::stats::sprt::Decision;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
@@ -34,7 +34,7 @@ impl FolderRun {
             .journal_folders()
             .iter()
             .find_map(|f| TournamentRecord::read(f).ok())?;
-        let t = crate::plan::recorded::tournament_of(&record).ok()?;
+        let t = harness_core::plan::recorded::tournament_of(&record).ok()?;
         let openings = record.openings.count as usize;
         self.started = true;
         let start = Event::RunStarted {
@@ -72,7 +72,7 @@ impl FolderRun {
 }
 
 /// The name the views give the run of `t` (its engines, as the coordinator plays them).
-pub fn run_name(t: &crate::plan::config::Tournament) -> String {
+pub fn run_name(t: &harness_core::plan::config::Tournament) -> String {
     let engines: Vec<&str> = t.engines.iter().map(|e| e.name.as_str()).collect();
     crate::show::text::run_name(t.format.as_str(), &engines)
 }
@@ -95,7 +95,7 @@ impl FolderEnd {
     pub fn read(dir: &Path, now: SystemTime) -> FolderEnd {
         let mut error = None;
         let decision = readable(
-            crate::record::decision_record::DecisionRecord::decision_in(dir),
+            harness_core::record::decision_record::DecisionRecord::decision_in(dir),
             &mut error,
         );
         let conclusion = readable(Conclusion::read(dir), &mut error);

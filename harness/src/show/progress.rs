@@ -1,9 +1,9 @@
 //! The plain progress lines of a run (`--no-tui`, and the live view's status line).
 
-use crate::record::{outcomes, GameRecord};
-use crate::stats::match_stats;
-use crate::stats::running::PairResult;
-use crate::stats::sprt::{Decision, SprtStatus};
+use harness_core::record::{outcomes, GameRecord};
+use harness_core::stats::match_stats;
+use harness_core::stats::running::PairResult;
+use harness_core::stats::sprt::{Decision, SprtStatus};
 use std::path::Path;
 
 /// One line per finished game: its number in the schedule (from 1, as `harness replay` and

@@ -4,14 +4,14 @@
 //! terminal's own state (which game is on screen, follow mode, the keys) lives beside it in
 //! `show::tui::state`.
 
-use crate::events::{ControlState, Event, SideClocks};
-use crate::record::outcomes;
-use crate::record::{GameRecord, Termination};
-use crate::search_terms::SearchInfo;
 use crate::show::standings::Standing;
 use crate::show::text::DISC_RANGE;
-use crate::stats::sprt::{SprtParams, SprtStatus};
-use crate::stats::{self, Rating};
+use harness_core::events::{ControlState, Event, SideClocks};
+use harness_core::record::outcomes;
+use harness_core::record::{GameRecord, Termination};
+use harness_core::search_terms::SearchInfo;
+use harness_core::stats::sprt::{SprtParams, SprtStatus};
+use harness_core::stats::{self, Rating};
 use othello_board::{Color, Move, Position};
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -274,7 +274,7 @@ pub struct RunModel {
     /// A tune's parameters and their trajectories (`harness tune`).
     pub tune: Option<super::tui::tune::TuneTrace>,
     /// The test's decision as the watcher recorded it (`decision.json` of a served folder).
-    pub recorded_decision: Option<crate::stats::sprt::Decision>,
+    pub recorded_decision: Option<harness_core::stats::sprt::Decision>,
     /// The run's time as its own files say (a served folder: its `verdict.json`, or its
     /// `clock.json`), in place of this viewer's clock.
     pub recorded_elapsed: Option<Duration>,
@@ -285,7 +285,7 @@ pub struct RunModel {
     /// views show the run without it, and say so.
     pub folder_error: Option<String>,
     /// The records as the statistics see them (kept alongside `records`).
-    outcomes: Vec<crate::record::GameOutcome>,
+    outcomes: Vec<harness_core::record::GameOutcome>,
     standings: Option<Standings>,
     sprt_status: Option<SprtStatus>,
     stale: bool,
@@ -477,7 +477,7 @@ impl RunModel {
         // in finishing order): the joint rating ranks a tie by first appearance.
         let mut order: Vec<usize> = (0..self.records.len()).collect();
         order.sort_by_key(|&i| self.records[i].game);
-        let outcomes: Vec<crate::record::GameOutcome> =
+        let outcomes: Vec<harness_core::record::GameOutcome> =
             order.iter().map(|&i| self.outcomes[i].clone()).collect();
         let outcomes = &outcomes;
         // Rows oriented by the tournament's engine order (the earlier engine is "engine"), as
@@ -525,8 +525,9 @@ impl RunModel {
     /// a test.
     pub fn decision_measures(&self) -> bool {
         self.sprt_status.as_ref().is_none_or(|s| {
-            let never_moved = crate::stats::verdict::never_moved(&self.engines, &self.records);
-            crate::stats::verdict::decision_measures(s.decision, &never_moved)
+            let never_moved =
+                harness_core::stats::verdict::never_moved(&self.engines, &self.records);
+            harness_core::stats::verdict::decision_measures(s.decision, &never_moved)
         })
     }
 
@@ -569,8 +570,8 @@ impl RunModel {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::record::{OpeningRef, PerColor, PlayedMove};
     use crate::show::text::{count_compact, duration_clock, duration_compact};
+    use harness_core::record::{OpeningRef, PerColor, PlayedMove};
 
     pub(crate) fn info(depth: i32, score: f64, nodes: u64, time_ms: u64) -> SearchInfo {
         SearchInfo {
@@ -731,8 +732,8 @@ pub(crate) mod tests {
             elo1: 10.0,
             alpha: 0.05,
             beta: 0.05,
-            model: crate::stats::sprt::Model::Logistic,
-            unit: crate::stats::sprt::Unit::Pentanomial,
+            model: harness_core::stats::sprt::Model::Logistic,
+            unit: harness_core::stats::sprt::Unit::Pentanomial,
         };
         s.apply(run_started(4, Some(params)), t0);
         s.apply(

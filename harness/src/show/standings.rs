@@ -5,13 +5,16 @@
 //! [`MatchStats`], and each column's text comes from [`Standing::cell`], with one spelling
 //! for a missing value ([`MISSING`]). Views only choose columns and lay them out.
 
-use crate::stats::sprt::{normalized_elo, normalized_elo_counting, Sample, Unit};
-use crate::stats::{Estimate, MatchStats};
+use harness_core::stats::sprt::{normalized_elo, normalized_elo_counting, Sample, Unit};
+use harness_core::stats::{Estimate, MatchStats};
 use serde::Serialize;
 
 /// The engines in the tournament's order (`engines`), then any other that the games name, in
 /// the order they first do.
-pub fn engine_order(engines: &[String], records: &[crate::record::GameRecord]) -> Vec<String> {
+pub fn engine_order(
+    engines: &[String],
+    records: &[harness_core::record::GameRecord],
+) -> Vec<String> {
     let mut names = engines.to_vec();
     for r in records {
         for name in [&r.black, &r.white] {
@@ -221,8 +224,8 @@ impl Standing {
     }
 
     /// How the complete pairs spread over openings.
-    pub fn clusters(&self) -> crate::stats::openings::PairClusters {
-        crate::stats::openings::PairClusters {
+    pub fn clusters(&self) -> harness_core::stats::openings::PairClusters {
+        harness_core::stats::openings::PairClusters {
             pairs: self.pairs,
             openings: self.openings,
         }
@@ -277,8 +280,8 @@ mod tests {
             "+10 [-inf, +50]"
         );
     }
-    use crate::record::GameOutcome;
-    use crate::stats::match_stats;
+    use harness_core::record::GameOutcome;
+    use harness_core::stats::match_stats;
 
     /// Openings repeated: the normalised Elo of ten pairs on five openings is clustered (the
     /// reference value of `stats::openings`' tests); with six pairs on three openings the
@@ -307,12 +310,15 @@ mod tests {
         // Without repeats the normalised Elo is the sample's, as before openings were read.
         let once = games(&[(0, 10, -4), (1, -8, -8), (2, -2, 0), (3, 4, 4), (4, 0, 6)]);
         let m = match_stats(&once, "A", "B");
-        let sample = crate::stats::sprt::Sample::pentanomial(m.pentanomial.map(u64::from));
+        let sample = harness_core::stats::sprt::Sample::pentanomial(m.pentanomial.map(u64::from));
         assert_eq!(
             Standing::of(&m).normalized_elo,
-            crate::stats::sprt::normalized_elo(&sample, crate::stats::sprt::Unit::Pentanomial)
-                .as_ref()
-                .map(Interval::of)
+            harness_core::stats::sprt::normalized_elo(
+                &sample,
+                harness_core::stats::sprt::Unit::Pentanomial
+            )
+            .as_ref()
+            .map(Interval::of)
         );
     }
 

@@ -3,11 +3,11 @@
 //!
 //! Everything here reads finished records (through the statistics); nothing drives games.
 
-use crate::record::outcomes;
-use crate::record::GameRecord;
 use crate::show::standings::{Column, Standing};
 use crate::show::text::rate_compact;
-use crate::stats;
+use harness_core::record::outcomes;
+use harness_core::record::GameRecord;
+use harness_core::stats;
 use std::fmt::Write;
 
 /// The final report: one block per engine pairing, then the joint rating for more than two
@@ -41,7 +41,7 @@ pub fn final_tables_within(
     engines: &[String],
     width: Option<usize>,
 ) -> String {
-    let sorted = crate::record::in_game_order(records);
+    let sorted = harness_core::record::in_game_order(records);
     let (mut s, w) = results_tables_within(&sorted, engines, width);
     let _ = write!(s, "{}", usage_table(&sorted, w));
     s + &forfeit_lines(&sorted)
@@ -55,7 +55,7 @@ pub fn results_tables_within(
     engines: &[String],
     width: Option<usize>,
 ) -> (String, usize) {
-    let sorted = crate::record::in_game_order(records);
+    let sorted = harness_core::record::in_game_order(records);
     let records = &sorted[..];
     let outcomes = outcomes(records);
     let names = crate::show::standings::engine_order(engines, records);
@@ -249,7 +249,7 @@ fn row(shown: &[Column], cell: impl Fn(Column) -> String, w: usize) -> String {
 /// decision does not measure the run (`measures` false: an H1 reached where an engine never
 /// moved, `stats::verdict::decision_measures`), [`sprt_summary_unmeasured`].
 pub fn test_summary(
-    status: &crate::stats::sprt::SprtStatus,
+    status: &harness_core::stats::sprt::SprtStatus,
     (candidate, baseline): (&str, &str),
     measures: bool,
 ) -> String {
@@ -262,11 +262,11 @@ pub fn test_summary(
 
 /// The sequential test's state in words: the LLR against its bounds and the decision.
 pub fn sprt_summary(
-    status: &crate::stats::sprt::SprtStatus,
+    status: &harness_core::stats::sprt::SprtStatus,
     candidate: &str,
     baseline: &str,
 ) -> String {
-    use crate::stats::sprt::Decision;
+    use harness_core::stats::sprt::Decision;
     let p = &status.params;
     let meaning = super::text::decision_meaning(status.decision, p, candidate, baseline);
     let label = super::text::decision_label(status.decision);
@@ -290,7 +290,7 @@ pub fn sprt_summary(
 }
 
 /// The test's line of the final tables: its parameters, LLR, bounds and observations.
-fn sprt_line(status: &crate::stats::sprt::SprtStatus) -> String {
+fn sprt_line(status: &harness_core::stats::sprt::SprtStatus) -> String {
     let p = &status.params;
     format!(
         "SPRT {}/{} elo0 {} elo1 {} alpha {} beta {}: LLR {:+.3} [{:+.3}, {:+.3}] after {} observations",
@@ -300,7 +300,7 @@ fn sprt_line(status: &crate::stats::sprt::SprtStatus) -> String {
 
 /// [`sprt_summary`] of a run that measured nothing (an engine never made a move): the test's
 /// line, and that its decision, if it took one, does not count.
-pub fn sprt_summary_unmeasured(status: &crate::stats::sprt::SprtStatus) -> String {
+pub fn sprt_summary_unmeasured(status: &harness_core::stats::sprt::SprtStatus) -> String {
     format!(
         "\n{}\n{}\n",
         sprt_line(status),
@@ -312,7 +312,7 @@ pub fn sprt_summary_unmeasured(status: &crate::stats::sprt::SprtStatus) -> Strin
 /// folder): moves analysed and the share that were best, discs lost per game, points thrown
 /// away, games already lost or won at the first analysed position; then the same by empties
 /// bucket.
-pub fn analysis_table(errors: &[crate::stats::analysis::EngineErrors], from: u32) -> String {
+pub fn analysis_table(errors: &[harness_core::stats::analysis::EngineErrors], from: u32) -> String {
     use std::fmt::Write;
     let w = errors
         .iter()

@@ -1,7 +1,7 @@
 //! Games for the views' tests: pairs of A against B on numbered openings, built as
 //! `stats::openings`' tests build theirs (its reference values are asserted on them here).
 
-use crate::record::GameOutcome;
+use harness_core::record::GameOutcome;
 
 /// Pairs as (opening, A's first game, A's second game): A has Black in the first and wins it
 /// by that many discs (a loss when negative), and the second, with White, likewise.

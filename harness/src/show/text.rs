@@ -14,7 +14,7 @@
 //! Names of values that have one spelling everywhere (a termination, an SPRT model or unit) are
 //! the types' own `as_str`.
 
-use crate::stats::sprt::{Decision, SprtParams};
+use harness_core::stats::sprt::{Decision, SprtParams};
 use std::time::Duration;
 
 /// `H1 accepted`, `H0 accepted` or `no decision`.
@@ -246,7 +246,7 @@ pub fn out_of_range_note(left_out: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::sprt::{Model, Unit};
+    use harness_core::stats::sprt::{Model, Unit};
 
     /// A run that decided H1 at 2.95 and finished its pair in flight at 2.919 (seen in a real
     /// run: it printed "LLR 2.919 >= 2.944") says both, and never a false inequality.

@@ -11,8 +11,8 @@
 use super::positions::bench_positions;
 use crate::host::sandbox::Confinement;
 use crate::host::{EngineHost, SearchBudget};
-use crate::search_terms::SearchLimits;
 use anyhow::Context;
+use harness_core::search_terms::SearchLimits;
 use othello_board::GameHistory;
 use std::io::Write;
 use std::path::PathBuf;

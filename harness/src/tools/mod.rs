@@ -14,8 +14,8 @@ pub mod positions;
 pub mod solve;
 
 use crate::host::sandbox::Confinement;
-use crate::plan::config::{PluginRef, SandboxMode};
 use anyhow::Context;
+use harness_core::plan::config::{PluginRef, SandboxMode};
 use std::path::{Path, PathBuf};
 
 /// The plugin file a tool's `--engine` names (a path, or a bare name looked up in
@@ -72,7 +72,7 @@ pub(crate) async fn start_worker_single_threaded(
 /// The worker sandbox of a tool's plugin under `--sandbox MODE` (no extra paths: the option
 /// values that name files are readable, [`crate::host::sandbox::option_paths`]; no CPU cap).
 pub(crate) fn confinement(mode: SandboxMode) -> Option<Confinement> {
-    let settings = crate::plan::config::Sandbox {
+    let settings = harness_core::plan::config::Sandbox {
         mode,
         ..Default::default()
     };

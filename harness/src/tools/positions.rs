@@ -8,7 +8,7 @@
 //! the late midgame and the endgame (52, 40, 28 and 16 empties) weigh alike. A test derives
 //! them again from that rule.
 
-use crate::plan::openings;
+use harness_core::plan::openings;
 use othello_board::{GameHistory, Move, Position, Square};
 
 /// The bench positions (`<64 squares> <side to move>`, X = Black): see the module docs.

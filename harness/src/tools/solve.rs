@@ -10,9 +10,9 @@
 //! file with a score below the best (or not listed although the file lists moves).
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
-use crate::plan::config::SandboxMode;
-use crate::search_terms::SearchLimits;
 use anyhow::Context;
+use harness_core::plan::config::SandboxMode;
+use harness_core::search_terms::SearchLimits;
 use othello_board::{Move, ObfLine};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -11,10 +11,10 @@
 //! [`GAME_INTERVAL`], the run's at most every [`RUN_INTERVAL`].
 
 use super::snapshot;
-use crate::events::Event;
-use crate::record::verdict_record::Conclusion;
 use crate::show::folder_run::{FolderEnd, FolderRun};
 use crate::show::run_model::RunModel;
+use harness_core::events::Event;
+use harness_core::record::verdict_record::Conclusion;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -301,10 +301,10 @@ mod tests {
     //! hand, never by sleeping.
 
     use super::*;
-    use crate::record::journal::Journal;
-    use crate::record::tournament_record::TournamentRecord;
-    use crate::record::verdict_record::{Outcome, RunVerdict};
-    use crate::record::GameRecord;
+    use harness_core::record::journal::Journal;
+    use harness_core::record::tournament_record::TournamentRecord;
+    use harness_core::record::verdict_record::{Outcome, RunVerdict};
+    use harness_core::record::GameRecord;
 
     /// A scratch folder, removed when dropped.
     struct Scratch(PathBuf);
@@ -350,12 +350,12 @@ mod tests {
              [openings]\nbuiltin = \"xot-small\"\n\n[[engine]]\nname = \"a\"\nplugin = \"greedy\"\n\n\
              [[engine]]\nname = \"b\"\nplugin = \"greedy\"\n"
         );
-        let t = crate::plan::config::parse(&text, "t.toml", dir).unwrap();
+        let t = harness_core::plan::config::parse(&text, "t.toml", dir).unwrap();
         let openings = t.openings.load().unwrap();
         let json = crate::play::resume::tournament_text(&t, &openings, Path::new("/nowhere"));
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(
-            dir.join(crate::record::tournament_record::TOURNAMENT_FILE),
+            dir.join(harness_core::record::tournament_record::TOURNAMENT_FILE),
             json,
         )
         .unwrap();
@@ -530,7 +530,7 @@ mod tests {
     /// The name the feed gives the run pinned in `dir`.
     fn run_name_of(dir: &Path) -> String {
         let record = TournamentRecord::read(dir).unwrap();
-        run_name(&crate::plan::recorded::tournament_of(&record).unwrap())
+        run_name(&harness_core::plan::recorded::tournament_of(&record).unwrap())
     }
 
     /// A folder whose run ended (its `verdict.json`) is finished, games missing or not, and
@@ -549,7 +549,7 @@ mod tests {
                 reasons: vec!["stopped".into()],
                 start_failures: Default::default(),
             }),
-            elapsed: Some(crate::record::run_clock::Elapsed::total(
+            elapsed: Some(harness_core::record::run_clock::Elapsed::total(
                 Duration::from_secs(7),
             )),
         }

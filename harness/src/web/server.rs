@@ -10,7 +10,6 @@
 
 use super::feed::Published;
 use super::{pages, snapshot};
-use crate::record::run_folder::RunFolder;
 use axum::extract::{Path as UrlPath, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -18,6 +17,7 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use harness_core::record::run_folder::RunFolder;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::path::PathBuf;
@@ -359,7 +359,8 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
         game: usize,
     }
     for folder in RunFolder::at(dir).journal_folders() {
-        let Ok(file) = std::fs::File::open(folder.join(crate::record::journal::JSONL_FILE)) else {
+        let Ok(file) = std::fs::File::open(folder.join(harness_core::record::journal::JSONL_FILE))
+        else {
             continue;
         };
         let line = std::io::BufReader::new(file)
@@ -369,9 +370,9 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
         let Some(line) = line else {
             continue;
         };
-        let record: crate::record::GameRecord = serde_json::from_str(&line).ok()?;
+        let record: harness_core::record::GameRecord = serde_json::from_str(&line).ok()?;
         let mut replay = crate::show::tui::replay::Replay::new(vec![record], None).ok()?;
-        replay.analysis = crate::record::analysis::read_analysis(&folder)
+        replay.analysis = harness_core::record::analysis::read_analysis(&folder)
             .unwrap_or_default()
             .into_iter()
             .filter(|a| a.game == n)
@@ -390,11 +391,11 @@ fn finished_game(dir: &std::path::Path, n: usize) -> Option<String> {
 /// `tournament.json` pins (none where they cannot be read).
 fn clocks_at_end(
     folder: &std::path::Path,
-    record: &crate::record::GameRecord,
-) -> crate::events::SideClocks {
-    let tournament = crate::record::tournament_record::TournamentRecord::read(folder)
+    record: &harness_core::record::GameRecord,
+) -> harness_core::events::SideClocks {
+    let tournament = harness_core::record::tournament_record::TournamentRecord::read(folder)
         .ok()
-        .and_then(|r| crate::plan::recorded::tournament_of(&r).ok());
+        .and_then(|r| harness_core::plan::recorded::tournament_of(&r).ok());
     let Some(t) = tournament else {
         return [None, None];
     };

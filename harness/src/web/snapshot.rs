@@ -4,13 +4,13 @@
 //! serde types built from the run model (`show::run_model`), with the wording of
 //! `show::text`. Their JSON is what the pages' scripts read.
 
-use crate::record::GameRecord;
-use crate::search_terms::SearchInfo;
 use crate::show::run_model::{ExactMark, GameState, RunModel};
 use crate::show::standings::Standing;
-use crate::stats::openings::RepeatedOpenings;
-use crate::stats::sprt::Decision;
-use crate::stats::Rating;
+use harness_core::record::GameRecord;
+use harness_core::search_terms::SearchInfo;
+use harness_core::stats::openings::RepeatedOpenings;
+use harness_core::stats::sprt::Decision;
+use harness_core::stats::Rating;
 use othello_board::Color;
 use serde::Serialize;
 use std::time::Instant;

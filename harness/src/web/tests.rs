@@ -6,18 +6,18 @@
 //! print the same cells, the same ratings and the same repeated-openings warning.
 
 use super::snapshot;
-use crate::events::Event;
-use crate::record::{GameRecord, OpeningRef};
 use crate::show::report::{self, ReportInput};
 use crate::show::run_model::RunModel;
 use crate::show::standings::{Column, Standing};
 use crate::show::table;
+use harness_core::events::Event;
+use harness_core::record::{GameRecord, OpeningRef};
 use proptest::prelude::*;
 use std::path::Path;
 use std::time::Instant;
 
 /// The tournament of `engines` (a match of two, or a round robin).
-fn tournament(engines: &[&str]) -> crate::plan::config::Tournament {
+fn tournament(engines: &[&str]) -> harness_core::plan::config::Tournament {
     let format = if engines.len() == 2 {
         "match"
     } else {
@@ -29,7 +29,8 @@ fn tournament(engines: &[&str]) -> crate::plan::config::Tournament {
     for e in engines {
         text += &format!("\n[[engine]]\nname = \"{e}\"\nplugin = \"greedy\"\n");
     }
-    crate::plan::config::parse(&text, "test.toml", Path::new(".")).expect("a valid tournament")
+    harness_core::plan::config::parse(&text, "test.toml", Path::new("."))
+        .expect("a valid tournament")
 }
 
 /// One generated pair: its opening, the first engine's disc difference in each game, and

@@ -17,21 +17,21 @@ mod watch;
 
 use super::output::{say, say_raw};
 use crate::cli::exit;
-use crate::plan::config::{ClockScale, Tournament};
-use crate::plan::recorded::tournament_of;
-use crate::plan::schedule::PairedSchedule;
 use crate::play::resume::{extension, same_tournament};
-use crate::record::decision_record::DecisionRecord;
-use crate::record::journal::{write_durably, JSONL_FILE};
-use crate::record::merge::JournalIndex;
-use crate::record::run_clock::{ClockFile, Elapsed};
-use crate::record::tournament_record::TournamentRecord;
-use crate::record::tournament_record::TOURNAMENT_FILE;
-use crate::record::GameRecord;
 use crate::show::table;
-use crate::stats::sprt::SprtStatus;
-use crate::stats::verdict::{self, Outcome};
 use anyhow::{bail, Context};
+use harness_core::plan::config::{ClockScale, Tournament};
+use harness_core::plan::recorded::tournament_of;
+use harness_core::plan::schedule::PairedSchedule;
+use harness_core::record::decision_record::DecisionRecord;
+use harness_core::record::journal::{write_durably, JSONL_FILE};
+use harness_core::record::merge::JournalIndex;
+use harness_core::record::run_clock::{ClockFile, Elapsed};
+use harness_core::record::tournament_record::TournamentRecord;
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_core::record::GameRecord;
+use harness_core::stats::sprt::SprtStatus;
+use harness_core::stats::verdict::{self, Outcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -82,7 +82,7 @@ pub(super) fn shard_folders(dirs: &[PathBuf], allow_none: bool) -> anyhow::Resul
             }
             bail!("{}: no such folder", dir.display());
         }
-        let shards = crate::record::run_folder::RunFolder::at(dir)
+        let shards = harness_core::record::run_folder::RunFolder::at(dir)
             .shards()
             .with_context(|| format!("cannot read {}", dir.display()))?;
         if !shards.is_empty() {
@@ -174,7 +174,7 @@ fn schedule_of(t: &Tournament, tournament_json: &str) -> anyhow::Result<PairedSc
 }
 
 /// The sequential test of `t` on the records of `folder` (in game order), decided as
-/// [`crate::stats::test_decision`] says (the watcher's `decision.json` when the folder has
+/// [`harness_core::stats::test_decision`] says (the watcher's `decision.json` when the folder has
 /// one). `None` without a test.
 pub(super) fn test_of(
     t: &Tournament,
@@ -284,7 +284,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         say!("{}: {}", v.outcome.label(), v.reasons.join("; "));
     }
     let code = exit::of(v.outcome);
-    let conclusion = crate::record::verdict_record::RunVerdict {
+    let conclusion = harness_core::record::verdict_record::RunVerdict {
         exit_code: code,
         outcome: v.outcome,
         reasons: v.reasons,
@@ -335,7 +335,7 @@ fn run_time(folders: &[PathBuf]) -> anyhow::Result<Option<Elapsed>> {
     for folder in folders {
         clocks.extend(ClockFile::read(folder)?);
     }
-    Ok(crate::record::run_clock::of_shards(&clocks))
+    Ok(harness_core::record::run_clock::of_shards(&clocks))
 }
 
 /// The merged folder may be written: it is not one of the folders merged, not a shard, and
@@ -355,7 +355,7 @@ fn check_output_folder(
     if existing.exists() {
         let text = std::fs::read_to_string(&existing)?;
         if let Some(shard) = TournamentRecord::parse(&text).ok().and_then(|r| r.shard) {
-            let shard = crate::plan::schedule::Shard {
+            let shard = harness_core::plan::schedule::Shard {
                 index: shard.index,
                 count: shard.count,
             };

@@ -5,16 +5,16 @@
 use super::super::output::say;
 use super::{schedule_of, shard_folders, Args};
 use crate::host::signals::WatchPause;
-use crate::plan::recorded::tournament_of;
 use crate::play::resume::same_tournament;
-use crate::record::decision_record::{DecisionRecord, DECISION_FILE};
-use crate::record::journal::JSONL_FILE;
-use crate::record::merge::JournalFollower;
-use crate::record::tournament_record::TOURNAMENT_FILE;
 use crate::show::text;
-use crate::stats::running::RunningTotals;
-use crate::stats::sprt::{Decision, MatchTally, SprtStatus};
 use anyhow::{bail, Context};
+use harness_core::plan::recorded::tournament_of;
+use harness_core::record::decision_record::{DecisionRecord, DECISION_FILE};
+use harness_core::record::journal::JSONL_FILE;
+use harness_core::record::merge::JournalFollower;
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_core::stats::running::RunningTotals;
+use harness_core::stats::sprt::{Decision, MatchTally, SprtStatus};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -41,9 +41,9 @@ pub(super) fn watch(args: Args) -> anyhow::Result<i32> {
             return Ok(crate::cli::exit::UNDECIDED);
         }
     };
-    let t = tournament_of(&crate::record::tournament_record::TournamentRecord::parse(
-        &tournament_json,
-    )?)
+    let t = tournament_of(
+        &harness_core::record::tournament_record::TournamentRecord::parse(&tournament_json)?,
+    )
     .context("cannot rebuild the tournament")?;
     let Some(sprt) = t.sprt else {
         bail!(
@@ -152,7 +152,7 @@ fn unmeasured_crossing(
     stop_file: &Path,
 ) -> anyhow::Result<Option<i32>> {
     let names = engines.map(String::clone);
-    let silent = crate::stats::verdict::never_moved(&names, &shards.records);
+    let silent = harness_core::stats::verdict::never_moved(&names, &shards.records);
     if silent.is_empty() {
         return Ok(None);
     }
@@ -160,7 +160,7 @@ fn unmeasured_crossing(
     write_stop_file(stop_file, None)?;
     say!(
         "{}: the test crossed a bound, but {}; no decision is recorded, and the shards were told to stop ({})",
-        crate::stats::verdict::Outcome::Unmeasured.label(),
+        harness_core::stats::verdict::Outcome::Unmeasured.label(),
         reasons.join("; "),
         stop_file.display()
     );
@@ -174,8 +174,8 @@ struct Shards {
     followers: BTreeMap<PathBuf, JournalFollower>,
     seen: HashSet<usize>,
     totals: RunningTotals,
-    /// The games counted, without their moves: who was measured ([`crate::stats::verdict::never_moved`]).
-    records: Vec<crate::record::GameRecord>,
+    /// The games counted, without their moves: who was measured ([`harness_core::stats::verdict::never_moved`]).
+    records: Vec<harness_core::record::GameRecord>,
 }
 
 impl Shards {

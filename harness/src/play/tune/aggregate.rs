@@ -15,16 +15,16 @@
 //! an interval (`host::signals::WatchPause`, which `merge --watch` waits with too).
 
 use super::Tuner;
-use crate::plan::config::Tournament;
-use crate::plan::schedule::Shard;
 use crate::play::resume::{same_tournament, tournament_text};
-use crate::record::journal::{read_journal, JSONL_FILE};
-use crate::record::tournament_record::TOURNAMENT_FILE;
-use crate::record::tune::{read_lines, Dispatch, DISPATCH_FILE};
-use crate::record::tune::{rewrite_lines, ThetaFile, TUNE_FILE};
-use crate::record::GameRecord;
-use crate::stats::spsa::Param;
 use anyhow::{bail, Context};
+use harness_core::plan::config::Tournament;
+use harness_core::plan::schedule::Shard;
+use harness_core::record::journal::{read_journal, JSONL_FILE};
+use harness_core::record::tournament_record::TOURNAMENT_FILE;
+use harness_core::record::tune::{read_lines, Dispatch, DISPATCH_FILE};
+use harness_core::record::tune::{rewrite_lines, ThetaFile, TUNE_FILE};
+use harness_core::record::GameRecord;
+use harness_core::stats::spsa::Param;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -45,7 +45,7 @@ pub struct Aggregate {
 
 /// The shard folders in `dir` (`shard-I-of-N`, all of one N), in order of I.
 pub fn shard_folders(dir: &Path) -> anyhow::Result<Vec<(Shard, PathBuf)>> {
-    let folders = match crate::record::run_folder::RunFolder::at(dir).shards() {
+    let folders = match harness_core::record::run_folder::RunFolder::at(dir).shards() {
         Ok(folders) => folders,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => bail!("cannot read {}: {e}", dir.display()),
@@ -152,7 +152,7 @@ pub fn aggregate(m: &Tournament, plugin_dir: &Path, tuner: Tuner) -> anyhow::Res
                 folder.join(DISPATCH_FILE).display(),
                 d.theta.values(),
                 d.k.saturating_sub(1),
-                m.out.join(crate::record::tune::THETA_FILE).display()
+                m.out.join(harness_core::record::tune::THETA_FILE).display()
             );
         }
         let mut round = by_iteration.remove(&next).expect("complete");

@@ -3,7 +3,7 @@
 //!
 //! A tune plays its tournament's [`Tournament::tune_match`]: one round (an opening, both
 //! colours) per iteration; iteration i is round i − 1. The first game of a round that is
-//! claimed begins its iteration: Δ and the values are drawn ([`crate::stats::spsa`]) around
+//! claimed begins its iteration: Δ and the values are drawn ([`harness_core::stats::spsa`]) around
 //! the θ of that moment and written to `tune-dispatch.jsonl` before the game starts; the
 //! round's other games use the same values. When the last game of a round is journaled, its
 //! result updates θ and a line goes to `tune.jsonl`.
@@ -44,23 +44,23 @@
 
 pub mod aggregate;
 
-use crate::events::{Event, EventSink};
 use crate::host::engine_host::WorkerSpec;
 use crate::host::EngineHost;
-use crate::plan::config::{minus_name, plus_name, Tournament, TuneConfig};
-use crate::plan::schedule::ScheduledGame;
 use crate::play::game::GameOptions;
 use crate::play::resume::{same_tournament, tournament_text};
 use crate::play::tournament::GameHook;
-use crate::record::journal::{read_journal, JSONL_FILE};
-use crate::record::tournament_record::TournamentRecord;
-use crate::record::tune::{
+use anyhow::{bail, Context};
+use harness_core::events::{Event, EventSink};
+use harness_core::plan::config::{minus_name, plus_name, Tournament, TuneConfig};
+use harness_core::plan::schedule::ScheduledGame;
+use harness_core::record::journal::{read_journal, JSONL_FILE};
+use harness_core::record::tournament_record::TournamentRecord;
+use harness_core::record::tune::{
     read_lines, rewrite_lines, Dispatch, LineWriter, ThetaFile, TuneLine, Values, DISPATCH_FILE,
     THETA_FILE, TUNE_FILE,
 };
-use crate::record::GameRecord;
-use crate::stats::spsa::{self, Param, Schedule};
-use anyhow::{bail, Context};
+use harness_core::record::GameRecord;
+use harness_core::stats::spsa::{self, Param, Schedule};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -339,7 +339,7 @@ pub async fn check_plugin(
     for (p, line) in params.iter_mut().zip(&cfg.lines) {
         // A tune from the command line alone has no file to point into: the caller names
         // the `--tune` flag instead.
-        let place = if t.source == crate::plan::config::COMMAND_LINE_SOURCE {
+        let place = if t.source == harness_core::plan::config::COMMAND_LINE_SOURCE {
             String::new()
         } else {
             format!("{}:{line}: ", t.source)
@@ -408,7 +408,7 @@ pub struct TuneHook {
     /// A shard's: the folder of the shard folders, where the aggregator writes θ.
     shared: Option<PathBuf>,
     /// What `tune-theta.json` must pin: this tune (a file of another tune is refused).
-    pin: crate::record::tune::TuneRecord,
+    pin: harness_core::record::tune::TuneRecord,
     /// Engine names of the tune match, by index.
     names: Vec<String>,
     /// Opened at the first game (the coordinator has prepared the folder by then).
@@ -434,7 +434,7 @@ impl TuneHook {
     ) -> anyhow::Result<TuneHook> {
         let mut tuner = Tuner::new(cfg, params, tuned);
         let shared = m.shard.map(|_| {
-            crate::record::run_folder::RunFolder::at(&m.out)
+            harness_core::record::run_folder::RunFolder::at(&m.out)
                 .run_dir()
                 .to_path_buf()
         });
@@ -611,7 +611,7 @@ mod tests {
                     [tune]\nengine = \"h\"\niterations = 100\nseed = 5\n[tune.params]\n\
                     Corners = { start = 600, min = -1000, max = 1000, c-end = 20, r-end = 0.002 }\n\
                     TimeShare = { start = 0.5, min = 0.1, max = 1.0, c-end = 0.05, r-end = 0.002 }\n";
-        let t = crate::plan::config::parse(text, "t.toml", Path::new("")).unwrap();
+        let t = harness_core::plan::config::parse(text, "t.toml", Path::new("")).unwrap();
         let cfg = t.tune.clone().unwrap();
         (t, cfg)
     }

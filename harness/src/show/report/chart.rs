@@ -448,7 +448,7 @@ pub(super) fn commits_chart(points: &[(String, Option<EloBar>)]) -> anyhow::Resu
 #[cfg(test)]
 mod chart_tests {
     use super::*;
-    use crate::stats::Estimate;
+    use harness_core::stats::Estimate;
 
     fn points(n: u32) -> Vec<EloPoint> {
         (1..=n)

@@ -6,10 +6,10 @@ use super::verdict_line;
 use super::{
     disc_differences, elo_trajectory, headline, OpeningResult, RatingsReport, Report, SprtReport,
 };
-use crate::record::GameRecord;
 use crate::show::standings::{Column, Interval, Standing, MISSING};
 use crate::show::text::duration_hms;
-use crate::stats::verdict::Outcome;
+use harness_core::record::GameRecord;
+use harness_core::stats::verdict::Outcome;
 use std::fmt::Write;
 
 /// Tables longer than this are folded into a `<details>` element.
@@ -137,8 +137,8 @@ fn summary(s: &mut String, report: &Report) {
         report.sprt.as_ref().map(|s| s.decision),
     ) {
         (Some(Outcome::Fail | Outcome::Unmeasured), _) => "headline h0",
-        (_, Some(crate::stats::sprt::Decision::AcceptH1)) => "headline h1",
-        (_, Some(crate::stats::sprt::Decision::AcceptH0)) => "headline h0",
+        (_, Some(harness_core::stats::sprt::Decision::AcceptH1)) => "headline h1",
+        (_, Some(harness_core::stats::sprt::Decision::AcceptH0)) => "headline h0",
         _ => "headline",
     };
     let verdict = verdict_line(report)

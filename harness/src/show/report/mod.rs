@@ -3,8 +3,8 @@
 //! Everything here is a pure function of the run's inputs (the tournament, the finished
 //! [`GameRecord`]s, the elapsed time and whether the run is over), so the coordinator can write
 //! the report after every finished pair and `harness stats` can rewrite it from a journal: the
-//! same inputs always give the same files. The numbers come from [`crate::stats`] and
-//! [`crate::stats::sprt`]; this module only arranges them.
+//! same inputs always give the same files. The numbers come from [`harness_core::stats`] and
+//! [`harness_core::stats::sprt`]; this module only arranges them.
 //!
 //! - [`build`] makes the serializable [`Report`] (`report.json`, described field by field in
 //!   `reports/report.schema.json` and `reports/README.md`);
@@ -33,15 +33,15 @@ pub mod tune;
 pub use html::{esc, html};
 pub use markdown::markdown;
 
-use crate::plan::config::{OpeningOrder, OpeningSource, Tournament};
-use crate::record::journal::replace_durably;
-use crate::record::verdict_record::RunVerdict;
-use crate::record::GameOutcome;
-use crate::record::{GameRecord, Termination};
 use crate::show::standings::Standing;
-use crate::stats::sprt::{Decision, MatchTally, SprtParams};
-use crate::stats::verdict::Outcome;
-use crate::stats::{self, Estimate, MatchStats};
+use harness_core::plan::config::{OpeningOrder, OpeningSource, Tournament};
+use harness_core::record::journal::replace_durably;
+use harness_core::record::verdict_record::RunVerdict;
+use harness_core::record::GameOutcome;
+use harness_core::record::{GameRecord, Termination};
+use harness_core::stats::sprt::{Decision, MatchTally, SprtParams};
+use harness_core::stats::verdict::Outcome;
+use harness_core::stats::{self, Estimate, MatchStats};
 use othello_board::Color;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -66,11 +66,11 @@ pub struct ReportInput<'a> {
     /// Finished games in any order.
     pub records: &'a [GameRecord],
     /// Wall time of the run so far, when known.
-    pub elapsed: Option<crate::record::verdict_record::Elapsed>,
+    pub elapsed: Option<harness_core::record::verdict_record::Elapsed>,
     /// False while the run is going on.
     pub finished: bool,
     /// The exact-solver analysis of the games (`analysis.jsonl`), when the folder has one.
-    pub analysis: Option<&'a [crate::record::analysis::AnalysedGame]>,
+    pub analysis: Option<&'a [harness_core::record::analysis::AnalysedGame]>,
     /// How the run ended, once it has: its outcome and the exit code the command gave.
     pub verdict: Option<&'a RunVerdict>,
     /// What the kernel enforced of each engine's sandbox, by engine name, in words
@@ -78,7 +78,7 @@ pub struct ReportInput<'a> {
     pub sandbox_enforced: &'a [(String, String)],
     /// The run's sequential test as decided (`stats::test_decision`), when it has one: its
     /// decision stands though the final LLR moved back inside the bounds.
-    pub test: Option<&'a crate::stats::sprt::SprtStatus>,
+    pub test: Option<&'a harness_core::stats::sprt::SprtStatus>,
 }
 
 /// The whole report, as written to `report.json`.
@@ -107,7 +107,7 @@ pub struct Report {
     /// Forfeits counted by engine and termination.
     pub forfeits: Vec<ForfeitCount>,
     /// Each engine's searches: moves, mean depth, time per move, nodes per second.
-    pub engines: Vec<crate::stats::usage::EngineUsage>,
+    pub engines: Vec<harness_core::stats::usage::EngineUsage>,
     /// Where games were lost, from `harness analyze`; null without an analysis.
     pub analysis: Option<AnalysisReport>,
 }
@@ -120,10 +120,10 @@ pub struct AnalysisReport {
     /// Games analysed, and those the analysis could not score (with an error).
     pub games: usize,
     pub games_with_error: usize,
-    pub engines: Vec<crate::stats::analysis::EngineErrors>,
+    pub engines: Vec<harness_core::stats::analysis::EngineErrors>,
     /// What the engines' figures leave out: the moves the adjudication's exact solver played,
     /// and the games whose analysed part it played from the start.
-    pub solver: crate::stats::analysis::SolverPart,
+    pub solver: harness_core::stats::analysis::SolverPart,
     /// Games of the journal the analysis does not cover (played after it was made): run
     /// `harness analyze` again to include them.
     pub games_not_covered: usize,
@@ -322,7 +322,7 @@ pub struct ForfeitCount {
 pub fn build(input: &ReportInput) -> Report {
     let t = input.tournament;
     let records = sorted(input.records);
-    let outcomes = crate::record::outcomes(&records);
+    let outcomes = harness_core::record::outcomes(&records);
     let matches = pairing_stats(t, &outcomes);
     let pairings: Vec<Standing> = matches.iter().map(Standing::of).collect();
 
@@ -372,7 +372,7 @@ pub fn build(input: &ReportInput) -> Report {
     });
 
     let (elapsed_seconds, session_seconds, shards_elapsed_seconds) =
-        crate::record::verdict_record::Elapsed::seconds(input.elapsed);
+        harness_core::record::verdict_record::Elapsed::seconds(input.elapsed);
     let forfeit_games = records
         .iter()
         .filter(|r| r.termination.is_forfeit())
@@ -403,14 +403,14 @@ pub fn build(input: &ReportInput) -> Report {
         sprt,
         openings: opening_results(&matches, &records),
         forfeits: forfeits(&records),
-        engines: crate::stats::usage::engine_usage(&records),
+        engines: harness_core::stats::usage::engine_usage(&records),
         analysis: input.analysis.map(|games| analysis_report(games, &records)),
     }
 }
 
 /// The analysis section: the engines' errors, and what they leave out.
 pub fn analysis_report(
-    games: &[crate::record::analysis::AnalysedGame],
+    games: &[harness_core::record::analysis::AnalysedGame],
     records: &[GameRecord],
 ) -> AnalysisReport {
     let covered: std::collections::HashSet<usize> = games.iter().map(|g| g.game).collect();
@@ -418,8 +418,8 @@ pub fn analysis_report(
         from_empties: games.iter().map(|g| g.from_empties).max().unwrap_or(0),
         games: games.iter().filter(|g| g.error.is_none()).count(),
         games_with_error: games.iter().filter(|g| g.error.is_some()).count(),
-        engines: crate::stats::analysis::engine_errors(games),
-        solver: crate::stats::analysis::solver_part(games),
+        engines: harness_core::stats::analysis::engine_errors(games),
+        solver: harness_core::stats::analysis::solver_part(games),
         games_not_covered: records
             .iter()
             .filter(|r| !covered.contains(&r.game))
@@ -430,7 +430,7 @@ pub fn analysis_report(
 /// The cells of an engine's row in the md and html reports: name, games, moves, mean depth,
 /// ms per move, nodes per second, seconds per game, CPU seconds used outside its turns (`-`
 /// where there is no value).
-fn usage_cells(u: &crate::stats::usage::EngineUsage) -> [String; 8] {
+fn usage_cells(u: &harness_core::stats::usage::EngineUsage) -> [String; 8] {
     let opt =
         |v: Option<f64>, digits: usize| v.map_or("-".to_string(), |v| format!("{v:.digits$}"));
     [
@@ -550,7 +550,7 @@ fn write_atomic(
 
 /// The records in game order: borrowed when they already are (a finished run's, a merge's).
 fn sorted(records: &[GameRecord]) -> std::borrow::Cow<'_, [GameRecord]> {
-    crate::record::in_game_order(records)
+    harness_core::record::in_game_order(records)
 }
 
 /// Statistics per pairing: the tournament's pairings first (engine order as in the file), then

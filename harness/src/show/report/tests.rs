@@ -1,13 +1,13 @@
 use super::*;
-use crate::record::run_clock::Elapsed;
-use crate::record::{OpeningRef, PerColor, PlayedMove};
-use crate::stats::match_stats;
+use harness_core::record::run_clock::Elapsed;
+use harness_core::record::{OpeningRef, PerColor, PlayedMove};
+use harness_core::stats::match_stats;
 use serde_json::Value;
 
 const SCHEMA: &str = include_str!("../../../../reports/report.schema.json");
 
 fn tournament(text: &str) -> Tournament {
-    crate::plan::config::parse(text, "test.toml", Path::new(".")).expect("valid tournament")
+    harness_core::plan::config::parse(text, "test.toml", Path::new(".")).expect("valid tournament")
 }
 
 const MATCH_SPRT: &str = r#"
@@ -162,7 +162,7 @@ fn numbers_match_the_statistics() {
     let t = tournament(MATCH_SPRT);
     let records = match_records();
     let report = build(&input(&t, &records, true));
-    let outcomes = crate::record::outcomes(&records);
+    let outcomes = harness_core::record::outcomes(&records);
     let m = match_stats(&outcomes, "cand", "base");
 
     assert_eq!(report.schema_version, 1);
@@ -193,9 +193,12 @@ fn numbers_match_the_statistics() {
         p.pair_ratio.unwrap(),
         f64::from(pe[3] + pe[4]) / f64::from(pe[0] + pe[1]),
     );
-    let sample = crate::stats::sprt::Sample::pentanomial(pe.map(u64::from));
-    let ne =
-        crate::stats::sprt::normalized_elo(&sample, crate::stats::sprt::Unit::Pentanomial).unwrap();
+    let sample = harness_core::stats::sprt::Sample::pentanomial(pe.map(u64::from));
+    let ne = harness_core::stats::sprt::normalized_elo(
+        &sample,
+        harness_core::stats::sprt::Unit::Pentanomial,
+    )
+    .unwrap();
     close(p.normalized_elo.unwrap().value, ne.value);
 
     // SPRT: the final LLR is the status of the whole match, the trajectory ends there.
@@ -211,7 +214,11 @@ fn numbers_match_the_statistics() {
     );
     // The lone game 14 (pair 7) is after the last complete pair: not in the last point.
     let without_lone: Vec<GameRecord> = records.iter().filter(|r| r.pair < 7).cloned().collect();
-    let m7 = match_stats(&crate::record::outcomes(&without_lone), "cand", "base");
+    let m7 = match_stats(
+        &harness_core::record::outcomes(&without_lone),
+        "cand",
+        "base",
+    );
     close(sp.trajectory[6].llr, t.sprt.unwrap().params.status(&m7).llr);
     // The Elo trajectory ends at the pentanomial estimate.
     let elo_traj = elo_trajectory("cand", "base", &records);
@@ -373,7 +380,7 @@ fn markdown_has_the_headline() {
     let first = md.lines().find(|l| l.starts_with("**")).unwrap();
     // Seven pairs on [0, 10] Elo decide nothing: the statistics' own LLR, far inside the bounds
     // ln(β/(1−α)) and ln((1−β)/α) of α = β = 0.05.
-    let m = match_stats(&crate::record::outcomes(&records), "cand", "base");
+    let m = match_stats(&harness_core::record::outcomes(&records), "cand", "base");
     let llr = t.sprt.unwrap().params.status(&m).llr;
     assert!(llr.abs() < 2.9, "the fixture decides: LLR {llr}");
     assert_eq!(
@@ -538,8 +545,9 @@ fn writes_three_files_atomically() {
 fn render_real_report() {
     let var = |k: &str| std::env::var(k).unwrap_or_else(|_| panic!("set {k}"));
     let toml_path = std::path::PathBuf::from(var("REPORT_TOML"));
-    let t = crate::plan::config::load(&toml_path).unwrap();
-    let records = crate::record::journal::read_journal(Path::new(&var("REPORT_JOURNAL"))).unwrap();
+    let t = harness_core::plan::config::load(&toml_path).unwrap();
+    let records =
+        harness_core::record::journal::read_journal(Path::new(&var("REPORT_JOURNAL"))).unwrap();
     let out = std::path::PathBuf::from(var("REPORT_OUT"));
     write_reports(
         &out,

@@ -4,8 +4,8 @@
 use super::chart::trajectory_chart;
 use super::html::{esc, CSS};
 use super::MAX_TRAJECTORY_POINTS;
-use crate::record::tune::TuneLine;
-use crate::stats::spsa::Param;
+use harness_core::record::tune::TuneLine;
+use harness_core::stats::spsa::Param;
 use std::fmt::Write;
 
 /// The tune's page in the output folder.
@@ -50,7 +50,7 @@ pub fn html(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::tune::Values;
+    use harness_core::record::tune::Values;
 
     #[test]
     fn a_chart_per_parameter_and_the_values() {

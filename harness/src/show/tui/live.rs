@@ -5,8 +5,8 @@
 use super::state::{State, LINGER};
 use super::terminal::Term;
 use super::view::{draw_live, Overlay};
-use crate::events::{ControlState, Event, RunControl};
 use crate::show::run_model::GameState;
+use harness_core::events::{ControlState, Event, RunControl};
 use ratatui::crossterm::event::{
     self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
 };

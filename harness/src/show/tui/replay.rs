@@ -2,11 +2,11 @@
 
 use super::terminal::Screen;
 use super::view::{board_lines, draw_replay};
-use crate::record::analysis::{read_analysis, AnalysedGame};
-use crate::record::journal;
-use crate::record::GameRecord;
 use crate::show::run_model::{ExactMark, GameState};
 use anyhow::Context;
+use harness_core::record::analysis::{read_analysis, AnalysedGame};
+use harness_core::record::journal;
+use harness_core::record::GameRecord;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use std::path::Path;
 

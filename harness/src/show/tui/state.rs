@@ -3,8 +3,8 @@
 //! it ends, the last progress line, and whether the finished screen stays. No I/O and no
 //! drawing here; time comes in as an argument so that the updates are testable.
 
-use crate::events::Event;
 use crate::show::run_model::{GameState, RunModel};
+use harness_core::events::Event;
 use std::time::{Duration, Instant};
 
 /// How long the finished screen stays without a key: then it leaves on its own and the tables
@@ -171,8 +171,8 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::events::Event;
     use crate::show::run_model::tests::{info, moved, mv, record, run_started, started};
+    use harness_core::events::Event;
     use othello_board::Color;
 
     #[test]

@@ -18,14 +18,14 @@ mod cache;
 pub use cache::{Solver, CACHE_FILE};
 
 use crate::host::{EngineHost, HostError, WorkerSpec};
-use crate::plan::config::SandboxMode;
-use crate::record::analysis::{AnalysedGame, ANALYSIS_FILE};
-use crate::record::digest::file_digest;
-use crate::record::journal::{read_journal, replace_durably, JSONL_FILE};
-use crate::record::GameRecord;
-use crate::stats::analysis::{score_line, LineMove, MOST_EMPTIES};
 use anyhow::{bail, Context};
 use cache::SolveCache;
+use harness_core::plan::config::SandboxMode;
+use harness_core::record::analysis::{AnalysedGame, ANALYSIS_FILE};
+use harness_core::record::digest::file_digest;
+use harness_core::record::journal::{read_journal, replace_durably, JSONL_FILE};
+use harness_core::record::GameRecord;
+use harness_core::stats::analysis::{score_line, LineMove, MOST_EMPTIES};
 use othello_board::{Color, Move, Position};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -198,7 +198,7 @@ fn shard_journals(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     if !dir.is_dir() {
         return Ok(Vec::new());
     }
-    let shards = crate::record::run_folder::RunFolder::at(dir)
+    let shards = harness_core::record::run_folder::RunFolder::at(dir)
         .shards()
         .with_context(|| format!("cannot read {}", dir.display()))?;
     Ok(shards

@@ -28,9 +28,9 @@
 use super::positions::{bench_positions, playout_games};
 use crate::host::turns::BetweenTurns;
 use crate::host::{EngineHost, HostError, Quit, SearchBudget, WorkerSpec};
-use crate::plan::config::SandboxMode;
-use crate::search_terms::SearchLimits;
 use anyhow::Context;
+use harness_core::plan::config::SandboxMode;
+use harness_core::search_terms::SearchLimits;
 use othello_board::{GameHistory, Move, Position};
 use std::io::Write;
 use std::path::PathBuf;
@@ -204,7 +204,7 @@ async fn search(
     game: &GameHistory,
     limits: SearchLimits,
     budget: SearchBudget,
-) -> anyhow::Result<(Move, crate::search_terms::SearchInfo, Duration)> {
+) -> anyhow::Result<(Move, harness_core::search_terms::SearchInfo, Duration)> {
     let position = game.position().map_err(anyhow::Error::msg)?;
     let reply = host
         .search(game, &limits, budget, |_| {}, std::future::pending())
@@ -230,7 +230,7 @@ fn midgame() -> Vec<Position> {
 async fn preflight(spec: &CheckSpec) -> Verdict {
     let mut host = start(spec).await?;
     host.new_game().await?;
-    let opening = &crate::plan::openings::builtin("xot-large")
+    let opening = &harness_core::plan::openings::builtin("xot-large")
         .expect("the built-in set")
         .openings[0];
     let history = opening.history();

@@ -19,9 +19,9 @@ pub mod gtp;
 pub mod nboard;
 
 use crate::host::{EngineHost, SearchBudget, WorkerSpec};
-use crate::plan::config::{PluginRef, SandboxMode};
-use crate::search_terms::{SearchInfo, SearchLimits};
 use anyhow::Context;
+use harness_core::plan::config::{PluginRef, SandboxMode};
+use harness_core::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{Color, GameHistory, Move, Position};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,9 @@
 //! list and the engines' evaluations over the game.
 
 use super::board::{board_lines, disc};
-use crate::search_terms::SearchInfo;
 use crate::show::run_model::GameState;
 use crate::show::text::{count_compact, disc_difference, duration_clock, SCORES_VIEW};
+use harness_core::search_terms::SearchInfo;
 use othello_board::{Color as Side, Move};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
@@ -177,7 +177,7 @@ fn inline_moves(g: &GameState, width: usize) -> Line<'static> {
     Line::from(format!("Moves {cut}{}", shown.join(" ")))
 }
 
-pub(super) fn termination_text(r: &crate::record::GameRecord) -> String {
+pub(super) fn termination_text(r: &harness_core::record::GameRecord) -> String {
     r.termination.as_str().to_string()
 }
 

@@ -17,9 +17,9 @@ mod tune;
 pub use board::{board_lines, BLACK_DISC, LEGAL, WHITE_DISC};
 
 use super::state::{State, LINGER};
-use crate::events::ControlState;
 use crate::show::run_model::GameState;
 use game::{draw_game, move_lines};
+use harness_core::events::ControlState;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span, Text};

@@ -1,6 +1,6 @@
 use super::*;
-use crate::events::{Event, SideClocks};
 use crate::show::run_model::tests::{moved, record, run_started, started};
+use harness_core::events::{Event, SideClocks};
 use othello_board::{Color as Side, Position};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -198,13 +198,13 @@ fn live_screen_at_120x40() {
 fn overlays_and_sprt_gauge() {
     let t0 = Instant::now();
     let mut s = State::new();
-    let p = crate::stats::sprt::SprtParams {
+    let p = harness_core::stats::sprt::SprtParams {
         elo0: 0.0,
         elo1: 5.0,
         alpha: 0.05,
         beta: 0.05,
-        model: crate::stats::sprt::Model::Logistic,
-        unit: crate::stats::sprt::Unit::Pentanomial,
+        model: harness_core::stats::sprt::Model::Logistic,
+        unit: harness_core::stats::sprt::Unit::Pentanomial,
     };
     s.apply(run_started(8, Some(p)), t0);
     s.apply(Event::Control(ControlState::Paused), t0);
@@ -271,7 +271,7 @@ fn repeated_openings_on_the_standings() {
     use crate::show::tests::games;
     let three = [(0, 10, -4), (1, -8, -8), (2, -2, 0)];
     let six: Vec<_> = three.iter().chain(&three).copied().collect();
-    let m = crate::stats::match_stats(&games(&six), "A", "B");
+    let m = harness_core::stats::match_stats(&games(&six), "A", "B");
     let st = Standings {
         matches: vec![Standing::of(&m)],
         ratings: Vec::new(),

@@ -3,12 +3,12 @@
 
 use super::board::disc;
 use super::game::termination_text;
-use crate::events::ControlState;
 use crate::show::run_model::Standings;
 use crate::show::standings::{Column, MISSING};
 use crate::show::text::{decision_mark, duration_compact};
 use crate::show::tui::state::State;
-use crate::stats::sprt::SprtStatus;
+use harness_core::events::ControlState;
+use harness_core::stats::sprt::SprtStatus;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -152,8 +152,9 @@ pub(super) fn standings_lines(st: &Standings, name_w: usize) -> Vec<Line<'static
     if st.matches.is_empty() {
         lines.push(Line::from("no finished games yet"));
     }
-    let repeated =
-        crate::stats::openings::RepeatedOpenings::of(st.matches.iter().map(|m| m.clusters()));
+    let repeated = harness_core::stats::openings::RepeatedOpenings::of(
+        st.matches.iter().map(|m| m.clusters()),
+    );
     if let Some(r) = repeated {
         lines.push(Line::styled(
             format!("warning: {}", r.warning),
