@@ -36,9 +36,10 @@
 //! the dropping of capabilities cannot be enforced in full. What the sandbox does not cover is
 //! in docs/guide/sandbox.md.
 
-// The kernel's confinements are Linux's. On another system each of these modules is a
-// stand-in of the same interface (`other_systems/`) that refuses with the reason, which the
-// sandbox records as missing: `strict` runs without it and says so, `required` refuses.
+// The kernel's confinements and the namespaces are Linux's. On another system each of these
+// modules is a stand-in of the same interface (`other_systems/`) that refuses with the reason,
+// which the sandbox records as missing: `strict` runs without it and says so, `required`
+// refuses.
 #[cfg_attr(not(target_os = "linux"), path = "other_systems/capabilities.rs")]
 mod capabilities;
 pub mod cgroup;
@@ -46,6 +47,7 @@ pub mod descriptors;
 #[cfg_attr(not(target_os = "linux"), path = "other_systems/file_rules.rs")]
 mod file_rules;
 mod interpreter;
+#[cfg_attr(not(target_os = "linux"), path = "other_systems/namespaces.rs")]
 pub mod namespaces;
 pub use interpreter::{resolve_shim, ResolvedShim};
 pub mod scratch;
