@@ -36,12 +36,13 @@
 //! the dropping of capabilities cannot be enforced in full. What the sandbox does not cover is
 //! in docs/guide/sandbox.md.
 
-// The kernel's confinements and the namespaces are Linux's. On another system each of these
+// The kernel's confinements, the cgroups and the namespaces are Linux's. On another system each of these
 // modules is a stand-in of the same interface (`other_systems/`) that refuses with the reason,
 // which the sandbox records as missing: `strict` runs without it and says so, `required`
 // refuses.
 #[cfg_attr(not(target_os = "linux"), path = "other_systems/capabilities.rs")]
 mod capabilities;
+#[cfg_attr(not(target_os = "linux"), path = "other_systems/cgroup.rs")]
 pub mod cgroup;
 pub mod descriptors;
 #[cfg_attr(not(target_os = "linux"), path = "other_systems/file_rules.rs")]
