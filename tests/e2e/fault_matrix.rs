@@ -213,9 +213,9 @@ fn run_case(case: &Case, faulty_first: bool) -> RunResult {
             "fault_matrix: {label}: {} after {:.2?}, coordinator VmHWM {} kB, worker VmHWM {} kB",
             run.status, run.elapsed, watched.coordinator_hwm_kb, watched.worker_hwm_kb
         );
-        // Nobody drowns: a 13-17 MB coordinator and 9 MB workers were measured, on a quiet
-        // machine and with every core busy alike. A worker that forwarded every report grew to
-        // 580 MB; one whose report queue had no bound, to 30 MB (quiet) and 196 MB (busy).
+        // Nobody drowns: the bounds sit well above what a flooded coordinator and worker hold
+        // with bounded queues, on a quiet machine and a busy one, and below what a worker with
+        // an unbounded report queue reaches (docs/architecture.md, "Engine reports").
         assert!(
             watched.coordinator_hwm_kb < MEMORY_BOUND_KB.0,
             "{label}: the coordinator peaked at {} kB:\n{run}",
