@@ -1,15 +1,17 @@
 //! `harness run`: play a tournament, show it (live view or plain lines), keep its reports
 //! fresh, print the tables and turn the outcome into the exit code.
 //!
-//! This is where the stages meet: the coordinator (`play`) plays and journals; this command
-//! hands its progress to the views (`show`) and writes the reports, which only read records.
+//! This is where the stages meet: the command makes the tournament from its flags and hands it
+//! to a [`Conductor`] (`play`), which checks, restarts, plays and journals, and reaches the
+//! verdict; the command hands the progress to the views (`show`) and writes the reports, which
+//! only read records.
 
 use super::exit;
 use super::output::{say, say_raw};
 use super::tournament_flags::{default_folder, OutputFlags, TournamentFlags};
 use crate::host::HostError;
-use crate::play::resume;
-use crate::play::tournament::{self, Observer, Progress, RunSummary};
+use crate::play::conductor::{Conductor, Ending, Played};
+use crate::play::tournament::{NoHook, Progress};
 use crate::show::tui::live::ui_loop;
 use crate::show::tui::terminal::{restore, Screen};
 use crate::show::{progress, report, table};
@@ -20,7 +22,7 @@ use harness_core::plan::config::{self, Tournament};
 use harness_core::record::journal;
 use harness_core::record::verdict_record::Elapsed;
 use harness_core::record::GameRecord;
-use harness_core::stats::verdict::{self, Outcome};
+use harness_core::stats::verdict::Outcome;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,8 +143,9 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
     crate::play::pool::resolve_version_managers(&mut t);
     startup_bench(&mut t, &plugin_dir).map_err(named)?;
     say_warnings(&t);
+    let conductor = Conductor::new(&t, &plugin_dir)?;
     if args.dry_run {
-        return dry_run(&t, &plugin_dir, args.restart, &folder_note).map_err(named);
+        return dry_run(&conductor, &t, args.restart, &folder_note).map_err(named);
     }
     warn_if_oversubscribed(&t);
     let mut ledger = super::run_ledger::RunLedger::for_run(
@@ -151,7 +154,7 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         t.shard.is_some(),
     )?;
     if args.restart {
-        restart(&t, &plugin_dir, &[]).map_err(named)?;
+        restart(&conductor, &[]).map_err(named)?;
     }
     // The live view only on an interactive terminal, never in CI or when piped.
     let tui = args.output.live_view();
@@ -170,8 +173,8 @@ fn play_run(args: Args) -> anyhow::Result<i32> {
         folder_note,
         served: web.as_ref().map(|(served, _)| served.announcement.clone()),
     };
-    let (summary, signalled) = play(&t, &plugin_dir, tui, events, &opening).map_err(named)?;
-    let code = conclude(&t, &summary, signalled, args.exit_codes);
+    let played = play(&conductor, &t, tui, events, &opening).map_err(named)?;
+    let code = conclude(&t, &played, args.exit_codes);
     if let Some((served, events)) = web {
         // The events end once the run has written its verdict: the browser's last snapshot is
         // the finished run, with its wall time; the viewers get it before the server stops.
@@ -328,22 +331,18 @@ pub(super) fn warn_if_oversubscribed(t: &Tournament) {
     }
 }
 
-/// `--restart`: everything is checked before the earlier games move, so a refused restart
-/// leaves them where they were; then they are set aside, and where is said.
-/// `extra` names more files of the run to set aside (a tune's).
-pub(super) fn restart(t: &Tournament, plugin_dir: &Path, extra: &[&str]) -> anyhow::Result<()> {
-    preflight(t, plugin_dir)?;
+/// `--restart`: the conductor checks everything before the earlier games move, so a refused
+/// restart leaves them where they were; then they are set aside with the reports (and what
+/// `extra` names: a tune's files), and where is said.
+pub(super) fn restart(conductor: &Conductor, extra: &[&str]) -> anyhow::Result<()> {
     let mut also = vec![
         report::JSON_FILE,
         report::MARKDOWN_FILE,
         report::HTML_FILE,
-        harness_core::record::decision_record::DECISION_FILE,
-        // The analysis describes the games set aside, not the new ones.
-        harness_core::record::analysis::ANALYSIS_FILE,
         crate::tools::analyze::CACHE_FILE,
     ];
     also.extend(extra);
-    if let Some(aside) = resume::set_aside(&t.out, &also)? {
+    if let Some(aside) = conductor.restart(&also)? {
         say!(
             "--restart: the earlier run's games and reports were moved to {}",
             aside.display()
@@ -411,24 +410,21 @@ fn serve_run(
     ))
 }
 
-/// Play `t` on the coordinator's runtime, with the live view or plain lines, refreshing the
-/// reports; the summary, the time it took and the signal that stopped it, if one did.
+/// Play the run's games with the live view or plain lines, refreshing the reports; what the
+/// games left.
 fn play(
+    conductor: &Conductor,
     t: &Tournament,
-    plugin_dir: &Path,
     tui: bool,
     web: Option<mpsc::Sender<Event>>,
     opening: &Opening,
-) -> anyhow::Result<(RunSummary, Option<&'static str>)> {
+) -> anyhow::Result<Played> {
     let header = header_line(t, &opening.folder_note);
     let mut reports = ReportRefresh::new(t);
-    let runtime = coordinator_runtime(t.concurrency)?;
-    let control = Arc::new(RunControl::new());
-    let signals = StopOnSignals::start(&runtime, control.clone())?;
-    let played = if tui {
+    if tui {
         let reports = &mut reports;
-        run_live(control, web, |observer, lines| {
-            runtime.block_on(tournament::run(t, plugin_dir, observer, |p| {
+        run_live(conductor.control(), web, |events, lines| {
+            conductor.play(events, &mut NoHook, |p| {
                 if let Progress::Started = p {
                     // The live view's log shows what plain lines would print first.
                     if !opening.folder_note.is_empty() {
@@ -449,15 +445,11 @@ fn play(
                     let _ = lines.send(line);
                 }
                 reports.hear(&p);
-            }))
+            })
         })
-        .map(|(summary, _)| summary)
+        .map(|(played, _)| played)
     } else {
-        let observer = Observer {
-            events: EventSink::none().and(web),
-            control,
-        };
-        runtime.block_on(tournament::run(t, plugin_dir, &observer, |p| {
+        conductor.play(EventSink::none().and(web), &mut NoHook, |p| {
             if let Progress::Started = p {
                 say!("{header}");
                 if let Some(served) = &opening.served {
@@ -471,19 +463,13 @@ fn play(
                 say!("{line}");
             }
             reports.hear(&p);
-        }))
-    };
-    let signalled = signals.stop();
-    Ok((played?, signalled))
+        })
+    }
 }
 
 /// The tables, the test, the broken fail-on rules and how the run ended; the exit code.
-fn conclude(
-    t: &Tournament,
-    summary: &RunSummary,
-    signalled: Option<&'static str>,
-    convention: exit::Convention,
-) -> i32 {
+fn conclude(t: &Tournament, played: &Played, convention: exit::Convention) -> i32 {
+    let summary = &played.summary;
     say_raw!(
         "{}",
         table::final_tables(&summary.records, &t.engine_names())
@@ -499,50 +485,22 @@ fn conclude(
         ),
         summary.out_dir.join(journal::JSONL_FILE).display()
     );
-    let never_moved = verdict::never_moved(&t.engine_names(), &summary.records);
-    let broken = verdict::broken_rules(&t.fail_rules(), &summary.records);
-    let decision = summary.sprt.as_ref().map(|s| s.decision);
-    let stopped = if summary.stopped_by_file {
-        // The decision belongs to whoever wrote the file.
-        Some(format!(
-            "stopped by {}: {} of {} games played, no new pair started (running again resumes)",
-            t.stop_file
-                .as_deref()
-                .map_or(String::new(), |f| f.display().to_string()),
-            summary.records.len(),
-            summary.planned
-        ))
-    } else if summary.records.len() < summary.planned {
-        Some(format!(
-            "interrupted{}: {} of {} games played; run the same command again to resume",
-            signalled.map(|s| format!(" by {s}")).unwrap_or_default(),
-            summary.records.len(),
-            summary.planned
-        ))
-    } else {
-        None
-    };
-    let v = verdict::verdict(&verdict::Evidence {
-        decision,
-        broken: &broken,
-        stopped,
-        missing: None,
-        shard: t
-            .shard
-            .map(|s| format!("shard {s}: its {} games played", summary.records.len())),
-        never_moved: &never_moved,
-    });
+    let ending = Ending::of_played(t, played);
+    let v = &ending.verdict;
     if let Some(status) = &summary.sprt {
         say_raw!(
             "{}",
             table::test_summary(
                 status,
                 (&t.engines[0].name, &t.engines[1].name),
-                harness_core::stats::verdict::decision_measures(status.decision, &never_moved)
+                harness_core::stats::verdict::decision_measures(
+                    status.decision,
+                    &ending.never_moved
+                )
             )
         );
     }
-    for b in &broken {
+    for b in &ending.broken {
         say!("FAIL: {b}");
     }
     match v.outcome {
@@ -551,12 +509,7 @@ fn conclude(
         _ => {}
     }
     let code = convention.code(v.outcome);
-    let conclusion = harness_core::record::verdict_record::RunVerdict {
-        exit_code: code,
-        outcome: v.outcome,
-        reasons: v.reasons,
-        start_failures: summary.start_failures.clone(),
-    };
+    let conclusion = ending.record(code, summary.start_failures.clone());
     let finished = v.outcome != Outcome::Interrupted;
     super::reports::write_reports(
         t,
@@ -675,29 +628,26 @@ impl<'t> ReportRefresh<'t> {
 }
 
 /// Play with the live screen: `play` runs the coordinator's loop (its games on the runtime) on
-/// a thread of its own with an observer whose events go to the view, and may send plain progress
-/// lines; the view reads keys and draws on this thread. `harness run` plays its tournament this
+/// a thread of its own with the sink whose events go to the view (and to `also`), and may send
+/// plain progress lines; the view pauses or stops the run through `control`; the view reads keys and draws on this thread. `harness run` plays its tournament this
 /// way, `harness tune` its tune. Returns the coordinator's summary and how long the run took
 /// (without the time the finished screen stayed open). The terminal is restored before this
 /// returns, whatever happens.
 pub(super) fn run_live<T: Send>(
     control: Arc<RunControl>,
     also: Option<mpsc::Sender<Event>>,
-    play: impl FnOnce(&Observer, mpsc::Sender<String>) -> anyhow::Result<T> + Send,
+    play: impl FnOnce(EventSink, mpsc::Sender<String>) -> anyhow::Result<T> + Send,
 ) -> anyhow::Result<(T, Duration)> {
     let (tx, rx) = mpsc::channel::<Event>();
     let (line_tx, line_rx) = mpsc::channel::<String>();
-    let observer = Observer {
-        events: EventSink::new(tx).and(also),
-        control: control.clone(),
-    };
+    let events = EventSink::new(tx).and(also);
     let failed = AtomicBool::new(false);
     let mut screen = Screen::enter()?;
     std::thread::scope(|scope| {
         let failed = &failed;
         let coordinator = scope.spawn(move || {
             let started = Instant::now();
-            let result = play(&observer, line_tx);
+            let result = play(events, line_tx);
             if result.is_err() {
                 failed.store(true, Ordering::SeqCst);
             }
@@ -732,144 +682,27 @@ pub(super) fn run_live<T: Send>(
     })
 }
 
-/// The runtime of a run: game tasks, worker connections, deadlines and signals run on it. Each
-/// game's work is a few messages per move, so a few worker threads carry any number of games:
-/// two, and one more per 32 games at once up to eight. (At concurrency 256 on two cores, eight
-/// threads finished 20,000 greedy games in 86 s where two took 102 s: the hundreds of busy
-/// worker processes otherwise crowd the coordinator's threads out of the CPU.) The
-/// coordinator's own loop runs on the thread that calls `block_on`.
-pub(super) fn coordinator_runtime(concurrency: usize) -> anyhow::Result<tokio::runtime::Runtime> {
-    // The runtime's signal driver makes a socket pair and panics when it cannot: at the edge
-    // of the descriptor limit, fail here with a message instead (room for more descriptors
-    // than the runtime takes, given back at once).
-    crate::host::signals::room_for_a_runtime()
-        .context("cannot start the coordinator's runtime: no file descriptor left")?;
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(concurrency.div_ceil(32).clamp(2, 8))
-        .thread_name("harness-games")
-        .enable_all()
-        .build()
-        .context("cannot start the coordinator's runtime")
-}
-
-/// SIGINT (Ctrl-C) and SIGTERM (a batch system's stop, `kill`) stop a run cleanly: no new game,
-/// the games in flight abandoned (their workers killed; a resumed run plays them again), the
-/// journal consistent, the tables printed and exit code 3. A second signal does the same (the
-/// run is already stopping); SIGKILL is the way to end it without tables. The handlers are a
-/// task on the run's runtime; the stop reaches every game at once through [`RunControl`].
-pub(super) struct StopOnSignals {
-    task: tokio::task::JoinHandle<()>,
-    first: Arc<std::sync::OnceLock<&'static str>>,
-}
-
-impl StopOnSignals {
-    pub(super) fn start(
-        runtime: &tokio::runtime::Runtime,
-        control: Arc<RunControl>,
-    ) -> anyhow::Result<StopOnSignals> {
-        // Installed now, before any game, so that an early signal is not the default (death).
-        let _entered = runtime.enter();
-        let mut signals = crate::host::signals::StopSignals::install()?;
-        let first = Arc::new(std::sync::OnceLock::new());
-        let seen = first.clone();
-        let task = runtime.spawn(async move {
-            loop {
-                let name = signals.next().await;
-                if seen.set(name).is_ok() {
-                    eprintln!("{name}: stopping; the games in flight are abandoned, finished games are kept");
-                }
-                control.set(ControlState::Stopping);
-            }
-        });
-        Ok(StopOnSignals { task, first })
-    }
-
-    /// Stop listening; the signal that stopped the run, if one did.
-    pub(super) fn stop(self) -> Option<&'static str> {
-        self.task.abort();
-        self.first.get().copied()
-    }
-}
-
-/// What a run checks before its first game, with nothing left in the output folder: the
-/// openings, the schedule, the cores `affinity` needs, that the output folder can be created
-/// and written, and every engine started in a worker with its options, asked to begin a game
-/// and to answer one move in the first game's position (the pre-flight,
-/// [`crate::play::preflight`]). Returns the opening count and the games this run would play.
-fn preflight(t: &Tournament, plugin_dir: &Path) -> anyhow::Result<(usize, usize)> {
-    let openings = t.openings.load()?;
-    let schedule = t.schedule(openings.openings.len());
-    let planned = schedule.games_of(t.shard).count();
-    if t.affinity {
-        crate::play::affinity::CoreSlots::plan(t)?;
-    }
-    resume::check_writable(&t.out)?;
-    resume::check_free_space(&t.out, resume::space_needed(t))?;
-    let logs = std::env::temp_dir().join(format!("harness-dry-run-{}", std::process::id()));
-    std::fs::create_dir_all(&logs).with_context(|| format!("cannot create {}", logs.display()))?;
-    let runtime = coordinator_runtime(1)?;
-    let first = schedule.games_of(t.shard).next().map(|g| g.opening);
-    let checked = runtime.block_on(async {
-        let pool = crate::play::pool::WorkerPool::start(t, plugin_dir, &logs).await?;
-        let answered = match first {
-            Some(opening) => {
-                crate::play::preflight::ask_each_engine(t, &pool, &openings.openings[opening]).await
-            }
-            None => Ok(Vec::new()),
-        };
-        pool.shutdown().await;
-        answered
-    });
-    // The logs of an engine that cannot start are named in its error: kept for the user.
-    if !checked
-        .as_ref()
-        .err()
-        .is_some_and(crate::play::pool::CannotStart::is_cause_of)
-    {
-        let _ = std::fs::remove_dir_all(&logs);
-    }
-    for warning in crate::play::preflight::warnings(&checked?) {
-        eprintln!("warning: {warning}");
-    }
-    Ok((openings.openings.len(), planned))
-}
-
-/// `run --dry-run`: everything a run checks before its first game ([`preflight`]), and whether
-/// the output folder would be resumed, refused or (with `--restart`) set aside. Nothing is
-/// written.
+/// `run --dry-run` (and `tune --dry-run`): everything a run checks before its first game
+/// ([`Conductor::dry_run`]), said with the run's header, and whether the output folder would be
+/// resumed, refused or (with `--restart`) set aside. Nothing is written.
 pub(super) fn dry_run(
+    conductor: &Conductor,
     t: &Tournament,
-    plugin_dir: &Path,
     restart: bool,
     folder_note: &str,
 ) -> anyhow::Result<i32> {
-    let (openings, planned) = preflight(t, plugin_dir)?;
-    let held = t.out.join(journal::JSONL_FILE).exists();
-    if !restart {
-        let openings = t.openings.load()?;
-        let tournament_json = resume::tournament_text(t, &openings, plugin_dir);
-        let path = t
-            .out
-            .join(harness_core::record::tournament_record::TOURNAMENT_FILE);
-        if let Ok(existing) = std::fs::read_to_string(&path) {
-            anyhow::ensure!(
-                resume::same_tournament(&existing, &tournament_json, false),
-                "{}: the output folder holds games of a different tournament; a run would be refused (give another `out`, or --restart to set them aside)",
-                t.out.display()
-            );
-        }
-    }
+    let checked = conductor.dry_run(restart)?;
     say!("{}", header_line(t, folder_note));
     say!(
         "dry run: {} engines started with their options, each answered a move; {} openings; {} games in {} pairs over {} pairing(s){}; output folder {}{}",
         t.engines.len(),
-        openings,
-        planned,
-        planned / 2,
+        checked.openings,
+        checked.planned,
+        checked.planned / 2,
         t.pairings().len(),
         t.shard.map(|s| format!(" (shard {s})")).unwrap_or_default(),
         t.out.display(),
-        match (held, restart) {
+        match (checked.held, restart) {
             (true, false) => " (holds games of this tournament: a run resumes them)",
             (true, true) => " (holds games: --restart moves them into a discarded-<time> folder inside it and starts over)",
             (false, _) => "",

@@ -10,22 +10,20 @@
 
 use super::exit;
 use super::output::{say, say_raw};
-use super::run::{
-    coordinator_runtime, run_live, say_warnings, warn_if_oversubscribed, StopOnSignals,
-};
+use super::run::{run_live, say_warnings, warn_if_oversubscribed};
 use super::tournament_flags::{OutputFlags, TournamentFlags};
-use crate::play::tournament::{self, Observer, RunSummary};
+use crate::play::conductor::{self, Conductor, Played};
+use crate::play::tournament::{self, RunSummary};
 use crate::play::tune::aggregate::{aggregate_shards as aggregate_shards_of, Ended, Progress};
 use crate::play::tune::{check_plugin, options_line, OnLine, TuneHook, Tuner};
 use crate::show::report::tune as tune_report;
 use anyhow::Context;
-use harness_core::events::{EventSink, RunControl};
+use harness_core::events::EventSink;
 use harness_core::plan::config::Tournament;
 use harness_core::plan::schedule::Shard;
 use harness_core::record::journal;
 use harness_core::record::tune::{TuneLine, DISPATCH_FILE, THETA_FILE, TUNE_FILE};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Tune an engine's int and float options by SPSA (the file's `[tune]` table): each iteration
@@ -82,7 +80,7 @@ pub struct Args {
 }
 
 /// `--restart`: `run`'s, with a tune's own files set aside too.
-fn restart(m: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
+fn restart(conductor: &Conductor) -> anyhow::Result<()> {
     let tune_files = [
         TUNE_FILE,
         DISPATCH_FILE,
@@ -90,7 +88,7 @@ fn restart(m: &Tournament, plugin_dir: &Path) -> anyhow::Result<()> {
         RESULT_FILE,
         tune_report::HTML_FILE,
     ];
-    super::run::restart(m, plugin_dir, &tune_files)
+    super::run::restart(conductor, &tune_files)
 }
 
 /// The file with the final values, one `options = { … }` line ready to paste.
@@ -123,24 +121,22 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     };
     warn_if_oversubscribed(&m);
     say_warnings(&t);
-    let runtime = coordinator_runtime(m.concurrency)?;
+    let conductor = Conductor::new(&m, &plugin_dir)?;
     // The plugin's declarations first: a bad option or range plays nothing.
-    let params = runtime
+    let params = conductor
         .block_on(check_plugin(&t, &cfg, &plugin_dir))
         .map_err(|e| match &args.flags.tune {
             Some(flag) => e.context(format!("--tune {flag}")),
             None => e,
         })?;
     if args.dry_run {
-        return super::run::dry_run(&m, &plugin_dir, args.restart, &folder_note);
+        return super::run::dry_run(&conductor, &m, args.restart, &folder_note);
     }
     if args.restart {
-        restart(&m, &plugin_dir)?;
+        restart(&conductor)?;
     }
     let tuned = t.engines[cfg.engine].name.clone();
     let tui = args.output.live_view();
-    let control = Arc::new(RunControl::new());
-    let signals = StopOnSignals::start(&runtime, control.clone())?;
     let started = Instant::now();
     let open = |events: EventSink, on_line: OnLine| {
         TuneHook::open(
@@ -154,30 +150,22 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         )
     };
     let played = if tui {
-        run_live(control, None, |observer, lines| {
+        run_live(conductor.control(), None, |events, lines| {
             let warnings = lines.clone();
             let mut hook = open(
-                observer.events.clone(),
+                events.clone(),
                 Box::new(move |line, tuner| {
                     let _ = lines.send(iteration_line(line, tuner));
                 }),
             )?;
-            let summary = runtime.block_on(tournament::run_with(
-                &m,
-                &plugin_dir,
-                observer,
-                &mut hook,
-                |p| say_warning(p, |w| drop(warnings.send(w))),
-            ))?;
+            let played = conductor.play(events, &mut hook, |p| {
+                say_warning(p, |w| drop(warnings.send(w)))
+            })?;
             hook.write_lines()?;
-            Ok((summary, hook.tuner))
+            Ok((played, hook.tuner))
         })
-        .map(|((summary, tuner), _)| (summary, tuner))
+        .map(|(played, _)| played)
     } else {
-        let observer = Observer {
-            events: EventSink::none(),
-            control,
-        };
         say!("{}", header_line(&t, &m, &tuned));
         (|| {
             let mut hook = open(
@@ -198,19 +186,14 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
                     cfg.schedule.iterations
                 );
             }
-            let summary = runtime.block_on(tournament::run_with(
-                &m,
-                &plugin_dir,
-                &observer,
-                &mut hook,
-                |p| say_warning(p, |w| say!("{w}")),
-            ))?;
+            let played = conductor.play(EventSink::none(), &mut hook, |p| {
+                say_warning(p, |w| say!("{w}"))
+            })?;
             hook.write_lines()?;
-            Ok((summary, hook.tuner))
+            Ok((played, hook.tuner))
         })()
     };
-    let signalled = signals.stop();
-    let (summary, tuner) = played?;
+    let (Played { summary, signalled }, tuner) = played?;
     write_game_reports(&m, &summary);
     if let Some(code) = unmeasured(&m, &summary) {
         return Ok(code);
@@ -362,7 +345,7 @@ fn aggregate_shards(
 ) -> anyhow::Result<i32> {
     let cfg = t.tune.as_ref().expect("a [tune] table");
     let started = Instant::now();
-    let runtime = coordinator_runtime(1)?;
+    let runtime = conductor::runtime(1)?;
     let params = runtime.block_on(check_plugin(t, cfg, plugin_dir))?;
     drop(runtime);
     let watch = args.watch.then_some(args.interval);

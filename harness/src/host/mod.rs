@@ -39,7 +39,7 @@ pub mod worker_description;
 
 /// The runtime of a one-engine session (`harness solve`, the front-ends): a current-thread
 /// runtime on which the session blocks for each call to its [`EngineHost`]. A tournament has a
-/// multi-thread runtime of its own (`cli::run`).
+/// multi-thread runtime of its own (`play::conductor::runtime`).
 pub fn session_runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()

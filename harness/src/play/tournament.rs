@@ -22,7 +22,7 @@
 //! results of finished ones ([`Results`]: journal, totals, the test's decision, the claims
 //! on further games), which need no engine and are tested on their own.
 //!
-//! A run may add a [`GameHook`] to the loop ([`run_with`]): options set on each side's worker
+//! A run may add a [`GameHook`] to the loop ([`run`]): options set on each side's worker
 //! before each game, and a look at each journaled game. `harness tune` plays θ ± c·Δ this way
 //! and updates θ as results come in; the loop itself is the one `harness run` uses.
 
@@ -74,19 +74,6 @@ pub struct RunSummary {
     pub elapsed: Elapsed,
 }
 
-/// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`. The
-/// games of an earlier run in the output folder are kept and the run resumes after them.
-/// `observer` receives the live event stream and may pause or stop the scheduling of games;
-/// `progress` hears of resumption, every completed pair and the end.
-pub async fn run(
-    t: &Tournament,
-    plugin_dir: &Path,
-    observer: &Observer,
-    progress: impl FnMut(Progress),
-) -> anyhow::Result<RunSummary> {
-    run_with(t, plugin_dir, observer, &mut NoHook, progress).await
-}
-
 /// What a run adds to the loop of games. Both calls come from the loop's thread, in order: a
 /// game's options when it is claimed (games are claimed in schedule order), a game after it is
 /// journaled. An error stops the run as a fatal error does (no new game; the games in flight
@@ -99,7 +86,7 @@ pub trait GameHook: Send {
 }
 
 /// `harness run`'s hook: nothing to add.
-struct NoHook;
+pub struct NoHook;
 
 impl GameHook for NoHook {
     fn options(&mut self, _: &ScheduledGame) -> anyhow::Result<GameOptions> {
@@ -110,8 +97,12 @@ impl GameHook for NoHook {
     }
 }
 
-/// [`run`], with `hook` in the loop.
-pub async fn run_with(
+/// Play the tournament `t`, with plugins named by bare name looked up in `plugin_dir`. The
+/// games of an earlier run in the output folder are kept and the run resumes after them.
+/// `hook` adds to the loop (`harness run`'s: [`NoHook`]). `observer` receives the live event
+/// stream and may pause or stop the scheduling of games; `progress` hears of resumption, every
+/// completed pair and the end.
+pub async fn run(
     t: &Tournament,
     plugin_dir: &Path,
     observer: &Observer,

@@ -17,6 +17,7 @@ mod watch;
 
 use super::output::{say, say_raw};
 use crate::cli::exit;
+use crate::play::conductor::{Ending, Short};
 use crate::play::resume::{extension, same_tournament};
 use crate::show::table;
 use anyhow::{bail, Context};
@@ -251,45 +252,35 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     say_raw!("{}", table::final_tables(&records, &t.engine_names()));
     let elapsed = run_time(&folders)?;
     say_merged(records.len(), started, elapsed, &out);
-    let never_moved = verdict::never_moved(&t.engine_names(), &records);
+    let short = if gaps.missing.is_empty() {
+        Short::No
+    } else {
+        Short::Missing(format!(
+            "the shards hold {} of the schedule's {} games",
+            records.len(),
+            schedule.games.len()
+        ))
+    };
+    let ending = Ending::of(&t, &records, status.as_ref().map(|s| s.decision), short);
     if let Some(s) = &status {
         say_raw!(
             "{}",
             table::test_summary(
                 s,
                 (&t.engines[0].name, &t.engines[1].name),
-                verdict::decision_measures(s.decision, &never_moved),
+                verdict::decision_measures(s.decision, &ending.never_moved),
             )
         );
     }
-    let broken = verdict::broken_rules(&t.fail_rules(), &records);
-    for b in &broken {
+    for b in &ending.broken {
         say!("FAIL: {b}");
     }
-    let v = verdict::verdict(&verdict::Evidence {
-        decision: status.as_ref().map(|s| s.decision),
-        broken: &broken,
-        stopped: None,
-        missing: (!gaps.missing.is_empty()).then(|| {
-            format!(
-                "the shards hold {} of the schedule's {} games",
-                records.len(),
-                schedule.games.len()
-            )
-        }),
-        shard: None,
-        never_moved: &never_moved,
-    });
+    let v = &ending.verdict;
     if v.outcome == Outcome::Unmeasured {
         say!("{}: {}", v.outcome.label(), v.reasons.join("; "));
     }
     let code = exit::of(v.outcome);
-    let conclusion = harness_core::record::verdict_record::RunVerdict {
-        exit_code: code,
-        outcome: v.outcome,
-        reasons: v.reasons,
-        start_failures: Default::default(),
-    };
+    let conclusion = ending.record(code, Default::default());
     // An analysis made before the merge (of this folder) still describes its games.
     crate::cli::reports::write_reports(
         &t,
