@@ -23,6 +23,10 @@
 pub mod gtp;
 pub mod nboard;
 pub mod program;
+// What differs between systems, one file per system family.
+#[cfg_attr(unix, path = "system/unix.rs")]
+#[cfg_attr(windows, path = "system/windows.rs")]
+mod system;
 
 use gtp::GtpSession;
 use nboard::NboardSession;

@@ -9,8 +9,11 @@
 //! The program runs in the worker's process group: when the harness ends the worker (at the
 //! end of a run, on a time forfeit, or because the harness itself died) it kills that whole
 //! group, so neither the program nor anything it started outlives its game. The program's own
-//! end here is polite first (`quit`), then SIGTERM, then SIGKILL.
+//! end here is polite first (`quit`), then SIGTERM, then SIGKILL. What differs between
+//! systems (the command's quoting rules, what is an executable file, the signals) is in
+//! [`crate::system`].
 
+use crate::system;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -21,10 +24,10 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// How long a program sent SIGTERM may take before it is killed.
 const TERM_GRACE: Duration = Duration::from_millis(200);
 
-/// A command line split into its words with shell quoting rules: at least one.
+/// A command line split into its words with the system's quoting rules: at least one.
 fn split(command: &str) -> Result<Vec<String>, String> {
-    shlex::split(command)
-        .filter(|w| !w.is_empty())
+    system::split(command)
+        .filter(|words| !words.is_empty())
         .ok_or_else(|| format!("cannot split the command `{command}` (unbalanced quotes?)"))
 }
 
@@ -46,7 +49,6 @@ impl Program {
     /// file (a path: relative to `working_dir`, as the start resolves it; a bare name: on
     /// `PATH`). A program that starts and then fails is a fault of a game, found when it plays.
     pub fn check(command: &str, working_dir: &str) -> Result<(), String> {
-        use std::os::unix::fs::PermissionsExt;
         use std::path::{Path, PathBuf};
         let words = split(command)?;
         let program = &words[0];
@@ -55,11 +57,8 @@ impl Program {
                 "cannot start `{command}`: the working folder {working_dir} does not exist"
             ));
         }
-        let executable = |p: &Path| {
-            p.metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        };
-        let found = if program.contains('/') {
+        let executable = system::is_executable;
+        let found = if system::is_a_path(program) {
             let path = PathBuf::from(program);
             let path = if path.is_relative() && !working_dir.is_empty() {
                 Path::new(working_dir).join(path)
@@ -77,7 +76,7 @@ impl Program {
         } else {
             Err(format!(
                 "cannot start `{command}`: no executable program `{program}`{}",
-                if program.contains('/') {
+                if system::is_a_path(program) {
                     ""
                 } else {
                     " on PATH"
@@ -86,7 +85,7 @@ impl Program {
         }
     }
 
-    /// Start `command` (split with shell quoting rules, no shell) in `working_dir` (if not
+    /// Start `command` (split with the system's quoting rules, no shell) in `working_dir` (if not
     /// empty). Its stderr is inherited: the harness keeps it in the engine's stderr log.
     pub fn start(command: &str, working_dir: &str) -> Result<Program, String> {
         let words = split(command)?;
@@ -189,27 +188,21 @@ impl Program {
         };
         format!("`{}` {what}{status}", self.command)
     }
-
-    /// Send `signal` to the program (not yet reaped, so its pid is still its own).
-    fn signal(&self, signal: rustix::process::Signal) {
-        if let Some(pid) = rustix::process::Pid::from_raw(self.pid as i32) {
-            let _ = rustix::process::kill_process(pid, signal);
-        }
-    }
 }
 
 impl Drop for Program {
-    /// Ask politely (`quit`, understood by both protocols), then SIGTERM, then SIGKILL.
+    /// Ask politely (`quit`, understood by both protocols), then as the system asks (SIGTERM),
+    /// then end it (SIGKILL; on Windows, with what it started).
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
         if self.wait_exit(EXIT_GRACE).is_some() {
             return;
         }
-        self.signal(rustix::process::Signal::TERM);
+        system::ask_to_end(self.pid);
         if self.wait_exit(TERM_GRACE).is_some() {
             return;
         }
-        self.signal(rustix::process::Signal::KILL);
+        system::kill(self.pid);
         let _ = self.wait_exit(TERM_GRACE);
     }
 }
