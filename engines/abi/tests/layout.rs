@@ -5,49 +5,39 @@ use std::mem::{offset_of, size_of};
 use std::path::Path;
 use std::process::Command;
 
-/// Compile and run a C program that prints `name value` lines for sizes and offsets.
+/// The environment variable naming a layout program built beforehand for the target by its
+/// own C compiler (`.ci/wine-check` builds it with mingw-w64 for the Windows test run under
+/// Wine, where no C compiler can be started).
+const PREBUILT: &str = "OE_ABI_LAYOUT_PROGRAM";
+
+/// Compile (with `CC`, else `cc`) and run `tests/layout.c`, which prints `name value` lines for
+/// sizes and offsets; or run the program `OE_ABI_LAYOUT_PROGRAM` names.
 fn c_layout() -> Vec<(String, usize)> {
     let dir = std::env::temp_dir().join(format!("othello-abi-layout-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
-    let src = dir.join("layout.c");
-    let exe = dir.join("layout");
-    std::fs::write(
-        &src,
-        r#"
-#include "othello_engine.h"
-#include <stdio.h>
-#define S(t) printf(#t " %zu\n", sizeof(t));
-#define O(t, f) printf(#t "." #f " %zu\n", offsetof(t, f));
-int main(void) {
-    S(oe_option_desc) O(oe_option_desc, type) O(oe_option_desc, min) O(oe_option_desc, enum_count) O(oe_option_desc, help)
-    S(oe_position) O(oe_position, side_to_move)
-    S(oe_limits) O(oe_limits, time_left_ms) O(oe_limits, increment_ms) O(oe_limits, move_time_ms) O(oe_limits, depth) O(oe_limits, nodes)
-    S(oe_search_info) O(oe_search_info, score) O(oe_search_info, nodes) O(oe_search_info, time_ms) O(oe_search_info, pv)
-    S(oe_search_result) O(oe_search_result, move) O(oe_search_result, info)
-    S(oe_host) O(oe_host, host_data) O(oe_host, info)
-    S(oe_engine_api) O(oe_engine_api, abi_minor) O(oe_engine_api, name) O(oe_engine_api, option_count) O(oe_engine_api, options)
-    O(oe_engine_api, create) O(oe_engine_api, search) O(oe_engine_api, last_error)
-    O(oe_engine_api, search_game)
-    printf("OE_ENGINE_API_SIZE_V1_0 %zu\n", (size_t)OE_ENGINE_API_SIZE_V1_0);
-    S(oe_game) O(oe_game, move_count) O(oe_game, start) O(oe_game, moves)
-    S(atomic_uint)
-    return 0;
-}
-"#,
-    )
-    .unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let status = Command::new(&cc)
-        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
-        .arg(&include)
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .expect("a C compiler (cc) runs");
-    assert!(status.success(), "the header does not compile as C11");
-    let out = Command::new(&exe).output().unwrap();
+    let exe = match std::env::var_os(PREBUILT) {
+        Some(program) => program.into(),
+        None => {
+            let include = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
+            let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/layout.c");
+            let exe = dir.join("layout");
+            let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+            let status = Command::new(&cc)
+                .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
+                .arg(&include)
+                .arg(&src)
+                .arg("-o")
+                .arg(&exe)
+                .status()
+                .expect("a C compiler (cc) runs");
+            assert!(status.success(), "the header does not compile as C11");
+            exe
+        }
+    };
+    let out = Command::new(&exe)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    assert!(out.status.success(), "{} failed", exe.display());
     let _ = std::fs::remove_dir_all(&dir);
     String::from_utf8(out.stdout)
         .unwrap()

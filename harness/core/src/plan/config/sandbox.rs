@@ -175,12 +175,16 @@ mod tests {
                 .to_string()
         );
         assert_eq!(resolved_working_dir("", &here), "");
-        assert_eq!(resolved_working_dir("/opt/e", &here), "/opt/e");
+        // An absolute path is kept as written (`/opt/e` is not absolute on Windows: a drive is
+        // missing, so the test takes one of the system's own).
+        let absolute = std::env::temp_dir().join("e").display().to_string();
+        assert_eq!(resolved_working_dir(&absolute, &here), absolute);
         // A folder that does not exist stays a path under the origin (the engine's start says
         // it is missing).
+        let base = std::env::temp_dir().canonicalize().unwrap();
         assert_eq!(
-            resolved_working_dir("none", Path::new("/base")),
-            "/base/none"
+            resolved_working_dir("none-such-folder", &base),
+            base.join("none-such-folder").display().to_string()
         );
     }
 
