@@ -2,7 +2,9 @@
 
 /// jemalloc instead of glibc's malloc: the coordinator's messages and records are built on the
 /// runtime's threads and freed on another, which fragments glibc's per-thread arenas (the
-/// workspace manifest has the measurement). Plugins keep their own allocator.
+/// workspace manifest has the measurement). Plugins keep their own allocator. Other systems
+/// keep the system's allocator.
+#[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
