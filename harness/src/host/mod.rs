@@ -27,6 +27,7 @@
 pub mod affinity;
 pub mod engine_host;
 pub mod engine_text;
+pub mod parent_death;
 pub mod plugin;
 pub mod protocol;
 pub mod sandbox;

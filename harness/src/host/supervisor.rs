@@ -298,7 +298,7 @@ pub fn run(setup: &Supervision) -> anyhow::Result<()> {
     // SIGHUP (the coordinator's death) is caught from here on; what it does is set up once
     // the worker is started ([`wait_for_the_end`]).
     signal_hook::flag::register(signal_hook::consts::SIGHUP, std::sync::Arc::default())?;
-    rustix::process::set_parent_process_death_signal(Some(Signal::HUP))?;
+    super::parent_death::signal_on_parent_death(Signal::HUP)?;
     // The coordinator may have died before the request: then the parent is already another.
     if rustix::process::getppid()
         .is_none_or(|p| p.as_raw_nonzero().get() as u32 != setup.coordinator)
@@ -360,10 +360,14 @@ fn wait_for_the_end(
     if rustix::process::getppid().is_none_or(|p| p.as_raw_nonzero().get() as u32 != coordinator) {
         end_everything();
     }
-    let flags = rustix::process::PidfdFlags::empty();
-    let Ok(child) = rustix::process::pidfd_open(started.child_pid(), flags) else {
-        // No pidfd (Linux before 5.3): a plain wait, and the worker's own guard alone acts
-        // on the coordinator's death.
+    #[cfg(target_os = "linux")]
+    let child =
+        rustix::process::pidfd_open(started.child_pid(), rustix::process::PidfdFlags::empty());
+    #[cfg(not(target_os = "linux"))]
+    let child: std::io::Result<std::os::fd::OwnedFd> = Err(std::io::ErrorKind::Unsupported.into());
+    let Ok(child) = child else {
+        // No pidfd (Linux before 5.3, other systems): a plain wait, and the worker's own
+        // guard alone acts on the coordinator's death.
         let exited =
             rustix::process::WaitIdOptions::EXITED | rustix::process::WaitIdOptions::NOWAIT;
         rustix::process::waitid(rustix::process::WaitId::Pid(started.child_pid()), exited)?;
@@ -394,7 +398,7 @@ fn wait_for_the_end(
 /// when the worker has ended, after writing how on its standard output.
 pub fn init(scratch: &Path, size: u64, worker: &[OsString]) -> anyhow::Result<()> {
     // Dies with the supervisor (whose end must end the namespace).
-    rustix::process::set_parent_process_death_signal(Some(Signal::KILL))?;
+    super::parent_death::signal_on_parent_death(Signal::KILL)?;
     let exe = std::env::current_exe()?;
     let mut made = namespaces::Made::default();
     namespaces::set_up_inside(scratch, size, &mut made);

@@ -57,7 +57,7 @@ fn die_with_the_parent() -> anyhow::Result<()> {
             std::process::exit(1);
         }
     });
-    rustix::process::set_parent_process_death_signal(Some(Signal::HUP))?;
+    super::parent_death::signal_on_parent_death(Signal::HUP)?;
     // The parent may have died before the request: then the parent is already another.
     if getppid() != parent {
         let _ = kill_process_group(getpgrp(), Signal::KILL);

@@ -12,20 +12,24 @@ use std::os::fd::OwnedFd;
 
 /// Close every descriptor above the standard streams. Called first thing in the worker, when
 /// the only descriptors open above 2 are those inherited through `exec`. With `close_range`
-/// (Linux 5.9 and later) in one call; on an older kernel, each descriptor `/proc/self/fd`
-/// lists, else each below the soft `RLIMIT_NOFILE`.
+/// (Linux 5.9 and later) in one call; on an older kernel or another system, each descriptor
+/// `/proc/self/fd` lists, else each below the soft `RLIMIT_NOFILE`.
 pub fn close_inherited() -> Result<(), String> {
-    // SAFETY: `close_range` closes descriptors 3 and up. The worker calls it before it has
-    // opened anything of its own (the first statement of `worker::run`, before any thread,
-    // file or socket exists), so no `OwnedFd`, `File` or other Rust owner refers to any of
-    // them: they are only what `exec` left open, and closing them invalidates nothing.
-    let closed = unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) };
-    if closed == 0 {
-        return Ok(());
-    }
-    let error = std::io::Error::last_os_error();
-    if error.raw_os_error() != Some(libc::ENOSYS) {
-        return Err(format!("cannot close the inherited descriptors: {error}"));
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `close_range` closes descriptors 3 and up. The worker calls it before it
+        // has opened anything of its own (the first statement of `worker::run`, before any
+        // thread, file or socket exists), so no `OwnedFd`, `File` or other Rust owner refers
+        // to any of them: they are only what `exec` left open, and closing them invalidates
+        // nothing.
+        let closed = unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) };
+        if closed == 0 {
+            return Ok(());
+        }
+        let error = std::io::Error::last_os_error();
+        if error.raw_os_error() != Some(libc::ENOSYS) {
+            return Err(format!("cannot close the inherited descriptors: {error}"));
+        }
     }
     let open = match listed_descriptors() {
         Some(listed) => listed,

@@ -300,27 +300,7 @@ pub fn probe(write: &Path, port: u16, socket: &Path, coordinator: u32) -> Probed
         .and_then(rustix::process::test_kill_process)
         .map_err(std::io::Error::from);
     let joined = std::os::unix::net::UnixStream::connect(socket).map(drop);
-    let limited = parent
-        .ok_or(rustix::io::Errno::SRCH)
-        .and_then(|p| {
-            // The worker's own limit, inherited from the coordinator: the same value.
-            let same = rustix::process::getrlimit(rustix::process::Resource::Fsize);
-            rustix::process::prlimit(Some(p), rustix::process::Resource::Fsize, same)
-        })
-        .map(drop)
-        .map_err(std::io::Error::from);
-    let node = Path::new("probe-device-node");
-    let made = rustix::fs::mknodat(
-        rustix::fs::CWD,
-        node,
-        rustix::fs::FileType::CharacterDevice,
-        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
-        rustix::fs::makedev(1, 3),
-    )
-    .map_err(std::io::Error::from);
-    if made.is_ok() {
-        let _ = std::fs::remove_file(node);
-    }
+    let (limited, made) = limit_and_device(parent);
     Probed {
         write: refusal(wrote),
         connect: refusal(connected),
@@ -345,6 +325,49 @@ pub fn probe(write: &Path, port: u16, socket: &Path, coordinator: u32) -> Probed
         scratch_on_tmpfs: rustix::fs::statfs(".")
             .ok()
             .map(|fs| fs.f_type as u64 == TMPFS_MAGIC),
+    }
+}
+
+/// The probe's `prlimit` of the coordinator and its device node in the current folder, each
+/// refused or done. Other systems have neither call: each is refused with that reason.
+fn limit_and_device(
+    parent: Option<rustix::process::Pid>,
+) -> (std::io::Result<()>, std::io::Result<()>) {
+    #[cfg(target_os = "linux")]
+    {
+        let limited = parent
+            .ok_or(rustix::io::Errno::SRCH)
+            .and_then(|p| {
+                // The worker's own limit, inherited from the coordinator: the same value.
+                let same = rustix::process::getrlimit(rustix::process::Resource::Fsize);
+                rustix::process::prlimit(Some(p), rustix::process::Resource::Fsize, same)
+            })
+            .map(drop)
+            .map_err(std::io::Error::from);
+        let node = Path::new("probe-device-node");
+        let made = rustix::fs::mknodat(
+            rustix::fs::CWD,
+            node,
+            rustix::fs::FileType::CharacterDevice,
+            rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+            rustix::fs::makedev(1, 3),
+        )
+        .map_err(std::io::Error::from);
+        if made.is_ok() {
+            let _ = std::fs::remove_file(node);
+        }
+        (limited, made)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = parent;
+        let missing = |call: &str| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::Unsupported,
+                format!("this system has no {call}"),
+            ))
+        };
+        (missing("prlimit"), missing("mknodat"))
     }
 }
 
