@@ -27,13 +27,16 @@
 pub mod affinity;
 pub mod engine_host;
 pub mod engine_text;
+#[cfg(unix)]
 pub mod parent_death;
 pub mod plugin;
 pub mod protocol;
 pub mod sandbox;
 pub mod signals;
 pub mod stderr_log;
+#[cfg_attr(windows, path = "windows/supervisor.rs")]
 pub mod supervisor;
+pub mod system;
 pub mod turns;
 pub mod worker;
 pub mod worker_description;

@@ -38,7 +38,7 @@
 //! counts once the worker has reaped it).
 
 use super::sandbox::cgroup::{Freezer, WorkerCgroup};
-use rustix::process::{kill_process_group, Pid, Signal};
+use super::system::{self, Group};
 use std::time::Duration;
 
 /// What a worker does between its turns, as its engine and the run decide.
@@ -64,7 +64,7 @@ const STOP_WAIT: Duration = Duration::from_millis(20);
 pub enum StopRoute {
     Freezer(Freezer),
     /// `SIGSTOP`/`SIGCONT` to this process group (the worker's pid).
-    Signals(Pid),
+    Signals(Group),
 }
 
 impl StopRoute {
@@ -87,9 +87,8 @@ struct ProcStat(Option<std::fs::File>);
 impl ProcStat {
     /// The line, or `None` when it cannot be read (the worker is gone).
     fn look<T>(&self, read: impl FnOnce(&str) -> Option<T>) -> Option<T> {
-        use std::os::unix::fs::FileExt;
         let mut line = [0u8; 1024];
-        let n = self.0.as_ref()?.read_at(&mut line, 0).ok()?;
+        let n = system::read_at(self.0.as_ref()?, &mut line, 0).ok()?;
         read(std::str::from_utf8(&line[..n]).ok()?)
     }
 
@@ -116,7 +115,7 @@ fn proc_cpu(line: &str) -> Option<Duration> {
         .iter()
         .map(|f| f.parse::<u64>().ok())
         .sum::<Option<u64>>()?;
-    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    let per_second = system::clock_ticks_per_second().max(1);
     Some(Duration::from_micros(
         ticks.saturating_mul(1_000_000) / per_second,
     ))
@@ -147,7 +146,7 @@ impl TurnGate {
     /// held by `cgroup` (where it has one), to be stopped between its turns or not.
     pub fn new(
         pid: Option<u32>,
-        group: Option<Pid>,
+        group: Option<Group>,
         cgroup: Option<&WorkerCgroup>,
         between_turns: BetweenTurns,
     ) -> TurnGate {
@@ -190,7 +189,7 @@ impl TurnGate {
             self.stopped = match &self.route {
                 Ok(StopRoute::Freezer(f)) => f.set(true).is_ok(),
                 Ok(StopRoute::Signals(g)) => {
-                    let asked = kill_process_group(*g, Signal::STOP).is_ok();
+                    let asked = g.stop();
                     if asked {
                         self.wait_for_the_group_stop().await;
                     }
@@ -241,9 +240,7 @@ impl TurnGate {
             Ok(StopRoute::Freezer(f)) => {
                 let _ = f.set(false);
             }
-            Ok(StopRoute::Signals(g)) => {
-                let _ = kill_process_group(*g, Signal::CONT);
-            }
+            Ok(StopRoute::Signals(g)) => g.go_on(),
             Err(_) => {}
         }
     }
@@ -282,7 +279,7 @@ mod tests {
             .spawn()
             .unwrap();
         let pid = child.id();
-        let group = Pid::from_raw(pid as i32);
+        let group = Group::of(pid);
         let mut gate = TurnGate::new(Some(pid), group, None, BetweenTurns::Stopped);
         assert_eq!(gate.describe(), "SIGSTOP");
         std::thread::sleep(Duration::from_millis(50));

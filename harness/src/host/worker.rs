@@ -25,6 +25,7 @@
 use super::plugin::{InfoSink, Instance, Plugin};
 use super::protocol::{receive, send, Reply, Request, WireGame, WireInfo, WireLimits};
 use super::sandbox;
+use super::system;
 use super::worker_description::WorkerDescription;
 use othello_abi as abi;
 use std::io::{BufReader, Write};
@@ -42,29 +43,6 @@ pub const DESTROY_GRACE: std::time::Duration = std::time::Duration::from_secs(2)
 /// end (a destroy that never returns, or a search that ignores the stop flag): what tells
 /// [`super::EngineHost::shutdown`] the quit was not clean.
 pub const EXIT_ENGINE_HUNG: i32 = 3;
-
-/// Ask the kernel for SIGHUP when the parent (the supervisor, or the init of the worker's
-/// namespaces) dies, and answer it by killing this worker's process group. The supervisor
-/// does the same from outside ([`super::supervisor`]), where the plugin cannot undo it; this is
-/// the worker's own half, for a supervisor killed first.
-fn die_with_the_parent() -> anyhow::Result<()> {
-    use rustix::process::{getpgrp, getppid, kill_process_group, Signal};
-    let parent = getppid();
-    let mut hangups = signal_hook::iterator::Signals::new([signal_hook::consts::SIGHUP])?;
-    std::thread::spawn(move || {
-        if hangups.forever().next().is_some() {
-            let _ = kill_process_group(getpgrp(), Signal::KILL);
-            std::process::exit(1);
-        }
-    });
-    super::parent_death::signal_on_parent_death(Signal::HUP)?;
-    // The parent may have died before the request: then the parent is already another.
-    if getppid() != parent {
-        let _ = kill_process_group(getpgrp(), Signal::KILL);
-        std::process::exit(1);
-    }
-    Ok(())
-}
 
 /// Forward the engine's info reports, coalesced: whatever arrived since the last forward is
 /// reduced to the newest report, and at most one is forwarded per [`INFO_INTERVAL`]. An engine
@@ -157,16 +135,6 @@ impl EngineThread {
     }
 }
 
-/// Set the address-space limit of this process (and what it starts).
-fn limit_memory(bytes: u64) -> anyhow::Result<()> {
-    let limit = rustix::process::Rlimit {
-        current: Some(bytes),
-        maximum: Some(bytes),
-    };
-    rustix::process::setrlimit(rustix::process::Resource::As, limit)
-        .map_err(|e| anyhow::anyhow!("cannot set the memory limit of {bytes} bytes: {e}"))
-}
-
 /// Run the worker until the coordinator sends `Quit` or goes away.
 pub fn run(setup: &WorkerDescription) -> anyhow::Result<()> {
     sandbox::descriptors::close_inherited().map_err(anyhow::Error::msg)?;
@@ -189,14 +157,11 @@ pub fn run(setup: &WorkerDescription) -> anyhow::Result<()> {
         }
     }
     if let Some(bytes) = setup.memory_limit {
-        limit_memory(bytes)?;
+        system::limit_memory(bytes)
+            .map_err(|e| anyhow::anyhow!("cannot set the memory limit of {bytes} bytes: {e}"))?;
     }
     if let Some(bytes) = setup.file_size_limit {
-        let limit = rustix::process::Rlimit {
-            current: Some(bytes),
-            maximum: Some(bytes),
-        };
-        rustix::process::setrlimit(rustix::process::Resource::Fsize, limit)
+        system::limit_file_size(bytes)
             .map_err(|e| anyhow::anyhow!("cannot set the file size limit of {bytes} bytes: {e}"))?;
     }
     // A worker's life is the coordinator's to decide: the SIGINT of a Ctrl-C (sent to the whole
@@ -223,7 +188,7 @@ pub fn run(setup: &WorkerDescription) -> anyhow::Result<()> {
             }
         }
     }
-    die_with_the_parent()?;
+    system::die_with_the_parent()?;
     // `harness check`'s probe: tried here, confined, before any code of the plugin exists in
     // this process.
     if let Some(targets) = probe {

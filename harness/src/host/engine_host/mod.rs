@@ -31,18 +31,17 @@ pub use start::WorkerSpec;
 use super::plugin::PluginInfo;
 use super::protocol::{self, Reply, Request, WireGame, WireInfo};
 use super::sandbox::{self, cgroup::WorkerCgroup, scratch::Scratch, Enforced};
+use super::system;
 use super::turns::TurnGate;
 use harness_core::record::TimeLoss;
 use harness_core::search_terms::{SearchInfo, SearchLimits};
 use othello_board::{GameHistory, Position};
 use std::future::Future;
 use std::hash::BuildHasher;
-use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 use tokio::io::BufReader;
-use tokio::net::unix::OwnedWriteHalf;
 use tokio::process::Child;
 use tokio::sync::mpsc::{error::TryRecvError, Receiver, Sender};
 use tokio::task::JoinHandle;
@@ -205,7 +204,7 @@ pub struct EngineHost {
     worker: Option<u32>,
     /// The worker's process group (its own, or its namespaces' init's): the worker, its plugin
     /// and what the plugin started.
-    group: Option<rustix::process::Pid>,
+    group: Option<system::Group>,
     /// For the reason of a crash: the worker's log, its length when this worker started (what
     /// this worker wrote comes after it) and the memory limit.
     stderr_log: Option<PathBuf>,
@@ -214,7 +213,7 @@ pub struct EngineHost {
     /// the log itself, or has none).
     log_copier: Option<tokio::task::JoinHandle<()>>,
     memory_limit: Option<u64>,
-    writer: OwnedWriteHalf,
+    writer: system::Writer,
     events: Receiver<Event>,
     reader: JoinHandle<()>,
     alive: bool,
@@ -246,7 +245,7 @@ pub enum Quit {
 }
 
 fn describe_exit(status: ExitStatus) -> String {
-    if let Some(sig) = status.signal() {
+    if let Some(sig) = system::exit_signal(&status) {
         let name = match sig {
             4 => " (SIGILL)",
             6 => " (SIGABRT)",
@@ -660,7 +659,7 @@ impl EngineHost {
     /// member is gone, so this never reaches another process.
     fn kill_group(&self) {
         if let Some(group) = self.group {
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            group.kill();
         }
     }
 
@@ -693,7 +692,7 @@ impl EngineHost {
             Ok(Ok(status)) => {
                 self.kill_group();
                 self.finish_log().await;
-                let oom = status.signal() == Some(6);
+                let oom = system::exit_signal(&status) == Some(6);
                 let cgroup_oom = self
                     .cgroup
                     .as_ref()
@@ -823,11 +822,7 @@ impl Drop for EngineHost {
 /// The reader task: each line of the channel becomes an event stamped with its arrival, its
 /// strings made printable; info reports closer than [`INFO_INTERVAL`] to the last one taken
 /// are dropped. It waits while the queue is full.
-async fn read_events(
-    mut reader: BufReader<tokio::net::unix::OwnedReadHalf>,
-    tx: Sender<Event>,
-    engine: String,
-) {
+async fn read_events(mut reader: BufReader<system::Reader>, tx: Sender<Event>, engine: String) {
     let mut last_info: Option<Instant> = None;
     let mut said_cut = false;
     loop {

@@ -8,6 +8,7 @@ use crate::host::protocol::{ProbeTargets, Reply, Request};
 use crate::host::sandbox::{
     self, cgroup::WorkerCgroup, scratch::Scratch, Confinement, Enforced, Probed,
 };
+use crate::host::system;
 use crate::host::turns::{BetweenTurns, TurnGate};
 use crate::host::worker_description::{
     SelfConfinement, WorkerDescription, CHANNEL_ON_STANDARD_INPUT,
@@ -50,32 +51,25 @@ pub struct WorkerSpec {
 fn worker_command(
     exe: &Path,
     spec: &WorkerSpec,
-    (channel, stderr, log_start): (Stdio, Stdio, u64),
+    (channel, channel_out, stderr, log_start): (Stdio, Stdio, Stdio, u64),
     scratch: Option<&Scratch>,
     cgroup: Option<&WorkerCgroup>,
 ) -> Command {
     let description = describe_the_worker(spec, log_start, scratch, cgroup);
     let coordinator = description.coordinator.to_string();
-    let mut command = Command::new(exe);
+    let namespaces = match (&spec.sandbox, scratch) {
+        (Some(confinement), Some(scratch)) => {
+            Some((scratch.path(), confinement.disk_limit.max(1 << 20)))
+        }
+        _ => None,
+    };
+    let mut command = system::launcher(exe, &coordinator, namespaces);
     command
-        .arg("supervise")
-        .arg("--coordinator")
-        .arg(&coordinator);
-    if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
-        command
-            .arg("--namespaces")
-            .arg("--scratch")
-            .arg(scratch.path())
-            .arg("--scratch-size")
-            .arg(confinement.disk_limit.max(1 << 20).to_string());
-    }
-    command
-        .arg("--")
         .arg("--coordinator")
         .arg(&coordinator)
         .arg(description.to_argument())
         .stdin(channel)
-        .stdout(Stdio::null())
+        .stdout(channel_out)
         .stderr(stderr)
         .kill_on_drop(true);
     if let (Some(confinement), Some(scratch)) = (&spec.sandbox, scratch) {
@@ -181,7 +175,7 @@ impl EngineHost {
             }
             None => (None, None),
         };
-        let (ours, theirs) = std::os::unix::net::UnixStream::pair()
+        let (ours, channel, channel_out) = system::Channel::make()
             .map_err(|e| spawn_err(format!("cannot make the worker's channel: {e}")))?;
         // A sandboxed worker writes its stderr into a pipe the coordinator copies from, up to
         // its log-limit; any other into the log file itself.
@@ -200,7 +194,6 @@ impl EngineHost {
             }
             (None, _) => (Stdio::null(), 0, None),
         };
-        let channel = Stdio::from(std::os::fd::OwnedFd::from(theirs));
         // The command (and with it this process's copy of the worker's end) is dropped at the
         // end of the statement: the channel closes when the worker is gone.
         // The worker writes no log file of its own when its stderr is copied.
@@ -208,7 +201,7 @@ impl EngineHost {
         let mut child = worker_command(
             &exe,
             spec,
-            (channel, stderr, written_from),
+            (channel, channel_out, stderr, written_from),
             scratch.as_ref(),
             cgroup.as_ref(),
         )
@@ -220,11 +213,9 @@ impl EngineHost {
             }
             _ => None,
         };
-        let stream = ours
-            .set_nonblocking(true)
-            .and_then(|()| tokio::net::UnixStream::from_std(ours))
+        let (read_half, writer) = ours
+            .connect(&mut child)
             .map_err(|e| spawn_err(format!("the worker's channel: {e}")))?;
-        let (read_half, writer) = stream.into_split();
         let (tx, events) = mpsc::channel(EVENT_QUEUE);
         let reader = tokio::spawn(read_events(BufReader::new(read_half), tx, engine.clone()));
         let host = EngineHost {
@@ -371,7 +362,17 @@ impl EngineHost {
         spec: &WorkerSpec,
         probe: Option<ProbeTargets>,
     ) -> Result<(Vec<String>, Vec<String>), HostError> {
-        let supervising = self.next_event(STARTUP_TIMEOUT).await?;
+        let supervising = if system::SUPERVISED {
+            self.next_event(STARTUP_TIMEOUT).await?
+        } else {
+            // Started directly: the worker is the child, and it has no namespaces.
+            Reply::Supervising {
+                worker: self.child.id().unwrap_or(0),
+                group: None,
+                namespaces: Vec::new(),
+                missing: vec!["namespaces: none on this system".to_string()],
+            }
+        };
         let Reply::Supervising {
             worker,
             group,
@@ -386,7 +387,7 @@ impl EngineHost {
             });
         };
         self.worker = Some(worker);
-        self.group = group.and_then(|g| rustix::process::Pid::from_raw(g as i32));
+        self.group = group.and_then(system::Group::of);
         self.gate = TurnGate::new(
             Some(worker),
             self.group,

@@ -44,6 +44,7 @@
 mod capabilities;
 #[cfg_attr(not(target_os = "linux"), path = "other_systems/cgroup.rs")]
 pub mod cgroup;
+#[cfg_attr(windows, path = "windows/descriptors.rs")]
 pub mod descriptors;
 #[cfg_attr(not(target_os = "linux"), path = "other_systems/file_rules.rs")]
 mod file_rules;
@@ -156,7 +157,6 @@ const DISK_ENTRIES: usize = 100_000;
 /// The bytes the files under `folder` take on disk (allocated blocks: a sparse file counts
 /// what it holds, not its length); `u64::MAX` past [`DISK_ENTRIES`] entries.
 pub fn disk_used(folder: &Path) -> u64 {
-    use std::os::unix::fs::MetadataExt;
     let mut total = 0;
     let mut seen = 0;
     let mut folders = vec![folder.to_path_buf()];
@@ -169,7 +169,7 @@ pub fn disk_used(folder: &Path) -> u64 {
             let Ok(meta) = entry.path().symlink_metadata() else {
                 continue;
             };
-            total += meta.blocks() * 512;
+            total += crate::host::system::allocated_bytes(&meta);
             if meta.is_dir() {
                 folders.push(entry.path());
             }
@@ -182,8 +182,8 @@ pub use harness_core::record::tournament_record::Enforced;
 
 /// A Unix socket listening at `path`, for `harness check` to see whether a confined engine can
 /// connect to one.
-pub fn listen_on_a_unix_socket(path: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
-    std::os::unix::net::UnixListener::bind(path)
+pub fn listen_on_a_unix_socket(path: &Path) -> std::io::Result<crate::host::system::LocalListener> {
+    crate::host::system::listen_locally(path)
 }
 
 /// The number of threads of this process.
@@ -281,9 +281,6 @@ pub struct Probed {
     pub scratch_on_tmpfs: Option<bool>,
 }
 
-/// `statfs`'s file system type of a `tmpfs`.
-const TMPFS_MAGIC: u64 = 0x0102_1994;
-
 /// Try, from this process, what the sandbox forbids: create the file `write`, open a TCP
 /// connection to `127.0.0.1:port`, signal the `coordinator`, connect to the Unix socket
 /// `socket`, `prlimit` the coordinator and make a device node in the current folder; and say
@@ -294,13 +291,9 @@ pub fn probe(write: &Path, port: u16, socket: &Path, coordinator: u32) -> Probed
     let wrote = std::fs::write(write, b"written from inside the sandbox\n");
     let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let connected = std::net::TcpStream::connect_timeout(&address, PROBE_TIMEOUT).map(drop);
-    let parent = rustix::process::Pid::from_raw(coordinator as i32);
-    let signalled = parent
-        .ok_or(rustix::io::Errno::SRCH)
-        .and_then(rustix::process::test_kill_process)
-        .map_err(std::io::Error::from);
-    let joined = std::os::unix::net::UnixStream::connect(socket).map(drop);
-    let (limited, made) = limit_and_device(parent);
+    let signalled = crate::host::system::try_to_signal(coordinator);
+    let joined = crate::host::system::try_to_connect_locally(socket);
+    let (limited, made) = limit_and_device(coordinator);
     Probed {
         write: refusal(wrote),
         connect: refusal(connected),
@@ -322,20 +315,33 @@ pub fn probe(write: &Path, port: u16, socket: &Path, coordinator: u32) -> Probed
                 })
                 .count()
         }),
-        scratch_on_tmpfs: rustix::fs::statfs(".")
+        scratch_on_tmpfs: on_tmpfs(),
+    }
+}
+
+/// Whether the current folder is on a `tmpfs` (Linux's namespaces put one there); `None`
+/// where it cannot be told.
+fn on_tmpfs() -> Option<bool> {
+    #[cfg(target_os = "linux")]
+    {
+        /// `statfs`'s file system type of a `tmpfs`.
+        const TMPFS_MAGIC: u64 = 0x0102_1994;
+        rustix::fs::statfs(".")
             .ok()
-            .map(|fs| fs.f_type as u64 == TMPFS_MAGIC),
+            .map(|fs| fs.f_type as u64 == TMPFS_MAGIC)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
     }
 }
 
 /// The probe's `prlimit` of the coordinator and its device node in the current folder, each
 /// refused or done. Other systems have neither call: each is refused with that reason.
-fn limit_and_device(
-    parent: Option<rustix::process::Pid>,
-) -> (std::io::Result<()>, std::io::Result<()>) {
+fn limit_and_device(coordinator: u32) -> (std::io::Result<()>, std::io::Result<()>) {
     #[cfg(target_os = "linux")]
     {
-        let limited = parent
+        let limited = rustix::process::Pid::from_raw(coordinator as i32)
             .ok_or(rustix::io::Errno::SRCH)
             .and_then(|p| {
                 // The worker's own limit, inherited from the coordinator: the same value.
@@ -360,7 +366,7 @@ fn limit_and_device(
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = parent;
+        let _ = coordinator;
         let missing = |call: &str| {
             Err(std::io::Error::new(
                 std::io::ErrorKind::Unsupported,
@@ -512,8 +518,7 @@ fn public_installation(path: &Path) -> Result<(), Option<String>> {
 /// `Err(None)`: a private file or folder itself, quietly left out; `Err(Some(why))`: a folder
 /// left out for what is beneath it.
 fn public(path: &Path, most: usize) -> Result<(), Option<String>> {
-    use std::os::unix::fs::PermissionsExt;
-    let readable = |m: &std::fs::Metadata| m.permissions().mode() & 0o004 != 0;
+    let readable = crate::host::system::readable_by_all;
     let meta = path.metadata().map_err(|_| None)?;
     if !readable(&meta) {
         return Err(None);
@@ -567,10 +572,9 @@ fn say_once_not_granted(path: &Path, why: &str) {
 /// The file a command's first word runs: itself when it holds a slash, else the first
 /// executable file of that name in `PATH`.
 pub fn program_path(word: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     let runnable = |p: &Path| {
         p.metadata()
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .is_ok_and(|m| crate::host::system::runnable(&m))
     };
     if word.contains('/') {
         let p = PathBuf::from(word);

@@ -22,7 +22,6 @@ impl Scratch {
     /// Make a new, empty folder named for this coordinator and `worker` (a number unique in
     /// this process), readable and writable by its owner alone.
     pub fn make(worker: usize) -> std::io::Result<Scratch> {
-        use std::os::unix::fs::DirBuilderExt;
         static SWEPT: std::sync::Once = std::sync::Once::new();
         let temp = std::env::temp_dir();
         let namespace = pid_namespace();
@@ -32,7 +31,7 @@ impl Scratch {
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
+        crate::host::system::make_private_folder(&dir)?;
         Ok(Scratch { dir })
     }
 
@@ -86,9 +85,8 @@ fn sweep(temp: &Path, namespace: &str) {
 pub(super) fn coordinator_gone(rest: &str) -> bool {
     rest.split('-')
         .next()
-        .and_then(|pid| pid.parse::<i32>().ok())
-        .and_then(rustix::process::Pid::from_raw)
-        .is_some_and(|p| rustix::process::test_kill_process(p) == Err(rustix::io::Errno::SRCH))
+        .and_then(|pid| pid.parse::<u32>().ok())
+        .is_some_and(crate::host::system::process_gone)
 }
 
 #[cfg(test)]
