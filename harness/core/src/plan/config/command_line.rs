@@ -6,7 +6,7 @@
 //!
 //! | flag | table | written |
 //! | --- | --- | --- |
-//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `disk-limit`, `log-limit`, `fail-on`, `bench`, `ponder`, `threads`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`), `sandbox-env` (names joined by `:`) are the table's; any other key (or `options.KEY`) is a plugin option |
+//! | `--engine KEY=VALUE,…` (repeated) | one `[[engine]]` each | `name`, `plugin`, `time` (a `--time` spec), `time.KEY`, `memory-limit`, `disk-limit`, `log-limit`, `fail-on`, `bench`, `ponder`, `threads`, `sandbox`, `sandbox-read` and `sandbox-write` (paths joined by `:`, `;` on Windows, as in `PATH`), `sandbox-env` (names joined the same way) are the table's; any other key (or `options.KEY`) is a plugin option |
 //! | `--format F`, `--pairs N`, `--concurrency N`, `--affinity` | `[tournament]` | |
 //! | `--time SPEC[,KEY=VALUE…]` | `[time]` | `10+0.1`, `0.5/move`, `depth=6`, `nodes=100000`, then any `[time]` key (`margin=0.5`, `nps-reference=…`) |
 //! | `--openings SET\|FILE[,KEY=VALUE…]`, `--openings-seed N` | `[openings]` | a built-in set's name or a file, then `order`, `seed`, `start` |
@@ -448,14 +448,14 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
                 edit(vec!["plugin".into()], plugin.into());
             }
             "sandbox-read" | "sandbox-write" => {
-                // Colon-separated, as `PATH` is; relative to the current folder.
-                let paths = value.split(':').filter(|p| !p.is_empty());
-                let list = paths.map(|p| toml::Value::from(path_for(p, base_dir)));
+                // Separated as the system separates `PATH` (`:`; `;` on Windows, where `:`
+                // follows a drive letter); relative to the current folder.
+                let list =
+                    split_like_path(&value).map(|p| toml::Value::from(path_for(&p, base_dir)));
                 edit(vec![key.clone()], toml::Value::Array(list.collect()));
             }
             "sandbox-env" => {
-                let names = value.split(':').filter(|n| !n.is_empty());
-                let list = names.map(toml::Value::from);
+                let list = split_like_path(&value).map(toml::Value::from);
                 edit(vec![key.clone()], toml::Value::Array(list.collect()));
             }
             "name" | "fail-on" | "bench" | "memory-limit" | "disk-limit" | "log-limit"
@@ -513,9 +513,28 @@ fn engine_edits(text: &str, base_dir: &Path) -> Result<Vec<Edit>, ConfigError> {
     Ok(edits)
 }
 
+/// The non-empty parts of `value`, separated as the system separates `PATH`.
+fn split_like_path(value: &str) -> impl Iterator<Item = String> + '_ {
+    std::env::split_paths(value)
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|p| !p.is_empty())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_list_is_split_as_the_system_splits_path() {
+        // Paths of the system's own form: on Windows they hold a drive's colon.
+        let dirs = [
+            std::env::temp_dir().join("a"),
+            std::env::temp_dir().join("b c"),
+        ];
+        let joined = std::env::join_paths(&dirs).unwrap();
+        let parts: Vec<String> = split_like_path(joined.to_str().unwrap()).collect();
+        assert_eq!(parts, dirs.map(|d| d.display().to_string()));
+    }
 
     #[test]
     fn items_split_at_commas_outside_quotes() {
