@@ -155,9 +155,7 @@ impl TurnGate {
             (BetweenTurns::Runs(why), _, _) => Err(why),
             (BetweenTurns::Stopped, Some(f), _) => Ok(StopRoute::Freezer(f)),
             (BetweenTurns::Stopped, None, Some(g)) => Ok(StopRoute::Signals(g)),
-            (BetweenTurns::Stopped, None, None) => {
-                Err("no cgroup freezer and no process group of its own (a nested harness)")
-            }
+            (BetweenTurns::Stopped, None, None) => Err(system::NO_STOP_ROUTE),
         };
         let stat = pid.and_then(|p| std::fs::File::open(format!("/proc/{p}/stat")).ok());
         TurnGate {
@@ -280,7 +278,7 @@ mod tests {
             .unwrap();
         let pid = child.id();
         let group = Group::of(pid);
-        let mut gate = TurnGate::new(Some(pid), group, None, BetweenTurns::Stopped);
+        let mut gate = TurnGate::new(Some(pid), group.clone(), None, BetweenTurns::Stopped);
         assert_eq!(gate.describe(), "SIGSTOP");
         std::thread::sleep(Duration::from_millis(50));
         gate.end_turn().await;

@@ -658,7 +658,7 @@ impl EngineHost {
     /// SIGKILL to the worker's process group. The group's id stays the worker's until every
     /// member is gone, so this never reaches another process.
     fn kill_group(&self) {
-        if let Some(group) = self.group {
+        if let Some(group) = &self.group {
             group.kill();
         }
     }

@@ -76,8 +76,10 @@ fn worker_command(
         command
             .current_dir(scratch.path())
             .env_clear()
-            .envs(sandbox::environment(&confinement.env))
-            .env("TMPDIR", scratch.path());
+            .envs(sandbox::environment(&confinement.env));
+        for variable in system::SCRATCH_VARIABLES {
+            command.env(variable, scratch.path());
+        }
     }
     command
 }
@@ -207,6 +209,8 @@ impl EngineHost {
         )
         .spawn()
         .map_err(|e| spawn_err(e.to_string()))?;
+        let group = system::Group::hold(&child, spec.memory_limit, sandbox::PROCESS_CAP)
+            .map_err(|e| spawn_err(format!("cannot hold the worker in a job object: {e}")))?;
         let log_copier = match (copied, child.stderr.take()) {
             (Some((file, limit)), Some(pipe)) => {
                 Some(crate::host::stderr_log::copy_into(pipe, file, limit))
@@ -220,9 +224,9 @@ impl EngineHost {
         let reader = tokio::spawn(read_events(BufReader::new(read_half), tx, engine.clone()));
         let host = EngineHost {
             name: spec.name.clone(),
-            // Both from the supervisor's first message, in `greet`.
+            // Both from the supervisor's first message, in `greet` (or the job made here).
             worker: None,
-            group: None,
+            group,
             stderr_log: spec.stderr_log.clone(),
             log_start,
             log_copier,
@@ -387,10 +391,12 @@ impl EngineHost {
             });
         };
         self.worker = Some(worker);
-        self.group = group.and_then(system::Group::of);
+        if let Some(announced) = group.and_then(system::Group::of) {
+            self.group = Some(announced);
+        }
         self.gate = TurnGate::new(
             Some(worker),
-            self.group,
+            self.group.clone().filter(system::Group::stops),
             self.cgroup.as_ref(),
             spec.between_turns,
         );

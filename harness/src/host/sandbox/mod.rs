@@ -87,17 +87,27 @@ pub const ENVIRONMENT: &[&str] = &[
     "RUST_BACKTRACE",
 ];
 
-/// The variables of this process's environment that a sandboxed worker gets: [`ENVIRONMENT`],
-/// `LC_*` and the names in `extra`.
+/// The variables of this process's environment that a sandboxed worker gets
+/// ([`allowed_variable`]).
 pub fn environment(extra: &[String]) -> Vec<(OsString, OsString)> {
     std::env::vars_os()
-        .filter(|(name, _)| {
-            let name = name.to_string_lossy();
-            ENVIRONMENT.contains(&name.as_ref())
-                || name.starts_with("LC_")
-                || extra.iter().any(|e| *e == name)
-        })
+        .filter(|(name, _)| allowed_variable(&name.to_string_lossy(), extra))
         .collect()
+}
+
+/// Whether a sandboxed worker may have the variable `name`: [`ENVIRONMENT`], what the system's
+/// own programs need (`crate::host::system::ENVIRONMENT`: on Windows `SystemRoot`, `PATHEXT`,
+/// …), `LC_*`, the variables naming its scratch folder (`TMPDIR`; on Windows `TEMP` and `TMP`
+/// too) and the names in `extra` (`sandbox-env`). Names are compared as the system does (on
+/// Windows, without case: `Path` is `PATH`).
+pub fn allowed_variable(name: &str, extra: &[String]) -> bool {
+    use crate::host::system;
+    let listed = |list: &[&str]| list.iter().any(|v| system::same_variable(v, name));
+    listed(ENVIRONMENT)
+        || listed(system::ENVIRONMENT)
+        || listed(system::SCRATCH_VARIABLES)
+        || name.starts_with("LC_")
+        || extra.iter().any(|e| system::same_variable(e, name))
 }
 
 /// What a worker is told to confine itself to.

@@ -62,7 +62,7 @@ impl Channel {
 }
 
 /// A worker's process group: the worker, its plugin and what the plugin started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group(rustix::process::Pid);
 
 impl Group {
@@ -71,19 +71,33 @@ impl Group {
         rustix::process::Pid::from_raw(id as i32).map(Group)
     }
 
+    /// Nothing to make here: the supervisor announces the worker's group ([`Group::of`]).
+    pub fn hold(
+        _child: &tokio::process::Child,
+        _memory: Option<u64>,
+        _processes: u32,
+    ) -> io::Result<Option<Group>> {
+        Ok(None)
+    }
+
+    /// Whether the group can be stopped between turns (`SIGSTOP`): yes.
+    pub fn stops(&self) -> bool {
+        true
+    }
+
     /// `SIGSTOP` to the whole group: whether it was sent.
-    pub fn stop(self) -> bool {
+    pub fn stop(&self) -> bool {
         rustix::process::kill_process_group(self.0, rustix::process::Signal::STOP).is_ok()
     }
 
     /// `SIGCONT` to the whole group.
-    pub fn go_on(self) {
+    pub fn go_on(&self) {
         let _ = rustix::process::kill_process_group(self.0, rustix::process::Signal::CONT);
     }
 
     /// SIGKILL to the whole group. Its id stays taken until every member is gone, so this
     /// never reaches another process.
-    pub fn kill(self) {
+    pub fn kill(&self) {
         let _ = rustix::process::kill_process_group(self.0, rustix::process::Signal::KILL);
     }
 }
@@ -194,4 +208,21 @@ pub fn listen_locally(path: &Path) -> io::Result<LocalListener> {
 /// Try to connect to the local socket at `path`, as a probe of the sandbox does.
 pub fn try_to_connect_locally(path: &Path) -> io::Result<()> {
     std::os::unix::net::UnixStream::connect(path).map(drop)
+}
+
+/// Why a worker is not stopped between its turns when it has neither a cgroup freezer nor a
+/// process group of its own.
+pub const NO_STOP_ROUTE: &str =
+    "no cgroup freezer and no process group of its own (a nested harness)";
+
+/// The variables the system's own programs need in a sandboxed worker, beyond the sandbox's
+/// list: none on Unix.
+pub const ENVIRONMENT: &[&str] = &[];
+
+/// The variables that name a sandboxed worker's scratch folder as its temporary folder.
+pub const SCRATCH_VARIABLES: &[&str] = &["TMPDIR"];
+
+/// Whether two environment variable names are the same variable (Unix: the same bytes).
+pub fn same_variable(a: &str, b: &str) -> bool {
+    a == b
 }

@@ -1,10 +1,10 @@
 //! The host's processes on Windows: the worker started directly (no supervisor process), its
 //! channel the anonymous pipes of its standard input and output.
 //!
-//! Not yet here (issue 72), each recorded or refused where it is asked for: a job object per
-//! worker (everything the plugin started killed with the worker and when the coordinator dies,
-//! the 256-task cap, `memory-limit`), and the worker stopped between its turns (its threads
-//! suspended). A worker whose coordinator is gone reads the end of its requests and exits.
+//! Each worker is in a job object the coordinator makes ([`Group`]): everything the plugin
+//! starts is killed with the worker and when the coordinator dies, at most 256 processes,
+//! and `memory-limit`. Not yet here (issue 72), and recorded as not stopped: the worker stopped
+//! between its turns (its threads suspended).
 
 use std::io;
 use std::path::Path;
@@ -49,27 +49,119 @@ impl Channel {
     }
 }
 
-/// What would be a worker's process group: no such thing here (a job object will be), so
-/// there is never one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Group {}
+/// A worker's job object: the worker and every process it starts (a process started by one in
+/// a job is in the job too), killed together by [`Group::kill`], and when the last handle
+/// closes (the worker's host dropped, or the coordinator gone: kill-on-close). It caps the
+/// processes at once and, with `memory-limit`, each process's and the whole job's committed
+/// memory.
+#[derive(Clone, Debug)]
+pub struct Group(std::sync::Arc<std::os::windows::io::OwnedHandle>);
+
+impl PartialEq for Group {
+    fn eq(&self, other: &Group) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Group {}
 
 impl Group {
-    /// No group on this system.
+    /// No group is announced on Windows (there is no supervisor): the coordinator makes one
+    /// ([`Group::hold`]).
     pub fn of(_id: u32) -> Option<Group> {
         None
     }
 
-    pub fn stop(self) -> bool {
-        match self {}
+    /// A job object for the worker `child`, just started: at most `processes` at once, and
+    /// `memory` bytes for each and for all together when given. The worker is in it before it
+    /// has read its first request, so before it starts anything.
+    pub fn hold(
+        child: &tokio::process::Child,
+        memory: Option<u64>,
+        processes: u32,
+    ) -> io::Result<Option<Group>> {
+        use std::os::windows::io::{FromRawHandle, RawHandle};
+        use windows_sys::Win32::System::JobObjects::{
+            AssignProcessToJobObject, CreateJobObjectW, JobObjectExtendedLimitInformation,
+            SetInformationJobObject, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
+            JOB_OBJECT_LIMIT_ACTIVE_PROCESS, JOB_OBJECT_LIMIT_JOB_MEMORY,
+            JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, JOB_OBJECT_LIMIT_PROCESS_MEMORY,
+        };
+        let process = child
+            .raw_handle()
+            .ok_or_else(|| io::Error::other("the worker has already ended"))?;
+        // SAFETY: two null pointers ask for an unnamed job with default security; the call
+        // reads nothing else.
+        let raw = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
+        if raw.is_null() {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: `raw` is the handle just returned, owned by nothing else: the `OwnedHandle`
+        // closes it exactly once.
+        let job = unsafe { std::os::windows::io::OwnedHandle::from_raw_handle(raw as RawHandle) };
+        let mut limits = JOBOBJECT_EXTENDED_LIMIT_INFORMATION {
+            BasicLimitInformation: Default::default(),
+            IoInfo: Default::default(),
+            ProcessMemoryLimit: 0,
+            JobMemoryLimit: 0,
+            PeakProcessMemoryUsed: 0,
+            PeakJobMemoryUsed: 0,
+        };
+        limits.BasicLimitInformation.LimitFlags =
+            JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | JOB_OBJECT_LIMIT_ACTIVE_PROCESS;
+        limits.BasicLimitInformation.ActiveProcessLimit = processes;
+        if let Some(bytes) = memory {
+            let bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+            limits.BasicLimitInformation.LimitFlags |=
+                JOB_OBJECT_LIMIT_PROCESS_MEMORY | JOB_OBJECT_LIMIT_JOB_MEMORY;
+            limits.ProcessMemoryLimit = bytes;
+            limits.JobMemoryLimit = bytes;
+        }
+        // SAFETY: the job handle is open (owned above); the pointer and the size are those of
+        // `limits`, a live value of the type the information class names.
+        let set = unsafe {
+            SetInformationJobObject(
+                raw,
+                JobObjectExtendedLimitInformation,
+                (&raw const limits).cast(),
+                std::mem::size_of_val(&limits) as u32,
+            )
+        };
+        if set == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: both handles are open: the job's (owned above) and the child's process
+        // handle, which `child` keeps open while it lives.
+        if unsafe { AssignProcessToJobObject(raw, process as _) } == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(Some(Group(std::sync::Arc::new(job))))
     }
 
-    pub fn go_on(self) {
-        match self {}
+    /// Whether the group can be stopped between turns: not yet on Windows (its threads would
+    /// be suspended).
+    pub fn stops(&self) -> bool {
+        false
     }
 
-    pub fn kill(self) {
-        match self {}
+    /// Not stopped ([`Group::stops`]).
+    pub fn stop(&self) -> bool {
+        false
+    }
+
+    /// Nothing to continue.
+    pub fn go_on(&self) {}
+
+    /// End every process of the job at once.
+    pub fn kill(&self) {
+        use std::os::windows::io::AsRawHandle;
+        // SAFETY: the job's handle is open while `self` holds it.
+        unsafe {
+            windows_sys::Win32::System::JobObjects::TerminateJobObject(
+                self.0.as_raw_handle() as _,
+                1,
+            );
+        }
     }
 }
 
@@ -95,12 +187,10 @@ pub fn die_with_the_parent() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Refused: `memory-limit` needs the worker's job object, not built yet.
+/// Nothing to do in the worker: the coordinator's job object holds `memory-limit`
+/// ([`Group::hold`]).
 pub fn limit_memory(_bytes: u64) -> io::Result<()> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "memory-limit is not enforced on Windows yet (it needs a job object)",
-    ))
+    Ok(())
 }
 
 /// Not enforced: Windows has no limit on one file's size; the coordinator's look at the
@@ -161,4 +251,30 @@ pub fn try_to_connect_locally(_path: &Path) -> io::Result<()> {
         io::ErrorKind::Unsupported,
         "no Unix sockets here",
     ))
+}
+
+/// Why a worker is not stopped between its turns here.
+pub const NO_STOP_ROUTE: &str = "not on Windows yet (its threads would be suspended)";
+
+/// The variables Windows' own programs and libraries need in a sandboxed worker, beyond the
+/// sandbox's list (without `SystemRoot`, for one, sockets and many DLLs fail to start).
+pub const ENVIRONMENT: &[&str] = &[
+    "SystemRoot",
+    "SystemDrive",
+    "windir",
+    "ComSpec",
+    "PATHEXT",
+    "USERPROFILE",
+    "NUMBER_OF_PROCESSORS",
+    "PROCESSOR_ARCHITECTURE",
+    "OS",
+];
+
+/// The variables that name a sandboxed worker's scratch folder as its temporary folder
+/// (`TMPDIR` for programs from Unix, `TEMP` and `TMP` for Windows').
+pub const SCRATCH_VARIABLES: &[&str] = &["TMPDIR", "TEMP", "TMP"];
+
+/// Whether two environment variable names are the same variable (Windows: without case).
+pub fn same_variable(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
 }

@@ -197,18 +197,14 @@ fn held(capabilities: Option<u64>, off: &str) -> Outcome {
     }
 }
 
-/// The environment item: it passes when the worker has no variable beyond the sandbox's list,
-/// `TMPDIR` and the engine's `sandbox-env`.
+/// The environment item: it passes when the worker has no variable beyond those the sandbox
+/// allows ([`sandbox::allowed_variable`]: its list, the scratch folder's and the engine's
+/// `sandbox-env`).
 fn environment(probed: &Probed, extra: &[String], off: &str) -> Outcome {
     let beyond: Vec<&String> = probed
         .environment
         .iter()
-        .filter(|name| {
-            !(sandbox::ENVIRONMENT.contains(&name.as_str())
-                || name.starts_with("LC_")
-                || *name == "TMPDIR"
-                || extra.contains(name))
-        })
+        .filter(|name| !sandbox::allowed_variable(name, extra))
         .collect();
     if beyond.is_empty() {
         Outcome::Pass(format!(
