@@ -3,6 +3,19 @@
 use std::fs::File;
 use std::path::Path;
 
+/// Read into `buf` from `file` at byte `offset`: the bytes read (fewer at the file's end), the
+/// cursor as [`read_exact_at`] says.
+pub fn read_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+    }
+}
+
 /// Fill `buf` from `file` at byte `offset`, without moving a cursor another reader shares
 /// (Unix `pread`; Windows `ReadFile` at an offset, which moves the handle's cursor: callers
 /// read a file through positional reads only).
@@ -14,10 +27,9 @@ pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Resul
     }
     #[cfg(windows)]
     {
-        use std::os::windows::fs::FileExt;
         let (mut done, mut at) = (0, offset);
         while done < buf.len() {
-            match file.seek_read(&mut buf[done..], at)? {
+            match read_at(file, &mut buf[done..], at)? {
                 0 => {
                     return Err(std::io::Error::new(
                         std::io::ErrorKind::UnexpectedEof,
@@ -51,7 +63,7 @@ pub fn sync_folder(folder: &Path) -> std::io::Result<()> {
 }
 
 /// The bytes free to an unprivileged user on the file system holding `path` (`statvfs` on
-/// Unix). `None` on Windows until its `GetDiskFreeSpaceEx` is wired (issue 72): the caller's
+/// Unix). `None` on Windows, where `GetDiskFreeSpaceEx` is not asked yet: the caller's
 /// check of room before a run is then skipped.
 pub fn free_space(path: &Path) -> std::io::Result<Option<u64>> {
     #[cfg(unix)]

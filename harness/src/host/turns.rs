@@ -88,7 +88,7 @@ impl ProcStat {
     /// The line, or `None` when it cannot be read (the worker is gone).
     fn look<T>(&self, read: impl FnOnce(&str) -> Option<T>) -> Option<T> {
         let mut line = [0u8; 1024];
-        let n = system::read_at(self.0.as_ref()?, &mut line, 0).ok()?;
+        let n = harness_os::files::read_at(self.0.as_ref()?, &mut line, 0).ok()?;
         read(std::str::from_utf8(&line[..n]).ok()?)
     }
 

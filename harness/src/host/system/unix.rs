@@ -107,11 +107,6 @@ pub fn exit_signal(status: &ExitStatus) -> Option<i32> {
     status.signal()
 }
 
-/// Read from `file` at `offset` without moving its position (a `/proc` file read anew).
-pub fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buf, offset)
-}
-
 /// The kernel's clock ticks per second, the unit of `/proc`'s CPU times.
 pub fn clock_ticks_per_second() -> u64 {
     rustix::param::clock_ticks_per_second()

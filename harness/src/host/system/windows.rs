@@ -3,7 +3,7 @@
 //!
 //! Each worker is in a job object the coordinator makes ([`Group`]): everything the plugin
 //! starts is killed with the worker and when the coordinator dies, at most 256 processes,
-//! and `memory-limit`. Not yet here (issue 72), and recorded as not stopped: the worker stopped
+//! and `memory-limit`. Not yet here, and recorded as not stopped: the worker stopped
 //! between its turns (its threads suspended).
 
 use std::io;
@@ -168,12 +168,6 @@ impl Group {
 /// Windows ends a process with an exit code, never a signal.
 pub fn exit_signal(_status: &ExitStatus) -> Option<i32> {
     None
-}
-
-/// Read from `file` at `offset` (Windows moves the file's position; the callers do not use
-/// it).
-pub fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }
 
 /// There is no `/proc` here to read CPU times from in ticks: any unit does.
