@@ -46,7 +46,7 @@ fn pin_on_system(pid: u32, cores: &[usize]) -> std::io::Result<()> {
 /// Why affinity is refused on a system without an implementation.
 #[cfg(not(target_os = "linux"))]
 const NOT_HERE: &str =
-    "affinity: pinning workers to cores is implemented on Linux only (macOS has no hard CPU affinity; Windows' is issue 72's)";
+    "affinity: pinning workers to cores is implemented on Linux only (macOS has no hard CPU affinity; Windows' is not written yet)";
 
 #[cfg(not(target_os = "linux"))]
 fn allowed_cores_of_system() -> anyhow::Result<Vec<usize>> {

@@ -1,6 +1,6 @@
 //! The signals that stop a run or a watch, in one place: SIGINT (Ctrl-C) and SIGTERM (a batch
 //! system's stop, `kill`) on Unix. Other systems get Ctrl-C through tokio's portable handler
-//! until their own (Windows' console close) is written (issue 72).
+//! until their own (Windows' console close) is written.
 
 use anyhow::Context;
 use std::time::Duration;

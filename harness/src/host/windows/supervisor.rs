@@ -1,5 +1,5 @@
 //! No supervisor process on Windows: the coordinator starts each worker itself
-//! ([`crate::host::system`]), and a job object is to hold what it starts (issue 72). The
+//! ([`crate::host::system`]), and its job object holds what it starts. The
 //! hidden `harness supervise` command refuses, with that reason.
 
 use std::ffi::OsString;
