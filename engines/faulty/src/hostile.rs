@@ -4,6 +4,7 @@
 //! with `faulty: <fault>:`, and then the search answers its normal move, so that a sandbox
 //! that blocks the harm leaves the game normal.
 
+use crate::Fault;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
@@ -13,6 +14,43 @@ pub const FORK_BOMB_LIMIT: usize = 4096;
 
 /// How many bytes of the secret `read-secret` reports.
 pub const SECRET_BYTES: usize = 8;
+
+/// Commit the hostile fault `fault` (or `answer-ahead`, the unfair fault built on this
+/// module's channel lookup) against `target`; the node count to answer with where the fault
+/// reports one (`read-secret`). Any other fault does nothing here.
+pub fn strike(fault: Fault, target: &str) -> Option<u64> {
+    match fault {
+        Fault::WriteJournal => write_journal(target),
+        Fault::DeleteOutput => delete_output(target),
+        Fault::ReadSecret => return Some(read_secret(target)),
+        Fault::Connect => connect(target),
+        Fault::KillParent => kill_parent(),
+        Fault::ExecShell => exec_shell(target),
+        Fault::ForkBomb => fork_bomb(),
+        Fault::ConnectUnix => connect_unix(target),
+        Fault::Impersonate => impersonate(target),
+        Fault::Daemon => daemon(target),
+        Fault::PrlimitParent => prlimit_parent(),
+        Fault::LimitOpponent => limit_opponent(),
+        Fault::Environ => environ(target),
+        Fault::RootPowers => root_powers(),
+        Fault::InheritedFd => inherited_fd(target),
+        Fault::Shm => shm(),
+        Fault::HugeError => panic!("{}", huge_error()),
+        Fault::EscapeText => panic!("{}", ESCAPE_TEXT),
+        Fault::FillDisk => fill_disk(target),
+        Fault::AllocateChildren => allocate_children(),
+        Fault::ChannelFlood => channel_flood(),
+        Fault::Namespaces => namespaces(),
+        Fault::Clone3 => clone3(),
+        Fault::SysvAttach => sysv_attach(target),
+        Fault::MqOpen => mq_open(target),
+        Fault::OutliveCoordinator => outlive_coordinator(target),
+        Fault::AnswerAhead => crate::unfair::answer_ahead(),
+        _ => {}
+    }
+    None
+}
 
 /// One line on stderr, written at once.
 fn say(fault: &str, what: &str) {

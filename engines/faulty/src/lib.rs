@@ -66,6 +66,9 @@
 //!   the count restarts at every `new_game`.
 //! - `Target` (string, default empty): the path or port of a hostile fault.
 //!
+//! The hostile faults and `answer-ahead` are Linux code: elsewhere each says on stderr
+//! `faulty: <fault>: not on this system (its code is Linux's)` and answers its normal move.
+//!
 //! At load, before any entry of the ABI is called, faulty sets [`LOADED_VARIABLE`] in its
 //! process's environment: `harness check`, whose sandbox probes run before the plugin loads,
 //! must not see it (`sandbox-environment` would fail if they ran after).
@@ -80,17 +83,22 @@
 /// The variable faulty sets in its environment when its library loads.
 pub const LOADED_VARIABLE: &str = "FAULTY_LOADED";
 
-/// Run by the dynamic loader when the library is loaded (an `.init_array` entry), as a C
-/// plugin's constructor would be: plugin code that runs before the harness asks anything.
+/// Run by the dynamic loader when the library is loaded (an entry of the table of
+/// constructors: `.init_array` in ELF, `__mod_init_func` in Mach-O, the C runtime's `.CRT$XCU`
+/// in a Windows DLL), as a C plugin's constructor would be: plugin code that runs before the
+/// harness asks anything.
 #[allow(unsafe_code)]
 #[used]
-#[link_section = ".init_array"]
+#[cfg_attr(target_os = "linux", link_section = ".init_array")]
+#[cfg_attr(target_os = "macos", link_section = "__DATA,__mod_init_func")]
+#[cfg_attr(windows, link_section = ".CRT$XCU")]
 pub static AT_LOAD: extern "C" fn() = at_load;
 
 extern "C" fn at_load() {
     std::env::set_var(LOADED_VARIABLE, "1");
 }
 
+#[cfg(target_os = "linux")]
 pub mod hostile;
 pub mod unfair;
 
@@ -470,37 +478,16 @@ impl Engine for Faulty {
             Fault::InfoFlood => return Faulty::flood(request, ctx),
             Fault::StdoutGarbage => Faulty::print_garbage(self.searches),
             Fault::Allocate => allocate_without_end(),
-            Fault::WriteJournal => hostile::write_journal(&self.target),
-            Fault::DeleteOutput => hostile::delete_output(&self.target),
-            Fault::ReadSecret => {
-                return Faulty::answer(request, hostile::read_secret(&self.target))
-            }
-            Fault::Connect => hostile::connect(&self.target),
-            Fault::KillParent => hostile::kill_parent(),
-            Fault::ExecShell => hostile::exec_shell(&self.target),
-            Fault::ForkBomb => hostile::fork_bomb(),
-            Fault::ConnectUnix => hostile::connect_unix(&self.target),
-            Fault::Impersonate => hostile::impersonate(&self.target),
-            Fault::Daemon => hostile::daemon(&self.target),
-            Fault::PrlimitParent => hostile::prlimit_parent(),
-            Fault::LimitOpponent => hostile::limit_opponent(),
-            Fault::Environ => hostile::environ(&self.target),
-            Fault::RootPowers => hostile::root_powers(),
-            Fault::InheritedFd => hostile::inherited_fd(&self.target),
-            Fault::Shm => hostile::shm(),
-            Fault::HugeError => panic!("{}", hostile::huge_error()),
-            Fault::EscapeText => panic!("{}", hostile::ESCAPE_TEXT),
-            Fault::FillDisk => hostile::fill_disk(&self.target),
-            Fault::AllocateChildren => hostile::allocate_children(),
-            Fault::ChannelFlood => hostile::channel_flood(),
-            Fault::Namespaces => hostile::namespaces(),
-            Fault::Clone3 => hostile::clone3(),
-            Fault::SysvAttach => hostile::sysv_attach(&self.target),
-            Fault::MqOpen => hostile::mq_open(&self.target),
-            Fault::OutliveCoordinator => hostile::outlive_coordinator(&self.target),
             Fault::SpinBetweenTurns => unfair::spin_between_turns(&self.target),
-            Fault::AnswerAhead => unfair::answer_ahead(),
             Fault::SpinOnTurn => unfair::spin_on_turn(&self.target),
+            #[cfg(target_os = "linux")]
+            hostile_fault => {
+                if let Some(nodes) = hostile::strike(hostile_fault, &self.target) {
+                    return Faulty::answer(request, nodes);
+                }
+            }
+            #[cfg(not(target_os = "linux"))]
+            other => unfair::say(other.name(), "not on this system (its code is Linux's)"),
         }
         Faulty::answer(request, 1)
     }
@@ -533,6 +520,7 @@ impl Drop for Faulty {
 }
 
 /// The deliberate system calls of the hostile faults that have no safe wrapper.
+#[cfg(target_os = "linux")]
 mod deliberate {
     #![allow(unsafe_code)]
 
@@ -654,6 +642,7 @@ mod deliberate {
     }
 }
 
+#[cfg(target_os = "linux")]
 use deliberate::{
     attach_shared_memory, clone3_a_child, clone_a_child, make_message_queue, make_shared_memory,
     reboot_with_a_wrong_magic, remove_shared_memory, write_to_descriptor,

@@ -11,7 +11,8 @@ pub const SPINNERS: usize = 8;
 /// Whether the spinners run already (they are started once per worker).
 static SPINNING: AtomicBool = AtomicBool::new(false);
 
-fn say(fault: &str, what: &str) {
+/// One line on stderr, written at once.
+pub fn say(fault: &str, what: &str) {
     let line = format!("faulty: {fault}: {what}\n");
     let _ = std::io::stderr().write_all(line.as_bytes());
 }
@@ -96,6 +97,7 @@ pub fn spin_on_turn(target: &str) {
 /// `answer-ahead`: a thread writes a move reply straight to the worker's channel 1 ms after
 /// this search, before the next request (as an engine thinking on its opponent's time would
 /// answer the move it expects), then the search answers normally.
+#[cfg(target_os = "linux")]
 pub fn answer_ahead() {
     let Some(fd) = crate::hostile::channel_descriptor() else {
         return say("answer-ahead", "no socket among its descriptors");
