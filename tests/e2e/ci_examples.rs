@@ -74,6 +74,45 @@ fn steps(yml: &str) -> Vec<Step> {
     steps
 }
 
+/// The variables the job's own `env:` gives its steps on the matrix's `ubuntu-latest` leg,
+/// the one leg this machine can run (a workflow whose job has no matrix: none): each
+/// `NAME: ${{ matrix.KEY }}` with that leg's KEY.
+fn linux_leg(yml: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = yml.lines().collect();
+    let Some(at) = lines.iter().position(|l| l.trim() == "- os: ubuntu-latest") else {
+        return Vec::new();
+    };
+    let mut leg = Vec::new();
+    for line in lines[at + 1..]
+        .iter()
+        .take_while(|l| indent(l) > indent(lines[at]))
+    {
+        if let Some((k, v)) = line.trim().split_once(": ") {
+            leg.push((k.to_string(), v.trim().to_string()));
+        }
+    }
+    let mut env = Vec::new();
+    let Some(job_env) = lines.iter().position(|l| l.trim_end() == "    env:") else {
+        return env;
+    };
+    for line in lines[job_env + 1..].iter().take_while(|l| indent(l) > 4) {
+        let Some((name, value)) = line.trim().split_once(": ") else {
+            continue;
+        };
+        let value = value.split('#').next().unwrap_or("").trim();
+        let key = value
+            .strip_prefix("${{ matrix.")
+            .and_then(|v| v.strip_suffix(" }}"))
+            .unwrap_or_else(|| panic!("the job's {name} is not a matrix value: {value}"));
+        let (_, value) = leg
+            .iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("the ubuntu-latest leg has no {key}: {leg:?}"));
+        env.push((name.to_string(), value.clone()));
+    }
+    env
+}
+
 /// `text` with each `${{ secrets.NAME }}` replaced by `secrets`' value for NAME; any other
 /// expression fails the test (the workflow uses something the test does not provide).
 fn substituted(text: &str, secrets: &[(&str, &str)]) -> String {
@@ -437,7 +476,15 @@ fn the_sprt_workflow_gates_two_pushes_in_one_workspace_and_shows_each_its_own_ru
     git_in(&dir.join("baseline"), &["checkout", "-q", &base]);
     // The runner's network is not the test's: the engines' dependencies are the arena's,
     // already in cargo's cache.
-    let env: Vec<(String, String)> = vec![("CARGO_NET_OFFLINE".into(), "true".into())];
+    let mut env: Vec<(String, String)> = vec![("CARGO_NET_OFFLINE".into(), "true".into())];
+    // The Linux leg of the workflow's matrix (its Windows and macOS legs need those systems).
+    let yml = std::fs::read_to_string(root.join("docs/examples/github-actions-sprt.yml")).unwrap();
+    env.extend(linux_leg(&yml));
+    assert!(
+        env.iter()
+            .any(|(k, v)| k == "PLUGIN" && v == "libmyengine.so"),
+        "{env:?}"
+    );
     let names = ["Build both engine plugins and the harness", "SPRT"];
     let mut summaries = Vec::new();
     for (push, head, expected) in [(1, &stronger, 0), (2, &weaker, 1)] {
