@@ -1,6 +1,9 @@
 //! The signals that stop a run or a watch, in one place: SIGINT (Ctrl-C) and SIGTERM (a batch
-//! system's stop, `kill`) on Unix. Other systems get Ctrl-C through tokio's portable handler
-//! until their own (Windows' console close) is written.
+//! system's stop, `kill`) on Unix; on Windows the console's events that ask a program to end:
+//! Ctrl-C, Ctrl-Break, the console window closed, and the user's logoff or the system's
+//! shutdown (for a console process). After a close, logoff or shutdown Windows ends the
+//! process a few seconds later whatever it does: the games already finished are on disk by
+//! then (each is journaled as it ends), and those in flight are abandoned, as on any stop.
 
 use anyhow::Context;
 use std::time::Duration;
@@ -12,6 +15,19 @@ pub struct StopSignals {
     sigint: tokio::signal::unix::Signal,
     #[cfg(unix)]
     sigterm: tokio::signal::unix::Signal,
+    #[cfg(windows)]
+    console: WindowsConsole,
+}
+
+/// The console events of Windows that ask a program to end, each handled from the moment it
+/// is made.
+#[cfg(windows)]
+struct WindowsConsole {
+    ctrl_c: tokio::signal::windows::CtrlC,
+    ctrl_break: tokio::signal::windows::CtrlBreak,
+    close: tokio::signal::windows::CtrlClose,
+    logoff: tokio::signal::windows::CtrlLogoff,
+    shutdown: tokio::signal::windows::CtrlShutdown,
 }
 
 impl StopSignals {
@@ -25,13 +41,23 @@ impl StopSignals {
                 sigterm: signal(SignalKind::terminate()).context("cannot handle SIGTERM")?,
             })
         }
-        #[cfg(not(unix))]
+        #[cfg(windows)]
         {
-            Ok(StopSignals {})
+            use tokio::signal::windows;
+            Ok(StopSignals {
+                console: WindowsConsole {
+                    ctrl_c: windows::ctrl_c().context("cannot handle Ctrl-C")?,
+                    ctrl_break: windows::ctrl_break().context("cannot handle Ctrl-Break")?,
+                    close: windows::ctrl_close().context("cannot handle the console's close")?,
+                    logoff: windows::ctrl_logoff().context("cannot handle a logoff")?,
+                    shutdown: windows::ctrl_shutdown().context("cannot handle a shutdown")?,
+                },
+            })
         }
     }
 
-    /// The next stop signal, by name (`SIGINT`, `SIGTERM`; `Ctrl-C` elsewhere).
+    /// The next stop signal, by name (`SIGINT`, `SIGTERM`; on Windows `Ctrl-C`, `Ctrl-Break`,
+    /// `console close`, `logoff`, `shutdown`).
     pub async fn next(&mut self) -> &'static str {
         #[cfg(unix)]
         {
@@ -40,11 +66,15 @@ impl StopSignals {
                 _ = self.sigterm.recv() => "SIGTERM",
             }
         }
-        #[cfg(not(unix))]
+        #[cfg(windows)]
         {
-            match tokio::signal::ctrl_c().await {
-                Ok(()) => "Ctrl-C",
-                Err(_) => std::future::pending().await,
+            let c = &mut self.console;
+            tokio::select! {
+                _ = c.ctrl_c.recv() => "Ctrl-C",
+                _ = c.ctrl_break.recv() => "Ctrl-Break",
+                _ = c.close.recv() => "console close",
+                _ = c.logoff.recv() => "logoff",
+                _ = c.shutdown.recv() => "shutdown",
             }
         }
     }

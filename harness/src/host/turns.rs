@@ -15,7 +15,10 @@
 //! - `SIGSTOP`/`SIGCONT` to the worker's process group (no cgroup: an ordinary user, or the
 //!   sandbox off). Inside the sandbox no process may leave the group (`setsid` and
 //!   `setpgid` are denied), so the group is everything the engine started; with the sandbox
-//!   off a program the engine started in a session of its own is not stopped.
+//!   off a program the engine started in a session of its own is not stopped;
+//! - on Windows, every thread of every process in the worker's job object suspended
+//!   (`SuspendThread`) and resumed: a process cannot leave its job, so this is everything
+//!   the engine started.
 //!
 //! A stop by the freezer is complete for the engine's own code when the write returns, and
 //! the harness does not wait for `cgroup.events` or `freezer.state` to say so (such a wait
@@ -35,7 +38,9 @@
 //! The CPU time the worker used between its turns is measured for every engine, stopped or
 //! not: at the end of each turn and at the start of the next, from `/proc/PID/stat` (the
 //! worker's threads and its reaped children, in clock ticks; a process the engine started
-//! counts once the worker has reaped it).
+//! counts once the worker has reaped it); on Windows from the job object's accounting (every
+//! process that ran in the job). Where neither can be read it is not known, and the record
+//! says so rather than zero.
 
 use super::sandbox::cgroup::{Freezer, WorkerCgroup};
 use super::system::{self, Group};
@@ -63,7 +68,8 @@ const STOP_WAIT: Duration = Duration::from_millis(20);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StopRoute {
     Freezer(Freezer),
-    /// `SIGSTOP`/`SIGCONT` to this process group (the worker's pid).
+    /// The system's stop of the worker's group: `SIGSTOP`/`SIGCONT` to its process group (the
+    /// worker's pid); on Windows, every thread of its job object suspended.
     Signals(Group),
 }
 
@@ -72,7 +78,7 @@ impl StopRoute {
     pub fn name(&self) -> &'static str {
         match self {
             StopRoute::Freezer(f) => f.name(),
-            StopRoute::Signals(_) => "SIGSTOP",
+            StopRoute::Signals(_) => system::STOP_NAME,
         }
     }
 }
@@ -135,7 +141,12 @@ pub struct TurnGate {
     /// How the worker is stopped, or why it is not.
     route: Result<StopRoute, &'static str>,
     stat: ProcStat,
+    /// The worker's group, whose CPU time is read where `/proc` cannot be (a job object's
+    /// accounting on Windows).
+    group: Option<Group>,
     stopped: bool,
+    /// Whether the worker's CPU time has been read at all.
+    measured: bool,
     /// The CPU time read at the end of the last turn (`None`: in a turn, or not readable).
     rested_at: Option<Duration>,
     between_turns: Duration,
@@ -151,17 +162,20 @@ impl TurnGate {
         between_turns: BetweenTurns,
     ) -> TurnGate {
         let freezer = cgroup.and_then(WorkerCgroup::freezer);
-        let route = match (between_turns, freezer, group) {
+        let route = match (between_turns, freezer, group.clone()) {
             (BetweenTurns::Runs(why), _, _) => Err(why),
             (BetweenTurns::Stopped, Some(f), _) => Ok(StopRoute::Freezer(f)),
             (BetweenTurns::Stopped, None, Some(g)) => Ok(StopRoute::Signals(g)),
             (BetweenTurns::Stopped, None, None) => Err(system::NO_STOP_ROUTE),
         };
         let stat = pid.and_then(|p| std::fs::File::open(format!("/proc/{p}/stat")).ok());
+        let measured = stat.is_some() || group.as_ref().is_some_and(|g| g.cpu_time().is_some());
         TurnGate {
             route,
             stat: ProcStat(stat),
+            group,
             stopped: false,
+            measured,
             rested_at: None,
             between_turns: Duration::ZERO,
         }
@@ -176,9 +190,17 @@ impl TurnGate {
         }
     }
 
-    /// The CPU time the worker used outside its turns so far (zero where it cannot be read).
-    pub fn between_turns(&self) -> Duration {
-        self.between_turns
+    /// The CPU time the worker used outside its turns so far; `None` where the system gives no
+    /// reading of it.
+    pub fn between_turns(&self) -> Option<Duration> {
+        self.measured.then_some(self.between_turns)
+    }
+
+    /// The worker's CPU time so far: `/proc`, else its group's own count.
+    fn cpu(&mut self) -> Option<Duration> {
+        let read = self.stat.cpu().or_else(|| self.group.as_ref()?.cpu_time());
+        self.measured |= read.is_some();
+        read
     }
 
     /// A turn ends: stop the worker, then note the CPU time it used so far.
@@ -196,7 +218,7 @@ impl TurnGate {
                 Err(_) => false,
             };
         }
-        self.rested_at = self.stat.cpu();
+        self.rested_at = self.cpu();
     }
 
     /// After a `SIGSTOP` to the group: wait (at most [`STOP_WAIT`]) until the worker shows as
@@ -222,7 +244,7 @@ impl TurnGate {
     pub fn begin_turn(&mut self) {
         // Read only after a rest: a request of a turn already begun reads nothing.
         if let Some(rested) = self.rested_at.take() {
-            if let Some(now) = self.stat.cpu() {
+            if let Some(now) = self.cpu() {
                 self.between_turns += now.saturating_sub(rested);
             }
         }
@@ -286,22 +308,16 @@ mod tests {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
         assert!(proc_stopped(&stat), "{stat}");
         gate.begin_turn();
-        assert!(
-            gate.between_turns() <= Duration::from_millis(10),
-            "{:?}",
-            gate.between_turns()
-        );
+        let rested = gate.between_turns().expect("read from /proc");
+        assert!(rested <= Duration::from_millis(10), "{rested:?}");
         // Pondering: the same process runs between turns, and that is measured.
         let mut ponder = TurnGate::new(Some(pid), group, None, BetweenTurns::Runs(PONDERS));
         assert_eq!(ponder.describe(), "none (ponder = true)");
         ponder.end_turn().await;
         std::thread::sleep(Duration::from_millis(300));
         ponder.begin_turn();
-        assert!(
-            ponder.between_turns() >= Duration::from_millis(100),
-            "{:?}",
-            ponder.between_turns()
-        );
+        let pondered = ponder.between_turns().expect("read from /proc");
+        assert!(pondered >= Duration::from_millis(100), "{pondered:?}");
         let _ = child.kill();
         let _ = child.wait();
     }

@@ -189,6 +189,7 @@ pub fn run(setup: &WorkerDescription) -> anyhow::Result<()> {
         }
     }
     system::die_with_the_parent()?;
+    system::end_at_a_crash();
     // `harness check`'s probe: tried here, confined, before any code of the plugin exists in
     // this process.
     if let Some(targets) = probe {

@@ -91,11 +91,14 @@ pub(super) async fn play_game(
             .await?;
     }
     let [black, white] = [0, 1].map(|s| {
-        let used = hosts[s].cpu_between_turns().saturating_sub(cpu_before[s]);
-        used.as_micros() as u64
+        let before = cpu_before[s].unwrap_or_default();
+        let used = hosts[s].cpu_between_turns()?.saturating_sub(before);
+        Some(used.as_micros() as u64)
     });
     let mut record = game.into_record();
-    record.cpu_between_turns_us = Some(PerColor { black, white });
+    record.cpu_between_turns_us = black
+        .zip(white)
+        .map(|(black, white)| PerColor { black, white });
     Some(record)
 }
 

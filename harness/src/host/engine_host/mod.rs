@@ -279,8 +279,8 @@ impl EngineHost {
         self.gate.describe()
     }
 
-    /// The CPU time the worker used outside its turns so far.
-    pub fn cpu_between_turns(&self) -> Duration {
+    /// The CPU time the worker used outside its turns so far (`None`: not readable here).
+    pub fn cpu_between_turns(&self) -> Option<Duration> {
         self.gate.between_turns()
     }
 

@@ -124,7 +124,8 @@ fn warn_of_a_partial_sandbox(engine: &str, enforced: &Enforced) {
     static WARNED: std::sync::Once = std::sync::Once::new();
     WARNED.call_once(|| {
         eprintln!(
-            "warning: engine `{engine}`: the kernel enforces only part of the sandbox ({enforced}: {}); engines run with what is available (sandbox = \"required\" refuses to)",
+            "warning: engine `{engine}`: {} enforces only part of the sandbox ({enforced}: {}); engines run with what is available (sandbox = \"required\" refuses to)",
+            system::SANDBOX_ENFORCER,
             enforced.missing.join("; ")
         );
     });
@@ -421,8 +422,15 @@ impl EngineHost {
         enforced.contained_by = None;
         let made = |piece: &str| enforced.namespaces.iter().any(|n| n == piece);
         let Some(cgroup) = &self.cgroup else {
-            // Where its namespaces hold it, the end of their init ends everything.
-            if made("pid") {
+            // Where its namespaces hold it, the end of their init ends everything; a job
+            // object (Windows) holds everything the worker starts, and caps their number.
+            if let (Some(job), Some(_)) = (system::CONTAINER, &self.group) {
+                enforced.contained_by = Some(job.to_string());
+                enforced.process_cap = Some(sandbox::PROCESS_CAP);
+                enforced
+                    .missing
+                    .push("no cgroup: its CPU is not capped".to_string());
+            } else if made("pid") {
                 enforced.contained_by = Some("pid namespace".to_string());
                 if made("task cap") {
                     enforced.process_cap = Some(sandbox::PROCESS_CAP);
@@ -432,10 +440,10 @@ impl EngineHost {
                         .to_string(),
                 );
             } else {
-                enforced.missing.push(
-                    "no cgroup: what the engine starts is ended with its process group only, and its CPU is not capped"
-                        .to_string(),
-                );
+                enforced.missing.push(format!(
+                    "no cgroup: what the engine starts is ended {}, and its CPU is not capped",
+                    system::ENDED_WITHOUT_CGROUP
+                ));
             }
             return;
         };
@@ -473,7 +481,8 @@ fn note_no_cgroup(engine: &str, why: &str) {
     static SAID: std::sync::Once = std::sync::Once::new();
     SAID.call_once(|| {
         eprintln!(
-            "note: engine `{engine}`: {why}; the processes an engine starts are ended with its process group only"
+            "note: engine `{engine}`: {why}; the processes an engine starts are ended {}",
+            system::ENDED_WITHOUT_CGROUP
         );
     });
 }

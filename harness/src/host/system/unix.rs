@@ -95,6 +95,11 @@ impl Group {
         let _ = rustix::process::kill_process_group(self.0, rustix::process::Signal::CONT);
     }
 
+    /// Not counted here: the worker's CPU time is read from `/proc`.
+    pub fn cpu_time(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// SIGKILL to the whole group. Its id stays taken until every member is gone, so this
     /// never reaches another process.
     pub fn kill(&self) {
@@ -111,6 +116,9 @@ pub fn exit_signal(status: &ExitStatus) -> Option<i32> {
 pub fn clock_ticks_per_second() -> u64 {
     rustix::param::clock_ticks_per_second()
 }
+
+/// Nothing to do: a crash ends a Unix process by its signal, which the coordinator records.
+pub fn end_at_a_crash() {}
 
 /// The worker's own guard should its parent (the supervisor, or the init of its namespaces)
 /// die first: the kernel's SIGHUP ([`crate::host::parent_death`]), answered by killing this
@@ -204,6 +212,19 @@ pub fn listen_locally(path: &Path) -> io::Result<LocalListener> {
 pub fn try_to_connect_locally(path: &Path) -> io::Result<()> {
     std::os::unix::net::UnixStream::connect(path).map(drop)
 }
+
+/// What holds every process a worker starts where it has no cgroup (as the record's
+/// `contained_by` names it), with the process cap: nothing on Unix.
+pub const CONTAINER: Option<&str> = None;
+
+/// What enforces the sandbox, as the warning of a partial one names it.
+pub const SANDBOX_ENFORCER: &str = "the kernel";
+
+/// How what an engine starts is ended where the worker has no cgroup.
+pub const ENDED_WITHOUT_CGROUP: &str = "with its process group only";
+
+/// How the record and `harness check` name the stop of a worker's group.
+pub const STOP_NAME: &str = "SIGSTOP";
 
 /// Why a worker is not stopped between its turns when it has neither a cgroup freezer nor a
 /// process group of its own.

@@ -3,8 +3,7 @@
 //!
 //! Each worker is in a job object the coordinator makes ([`Group`]): everything the plugin
 //! starts is killed with the worker and when the coordinator dies, at most 256 processes,
-//! and `memory-limit`. Not yet here, and recorded as not stopped: the worker stopped
-//! between its turns (its threads suspended).
+//! and `memory-limit`; between its turns every thread in the job is suspended.
 
 use std::io;
 use std::path::Path;
@@ -53,9 +52,27 @@ impl Channel {
 /// a job is in the job too), killed together by [`Group::kill`], and when the last handle
 /// closes (the worker's host dropped, or the coordinator gone: kill-on-close). It caps the
 /// processes at once and, with `memory-limit`, each process's and the whole job's committed
-/// memory.
+/// memory. Between turns every thread of every process in the job is suspended
+/// ([`Group::stop`]) and resumed before the next request ([`Group::go_on`]).
 #[derive(Clone, Debug)]
-pub struct Group(std::sync::Arc<std::os::windows::io::OwnedHandle>);
+pub struct Group(std::sync::Arc<Job>);
+
+/// The job's handle, and the threads [`Group::stop`] suspended, to resume.
+#[derive(Debug)]
+pub struct Job {
+    handle: std::os::windows::io::OwnedHandle,
+    /// The worker's process id: the one process known to be in the job when the job's list
+    /// of processes cannot be read.
+    worker: u32,
+    suspended: std::sync::Mutex<Vec<SuspendedThread>>,
+}
+
+/// A thread suspended by [`Group::stop`]: its id, and a handle that may resume it.
+#[derive(Debug)]
+struct SuspendedThread {
+    id: u32,
+    handle: std::os::windows::io::OwnedHandle,
+}
 
 impl PartialEq for Group {
     fn eq(&self, other: &Group) -> bool {
@@ -64,6 +81,11 @@ impl PartialEq for Group {
 }
 
 impl Eq for Group {}
+
+/// The most passes [`Group::stop`] makes over the system's threads: each pass suspends the
+/// job's threads that the last did not see (started meanwhile by a thread not yet suspended);
+/// a pass that finds none ends the stop.
+const SUSPEND_PASSES: usize = 8;
 
 impl Group {
     /// No group is announced on Windows (there is no supervisor): the coordinator makes one
@@ -87,9 +109,9 @@ impl Group {
             JOB_OBJECT_LIMIT_ACTIVE_PROCESS, JOB_OBJECT_LIMIT_JOB_MEMORY,
             JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, JOB_OBJECT_LIMIT_PROCESS_MEMORY,
         };
-        let process = child
-            .raw_handle()
-            .ok_or_else(|| io::Error::other("the worker has already ended"))?;
+        let gone = || io::Error::other("the worker has already ended");
+        let process = child.raw_handle().ok_or_else(gone)?;
+        let worker = child.id().ok_or_else(gone)?;
         // SAFETY: two null pointers ask for an unnamed job with default security; the call
         // reads nothing else.
         let raw = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
@@ -135,22 +157,55 @@ impl Group {
         if unsafe { AssignProcessToJobObject(raw, process as _) } == 0 {
             return Err(io::Error::last_os_error());
         }
-        Ok(Some(Group(std::sync::Arc::new(job))))
+        Ok(Some(Group(std::sync::Arc::new(Job {
+            handle: job,
+            worker,
+            suspended: std::sync::Mutex::new(Vec::new()),
+        }))))
     }
 
-    /// Whether the group can be stopped between turns: not yet on Windows (its threads would
-    /// be suspended).
+    /// Whether the group can be stopped between turns (its threads suspended): yes.
     pub fn stops(&self) -> bool {
-        false
+        true
     }
 
-    /// Not stopped ([`Group::stops`]).
+    /// Suspend every thread of every process in the job: whether any was suspended. The
+    /// system's threads are listed (a Toolhelp snapshot) and each of the job's processes'
+    /// threads not yet suspended is suspended, pass after pass, until a pass finds none new.
+    /// A thread is suspended by the time its processor next enters the kernel (an interrupt
+    /// at the latest), as a thread frozen by Linux's freezer is; that is not waited for.
     pub fn stop(&self) -> bool {
-        false
+        let mut suspended = self.0.suspended.lock().unwrap_or_else(|e| e.into_inner());
+        for _ in 0..SUSPEND_PASSES {
+            let processes = self.process_ids();
+            let mut new = 0;
+            for thread in threads_of(&processes) {
+                if suspended.iter().any(|s| s.id == thread) {
+                    continue;
+                }
+                if let Some(s) = suspend(thread) {
+                    suspended.push(s);
+                    new += 1;
+                }
+            }
+            if new == 0 {
+                break;
+            }
+        }
+        !suspended.is_empty()
     }
 
-    /// Nothing to continue.
-    pub fn go_on(&self) {}
+    /// Resume every thread [`Group::stop`] suspended.
+    pub fn go_on(&self) {
+        use std::os::windows::io::AsRawHandle;
+        use windows_sys::Win32::System::Threading::ResumeThread;
+        let mut suspended = self.0.suspended.lock().unwrap_or_else(|e| e.into_inner());
+        for thread in suspended.drain(..) {
+            // SAFETY: the handle is open (owned by `thread`) with the right to resume, and
+            // this thread was suspended once through it.
+            unsafe { ResumeThread(thread.handle.as_raw_handle() as _) };
+        }
+    }
 
     /// End every process of the job at once.
     pub fn kill(&self) {
@@ -158,11 +213,163 @@ impl Group {
         // SAFETY: the job's handle is open while `self` holds it.
         unsafe {
             windows_sys::Win32::System::JobObjects::TerminateJobObject(
-                self.0.as_raw_handle() as _,
+                self.0.handle.as_raw_handle() as _,
                 1,
             );
         }
     }
+
+    /// The CPU time of every process that ran in the job, ended ones included (its
+    /// accounting's user and kernel times); `None` while it counts nothing, as Wine's job
+    /// objects always do (a worker that has loaded its plugin has used some).
+    pub fn cpu_time(&self) -> Option<std::time::Duration> {
+        use std::os::windows::io::AsRawHandle;
+        use windows_sys::Win32::System::JobObjects::{
+            JobObjectBasicAccountingInformation, QueryInformationJobObject,
+            JOBOBJECT_BASIC_ACCOUNTING_INFORMATION,
+        };
+        let mut info: JOBOBJECT_BASIC_ACCOUNTING_INFORMATION = Default::default();
+        // SAFETY: the job's handle is open; the pointer and the size are those of `info`, a
+        // live value of the type the information class names, which the call fills.
+        let ok = unsafe {
+            QueryInformationJobObject(
+                self.0.handle.as_raw_handle() as _,
+                JobObjectBasicAccountingInformation,
+                (&raw mut info).cast(),
+                std::mem::size_of_val(&info) as u32,
+                std::ptr::null_mut(),
+            )
+        };
+        if ok == 0 {
+            return None;
+        }
+        // Both times are in units of 100 ns.
+        let units = info.TotalUserTime.saturating_add(info.TotalKernelTime);
+        if units <= 0 {
+            return None;
+        }
+        Some(std::time::Duration::from_nanos(
+            u64::try_from(units).ok()?.saturating_mul(100),
+        ))
+    }
+
+    /// The ids of the processes in the job now (the worker's alone when the list cannot be
+    /// read).
+    fn process_ids(&self) -> Vec<u32> {
+        use std::os::windows::io::AsRawHandle;
+        use windows_sys::Win32::System::JobObjects::{
+            JobObjectBasicProcessIdList, QueryInformationJobObject,
+        };
+        /// The list as the call writes it: two counts, then the ids (room for the job's cap).
+        #[repr(C)]
+        struct IdList {
+            assigned: u32,
+            listed: u32,
+            ids: [usize; 320],
+        }
+        let mut list = IdList {
+            assigned: 0,
+            listed: 0,
+            ids: [0; 320],
+        };
+        // SAFETY: the job's handle is open; the pointer and the size are those of `list`,
+        // laid out as `JOBOBJECT_BASIC_PROCESS_ID_LIST` with room for 320 ids.
+        let ok = unsafe {
+            QueryInformationJobObject(
+                self.0.handle.as_raw_handle() as _,
+                JobObjectBasicProcessIdList,
+                (&raw mut list).cast(),
+                std::mem::size_of_val(&list) as u32,
+                std::ptr::null_mut(),
+            )
+        };
+        let listed = (list.listed as usize).min(list.ids.len());
+        if ok == 0 || listed == 0 {
+            return vec![self.0.worker];
+        }
+        list.ids[..listed].iter().map(|&id| id as u32).collect()
+    }
+}
+
+/// The ids of the threads of the processes `processes`, from a snapshot of the system's
+/// threads (empty where none can be taken).
+fn threads_of(processes: &[u32]) -> Vec<u32> {
+    use std::os::windows::io::{FromRawHandle, OwnedHandle, RawHandle};
+    use windows_sys::Win32::Foundation::INVALID_HANDLE_VALUE;
+    use windows_sys::Win32::System::Diagnostics::ToolHelp::{
+        CreateToolhelp32Snapshot, Thread32First, Thread32Next, TH32CS_SNAPTHREAD, THREADENTRY32,
+    };
+    // SAFETY: a snapshot of every thread of the system (the process id is not read for
+    // threads); the call takes integers only.
+    let raw = unsafe { CreateToolhelp32Snapshot(TH32CS_SNAPTHREAD, 0) };
+    if raw == INVALID_HANDLE_VALUE || raw.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: `raw` is the snapshot's handle just returned, owned by nothing else.
+    let snapshot = unsafe { OwnedHandle::from_raw_handle(raw as RawHandle) };
+    let mut entry = THREADENTRY32 {
+        dwSize: std::mem::size_of::<THREADENTRY32>() as u32,
+        ..Default::default()
+    };
+    let mut threads = Vec::new();
+    // SAFETY: the snapshot's handle is open (owned above) and `entry` is a live
+    // `THREADENTRY32` whose `dwSize` says its size, as both calls require; they fill it.
+    let mut more = unsafe { Thread32First(raw, &raw mut entry) } != 0;
+    while more {
+        if processes.contains(&entry.th32OwnerProcessID) {
+            threads.push(entry.th32ThreadID);
+        }
+        // SAFETY: as for `Thread32First`.
+        more = unsafe { Thread32Next(raw, &raw mut entry) } != 0;
+    }
+    drop(snapshot);
+    threads
+}
+
+/// Suspend the thread `id`: its handle, to resume it by, where it could be opened and
+/// suspended.
+fn suspend(id: u32) -> Option<SuspendedThread> {
+    use std::os::windows::io::{FromRawHandle, OwnedHandle, RawHandle};
+    use windows_sys::Win32::System::Threading::{OpenThread, SuspendThread, THREAD_SUSPEND_RESUME};
+    // SAFETY: the call takes integers only and returns a new handle or null.
+    let raw = unsafe { OpenThread(THREAD_SUSPEND_RESUME, 0, id) };
+    if raw.is_null() {
+        return None;
+    }
+    // SAFETY: `raw` is the handle just returned, owned by nothing else.
+    let handle = unsafe { OwnedHandle::from_raw_handle(raw as RawHandle) };
+    // SAFETY: the handle is open with the right to suspend.
+    if unsafe { SuspendThread(raw) } == u32::MAX {
+        return None;
+    }
+    Some(SuspendedThread { id, handle })
+}
+
+/// In a worker, once it holds its own handle on the channel's pipe: the process's standard
+/// output becomes its standard error, so that what a plugin prints goes to the engine's log
+/// and never into the channel. Both places a plugin's print goes through are moved: the
+/// process's standard handle (which Rust's `print!` asks for at every write, and which a C
+/// runtime loaded later, such as an MSVC plugin's UCRT, starts from) and descriptor 1 of the
+/// C runtime the harness is linked with (MinGW's `msvcrt`, which C plugins built by MinGW
+/// share). A C runtime already loaded apart from that one keeps its own descriptor 1.
+pub fn standard_output_to_standard_error() -> io::Result<()> {
+    use windows_sys::Win32::System::Console::{
+        GetStdHandle, SetStdHandle, STD_ERROR_HANDLE, STD_OUTPUT_HANDLE,
+    };
+    // SAFETY: `GetStdHandle` reads the process's table of standard handles, and `SetStdHandle`
+    // writes one entry of it with a handle from the same table (standard error's, open for
+    // the life of the process); no handle is opened or closed.
+    let set = unsafe { SetStdHandle(STD_OUTPUT_HANDLE, GetStdHandle(STD_ERROR_HANDLE)) };
+    if set == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `_dup2` of the C runtime's descriptors 2 and 1, both open at start; it closes
+    // the runtime's descriptor 1 (its own handle on the channel's pipe, which no Rust object
+    // owns) and makes 1 a copy of 2.
+    if unsafe { libc::dup2(2, 1) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Windows ends a process with an exit code, never a signal.
@@ -179,6 +386,28 @@ pub fn clock_ticks_per_second() -> u64 {
 /// exits (a job object with kill-on-close will end what the plugin started too).
 pub fn die_with_the_parent() -> anyhow::Result<()> {
     Ok(())
+}
+
+/// In a worker, before the plugin loads: a crash (an exception no handler takes) ends the
+/// process at once with the exception's code, which the coordinator records as the engine's
+/// crash, instead of waiting on the system's error dialog or a debugger (Windows Error
+/// Reporting; Wine starts its debugger whatever the error mode says, so the filter of last
+/// resort is set too). The processes the plugin starts inherit the error mode.
+pub fn end_at_a_crash() {
+    use windows_sys::Win32::System::Diagnostics::Debug::{
+        SetErrorMode, SetUnhandledExceptionFilter, EXCEPTION_EXECUTE_HANDLER, EXCEPTION_POINTERS,
+        SEM_FAILCRITICALERRORS, SEM_NOGPFAULTERRORBOX,
+    };
+    /// The filter of last resort: end the process, its exit code the exception's.
+    unsafe extern "system" fn end_the_process(_: *const EXCEPTION_POINTERS) -> i32 {
+        EXCEPTION_EXECUTE_HANDLER
+    }
+    // SAFETY: the first call takes flags only and sets the process's error mode; the second
+    // sets a filter that reads nothing and lives as long as the program (a plain function).
+    unsafe {
+        SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
+        SetUnhandledExceptionFilter(Some(end_the_process));
+    }
 }
 
 /// Nothing to do in the worker: the coordinator's job object holds `memory-limit`
@@ -247,8 +476,22 @@ pub fn try_to_connect_locally(_path: &Path) -> io::Result<()> {
     ))
 }
 
-/// Why a worker is not stopped between its turns here.
-pub const NO_STOP_ROUTE: &str = "not on Windows yet (its threads would be suspended)";
+/// What holds every process a worker starts where it has no cgroup (as the record's
+/// `contained_by` names it), with the process cap: the worker's job object.
+pub const CONTAINER: Option<&str> = Some("job object");
+
+/// What enforces the sandbox, as the warning of a partial one names it.
+pub const SANDBOX_ENFORCER: &str = "Windows";
+
+/// How what an engine starts is ended where the worker has no cgroup.
+pub const ENDED_WITHOUT_CGROUP: &str = "with its job object";
+
+/// How the record and `harness check` name the stop of a worker's group.
+pub const STOP_NAME: &str = "SuspendThread";
+
+/// Why a worker is not stopped between its turns here: it has no job object (it ended before
+/// one was made).
+pub const NO_STOP_ROUTE: &str = "no job object";
 
 /// The variables Windows' own programs and libraries need in a sandboxed worker, beyond the
 /// sandbox's list (without `SystemRoot`, for one, sockets and many DLLs fail to start).

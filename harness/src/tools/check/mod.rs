@@ -511,6 +511,9 @@ async fn between_turns(spec: &CheckSpec) -> Verdict {
     }
     let used = host.cpu_between_turns();
     end(host).await;
+    let Some(used) = used else {
+        anyhow::bail!("the worker's CPU time cannot be read on this system");
+    };
     let idle = IDLE_BETWEEN_TURNS * 5;
     let said = format!(
         "{} ms of CPU in {} ms between its turns (at most {} ms); stopped there in a timed run by {stopped_by}",

@@ -46,7 +46,8 @@ impl Write for StdioChannel {
 }
 
 /// The channel to the coordinator: standard input and output (`channel` must name standard
-/// input, as on Unix).
+/// input, as on Unix), held by handles of its own; from then on the process's standard output
+/// is its standard error, which a plugin's prints reach.
 pub fn take_channel(channel: i32) -> Result<StdioChannel, String> {
     if channel != CHANNEL_ON_STANDARD_INPUT {
         return Err(format!(
@@ -58,8 +59,12 @@ pub fn take_channel(channel: i32) -> Result<StdioChannel, String> {
             .map(std::fs::File::from)
             .map_err(|e| format!("cannot take the channel from standard {what}: {e}"))
     };
-    Ok(StdioChannel {
+    let channel = StdioChannel {
         requests: handle(std::io::stdin().as_handle(), "input")?,
         replies: handle(std::io::stdout().as_handle(), "output")?,
-    })
+    };
+    crate::host::system::standard_output_to_standard_error().map_err(|e| {
+        format!("cannot move standard output off the channel to standard error: {e}")
+    })?;
+    Ok(channel)
 }
