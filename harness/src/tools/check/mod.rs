@@ -11,8 +11,8 @@
 //! | `determinism` | the same depth-5 search twice (after `new_game`, `Threads = 1`) gives the same move and node count |
 //! | `new-game` | after another search and `new_game`, a search gives the move and nodes of a fresh instance |
 //! | `option-ranges` | each declared int or float option refuses a value below its minimum and above its maximum; an enum an undeclared value; a bool `maybe` |
-//! | `memory` | the worker's resident memory grows by at most 32 MiB from the 100th to the 1,000th depth-1 search |
-//! | `between-turns` | with the engine let run between its turns, its worker uses at most 100 ms of CPU in the 1 s between five searches of 50 ms (an engine that spins or goes on searching after its answer fails); the route that stops it between turns in a timed run is named |
+//! | `memory` | the worker's resident memory grows by at most 32 MiB from the 100th to the 1,000th depth-1 search (not checked without `/proc`) |
+//! | `between-turns` | with the engine let run between its turns, its worker uses at most 100 ms of CPU in the 1 s between five searches of 50 ms (an engine that spins or goes on searching after its answer fails); the route that stops it between turns in a timed run is named (not checked where the worker's CPU time cannot be read) |
 //! | `destroy` | after a search and `new_game`, the quit destroys the instance and the worker exits by itself (within the worker's grace of 2 s) |
 //! | `sandbox-write`, `sandbox-connect`, `sandbox-signal`, … ([`sandbox`]) | from inside the worker, a write outside its scratch folder, a TCP connection and a signal to the coordinator are refused (not checked without Landlock; they fail with `--sandbox off`) |
 //! | `sandbox-namespaces` ([`sandbox`]) | the worker runs in PID, IPC and mount namespaces of its own, with its own `/proc` and a `tmpfs` scratch folder (not checked where the system gives none; fails with `--sandbox off`) |
@@ -162,12 +162,29 @@ async fn check_item(spec: &CheckSpec, item: &str) -> Outcome {
     match result {
         Ok(Ok(detail)) => Outcome::Pass(detail),
         Ok(Err(detail)) => Outcome::Fail(detail),
-        Err(e) => Outcome::Fail(format!("{e:#}")),
+        Err(e) => match e.downcast::<NotMeasurable>() {
+            Ok(NotMeasurable(why)) => Outcome::NotChecked(why),
+            Err(e) => Outcome::Fail(format!("{e:#}")),
+        },
     }
 }
 
-/// A check's answer: `Ok(detail)` passes, `Err(detail)` fails; a host error fails too.
+/// A check's answer: `Ok(detail)` passes, `Err(detail)` fails; a host error fails too, and
+/// [`NotMeasurable`] leaves the item not checked.
 type Verdict = anyhow::Result<Result<String, String>>;
+
+/// What this system gives no reading of, which an item needs (a worker's resident memory or
+/// CPU time): the item is not checked, with this reason, rather than failed or passed.
+#[derive(Debug)]
+struct NotMeasurable(String);
+
+impl std::fmt::Display for NotMeasurable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotMeasurable {}
 
 /// A started worker with `Threads = 1` when the plugin declares it.
 async fn start(spec: &CheckSpec) -> anyhow::Result<EngineHost> {
@@ -460,6 +477,12 @@ fn resident(pid: u32) -> anyhow::Result<u64> {
 }
 
 async fn memory(spec: &CheckSpec) -> Verdict {
+    if resident(std::process::id()).is_err() {
+        return Err(NotMeasurable(
+            "a process's resident memory cannot be read on this system (no /proc)".into(),
+        )
+        .into());
+    }
     let mut host = start(spec).await?;
     let pid = host.pid().context("the worker has no process id")?;
     let positions = bench_positions();
@@ -512,7 +535,9 @@ async fn between_turns(spec: &CheckSpec) -> Verdict {
     let used = host.cpu_between_turns();
     end(host).await;
     let Some(used) = used else {
-        anyhow::bail!("the worker's CPU time cannot be read on this system");
+        return Err(
+            NotMeasurable("the worker's CPU time cannot be read on this system".into()).into(),
+        );
     };
     let idle = IDLE_BETWEEN_TURNS * 5;
     let said = format!(
