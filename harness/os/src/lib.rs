@@ -16,7 +16,10 @@
 //!   file is private to its owner (PostgreSQL's password file).
 //! - [`postgres_socket_folder`]: where a local PostgreSQL server listens when a URL names no
 //!   host.
+//! - [`command_line`]: an option's command line split into words as the system's programs
+//!   split theirs, and which words name files.
 
+pub mod command_line;
 pub mod files;
 
 use std::path::Path;

@@ -467,9 +467,9 @@ fn command_digests(options: &[(String, String)]) -> std::collections::BTreeMap<S
         }
     };
     for (_, value) in options {
-        let words = shlex::split(value).unwrap_or_default();
+        let words = harness_os::command_line::words(value).unwrap_or_default();
         for (i, word) in words.iter().enumerate() {
-            if word.contains('/') {
+            if harness_os::command_line::names_a_path(word) {
                 add(PathBuf::from(word));
             } else if i == 0 && words.len() > 1 {
                 // The program the sandbox looks up the same way for its installation.

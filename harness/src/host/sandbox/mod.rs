@@ -426,9 +426,9 @@ pub fn option_paths(options: &[(String, String)]) -> Vec<PathBuf> {
             continue;
         }
         add(PathBuf::from(value), false);
-        let words = shlex::split(value).unwrap_or_default();
+        let words = harness_os::command_line::words(value).unwrap_or_default();
         for word in &words {
-            if word.contains('/') {
+            if harness_os::command_line::names_a_path(word) {
                 let path = PathBuf::from(word);
                 // A script's or program's own folder: the files beside it (a module it
                 // imports, its weights) are part of it.
@@ -479,7 +479,7 @@ pub fn closed_installations(
 ) -> Vec<(String, PathBuf, String)> {
     let mut closed = Vec::new();
     for (key, value) in options {
-        let words = shlex::split(value).unwrap_or_default();
+        let words = harness_os::command_line::words(value).unwrap_or_default();
         let Some(program) = words.first().and_then(|w| program_path(w)) else {
             continue;
         };

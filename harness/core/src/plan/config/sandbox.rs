@@ -80,17 +80,18 @@ pub fn resolved_working_dir(value: &str, base_dir: &Path) -> String {
 /// `external`'s `Command`), when it names an existing file of `here` (the folder relative
 /// paths of its origin are read from) by a relative path that names nothing under
 /// `working_dir`: a sandboxed engine's program starts in the engine's scratch folder (or
-/// `working_dir`), where the path leads nowhere. A first word without a slash is a program
-/// looked up in `PATH`, not a path; one with a slash (`./prog`) is a path like any other.
+/// `working_dir`), where the path leads nowhere. The value splits as the system splits a
+/// command line; a first word without a path separator is a program looked up in `PATH`, not
+/// a path; one with a separator (`./prog`) is a path like any other.
 pub fn relative_command_path(
     value: &str,
     working_dir: Option<&str>,
     here: &Path,
 ) -> Option<String> {
-    let words = shlex::split(value)?;
+    let words = harness_os::command_line::words(value)?;
     words.iter().enumerate().find_map(|(i, word)| {
-        let relative = !word.starts_with('/') && !word.starts_with('-');
-        let a_path = i > 0 || word.contains('/');
+        let relative = !harness_os::command_line::is_rooted(word) && !word.starts_with('-');
+        let a_path = i > 0 || harness_os::command_line::names_a_path(word);
         let under_working_dir =
             working_dir.is_some_and(|d| !d.is_empty() && Path::new(d).join(word).exists());
         let file = here.join(word);
