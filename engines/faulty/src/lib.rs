@@ -66,8 +66,15 @@
 //!   the count restarts at every `new_game`.
 //! - `Target` (string, default empty): the path or port of a hostile fault.
 //!
-//! The hostile faults and `answer-ahead` are Linux code: elsewhere each says on stderr
-//! `faulty: <fault>: not on this system (its code is Linux's)` and answers its normal move.
+//! `write-journal`, `delete-output`, `read-secret`, `connect`, `environ` (its own
+//! environment), `fill-disk` and the faults of text run on every system. On Windows,
+//! `kill-parent` ends the worker's parent (the harness) with `TerminateProcess`, `exec-shell`
+//! runs `cmd.exe /c type nul > Target`, `fork-bomb` starts `cmd.exe`s, and
+//! `outlive-coordinator` and `daemon` start loops through `rundll32.exe` (this library's
+//! `faulty_append_forever` entry), `daemon`'s first out of the worker's job
+//! (`CREATE_BREAKAWAY_FROM_JOB`). `fork-bomb` stops at the number `Target` names, when it
+//! names one. The other hostile faults and `answer-ahead` are Linux code: elsewhere each says
+//! on stderr `faulty: <fault>: not on this system …` and answers its normal move.
 //!
 //! At load, before any entry of the ABI is called, faulty sets [`LOADED_VARIABLE`] in its
 //! process's environment: `harness check`, whose sandbox probes run before the plugin loads,
@@ -98,7 +105,6 @@ extern "C" fn at_load() {
     std::env::set_var(LOADED_VARIABLE, "1");
 }
 
-#[cfg(target_os = "linux")]
 pub mod hostile;
 pub mod unfair;
 
@@ -480,14 +486,11 @@ impl Engine for Faulty {
             Fault::Allocate => allocate_without_end(),
             Fault::SpinBetweenTurns => unfair::spin_between_turns(&self.target),
             Fault::SpinOnTurn => unfair::spin_on_turn(&self.target),
-            #[cfg(target_os = "linux")]
             hostile_fault => {
                 if let Some(nodes) = hostile::strike(hostile_fault, &self.target) {
                     return Faulty::answer(request, nodes);
                 }
             }
-            #[cfg(not(target_os = "linux"))]
-            other => unfair::say(other.name(), "not on this system (its code is Linux's)"),
         }
         Faulty::answer(request, 1)
     }

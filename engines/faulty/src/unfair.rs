@@ -99,7 +99,7 @@ pub fn spin_on_turn(target: &str) {
 /// answer the move it expects), then the search answers normally.
 #[cfg(target_os = "linux")]
 pub fn answer_ahead() {
-    let Some(fd) = crate::hostile::channel_descriptor() else {
+    let Some(fd) = crate::hostile::system::channel_descriptor() else {
         return say("answer-ahead", "no socket among its descriptors");
     };
     std::thread::spawn(move || {
