@@ -1,8 +1,11 @@
 //! Which cores a process may run on, and pinning a worker to some (the system's side of
-//! `[tournament] affinity = true`; the slots are `play::affinity`'s). Linux reads the
-//! harness's own mask (so `taskset` and a batch system's allocation are respected) and pins
-//! every thread of a worker, affinity being per thread there; other systems have no
-//! implementation yet and say so, so `affinity = true` is refused there with that reason.
+//! `[tournament] affinity = true`; the slots are `play::affinity`'s). The harness's own mask
+//! is read, so that `taskset`, `start /affinity` and a batch system's allocation are
+//! respected. Linux pins every thread of a worker, affinity being per thread there; Windows
+//! sets the worker's process mask, which moves its threads and is inherited by what it
+//! starts, within the harness's processor group (at most 64 cores: on a machine with more, a
+//! process starts in one group, and the others' cores are not offered). macOS has no hard CPU
+//! affinity: `affinity = true` is refused there with that reason.
 
 /// The cores this process may run on, in order.
 pub fn allowed_cores() -> anyhow::Result<Vec<usize>> {
@@ -43,17 +46,28 @@ fn pin_on_system(pid: u32, cores: &[usize]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Why affinity is refused on a system without an implementation.
-#[cfg(not(target_os = "linux"))]
-const NOT_HERE: &str =
-    "affinity: pinning workers to cores is implemented on Linux only (macOS has no hard CPU affinity; Windows' is not written yet)";
+#[cfg(windows)]
+fn allowed_cores_of_system() -> anyhow::Result<Vec<usize>> {
+    super::system::allowed_cores()
+        .map_err(|e| anyhow::anyhow!("affinity: cannot read the cores allowed: {e}"))
+}
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(windows)]
+fn pin_on_system(pid: u32, cores: &[usize]) -> std::io::Result<()> {
+    super::system::pin(pid, cores)
+}
+
+/// Why affinity is refused on a system without an implementation.
+#[cfg(not(any(target_os = "linux", windows)))]
+const NOT_HERE: &str =
+    "affinity: pinning workers to cores is implemented on Linux and Windows (macOS has no hard CPU affinity)";
+
+#[cfg(not(any(target_os = "linux", windows)))]
 fn allowed_cores_of_system() -> anyhow::Result<Vec<usize>> {
     anyhow::bail!("{NOT_HERE}")
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 fn pin_on_system(_pid: u32, _cores: &[usize]) -> std::io::Result<()> {
     Err(std::io::Error::new(
         std::io::ErrorKind::Unsupported,

@@ -10,6 +10,10 @@
 //! - how a process **ended**: [`exit_signal`];
 //! - the worker's **limits** on itself: [`limit_memory`], [`limit_file_size`].
 //!
+//! Windows' file also holds the cores a process may run on and the pinning of a worker to
+//! some (`allowed_cores`, `pin`), which `host::affinity` calls; Linux's are in that module,
+//! and macOS has none.
+//!
 //! Where a system cannot give a piece, its file says so in the function's documentation and
 //! returns the reason as an error; the sandbox records it as missing.
 

@@ -291,6 +291,63 @@ impl Group {
     }
 }
 
+/// The logical processors this process may run on, numbered within its processor group (a
+/// process starts in one group of at most 64; the cores of other groups are not offered).
+pub fn allowed_cores() -> io::Result<Vec<usize>> {
+    use windows_sys::Win32::System::Threading::{GetCurrentProcess, GetProcessAffinityMask};
+    let mut process_mask = 0usize;
+    let mut system_mask = 0usize;
+    // SAFETY: this process's pseudo-handle needs no closing; both pointers are live places for
+    // the masks.
+    let read =
+        unsafe { GetProcessAffinityMask(GetCurrentProcess(), &mut process_mask, &mut system_mask) };
+    if read == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok((0..usize::BITS as usize)
+        .filter(|&c| process_mask >> c & 1 == 1)
+        .collect())
+}
+
+/// Pin the process `pid` to `cores` of its processor group: every thread it has, and those
+/// and the processes it starts later, which inherit the mask.
+pub fn pin(pid: u32, cores: &[usize]) -> io::Result<()> {
+    use windows_sys::Win32::System::Threading::{
+        OpenProcess, SetProcessAffinityMask, PROCESS_QUERY_LIMITED_INFORMATION,
+        PROCESS_SET_INFORMATION,
+    };
+    let mut mask = 0usize;
+    for &core in cores {
+        if core >= usize::BITS as usize {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("core {core} is outside the harness's processor group"),
+            ));
+        }
+        mask |= 1 << core;
+    }
+    // SAFETY: integer arguments; a null handle is the refusal, checked below.
+    let process = unsafe {
+        OpenProcess(
+            PROCESS_SET_INFORMATION | PROCESS_QUERY_LIMITED_INFORMATION,
+            0,
+            pid,
+        )
+    };
+    if process.is_null() {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the handle just opened, with the right to set the process's information.
+    let set = unsafe { SetProcessAffinityMask(process, mask) };
+    let error = io::Error::last_os_error();
+    // SAFETY: the handle just opened, closed once.
+    unsafe { windows_sys::Win32::Foundation::CloseHandle(process) };
+    if set == 0 {
+        return Err(error);
+    }
+    Ok(())
+}
+
 /// The ids of the threads of the processes `processes`, from a snapshot of the system's
 /// threads (empty where none can be taken).
 fn threads_of(processes: &[u32]) -> Vec<u32> {
