@@ -56,7 +56,7 @@ pub(crate) fn say(fault: &str, what: &str) {
 /// until one cannot start, or until the number `target` names ([`FORK_BOMB_LIMIT`] when it
 /// names none) have; then say how many. They are never waited for: the worker's process group
 /// or job ends them with it.
-pub(crate) fn fork_bomb_with(
+pub fn fork_bomb_with(
     target: &str,
     mut start: impl FnMut() -> std::io::Result<std::process::Child>,
 ) {
